@@ -1,0 +1,14 @@
+// Every gRPC service the sidecar serves. A service module exports one SidecarService;
+// add it to this list to serve it (and have health report it as SERVING).
+import type * as grpc from "@grpc/grpc-js";
+
+export interface SidecarService {
+  /** Fully-qualified service name, e.g. "metarank.v1.Metascore" (what health checks ask for). */
+  name: string;
+  register(server: grpc.Server): void | Promise<void>;
+  /** Called once the server is bound (background loops: heartbeats, samplers). */
+  start?(info: { port: number }): void | Promise<void>;
+  stop?(): void;
+}
+
+export const SERVICES: SidecarService[] = [];
