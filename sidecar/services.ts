@@ -1,6 +1,9 @@
 // Every gRPC service the sidecar serves. A service module exports one SidecarService;
 // add it to this list to serve it (and have health report it as SERVING).
 import type * as grpc from "@grpc/grpc-js";
+import { metascoreService } from "./metascore/service.ts";
+import { telemetryService } from "./telemetry/service.ts";
+import { registryService } from "./registry/heartbeat.ts";
 
 export interface SidecarService {
   /** Fully-qualified service name, e.g. "metarank.v1.Metascore" (what health checks ask for). */
@@ -11,4 +14,4 @@ export interface SidecarService {
   stop?(): void;
 }
 
-export const SERVICES: SidecarService[] = [];
+export const SERVICES: SidecarService[] = [metascoreService, telemetryService, registryService];
