@@ -1,0 +1,48 @@
+import { MSG, checkPhone, validatePasswordChange, type FieldErrors } from "~/lib/accountRules.ts";
+import { User } from "./db.server.ts";
+import { adminRegisterCode } from "./env.server.ts";
+import { hashPassword, verifyPassword } from "./password.server.ts";
+
+export type ProfileResult = { ok: true; changed: boolean } | { ok: false; errors: FieldErrors };
+
+/**
+ * Edit Profile (seed 000 §2 screen 6): phone and role, each applied only when given.
+ * Closing the seed's hole: raising one's own role needs the admin register code.
+ */
+export async function updateProfile(userId: number, input: { telephone: string; identify: string; adminCode: string }): Promise<ProfileResult> {
+  const user = await User.findByPk(userId);
+  if (!user) return { ok: false, errors: { form: MSG.userMissing } };
+  const changes: Partial<{ telephone: string; authority: number }> = {};
+  const errors: FieldErrors = {};
+  if (input.telephone) {
+    const e = checkPhone(input.telephone);
+    if (e) errors.telephone = e;
+    else if (input.telephone !== user.telephone) changes.telephone = input.telephone;
+  }
+  if (input.identify) {
+    if (input.identify !== "0" && input.identify !== "1") errors.identify = MSG.authorityInvalid;
+    else {
+      const wanted = Number(input.identify);
+      if (wanted > user.authority) {
+        const code = adminRegisterCode();
+        if (!code || input.adminCode !== code) errors.adminCode = MSG.adminCodeWrong;
+        else changes.authority = wanted;
+      } else if (wanted !== user.authority) changes.authority = wanted;
+    }
+  }
+  if (Object.keys(errors).length) return { ok: false, errors };
+  if (!Object.keys(changes).length) return { ok: true, changed: false };
+  await user.update(changes);
+  return { ok: true, changed: true };
+}
+
+/** Change password: the old one is required and checked (the seed sent only the new one). */
+export async function changePassword(userId: number, input: { oldPassword: string; newPassword: string; confirmPassword: string }): Promise<ProfileResult> {
+  const errors = validatePasswordChange(input);
+  if (Object.keys(errors).length) return { ok: false, errors };
+  const user = await User.findByPk(userId);
+  if (!user) return { ok: false, errors: { form: MSG.userMissing } };
+  if (!(await verifyPassword(user.passwordHash, input.oldPassword))) return { ok: false, errors: { oldPassword: MSG.oldPasswordWrong } };
+  await user.update({ passwordHash: await hashPassword(input.newPassword) });
+  return { ok: true, changed: true };
+}

@@ -1,0 +1,105 @@
+import crypto from "node:crypto";
+import { createCookie, redirect, type AppLoadContext } from "@remix-run/node";
+import { Op } from "sequelize";
+import { Session, User } from "./db.server.ts";
+import { isProduction, sessionSecret } from "./env.server.ts";
+
+const SESSION_DAYS = 14;
+
+// The cookie carries only an opaque random token; the session itself is a row, so
+// signing out and role changes take effect on the very next request.
+export const sessionCookie = createCookie("mr_session", {
+  httpOnly: true,
+  sameSite: "lax",
+  secure: isProduction,
+  path: "/",
+  secrets: [sessionSecret()],
+  maxAge: SESSION_DAYS * 86_400,
+});
+
+const digest = (token: string) => crypto.createHash("sha256").update(token).digest("hex");
+
+export interface CurrentUser {
+  id: number;
+  username: string;
+  telephone: string;
+  institute: string;
+  authority: number;
+  isAdmin: boolean;
+}
+
+export const toCurrentUser = (u: User): CurrentUser => ({
+  id: u.id,
+  username: u.username,
+  telephone: u.telephone,
+  institute: u.institute,
+  authority: u.authority,
+  isAdmin: u.authority === 1,
+});
+
+async function readToken(request: Request): Promise<string | null> {
+  const value = await sessionCookie.parse(request.headers.get("Cookie"));
+  return typeof value === "string" && /^[0-9a-f]{64}$/.test(value) ? value : null;
+}
+
+/** Creates the session row and returns the Set-Cookie header value. */
+export async function startSession(user: User, request: Request, context?: AppLoadContext): Promise<string> {
+  const token = crypto.randomBytes(32).toString("hex");
+  await Session.create({
+    id: digest(token),
+    userId: user.id,
+    expiresAt: new Date(Date.now() + SESSION_DAYS * 86_400_000),
+    ip: context?.ip ?? null,
+    userAgent: (request.headers.get("User-Agent") ?? "").slice(0, 255) || null,
+  });
+  return sessionCookie.serialize(token);
+}
+
+export async function endSession(request: Request): Promise<string> {
+  const token = await readToken(request);
+  if (token) await Session.destroy({ where: { id: digest(token) } });
+  return sessionCookie.serialize("", { maxAge: 0 });
+}
+
+/** Ends every session of a user (after a password change, other browsers must sign in again). */
+export async function endOtherSessions(userId: number, request: Request): Promise<void> {
+  const token = await readToken(request);
+  await Session.destroy({ where: { userId, ...(token ? { id: { [Op.ne]: digest(token) } } : {}) } });
+}
+
+export async function getUser(request: Request): Promise<CurrentUser | null> {
+  const token = await readToken(request);
+  if (!token) return null;
+  const session = await Session.findByPk(digest(token));
+  if (!session) return null;
+  if (session.expiresAt.getTime() < Date.now()) {
+    await session.destroy();
+    return null;
+  }
+  const user = await User.findByPk(session.userId);
+  return user ? toCurrentUser(user) : null;
+}
+
+function loginRedirect(request: Request): never {
+  const url = new URL(request.url);
+  const back = url.pathname + url.search;
+  throw redirect(`/signin?notice=login-first&redirectTo=${encodeURIComponent(back)}`);
+}
+
+/** Signed-in users only; anonymous visitors go to log in with 'Please log in first.'. */
+export async function requireUser(request: Request): Promise<CurrentUser> {
+  return (await getUser(request)) ?? loginRedirect(request);
+}
+
+/** Administrators only: 403 for signed-in users, log in for anonymous visitors. */
+export async function requireAdmin(request: Request): Promise<CurrentUser> {
+  const user = await requireUser(request);
+  if (!user.isAdmin) throw new Response("Administrators only.", { status: 403, statusText: "Forbidden" });
+  return user;
+}
+
+/** Only same-site relative paths, so a crafted link cannot bounce a fresh login elsewhere. */
+export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/homepage"): string {
+  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
+  return to;
+}

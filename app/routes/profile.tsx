@@ -1,0 +1,180 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation, useSearchParams } from "@remix-run/react";
+import { Dialog } from "primereact/dialog";
+import { Button } from "primereact/button";
+import { InputText } from "primereact/inputtext";
+import { useRef } from "react";
+import { requireUser, endOtherSessions } from "~/.server/session.server.ts";
+import { changePassword, updateProfile } from "~/.server/profile.server.ts";
+import { MSG, authorityLabel, checkPhone, type FieldErrors } from "~/lib/accountRules.ts";
+import { useBlurChecks } from "~/lib/useBlurChecks.ts";
+import { useHydrated } from "~/lib/useHydrated.ts";
+import { FieldError, Notice } from "~/components/FieldError.tsx";
+
+export const meta: MetaFunction = () => [{ title: "Your profile — Meta-Rank" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const url = new URL(request.url);
+  return { user, modified: url.searchParams.get("msg") === "modified" };
+}
+
+type Result = { intent: "edit" | "password"; errors?: FieldErrors; notice?: string };
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const form = await request.formData();
+  const str = (k: string) => String(form.get(k) ?? "");
+  const intent = str("intent");
+  if (intent === "edit") {
+    const r = await updateProfile(user.id, { telephone: str("telephone").trim(), identify: str("identify"), adminCode: str("adminCode") });
+    if (!r.ok) return data<Result>({ intent, errors: r.errors }, { status: 400 });
+    if (!r.changed) return data<Result>({ intent, notice: MSG.unchanged });
+    return redirect("/profile?msg=modified");
+  }
+  if (intent === "password") {
+    const r = await changePassword(user.id, { oldPassword: str("oldPassword"), newPassword: str("newPassword"), confirmPassword: str("confirmPassword") });
+    if (!r.ok) return data<Result>({ intent, errors: r.errors }, { status: 400 });
+    await endOtherSessions(user.id, request);
+    return redirect("/profile?msg=modified");
+  }
+  return data<Result>({ intent: "edit", errors: { form: "Unknown action." } }, { status: 400 });
+}
+
+export default function Profile() {
+  const { user, modified } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>() as Result | undefined;
+  const [params] = useSearchParams();
+  const open = result?.errors ? result.intent : params.get("dialog");
+  return (
+    <section className="card narrow">
+      <h1>Your profile</h1>
+      {modified ? <Notice kind="success">{MSG.modified}</Notice> : null}
+      {result?.notice ? <Notice kind="info">{result.notice}</Notice> : null}
+      <div style={{ display: "flex", gap: "1.5rem", alignItems: "center", marginBottom: "1.5rem" }}>
+        <div className="avatar" aria-hidden>
+          {user.username.slice(0, 1).toUpperCase()}
+        </div>
+        <dl className="profile-grid">
+          <dt>Username</dt>
+          <dd data-testid="profile-username">{user.username}</dd>
+          <dt>Phone number</dt>
+          <dd data-testid="profile-phone">{user.telephone}</dd>
+          <dt>University/Institute</dt>
+          <dd data-testid="profile-institute">{user.institute || "—"}</dd>
+          <dt>Authority</dt>
+          <dd data-testid="profile-authority">{authorityLabel(user.authority)}</dd>
+        </dl>
+      </div>
+      <div style={{ display: "flex", gap: ".75rem" }}>
+        <Link to="?dialog=edit" className="p-button p-component" preventScrollReset>
+          <i className="pi pi-pencil" style={{ marginRight: ".5rem" }} /> Edit Profile
+        </Link>
+        <Link to="?dialog=password" className="p-button p-button-outlined p-component" preventScrollReset>
+          <i className="pi pi-lock" style={{ marginRight: ".5rem" }} /> Change password
+        </Link>
+      </div>
+      <ProfileDialog open={open === "edit"} title="Edit Profile">
+        <EditForm errors={result?.intent === "edit" ? result.errors : undefined} authority={user.authority} />
+      </ProfileDialog>
+      <ProfileDialog open={open === "password"} title="Change password">
+        <PasswordForm errors={result?.intent === "password" ? result.errors : undefined} />
+      </ProfileDialog>
+    </section>
+  );
+}
+
+/** A PrimeReact dialog once hydrated; without JavaScript the same form renders inline. Closing unmounts the form, which clears it. */
+function ProfileDialog({ open, title, children }: { open: boolean; title: string; children: React.ReactNode }) {
+  const hydrated = useHydrated();
+  const navigate = useNavigate();
+  if (!open) return null;
+  if (!hydrated)
+    return (
+      <div className="card" style={{ marginTop: "1.5rem" }}>
+        <h2>{title}</h2>
+        {children}
+        <a href="/profile">Close</a>
+      </div>
+    );
+  return (
+    <Dialog header={title} visible onHide={() => navigate("/profile", { replace: true, preventScrollReset: true })} style={{ width: "min(480px, 95vw)" }}>
+      {children}
+    </Dialog>
+  );
+}
+
+function EditForm({ errors, authority }: { errors?: FieldErrors; authority: number }) {
+  const busy = useNavigation().state === "submitting";
+  const { errorOf, check } = useBlurChecks(errors);
+  return (
+    <Form method="post" action="/profile" aria-label="Edit Profile">
+      <input type="hidden" name="intent" value="edit" />
+      {errors?.form ? <Notice kind="error">{errors.form}</Notice> : null}
+      <div className="field">
+        <label htmlFor="telephone">Phone number</label>
+        <InputText id="telephone" name="telephone" inputMode="numeric" placeholder="leave empty to keep" onBlur={(e) => check("telephone", e.currentTarget.value ? checkPhone(e.currentTarget.value.trim()) : undefined)} />
+        <FieldError id="telephone-error" message={errorOf("telephone")} />
+      </div>
+      <div className="field">
+        <label htmlFor="identify">Role</label>
+        <select id="identify" name="identify" className="p-inputtext" defaultValue="">
+          <option value="">(keep {authorityLabel(authority)})</option>
+          <option value="0">User</option>
+          <option value="1">Admin</option>
+        </select>
+        <FieldError id="identify-error" message={errorOf("identify")} />
+      </div>
+      <div className="field">
+        <label htmlFor="adminCode">Admin register code (needed to become Admin)</label>
+        <InputText id="adminCode" name="adminCode" type="password" autoComplete="off" />
+        <FieldError id="adminCode-error" message={errorOf("adminCode")} />
+      </div>
+      <Button type="submit" label="Save" loading={busy} />
+    </Form>
+  );
+}
+
+function PasswordForm({ errors }: { errors?: FieldErrors }) {
+  const busy = useNavigation().state === "submitting";
+  const { errorOf, check } = useBlurChecks(errors);
+  const newRef = useRef<HTMLInputElement>(null);
+  const confirmRef = useRef<HTMLInputElement>(null);
+  const checkConfirm = () => {
+    const c = confirmRef.current?.value ?? "";
+    check("confirmPassword", !c ? MSG.pwdAgain : c !== newRef.current?.value ? MSG.pwdMismatch : undefined);
+  };
+  return (
+    <Form method="post" action="/profile" aria-label="Change password">
+      <input type="hidden" name="intent" value="password" />
+      <div className="field">
+        <label htmlFor="oldPassword">Old password</label>
+        <InputText id="oldPassword" name="oldPassword" type="password" autoComplete="current-password" onBlur={(e) => check("oldPassword", e.currentTarget.value ? undefined : MSG.pwdRequired)} />
+        <FieldError id="oldPassword-error" message={errorOf("oldPassword")} />
+      </div>
+      <div className="field">
+        <label htmlFor="newPassword">New password</label>
+        <InputText
+          id="newPassword"
+          name="newPassword"
+          type="password"
+          autoComplete="new-password"
+          ref={newRef}
+          onBlur={(e) => {
+            check("newPassword", e.currentTarget.value ? undefined : MSG.pwdRequired);
+            // The seed re-checks a non-empty confirmation when the new password changes.
+            if (confirmRef.current?.value) checkConfirm();
+          }}
+        />
+        <FieldError id="newPassword-error" message={errorOf("newPassword")} />
+      </div>
+      <div className="field">
+        <label htmlFor="confirmPassword">Confirm new password</label>
+        <InputText id="confirmPassword" name="confirmPassword" type="password" autoComplete="new-password" ref={confirmRef} onBlur={checkConfirm} />
+        <FieldError id="confirmPassword-error" message={errorOf("confirmPassword")} />
+      </div>
+      <Button type="submit" label="Change password" loading={busy} />
+    </Form>
+  );
+}

@@ -1,0 +1,183 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useRef, useState } from "react";
+import { useHydrated } from "~/lib/useHydrated.ts";
+import { InputText } from "primereact/inputtext";
+import { Button } from "primereact/button";
+import { issueCaptcha } from "~/.server/captcha.server.ts";
+import { authenticator, LoginError, readRegisterInput, registerUser } from "~/.server/auth.server.ts";
+import { getUser, safeRedirect, startSession } from "~/.server/session.server.ts";
+import { MSG, checkConfirmation, checkPassword, checkPhone, checkUsername, checkCodePresent, type FieldErrors } from "~/lib/accountRules.ts";
+import { useBlurChecks } from "~/lib/useBlurChecks.ts";
+import { FieldError, Notice } from "~/components/FieldError.tsx";
+
+export const meta: MetaFunction = () => [{ title: "Log in / Register — Meta-Rank" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const user = await getUser(request);
+  return {
+    user: user ? { username: user.username } : null,
+    captcha: await issueCaptcha(),
+    tab: url.searchParams.get("tab") === "register" ? ("register" as const) : ("login" as const),
+    notice: url.searchParams.get("notice") === "login-first" ? MSG.loginFirst : url.searchParams.get("registered") ? MSG.registered : null,
+    registered: Boolean(url.searchParams.get("registered")),
+    redirectTo: safeRedirect(url.searchParams.get("redirectTo")),
+  };
+}
+
+type ActionResult =
+  | { intent: "login"; error: string; field: string; values: { username: string } }
+  | { intent: "register"; errors: FieldErrors; values: Record<string, string> };
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.clone().formData();
+  const intent = form.get("intent");
+  if (intent === "login") {
+    try {
+      const user = await authenticator.authenticate("login", request);
+      const cookie = await startSession(user, request, context);
+      return redirect(safeRedirect(form.get("redirectTo")), { headers: { "Set-Cookie": cookie } });
+    } catch (err) {
+      if (err instanceof LoginError) {
+        return data<ActionResult>({ intent: "login", error: err.message, field: err.field, values: { username: String(form.get("username") ?? "") } }, { status: 400 });
+      }
+      throw err;
+    }
+  }
+  if (intent === "register") {
+    const input = readRegisterInput(form);
+    const result = await registerUser(input, String(form.get("captchaId") ?? ""));
+    if (result.ok) return redirect("/signin?tab=login&registered=1");
+    const { pass: _p, checkPass: _c, checkAdministrator: _a, verificationCode: _v, ...keep } = input;
+    return data<ActionResult>({ intent: "register", errors: result.errors, values: keep }, { status: 400 });
+  }
+  return data({ intent: "unknown" }, { status: 400 });
+}
+
+export default function SignIn() {
+  const { captcha, tab: loaderTab, notice, redirectTo, user } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as ActionResult | undefined;
+  const [params] = useSearchParams();
+  const tab = actionData?.intent === "register" ? "register" : actionData?.intent === "login" ? "login" : loaderTab;
+  const qs = (t: string) => {
+    const p = new URLSearchParams(params);
+    p.set("tab", t);
+    p.delete("registered");
+    return `?${p}`;
+  };
+  return (
+    <section className="card narrow signin-card">
+      <div className="tabs" role="tablist">
+        <Link to={qs("login")} role="tab" aria-selected={tab === "login"} className={"tab" + (tab === "login" ? " active" : "")} replace preventScrollReset>
+          Log in
+        </Link>
+        <Link to={qs("register")} role="tab" aria-selected={tab === "register"} className={"tab" + (tab === "register" ? " active" : "")} replace preventScrollReset>
+          Register
+        </Link>
+      </div>
+      {user ? <Notice kind="info">You are signed in as {user.username}.</Notice> : null}
+      {notice && tab === "login" ? <Notice kind={notice === MSG.registered ? "success" : "warn"}>{notice}</Notice> : null}
+      {tab === "login" ? (
+        <LoginForm captcha={captcha} redirectTo={redirectTo} result={actionData?.intent === "login" ? actionData : undefined} />
+      ) : (
+        <RegisterForm captcha={captcha} result={actionData?.intent === "register" ? actionData : undefined} />
+      )}
+    </section>
+  );
+}
+
+function Captcha({ captcha, name, error, onBlur }: { captcha: { id: string; image: string }; name: string; error?: string; onBlur?: (value: string) => void }) {
+  return (
+    <div className="field">
+      <label htmlFor={name}>Verification code</label>
+      <div className="captcha-row">
+        <InputText id={name} name={name} autoComplete="off" aria-invalid={Boolean(error)} aria-describedby={`${name}-error`} onBlur={(e) => onBlur?.(e.currentTarget.value)} />
+        <img src={captcha.image} alt="verification code" width={120} height={44} />
+        <Link to="." reloadDocument={false} preventScrollReset replace title="Get a new picture" className="pi pi-refresh" aria-label="new verification code" />
+      </div>
+      <input type="hidden" name="captchaId" value={captcha.id} />
+      <FieldError id={`${name}-error`} message={error} />
+    </div>
+  );
+}
+
+function LoginForm({ captcha, redirectTo, result }: { captcha: { id: string; image: string }; redirectTo: string; result?: Extract<ActionResult, { intent: "login" }> }) {
+  const busy = useNavigation().state === "submitting";
+  const err = (f: string) => (result?.field === f ? result.error : undefined);
+  return (
+    <Form method="post" replace aria-label="Log in">
+      <input type="hidden" name="intent" value="login" />
+      <input type="hidden" name="redirectTo" value={redirectTo} />
+      {result?.field === "form" ? <Notice kind="error">{result.error}</Notice> : null}
+      <div className="field">
+        <label htmlFor="username">Username</label>
+        <InputText id="username" name="username" autoComplete="username" defaultValue={result?.values.username} required aria-invalid={Boolean(err("username"))} />
+        <FieldError id="username-error" message={err("username")} />
+      </div>
+      <div className="field">
+        <label htmlFor="password">Password</label>
+        <InputText id="password" name="password" type="password" autoComplete="current-password" required />
+        <FieldError id="password-error" message={err("password")} />
+      </div>
+      <Captcha captcha={captcha} name="code" error={err("code")} />
+      <Button type="submit" label="Log in" icon="pi pi-sign-in" loading={busy} className="w-full" />
+    </Form>
+  );
+}
+
+function RegisterForm({ captcha, result }: { captcha: { id: string; image: string }; result?: Extract<ActionResult, { intent: "register" }> }) {
+  const busy = useNavigation().state === "submitting";
+  const { errorOf, check } = useBlurChecks(result?.errors);
+  const [authority, setAuthority] = useState(result?.values.authority ?? "0");
+  const passRef = useRef<HTMLInputElement>(null);
+  const hydrated = useHydrated();
+  const v = result?.values ?? {};
+  return (
+    <Form method="post" replace aria-label="Register">
+      <input type="hidden" name="intent" value="register" />
+      {result?.errors.form ? <Notice kind="error">{result.errors.form}</Notice> : null}
+      <div className="field">
+        <label htmlFor="account">Username</label>
+        <InputText id="account" name="account" autoComplete="username" defaultValue={v.account} maxLength={400} onBlur={(e) => check("account", checkUsername(e.currentTarget.value.trim()))} />
+        <FieldError id="account-error" message={errorOf("account")} />
+      </div>
+      <div className="field">
+        <label htmlFor="pass">Password</label>
+        <InputText id="pass" name="pass" type="password" autoComplete="new-password" ref={passRef} onBlur={(e) => check("pass", checkPassword(e.currentTarget.value))} />
+        <FieldError id="pass-error" message={errorOf("pass")} />
+      </div>
+      <div className="field">
+        <label htmlFor="checkPass">Confirm password</label>
+        <InputText id="checkPass" name="checkPass" type="password" autoComplete="new-password" onBlur={(e) => check("checkPass", checkConfirmation(passRef.current?.value ?? "", e.currentTarget.value))} />
+        <FieldError id="checkPass-error" message={errorOf("checkPass")} />
+      </div>
+      <div className="field">
+        <label htmlFor="phoneNumber">Phone number</label>
+        <InputText id="phoneNumber" name="phoneNumber" inputMode="numeric" autoComplete="tel" defaultValue={v.phoneNumber} onBlur={(e) => check("phoneNumber", checkPhone(e.currentTarget.value.trim()))} />
+        <FieldError id="phoneNumber-error" message={errorOf("phoneNumber")} />
+      </div>
+      <div className="field">
+        <label htmlFor="institute">University / Institute</label>
+        <InputText id="institute" name="institute" autoComplete="organization" defaultValue={v.institute} />
+      </div>
+      <div className="field">
+        <label htmlFor="authority">Authority</label>
+        <select id="authority" name="authority" className="p-inputtext" value={authority} onChange={(e) => setAuthority(e.currentTarget.value)}>
+          <option value="0">Ordinary user</option>
+          <option value="1">Administrators</option>
+        </select>
+        <FieldError id="authority-error" message={errorOf("authority")} />
+      </div>
+      {/* Hidden only once JavaScript runs; without it the field stays visible and optional. */}
+      <div className="field" hidden={hydrated && authority !== "1"} data-admin-code>
+        <label htmlFor="checkAdministrator">Admin register code (Administrators only)</label>
+        <InputText id="checkAdministrator" name="checkAdministrator" type="password" autoComplete="off" />
+        <FieldError id="checkAdministrator-error" message={errorOf("checkAdministrator")} />
+      </div>
+      <Captcha captcha={captcha} name="verificationCode" error={errorOf("verificationCode")} onBlur={(value) => check("verificationCode", checkCodePresent(value))} />
+      <Button type="submit" label="Register" icon="pi pi-user-plus" loading={busy} className="w-full" />
+    </Form>
+  );
+}

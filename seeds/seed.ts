@@ -1,0 +1,24 @@
+// Idempotent seeding: safe to run on every `make start`. Each step lives in its own module
+// under seeds/steps/ and only inserts what is missing.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { sequelize } from "../models/index.ts";
+import { SEED_STEPS } from "./steps/index.ts";
+
+export async function seed(): Promise<string[]> {
+  const report: string[] = [];
+  for (const step of SEED_STEPS) report.push(`${step.name}: ${await step.run()}`);
+  return report;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  seed()
+    .then((lines) => {
+      for (const l of lines) console.log(l);
+      return sequelize.close();
+    })
+    .catch((err) => {
+      console.error(err);
+      process.exit(1);
+    });
+}
