@@ -1,14 +1,19 @@
-// Unit and integration tests. The Remix Vite plugin is deliberately not loaded here:
-// tests import server modules directly or talk to a built app over HTTP.
+// Unit tests by default; with TEST_DB=sqlite|mariadb only the integration tests, which
+// start the real app and sidecar processes against that database (see tests/integration/stack.ts).
+// The Remix Vite plugin is deliberately not loaded: tests import server modules directly
+// or talk to the built app over HTTP.
 import { defineConfig } from "vitest/config";
+
+const integration = Boolean(process.env.TEST_DB);
 
 export default defineConfig({
   resolve: { alias: { "~": new URL("./app", import.meta.url).pathname } },
   test: {
-    include: ["tests/**/*.test.ts", "tests/**/*.test.tsx"],
-    exclude: ["tests/e2e/**", "node_modules/**"],
+    include: integration ? ["tests/integration/**/*.test.ts"] : ["tests/**/*.test.ts", "tests/**/*.test.tsx"],
+    exclude: integration ? ["node_modules/**"] : ["tests/e2e/**", "tests/integration/**", "node_modules/**"],
     testTimeout: 60_000,
     hookTimeout: 180_000,
     pool: "forks",
+    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
   },
 });

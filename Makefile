@@ -1,0 +1,66 @@
+# Two commands on a fresh machine: `make start` (install, migrate, seed, build, serve) and `make test`.
+SHELL := /bin/bash
+.DEFAULT_GOAL := start
+export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
+
+PORT ?= 3000
+SIDECAR_PORT ?= 50051
+export PORT SIDECAR_PORT
+# root needs no sudo; others use it when present.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+APP_SOURCES := $(shell find app public -type f 2>/dev/null) vite.config.ts tsconfig.json
+
+.PHONY: start install build migrate seed serve test test-unit test-integration test-e2e debian-runtime debian-test import-baselines clean
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+install: node_modules/.installed
+
+build/.built: node_modules/.installed $(APP_SOURCES)
+	remix vite:build
+	@touch $@
+
+build: build/.built
+
+# Fashion-MNIST comes from Debian; without apt (or root) the platform still runs on its generated data.
+debian-runtime:
+	@dpkg -s dataset-fashion-mnist >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq dataset-fashion-mnist >/dev/null; } || echo "warning: dataset-fashion-mnist could not be installed"
+
+debian-test:
+	@dpkg -s chromium >/dev/null 2>&1 && dpkg -s dataset-fashion-mnist >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium dataset-fashion-mnist >/dev/null; }
+
+migrate: node_modules/.installed
+	node --import tsx models/migrate.ts
+
+seed: migrate
+	node --import tsx seeds/seed.ts
+
+# The sidecar and the web app side by side; Ctrl-C stops both.
+serve: build
+	@trap 'kill 0' EXIT INT TERM; \
+	node --import tsx sidecar/main.ts & \
+	NODE_ENV=production node --import tsx server.ts
+
+start: install debian-runtime build seed serve
+
+# Loads a folder in the suite layout (suite.json + one folder per method) into the database.
+import-baselines: seed
+	@test -n "$(DIR)" || { echo "usage: make import-baselines DIR=path/to/suite-folder"; exit 2; }
+	node --import tsx seeds/importSuite.ts "$(DIR)"
+
+test: install debian-test build test-unit test-integration test-e2e
+
+test-unit:
+	vitest run
+
+test-integration:
+	TEST_DB=sqlite vitest run
+	TEST_DB=mariadb vitest run
+
+test-e2e:
+	vitest run --config tests/e2e/vitest.config.ts
+
+clean:
+	rm -rf build node_modules/.installed

@@ -1,0 +1,167 @@
+// Starts the real platform for a test file: a fresh database (SQLite file or a throwaway
+// MariaDB database), migrations and seeds, a real sidecar process and the built web app.
+import { spawn, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const CAPTCHA = "test";
+export const ADMIN_CODE = "let-me-admin";
+export const ADMIN = { username: "root-admin", password: "admin-password-1" };
+export const MARIADB_ROOT = process.env.MARIADB_ROOT_URL ?? "mysql://root@127.0.0.1:3306";
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on("error", reject);
+  });
+}
+
+/** A database for one test file; `drop` removes it. */
+export async function createTestDatabase(kind = process.env.TEST_DB ?? "sqlite"): Promise<{ url: string; drop(): Promise<void> }> {
+  const tag = `${process.pid}_${crypto.randomBytes(3).toString("hex")}`;
+  if (kind === "sqlite") {
+    const dir = path.join(ROOT, "var/test");
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, `metarank_${tag}.sqlite`);
+    return {
+      url: `sqlite:${file}`,
+      async drop() {
+        for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
+      },
+    };
+  }
+  if (kind === "mariadb" || kind === "mysql") {
+    const mysql = await import("mysql2/promise");
+    const name = `metarank_test_${tag}`;
+    const conn = await mysql.createConnection(MARIADB_ROOT);
+    await conn.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+    await conn.end();
+    return {
+      url: `${MARIADB_ROOT}/${name}`,
+      async drop() {
+        const c = await mysql.createConnection(MARIADB_ROOT);
+        await c.query(`DROP DATABASE IF EXISTS \`${name}\``);
+        await c.end();
+      },
+    };
+  }
+  throw new Error(`TEST_DB must be sqlite or mariadb, got ${kind}`);
+}
+
+function run(cmd: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, cmd, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    p.stdout!.on("data", (d) => (out += d));
+    p.stderr!.on("data", (d) => (out += d));
+    p.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${cmd.join(" ")} exited ${code}:\n${out}`))));
+  });
+}
+
+async function waitFor(check: () => Promise<boolean>, what: string, proc: ChildProcess, log: () => string, ms = 60_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (proc.exitCode !== null) throw new Error(`${what} exited early (${proc.exitCode}):\n${log()}`);
+    if (await check().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`${what} did not start in ${ms} ms:\n${log()}`);
+}
+
+export interface Stack {
+  baseUrl: string;
+  dbUrl: string;
+  sidecarAddress: string;
+  env: NodeJS.ProcessEnv;
+  logs(): string;
+  /** Stops the web app only (the sidecar and database stay), e.g. to test a restart. */
+  restartWeb(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface StackOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Start the sidecar process (default true). */
+  sidecar?: boolean;
+  db?: string;
+}
+
+export async function startStack(opts: StackOptions = {}): Promise<Stack> {
+  const db = await createTestDatabase(opts.db);
+  const [webPort, sidecarPort] = [await freePort(), await freePort()];
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "test",
+    DATABASE_URL: db.url,
+    PORT: String(webPort),
+    SIDECAR_PORT: String(sidecarPort),
+    SIDECARS: `127.0.0.1:${sidecarPort}`,
+    METRICS_PORT: "0",
+    CAPTCHA_FIXED_ANSWER: CAPTCHA,
+    ADMIN_REGISTER_CODE: ADMIN_CODE,
+    ADMIN_USERNAME: ADMIN.username,
+    ADMIN_PASSWORD: ADMIN.password,
+    SIDECAR_WORKERS: "1",
+    LOG_LEVEL: "warn",
+    ...opts.env,
+  };
+  await run(["--import", "tsx", "models/migrate.ts"], env);
+  await run(["--import", "tsx", "seeds/seed.ts"], env);
+  let log = "";
+  const procs: ChildProcess[] = [];
+  const launch = (script: string) => {
+    const p = spawn(process.execPath, ["--import", "tsx", script], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    p.stdout!.on("data", (d) => (log += d));
+    p.stderr!.on("data", (d) => (log += d));
+    procs.push(p);
+    return p;
+  };
+  if (opts.sidecar !== false) {
+    const sc = launch("sidecar/main.ts");
+    await waitFor(
+      () =>
+        new Promise<boolean>((res) => {
+          const s = net.connect(sidecarPort, "127.0.0.1", () => (s.end(), res(true)));
+          s.on("error", () => res(false));
+        }),
+      "sidecar",
+      sc,
+      () => log,
+    );
+  }
+  const baseUrl = `http://127.0.0.1:${webPort}`;
+  let web = launch("server.ts");
+  const webUp = () => waitFor(async () => (await fetch(`${baseUrl}/healthz`)).ok, "web app", web, () => log);
+  await webUp();
+  const kill = (p: ChildProcess) =>
+    new Promise<void>((res) => {
+      if (p.exitCode !== null) return res();
+      p.once("exit", () => res());
+      p.kill("SIGTERM");
+      setTimeout(() => p.kill("SIGKILL"), 3000).unref();
+    });
+  return {
+    baseUrl,
+    dbUrl: db.url,
+    sidecarAddress: `127.0.0.1:${sidecarPort}`,
+    env,
+    logs: () => log,
+    async restartWeb() {
+      await kill(web);
+      web = launch("server.ts");
+      await webUp();
+    },
+    async stop() {
+      await Promise.all(procs.map(kill));
+      await db.drop();
+    },
+  };
+}
