@@ -68,7 +68,7 @@ let workerSlotsProvider: (() => number) | null = null;
 export function setWorkerSlotsProvider(fn: (() => number) | null): void {
   workerSlotsProvider = fn;
 }
-export function freeWorkerSlots(env: NodeJS.ProcessEnv = process.env): number {
+export function freeWorkerSlots(env: Record<string, string | undefined> = process.env): number {
   if (workerSlotsProvider) return Math.max(0, Math.floor(workerSlotsProvider()));
   const slots = Number(env.SIDECAR_WORKERS) || os.availableParallelism();
   return Math.max(0, slots - Math.round(os.loadavg()[0]));
@@ -86,7 +86,7 @@ export interface HeartbeatConfig {
 }
 
 /** Reads the heartbeat settings; null (with the reason logged) when registration is off. */
-export function heartbeatConfigFromEnv(port: number, env: NodeJS.ProcessEnv = process.env): HeartbeatConfig | null {
+export function heartbeatConfigFromEnv(port: number, env: Record<string, string | undefined> = process.env): HeartbeatConfig | null {
   const required = ["APP_URL", "SIDECAR_NAME", "SIDECAR_PASSWORD"] as const;
   const missing = required.filter((k) => !env[k]);
   if (missing.length === required.length) {

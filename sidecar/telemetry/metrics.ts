@@ -96,7 +96,7 @@ export function createMetricsServer(sampler: TelemetrySampler): http.Server {
 export async function startMetricsServer(
   sampler: TelemetrySampler,
   grpcPort: number,
-  env: NodeJS.ProcessEnv = process.env,
+  env: Record<string, string | undefined> = process.env,
 ): Promise<http.Server | null> {
   const raw = env.METRICS_PORT;
   const port = raw === undefined || raw === "" ? grpcPort + 1000 : Number(raw);
