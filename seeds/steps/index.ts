@@ -1,4 +1,6 @@
 import { seedAdmin } from "./admin.ts";
+import { seedSuites } from "./suites.ts";
+import { seedLocalSidecar } from "./localSidecar.ts";
 
 export interface SeedStep {
   name: string;
@@ -6,4 +8,4 @@ export interface SeedStep {
   run(): Promise<string>;
 }
 
-export const SEED_STEPS: SeedStep[] = [seedAdmin];
+export const SEED_STEPS: SeedStep[] = [seedAdmin, seedSuites, seedLocalSidecar];

@@ -1,0 +1,55 @@
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes } from "sequelize";
+import { sequelize } from "./db.ts";
+
+// MEDIUMTEXT on MariaDB (TEXT stops at 64 KB); SQLite has one TEXT and warns about sizes.
+const LONG_TEXT = sequelize.getDialect() === "sqlite" ? DataTypes.TEXT : DataTypes.TEXT("medium");
+
+/** One case score row as the Metascore service speaks it: areas per task and protocol. */
+export interface TaskScore {
+  task: string;
+  morf: number;
+  lerf: number;
+}
+
+/**
+ * A method on a suite's board: a baseline (sourceKey = its folder) or an approved submission.
+ * κ is stored at full precision; every insertion rewrites all of a suite's κ (fusion, spec §5).
+ */
+export class BoardMethod extends Model<InferAttributes<BoardMethod>, InferCreationAttributes<BoardMethod>> {
+  declare id: CreationOptional<number>;
+  declare suiteId: string;
+  declare sourceKey: string | null;
+  declare submissionId: number | null;
+  declare contributor: string;
+  declare institute: string;
+  declare algorithm: string;
+  declare scoresJson: string;
+  declare metascore: number;
+  declare morfMetascore: number;
+  declare lerfMetascore: number;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+
+  get scores(): TaskScore[] {
+    return JSON.parse(this.scoresJson) as TaskScore[];
+  }
+}
+
+BoardMethod.init(
+  {
+    id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },
+    suiteId: { type: DataTypes.STRING(100), allowNull: false },
+    sourceKey: { type: DataTypes.STRING(200), allowNull: true },
+    submissionId: { type: DataTypes.INTEGER, allowNull: true },
+    contributor: { type: DataTypes.STRING(200), allowNull: false },
+    institute: { type: DataTypes.STRING(255), allowNull: false },
+    algorithm: { type: DataTypes.STRING(200), allowNull: false },
+    scoresJson: { type: LONG_TEXT, allowNull: false },
+    metascore: { type: DataTypes.DOUBLE, allowNull: false },
+    morfMetascore: { type: DataTypes.DOUBLE, allowNull: false },
+    lerfMetascore: { type: DataTypes.DOUBLE, allowNull: false },
+    createdAt: DataTypes.DATE,
+    updatedAt: DataTypes.DATE,
+  },
+  { sequelize, tableName: "board_methods" },
+);

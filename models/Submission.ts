@@ -1,0 +1,97 @@
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes } from "sequelize";
+import { sequelize } from "./db.ts";
+
+// MEDIUMTEXT on MariaDB (TEXT stops at 64 KB); SQLite has one TEXT and warns about sizes.
+const LONG_TEXT = sequelize.getDialect() === "sqlite" ? DataTypes.TEXT : DataTypes.TEXT("medium");
+
+export const SUBMISSION_STATUSES = ["In Process", "Rejected", "Approved"] as const;
+export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
+
+/**
+ * A submitted algorithm (seed 000 §3 history record). Files live under var/uploads/ with
+ * generated names (`*File`); `*Name` keeps the client's file name for downloads only.
+ */
+export class Submission extends Model<InferAttributes<Submission>, InferCreationAttributes<Submission>> {
+  declare id: CreationOptional<number>;
+  declare userId: number;
+  declare suiteId: string;
+  declare algorithm: string;
+  declare status: CreationOptional<SubmissionStatus>;
+  declare metascore: number;
+  declare ranking: number;
+  declare scoresJson: string;
+  declare morfFile: string;
+  declare morfName: string;
+  declare lerfFile: string;
+  declare lerfName: string;
+  declare pythonFile: string | null;
+  declare pythonName: string | null;
+  declare email: string;
+  declare info: string;
+  declare decidedBy: CreationOptional<number | null>;
+  declare decidedAt: CreationOptional<Date | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+}
+
+Submission.init(
+  {
+    id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },
+    userId: { type: DataTypes.INTEGER, allowNull: false },
+    suiteId: { type: DataTypes.STRING(100), allowNull: false },
+    algorithm: { type: DataTypes.STRING(200), allowNull: false },
+    status: { type: DataTypes.STRING(16), allowNull: false, defaultValue: "In Process" },
+    metascore: { type: DataTypes.DOUBLE, allowNull: false },
+    ranking: { type: DataTypes.INTEGER, allowNull: false },
+    scoresJson: { type: LONG_TEXT, allowNull: false },
+    morfFile: { type: DataTypes.STRING(100), allowNull: false },
+    morfName: { type: DataTypes.STRING(255), allowNull: false },
+    lerfFile: { type: DataTypes.STRING(100), allowNull: false },
+    lerfName: { type: DataTypes.STRING(255), allowNull: false },
+    pythonFile: { type: DataTypes.STRING(100), allowNull: true },
+    pythonName: { type: DataTypes.STRING(255), allowNull: true },
+    email: { type: DataTypes.STRING(255), allowNull: false },
+    info: { type: DataTypes.TEXT, allowNull: false },
+    decidedBy: { type: DataTypes.INTEGER, allowNull: true },
+    decidedAt: { type: DataTypes.DATE, allowNull: true },
+    createdAt: DataTypes.DATE,
+    updatedAt: DataTypes.DATE,
+  },
+  { sequelize, tableName: "submissions" },
+);
+
+/** What a user has uploaded and scored on a suite but not yet submitted. */
+export class SubmissionDraft extends Model<InferAttributes<SubmissionDraft>, InferCreationAttributes<SubmissionDraft>> {
+  declare id: CreationOptional<number>;
+  declare userId: number;
+  declare suiteId: string;
+  declare algorithm: CreationOptional<string>;
+  declare morfFile: CreationOptional<string | null>;
+  declare morfName: CreationOptional<string | null>;
+  declare lerfFile: CreationOptional<string | null>;
+  declare lerfName: CreationOptional<string | null>;
+  declare pythonFile: CreationOptional<string | null>;
+  declare pythonName: CreationOptional<string | null>;
+  declare resultJson: CreationOptional<string | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+}
+
+SubmissionDraft.init(
+  {
+    id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },
+    userId: { type: DataTypes.INTEGER, allowNull: false },
+    suiteId: { type: DataTypes.STRING(100), allowNull: false },
+    algorithm: { type: DataTypes.STRING(200), allowNull: false, defaultValue: "" },
+    morfFile: { type: DataTypes.STRING(100), allowNull: true },
+    morfName: { type: DataTypes.STRING(255), allowNull: true },
+    lerfFile: { type: DataTypes.STRING(100), allowNull: true },
+    lerfName: { type: DataTypes.STRING(255), allowNull: true },
+    pythonFile: { type: DataTypes.STRING(100), allowNull: true },
+    pythonName: { type: DataTypes.STRING(255), allowNull: true },
+    resultJson: { type: LONG_TEXT, allowNull: true },
+    createdAt: DataTypes.DATE,
+    updatedAt: DataTypes.DATE,
+  },
+  { sequelize, tableName: "submission_drafts" },
+);

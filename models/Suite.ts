@@ -1,0 +1,41 @@
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes } from "sequelize";
+import { sequelize } from "./db.ts";
+
+/** A benchmark (seeds/suites/<id>/suite.json): tasks and evaluation settings. */
+export class Suite extends Model<InferAttributes<Suite>, InferCreationAttributes<Suite>> {
+  declare id: string;
+  declare name: string;
+  declare description: string;
+  declare tasksJson: string;
+  declare gridJson: string;
+  declare fillerJson: string;
+  declare patchSize: number;
+  declare isDefault: CreationOptional<boolean>;
+  declare position: CreationOptional<number>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+
+  get tasks(): string[] {
+    return JSON.parse(this.tasksJson) as string[];
+  }
+  get grid(): number[] {
+    return JSON.parse(this.gridJson) as number[];
+  }
+}
+
+Suite.init(
+  {
+    id: { type: DataTypes.STRING(100), primaryKey: true },
+    name: { type: DataTypes.STRING(255), allowNull: false },
+    description: { type: DataTypes.TEXT, allowNull: false },
+    tasksJson: { type: DataTypes.TEXT, allowNull: false },
+    gridJson: { type: DataTypes.TEXT, allowNull: false },
+    fillerJson: { type: DataTypes.TEXT, allowNull: false },
+    patchSize: { type: DataTypes.INTEGER, allowNull: false },
+    isDefault: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+    position: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+    createdAt: DataTypes.DATE,
+    updatedAt: DataTypes.DATE,
+  },
+  { sequelize, tableName: "suites" },
+);

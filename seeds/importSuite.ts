@@ -1,0 +1,182 @@
+// Loads a suite folder (suite.json + one folder per baseline method holding morf.csv,
+// lerf.csv and method.json) into the database: `make import-baselines DIR=...`, and the
+// seeding step for every folder of seeds/suites/. Files are checked by the sidecar's own
+// parser (pure code, imported directly so seeding needs no running sidecar), every problem
+// is reported before anything is written, and the whole import is one transaction.
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Transaction } from "sequelize";
+import { BoardMethod, Suite, isSqlite, sequelize } from "../models/index.ts";
+import { computeKappas } from "../sidecar/metascore/kappa.ts";
+import { scoreMethodFiles } from "../sidecar/metascore/methodFiles.ts";
+import { MAX_RESULT_FILE_BYTES, formatProblem, oversizeProblem } from "../sidecar/metascore/resultFile.ts";
+import { parseSuiteJson } from "../sidecar/metascore/suite.ts";
+import type { CaseScores } from "../sidecar/metascore/types.ts";
+
+export class SuiteImportError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`${problems.length} problem(s):\n${problems.join("\n")}`);
+  }
+}
+
+export interface SuiteFolder {
+  id: string;
+  name: string;
+  description: string;
+  tasks: string[];
+  grid: number[];
+  filler: number[];
+  patchSize: number;
+  isDefault: boolean;
+  methods: { key: string; contributor: string; institute: string; algorithm: string; scores: CaseScores }[];
+}
+
+const DEFAULT_GRID = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
+
+function readLimited(file: string, problems: string[]): Buffer | undefined {
+  if (!fs.existsSync(file)) {
+    problems.push(`${file}: file not found; each method folder needs morf.csv, lerf.csv and method.json`);
+    return undefined;
+  }
+  const size = fs.statSync(file).size;
+  if (size > MAX_RESULT_FILE_BYTES) {
+    problems.push(formatProblem(oversizeProblem(file, size)));
+    return undefined;
+  }
+  return fs.readFileSync(file);
+}
+
+const text = (v: unknown) => (typeof v === "string" ? v.trim() : "");
+
+/** Reads and checks a suite folder without touching the database; throws SuiteImportError with every problem. */
+export function readSuiteFolder(dir: string): SuiteFolder {
+  const problems: string[] = [];
+  const suitePath = path.join(dir, "suite.json");
+  if (!fs.existsSync(suitePath)) throw new SuiteImportError([`${suitePath}: file not found`]);
+  const raw = fs.readFileSync(suitePath, "utf8");
+  const parsed = parseSuiteJson(raw);
+  if ("problems" in parsed) throw new SuiteImportError(parsed.problems.map((p) => `${suitePath}: ${p}`));
+  const json = JSON.parse(raw.replace(/^\uFEFF/, "")) as Record<string, unknown>;
+  const id = text(json.id) || path.basename(path.resolve(dir));
+  if (!/^[A-Za-z0-9_.-]{1,100}$/.test(id)) problems.push(`${suitePath}: "id" must be letters, digits, "_", "-" or "." (at most 100), found ${JSON.stringify(id)}`);
+  const grid = (parsed.suite.grid as number[] | undefined) ?? DEFAULT_GRID;
+  const filler = Array.isArray(json.filler) && json.filler.every((v) => typeof v === "number") ? (json.filler as number[]) : [0, 0, 0];
+  const patchSize = typeof json.patchSize === "number" && Number.isInteger(json.patchSize) && json.patchSize > 0 ? json.patchSize : 2;
+
+  const methods: SuiteFolder["methods"] = [];
+  const folders = fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && !e.name.startsWith("."))
+    .map((e) => e.name)
+    .sort();
+  for (const key of folders) {
+    const folder = path.join(dir, key);
+    const metaPath = path.join(folder, "method.json");
+    let meta: Record<string, unknown> = {};
+    if (!fs.existsSync(metaPath)) problems.push(`${metaPath}: file not found; it gives contributor, institute and algorithm`);
+    else {
+      try {
+        meta = JSON.parse(fs.readFileSync(metaPath, "utf8").replace(/^\uFEFF/, "")) as Record<string, unknown>;
+      } catch (err) {
+        problems.push(`${metaPath}: not valid JSON (${(err as Error).message})`);
+      }
+      for (const field of ["contributor", "algorithm"] as const) {
+        if (!text(meta[field])) problems.push(`${metaPath}: "${field}" must be a non-empty string`);
+      }
+    }
+    const morfPath = path.join(folder, "morf.csv");
+    const lerfPath = path.join(folder, "lerf.csv");
+    const morf = readLimited(morfPath, problems);
+    const lerf = readLimited(lerfPath, problems);
+    if (!morf || !lerf) continue;
+    const outcome = scoreMethodFiles({ tasks: parsed.suite.tasks, grid }, { name: morfPath, content: morf }, { name: lerfPath, content: lerf });
+    if (!outcome.ok) {
+      problems.push(...outcome.problems.map(formatProblem));
+      if (outcome.omitted) problems.push(`${folder}: ${outcome.omitted} more problem(s) not listed`);
+      continue;
+    }
+    methods.push({ key, contributor: text(meta.contributor), institute: text(meta.institute), algorithm: text(meta.algorithm), scores: outcome.scores });
+  }
+  if (problems.length > 0) throw new SuiteImportError(problems);
+  return {
+    id,
+    name: text(json.name) || id,
+    description: text(json.description),
+    tasks: [...parsed.suite.tasks],
+    grid,
+    filler,
+    patchSize,
+    isDefault: json.default === true,
+    methods,
+  };
+}
+
+const toTaskScores = (tasks: string[], scores: CaseScores) => tasks.map((task) => ({ task, morf: scores.morf[task], lerf: scores.lerf[task] }));
+const fromTaskScores = (rows: { task: string; morf: number; lerf: number }[]): CaseScores => {
+  const out: CaseScores = { morf: {}, lerf: {} };
+  for (const r of rows) {
+    out.morf[r.task] = r.morf;
+    out.lerf[r.task] = r.lerf;
+  }
+  return out;
+};
+
+/**
+ * Writes a checked suite folder: the suite row, its baselines (matched by folder name, so
+ * re-running changes nothing twice) and κ of the whole board (baselines + approved
+ * submissions) by full recomputation, which fusion equals (spec §5).
+ */
+export async function importSuite(dir: string, position = 0): Promise<{ suite: string; methods: number; board: number }> {
+  const folder = readSuiteFolder(dir);
+  // IMMEDIATE on SQLite: take the write lock up front, like approvals do, so the two never interleave.
+  const options = isSqlite() ? { type: Transaction.TYPES.IMMEDIATE } : {};
+  return sequelize.transaction(options, async (transaction) => {
+    const values = {
+      name: folder.name,
+      description: folder.description,
+      tasksJson: JSON.stringify(folder.tasks),
+      gridJson: JSON.stringify(folder.grid),
+      fillerJson: JSON.stringify(folder.filler),
+      patchSize: folder.patchSize,
+      isDefault: folder.isDefault,
+      position,
+    };
+    const existing = await Suite.findByPk(folder.id, { transaction, lock: transaction.LOCK.UPDATE });
+    if (existing) await existing.update(values, { transaction });
+    else await Suite.create({ id: folder.id, ...values }, { transaction });
+
+    for (const m of folder.methods) {
+      const row = { contributor: m.contributor, institute: m.institute, algorithm: m.algorithm, scoresJson: JSON.stringify(toTaskScores(folder.tasks, m.scores)) };
+      const found = await BoardMethod.findOne({ where: { suiteId: folder.id, sourceKey: m.key }, transaction });
+      if (found) await found.update(row, { transaction });
+      else await BoardMethod.create({ suiteId: folder.id, sourceKey: m.key, submissionId: null, ...row, metascore: 0, morfMetascore: 0, lerfMetascore: 0 }, { transaction });
+    }
+    const board = await BoardMethod.findAll({ where: { suiteId: folder.id }, order: [["id", "ASC"]], transaction });
+    if (board.length > 0) {
+      const kappas = computeKappas(board.map((b) => ({ id: String(b.id), scores: fromTaskScores(b.scores) })));
+      for (const [i, b] of board.entries()) {
+        await b.update({ metascore: kappas[i].overall, morfMetascore: kappas[i].morf, lerfMetascore: kappas[i].lerf }, { transaction });
+      }
+    }
+    return { suite: folder.id, methods: folder.methods.length, board: board.length };
+  });
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const dir = process.argv[2];
+  if (!dir) {
+    console.error("usage: node --import tsx seeds/importSuite.ts DIR   (DIR: suite.json + one folder per method)");
+    process.exit(2);
+  }
+  importSuite(dir, 100)
+    .then((r) => {
+      console.log(`suite ${r.suite}: ${r.methods} baseline method(s) imported; the board now has ${r.board} method(s)`);
+      return sequelize.close();
+    })
+    .catch(async (err) => {
+      console.error(err instanceof SuiteImportError ? err.message : err);
+      await sequelize.close();
+      process.exit(2);
+    });
+}
