@@ -1,8 +1,9 @@
 import { LoginThrottle } from "./db.server.ts";
 
-// After MAX_FAILURES failed logins within WINDOW_MS for one username or one address,
-// further attempts for that key are refused for LOCK_MS.
+// After MAX_FAILURES failed logins within WINDOW_MS for one username (or MAX_FAILURES_PER_IP
+// for one address, which many people may share behind a NAT), that key is refused for LOCK_MS.
 export const MAX_FAILURES = 5;
+export const MAX_FAILURES_PER_IP = 20;
 const WINDOW_MS = 15 * 60_000;
 const LOCK_MS = 5 * 60_000;
 
@@ -25,7 +26,8 @@ export async function recordFailure(keys: string[]): Promise<void> {
       continue;
     }
     const failures = row.failures + 1;
-    await row.update({ failures, lockedUntil: failures >= MAX_FAILURES ? new Date(now.getTime() + LOCK_MS) : row.lockedUntil });
+    const limit = key.startsWith("ip:") ? MAX_FAILURES_PER_IP : MAX_FAILURES;
+    await row.update({ failures, lockedUntil: failures >= limit ? new Date(now.getTime() + LOCK_MS) : row.lockedUntil });
   }
 }
 

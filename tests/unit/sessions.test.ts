@@ -1,0 +1,124 @@
+// Password hashing, captchas, throttling and sessions against a real SQLite database.
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const file = path.resolve(`var/test/unit-sessions-${process.pid}.sqlite`);
+process.env.DATABASE_URL = `sqlite:${file}`;
+process.env.CAPTCHA_FIXED_ANSWER = "";
+
+const models = await import("../../models/index.ts");
+const { migrate } = await import("../../models/migrate.ts");
+const { hashPassword, verifyPassword } = await import("../../models/password.ts");
+const { issueCaptcha, consumeCaptcha } = await import("../../app/.server/captcha.server.ts");
+const throttle = await import("../../app/.server/throttle.server.ts");
+const session = await import("../../app/.server/session.server.ts");
+
+beforeAll(async () => {
+  await migrate(models.sequelize);
+});
+afterAll(async () => {
+  await models.sequelize.close();
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
+});
+
+describe("argon2id", () => {
+  it("hashes with argon2id and verifies only the right password", async () => {
+    const h = await hashPassword("correct horse");
+    expect(h.startsWith("$argon2id$")).toBe(true);
+    expect(await verifyPassword(h, "correct horse")).toBe(true);
+    expect(await verifyPassword(h, "wrong")).toBe(false);
+    expect(await verifyPassword("not-a-hash", "x")).toBe(false);
+  });
+  it("salts: the same password hashes differently", async () => {
+    expect(await hashPassword("same")).not.toBe(await hashPassword("same"));
+  });
+});
+
+describe("captcha", () => {
+  it("keeps the answer server-side and accepts it once", async () => {
+    const c = await issueCaptcha();
+    expect(c.image.startsWith("data:image/svg+xml;base64,")).toBe(true);
+    const row = await models.Captcha.findByPk(c.id);
+    expect(row).not.toBeNull();
+    expect(await consumeCaptcha(c.id, row!.answer.toUpperCase())).toBe(true);
+    expect(await consumeCaptcha(c.id, row!.answer)).toBe(false); // replay
+  });
+  it("a wrong answer burns the captcha", async () => {
+    const c = await issueCaptcha();
+    const row = await models.Captcha.findByPk(c.id);
+    expect(await consumeCaptcha(c.id, "nope")).toBe(false);
+    expect(await consumeCaptcha(c.id, row!.answer)).toBe(false);
+  });
+  it("expired captchas fail", async () => {
+    const c = await issueCaptcha();
+    const row = await models.Captcha.findByPk(c.id);
+    await row!.update({ expiresAt: new Date(Date.now() - 1000) });
+    expect(await consumeCaptcha(c.id, row!.answer)).toBe(false);
+  });
+  it("forged ids fail", async () => expect(await consumeCaptcha("f".repeat(32), "abcd")).toBe(false));
+});
+
+describe("login throttle", () => {
+  it("locks a key after MAX_FAILURES and clears on success", async () => {
+    const keys = [throttle.keysFor("mallory", "10.0.0.1")[0]];
+    for (let i = 0; i < throttle.MAX_FAILURES - 1; i++) await throttle.recordFailure(keys);
+    expect(await throttle.lockedFor(keys)).toBe(0);
+    await throttle.recordFailure(keys);
+    expect(await throttle.lockedFor(keys)).toBeGreaterThan(0);
+    await throttle.clearFailures(keys);
+    expect(await throttle.lockedFor(keys)).toBe(0);
+  });
+});
+
+describe("server-side sessions", () => {
+  it("a cookie maps to a session row; ending it signs out at once", async () => {
+    const user = await models.User.create({ username: "sess-user", passwordHash: await hashPassword("x"), telephone: "13800138000", institute: "" });
+    const setCookie = await session.startSession(user, new Request("http://x/"));
+    expect(setCookie).toMatch(/HttpOnly/i);
+    expect(setCookie).toMatch(/SameSite=Lax/i);
+    const cookie = setCookie.split(";")[0];
+    const req = new Request("http://x/", { headers: { Cookie: cookie } });
+    expect((await session.getUser(req))?.username).toBe("sess-user");
+    // Role changes are read from the row on every request.
+    await user.update({ authority: 1 });
+    expect((await session.getUser(req))?.isAdmin).toBe(true);
+    await session.endSession(req);
+    expect(await session.getUser(req)).toBeNull();
+  });
+  it("a forged or tampered cookie is nobody", async () => {
+    expect(await session.getUser(new Request("http://x/", { headers: { Cookie: "mr_session=abc" } }))).toBeNull();
+  });
+  it("expired sessions are refused", async () => {
+    const user = await models.User.create({ username: "sess-old", passwordHash: "x", telephone: "13800138000", institute: "" });
+    const cookie = (await session.startSession(user, new Request("http://x/"))).split(";")[0];
+    await models.Session.update({ expiresAt: new Date(Date.now() - 1) }, { where: { userId: user.id } });
+    expect(await session.getUser(new Request("http://x/", { headers: { Cookie: cookie } }))).toBeNull();
+  });
+  it("requireAdmin: 403 for users, login redirect for visitors", async () => {
+    const user = await models.User.create({ username: "plain", passwordHash: "x", telephone: "13800138000", institute: "" });
+    const cookie = (await session.startSession(user, new Request("http://x/"))).split(";")[0];
+    const r1 = await session.requireAdmin(new Request("http://x/approval", { headers: { Cookie: cookie } })).catch((e) => e);
+    expect(r1).toBeInstanceOf(Response);
+    expect((r1 as Response).status).toBe(403);
+    const r2 = await session.requireAdmin(new Request("http://x/approval")).catch((e) => e);
+    expect((r2 as Response).status).toBe(302);
+    expect((r2 as Response).headers.get("Location")).toBe("/signin?notice=login-first&redirectTo=%2Fapproval");
+  });
+  it("safeRedirect refuses other sites", () => {
+    expect(session.safeRedirect("//evil.com")).toBe("/homepage");
+    expect(session.safeRedirect("https://evil.com")).toBe("/homepage");
+    expect(session.safeRedirect("/\\evil.com")).toBe("/homepage");
+    expect(session.safeRedirect("/history?x=1")).toBe("/history?x=1");
+  });
+});
+
+describe("address throttle", () => {
+  it("an address gets a larger allowance than one username", async () => {
+    const [, ip] = throttle.keysFor("x", "10.9.9.9");
+    for (let i = 0; i < throttle.MAX_FAILURES_PER_IP - 1; i++) await throttle.recordFailure([ip]);
+    expect(await throttle.lockedFor([ip])).toBe(0);
+    await throttle.recordFailure([ip]);
+    expect(await throttle.lockedFor([ip])).toBeGreaterThan(0);
+  });
+});
