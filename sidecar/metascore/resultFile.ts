@@ -167,7 +167,6 @@ export function parseResultFile(input: Buffer | string, expect: ResultFileExpect
   const firstLineOf = new Map<string, number>();
   const curves: Record<string, number[]> = {};
   let header: string[] | undefined;
-  let headerLine = 0;
   let grid: number[] | undefined;
 
   for (let index = 0; index < lines.length; index++) {
@@ -177,13 +176,19 @@ export function parseResultFile(input: Buffer | string, expect: ResultFileExpect
     const cells = splitCells(raw);
     if (header === undefined) {
       header = cells;
-      headerLine = line;
-      if (cells[0] !== "task") {
-        problems.add(`the header's first cell must be "task", found ${quoted(cells[0])}`, line, 1);
+      if (suiteTasks.has(cells[0])) {
+        // A file saved without its header: one clear problem instead of one per "bad" fraction,
+        // and the line is still checked as the task row it is.
+        const example = `task,${(expect.grid ?? [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]).join(",")}`;
+        problems.add(`the file has no header; its first line must be the removal fractions, e.g. "${example}"`, line, 1);
+      } else {
+        if (cells[0] !== "task") {
+          problems.add(`the header's first cell must be "task", found ${quoted(cells[0])}`, line, 1);
+        }
+        grid = parseHeaderGrid(cells, line, problems);
+        if (grid && expect.grid) checkSuiteGrid(grid, expect.grid, line, problems);
+        continue;
       }
-      grid = parseHeaderGrid(cells, line, problems);
-      if (grid && expect.grid) checkSuiteGrid(grid, expect.grid, line, problems);
-      continue;
     }
 
     const task = cells[0];
@@ -239,8 +244,8 @@ export function parseResultFile(input: Buffer | string, expect: ResultFileExpect
       if (!firstLineOf.has(task)) problems.add(`task ${task} is missing`);
     }
   }
+  // grid is undefined only after a header problem was reported; the test also narrows its type.
   if (problems.count > 0 || grid === undefined) {
-    if (problems.count === 0) problems.add("the header has no valid removal grid", headerLine, 1);
     return { ok: false, problems: problems.problems, omitted: problems.omitted };
   }
   return { ok: true, file: { grid, curves } };

@@ -141,6 +141,14 @@ describe("malformed result files", () => {
     ]);
   });
 
+  it("explains a file saved without its header, and still checks its first row", () => {
+    const text = rowsWith((rows) => (rows[0][1][1] = "abc")).split("\n").slice(1).join("\n");
+    expect(errors(parse(text))).toEqual([
+      'morf.csv:1:1 the file has no header; its first line must be the removal fractions, e.g. "task,0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1"',
+      'morf.csv:1:3 "abc" is not a number',
+    ]);
+  });
+
   it("requires the grid to start at 0, end at 1 and have two points", () => {
     const rows3 = tasks.map((t): [string, number[]] => [t, [1, 0.5, 0]]);
     expect(errors(parse(resultCsv(rows3, [0.1, 0.5, 0.9]), "morf.csv", null))).toEqual([
