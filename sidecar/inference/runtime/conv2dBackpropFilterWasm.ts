@@ -182,7 +182,7 @@ export function depthwiseBackpropInputImpl(
         [w0, fullW - w0 - spanW],
         [0, 0],
       ]) as tf.Tensor4D;
-      acc = acc ? tf.add(acc, placed) : placed;
+      acc = acc ? (tf.add(acc, placed) as tf.Tensor4D) : placed;
     }
   }
   return tf.slice(acc as tf.Tensor4D, [0, top, left, 0], [N, H, W, C]);

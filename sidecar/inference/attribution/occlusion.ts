@@ -1,0 +1,83 @@
+// Occlusion (Zeiler & Fergus 2014), as captum.attr.Occlusion: a window of
+// sliding_window_shapes slides over the input with `strides` (windows at the far edge
+// are clipped, as Captum does: ⌈(dim − window)/stride⌉ + 1 positions per axis); each
+// window is replaced by the baseline, and F(x) − F(occluded) is credited to every
+// element under the window. Elements under several windows get the average.
+// Shapes are NHWC [h, w, c] here where Captum's image examples use CHW.
+import * as tf from "@tensorflow/tfjs";
+import type { Net } from "../net.ts";
+import { evaluateInBatches } from "./common.ts";
+import { targetOutputs } from "./gradients.ts";
+
+export interface OcclusionOptions {
+  /** [h, w, c] window. */
+  slidingWindowShapes: [number, number, number];
+  /** [h, w, c] strides; Captum's default is 1 on every axis. */
+  strides?: [number, number, number];
+  /** A scalar or a tensor of the input's shape; 0 by default. */
+  baselines?: number | tf.Tensor4D;
+  perturbationsPerEval?: number;
+}
+
+/** Start offsets of the windows along one axis. */
+function windowStarts(dim: number, win: number, stride: number): number[] {
+  if (win > dim) throw new RangeError(`sliding window ${win} is larger than the input dimension ${dim}`);
+  if (stride < 1) throw new RangeError("strides must be at least 1");
+  const count = Math.ceil((dim - win) / stride) + 1;
+  return Array.from({ length: count }, (_, i) => i * stride);
+}
+
+/** Occlusion of one example (inputs [1, H, W, C]) for one target. */
+export function occlusion(net: Net, inputs: tf.Tensor4D, target: number, opts: OcclusionOptions): tf.Tensor4D {
+  const [n, H, W, C] = inputs.shape;
+  if (n !== 1) throw new RangeError("occlusion attributes one example at a time");
+  const [wh, ww, wc] = opts.slidingWindowShapes;
+  const [sh, sw, sc] = opts.strides ?? [1, 1, 1];
+  const hs = windowStarts(H, wh, sh);
+  const wsx = windowStarts(W, ww, sw);
+  const cs = windowStarts(C, wc, sc);
+  const positions: [number, number, number][] = [];
+  for (const a of hs) for (const b of wsx) for (const c of cs) positions.push([a, b, c]);
+  const size = H * W * C;
+  const windowMask = (p: [number, number, number], into: Float32Array, offset: number) => {
+    for (let y = p[0]; y < Math.min(H, p[0] + wh); y++)
+      for (let x = p[1]; x < Math.min(W, p[1] + ww); x++)
+        for (let ch = p[2]; ch < Math.min(C, p[2] + wc); ch++) into[offset + (y * W + x) * C + ch] = 1;
+  };
+
+  const baseline = typeof opts.baselines === "object" ? opts.baselines : (tf.fill(inputs.shape, opts.baselines ?? 0) as tf.Tensor4D);
+  const fx = targetOutputs(net, inputs, target)[0];
+  const occluded = evaluateInBatches(
+    net,
+    positions.length,
+    Math.max(1, opts.perturbationsPerEval ?? 1),
+    (start, count) =>
+      tf.tidy(() => {
+        const masks = new Float32Array(count * size);
+        for (let i = 0; i < count; i++) windowMask(positions[start + i], masks, i * size);
+        const m = tf.tensor4d(masks, [count, H, W, C]);
+        // x + m ⊙ (baseline − x): the baseline inside the window, x elsewhere.
+        return tf.add(inputs, tf.mul(m, tf.sub(baseline, inputs))) as tf.Tensor4D;
+      }),
+    target,
+  );
+  if (baseline !== opts.baselines) baseline.dispose();
+
+  const total = new Float64Array(size);
+  const weight = new Float64Array(size);
+  const one = new Float32Array(size);
+  positions.forEach((p, i) => {
+    one.fill(0);
+    windowMask(p, one, 0);
+    const d = fx - occluded[i];
+    for (let e = 0; e < size; e++) {
+      if (one[e]) {
+        total[e] += d;
+        weight[e] += 1;
+      }
+    }
+  });
+  const attr = new Float32Array(size);
+  for (let e = 0; e < size; e++) attr[e] = weight[e] > 0 ? total[e] / weight[e] : 0;
+  return tf.tensor4d(attr, [1, H, W, C]);
+}

@@ -1,0 +1,19 @@
+// Saliency (Simonyan et al. 2013), as captum.attr.Saliency: the gradient of the target
+// output w.r.t. the input, its absolute value by default (abs=True).
+import * as tf from "@tensorflow/tfjs";
+import type { Net, ReluMode } from "../net.ts";
+import { inputGradients, type Targets } from "./gradients.ts";
+
+export interface SaliencyOptions {
+  abs?: boolean;
+  relu?: ReluMode;
+  batchSize?: number;
+}
+
+export function saliency(net: Net, inputs: tf.Tensor4D, target: Targets, opts: SaliencyOptions = {}): tf.Tensor4D {
+  const grads = inputGradients(net, inputs, target, { relu: opts.relu, batchSize: opts.batchSize });
+  if (opts.abs === false) return grads;
+  const out = tf.abs(grads);
+  grads.dispose();
+  return out;
+}
