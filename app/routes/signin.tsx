@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, useSearchParams } from "@remix-run/react";
 import { useRef, useState } from "react";
 import { useHydrated } from "~/lib/useHydrated.ts";
 import { InputText } from "primereact/inputtext";
@@ -89,13 +89,14 @@ export default function SignIn() {
 }
 
 function Captcha({ captcha, name, error, onBlur }: { captcha: { id: string; image: string }; name: string; error?: string; onBlur?: (value: string) => void }) {
+  const location = useLocation();
   return (
     <div className="field">
       <label htmlFor={name}>Verification code</label>
       <div className="captcha-row">
         <InputText id={name} name={name} autoComplete="off" aria-invalid={Boolean(error)} aria-describedby={`${name}-error`} onBlur={(e) => onBlur?.(e.currentTarget.value)} />
         <img src={captcha.image} alt="verification code" width={120} height={44} />
-        <Link to="." reloadDocument={false} preventScrollReset replace title="Get a new picture" className="pi pi-refresh" aria-label="new verification code" />
+        <Link to={{ search: location.search }} preventScrollReset replace title="Get a new picture" className="pi pi-refresh" aria-label="Get a new picture" />
       </div>
       <input type="hidden" name="captchaId" value={captcha.id} />
       <FieldError id={`${name}-error`} message={error} />

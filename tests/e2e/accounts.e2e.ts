@@ -1,0 +1,100 @@
+// Accounts in a real Chromium: the journey with JavaScript on, register + login with it off.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { startStack, CAPTCHA, type Stack } from "../support/stack.ts";
+import { launchBrowser, newContext } from "./browser.ts";
+
+let stack: Stack;
+let browser: Browser;
+beforeAll(async () => {
+  [stack, browser] = await Promise.all([startStack({ sidecar: false }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+async function registerAndLogin(javaScriptEnabled: boolean, username: string) {
+  const ctx = await newContext(browser, stack.baseUrl, javaScriptEnabled);
+  const page = await ctx.newPage();
+  await page.goto("/signin");
+  await page.getByRole("tab", { name: "Register" }).click();
+  await page.waitForURL(/tab=register/);
+  const form = page.getByRole("form", { name: "Register" });
+  await form.getByLabel("Username").fill(username);
+  await form.getByLabel("Password", { exact: true }).fill("pw-123456");
+  await form.getByLabel("Confirm password").fill("pw-123456");
+  await form.getByLabel("Phone number").fill("13800138000");
+  await form.getByLabel("University / Institute").fill("Chromium Institute");
+  await form.getByRole("textbox", { name: "Verification code" }).fill(CAPTCHA);
+  await form.getByRole("button", { name: "Register" }).click();
+  await page.waitForURL(/registered=1/);
+  await expect(page.getByText("Register successfully, now you can log in.")).toBeTruthy();
+  expect(await page.getByText("Register successfully, now you can log in.").isVisible()).toBe(true);
+  const login = page.getByRole("form", { name: "Log in" });
+  await login.getByLabel("Username").fill(username);
+  await login.getByLabel("Password").fill("pw-123456");
+  await login.getByRole("textbox", { name: "Verification code" }).fill(CAPTCHA);
+  await login.getByRole("button", { name: "Log in" }).click();
+  await page.waitForURL(/\/homepage$/);
+  return { ctx, page };
+}
+
+describe("accounts in Chromium", () => {
+  it("journey with JavaScript on: on-blur checks, register, login, profile, password, sign out", async () => {
+    const ctx = await newContext(browser, stack.baseUrl, true);
+    const page = await ctx.newPage();
+    await page.goto("/signin?tab=register");
+    const form = page.getByRole("form", { name: "Register" });
+    await form.getByLabel("Phone number").fill("12ab");
+    await form.getByLabel("Username").focus(); // blur the phone field
+    expect(await page.getByText("Please enter numbers!").isVisible()).toBe(true);
+    await ctx.close();
+
+    const { page: p } = await registerAndLogin(true, "js-user");
+    expect(await p.locator(".user-menu summary").innerText()).toContain("js-user");
+    await p.goto("/profile");
+    expect(await p.getByTestId("profile-authority").innerText()).toBe("User");
+    await p.getByRole("link", { name: "Edit Profile" }).click();
+    const dialog = p.getByRole("dialog");
+    await dialog.getByLabel("Phone number").fill("13912345678");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await p.getByText("修改成功！").waitFor();
+    expect(await p.getByTestId("profile-phone").innerText()).toBe("13912345678");
+
+    await p.getByRole("link", { name: "Change password" }).click();
+    const pw = p.getByRole("dialog");
+    await pw.getByLabel("Old password").fill("wrong-old");
+    await pw.getByLabel("New password", { exact: true }).fill("pw-654321");
+    await pw.getByLabel("Confirm new password").fill("pw-654321");
+    await pw.getByRole("button", { name: "Change password" }).click();
+    await p.getByText("原密码错误！").waitFor();
+    await pw.getByLabel("Old password").fill("pw-123456");
+    await pw.getByRole("button", { name: "Change password" }).click();
+    await p.getByText("修改成功！").waitFor();
+
+    await p.locator(".user-menu summary").click();
+    await p.getByRole("button", { name: "Sign out" }).click();
+    await p.waitForURL(/\/homepage$/);
+    expect(await p.getByRole("link", { name: "Log in / Register" }).isVisible()).toBe(true);
+    await p.goto("/history");
+    await p.waitForURL(/\/signin\?notice=login-first/);
+    expect(await p.getByText("Please log in first.").isVisible()).toBe(true);
+  });
+
+  it("register and login with JavaScript disabled", async () => {
+    const { page, ctx } = await registerAndLogin(false, "nojs-user");
+    await page.goto("/profile");
+    expect(await page.getByTestId("profile-username").innerText()).toBe("nojs-user");
+    expect(await page.getByTestId("profile-institute").innerText()).toBe("Chromium Institute");
+    // Server-rendered validation without JavaScript.
+    const anon = await newContext(browser, stack.baseUrl, false);
+    const p2 = await anon.newPage();
+    await p2.goto("/signin?tab=register");
+    await p2.getByRole("form", { name: "Register" }).getByRole("button", { name: "Register" }).click();
+    expect(await p2.getByText("Please enter your Username.").isVisible()).toBe(true);
+    expect(await p2.getByText("Please enter your phone number.").isVisible()).toBe(true);
+    await ctx.close();
+    await anon.close();
+  });
+});
