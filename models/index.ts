@@ -7,3 +7,4 @@ export { LoginThrottle } from "./LoginThrottle.ts";
 export { Suite } from "./Suite.ts";
 export { BoardMethod, type TaskScore } from "./BoardMethod.ts";
 export { Submission, SubmissionDraft, SUBMISSION_STATUSES, type SubmissionStatus } from "./Submission.ts";
+export { Server, type ServerProcess } from "./Server.ts";

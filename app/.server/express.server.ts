@@ -1,6 +1,48 @@
 // Express routes that live beside Remix (not pages): mounted by server.ts before the Remix handler.
-import type { Express } from "express";
+import type { Express, NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
+import { createBullBoard } from "@bull-board/api";
+import { BullAdapter } from "@bull-board/api/bullAdapter";
+import { ExpressAdapter } from "@bull-board/express";
+import { getUser } from "./session.server.ts";
+import { KNOWN_JOB_KINDS, jobQueue } from "./queue.server.ts";
+import { installSidecarChooser } from "./servers.server.ts";
 
-export async function mountExtras(_app: Express): Promise<void> {
-  // bull-board (/admin/queues) is mounted here by the queue module.
+export const QUEUE_BOARD_PATH = "/admin/queues";
+
+/**
+ * Admins only, decided by the same server-side session as the Remix pages. Anonymous visitors
+ * get 403 too (not a login redirect): the board is an API-driven app whose XHRs cannot follow one.
+ */
+export async function requireAdminExpress(req: ExpressRequest, res: ExpressResponse, next: NextFunction): Promise<void> {
+  try {
+    const request = new Request(`http://local${req.originalUrl}`, { headers: { Cookie: req.headers.cookie ?? "" } });
+    const user = await getUser(request);
+    if (user?.isAdmin) return next();
+    res.status(403).type("text/plain").send("Administrators only.");
+  } catch (err) {
+    next(err);
+  }
+}
+
+export async function mountExtras(app: Express): Promise<void> {
+  // server.ts's own module graph calls sidecars too (queue workers): give it the registry chooser.
+  installSidecarChooser();
+
+  const queue = jobQueue();
+  if (queue.backend === "memory") {
+    app.use(QUEUE_BOARD_PATH, requireAdminExpress, (_req, res) => {
+      res
+        .status(200)
+        .type("text/plain")
+        .send("Jobs run in-process because REDIS_URL is not set; the queue board needs Redis. Set REDIS_URL and restart to see queued jobs here.");
+    });
+    return;
+  }
+  const serverAdapter = new ExpressAdapter();
+  serverAdapter.setBasePath(QUEUE_BOARD_PATH);
+  // Create the known kinds' queues now so the board lists them before the first job.
+  for (const kind of KNOWN_JOB_KINDS) await queue.getJob(kind, "0").catch(() => null);
+  const board = createBullBoard({ queues: queue.bullQueues().map((q) => new BullAdapter(q)), serverAdapter });
+  queue.onQueueCreated((q) => board.addQueue(new BullAdapter(q)));
+  app.use(QUEUE_BOARD_PATH, requireAdminExpress, serverAdapter.getRouter());
 }

@@ -1,0 +1,381 @@
+// Background jobs (evaluation runs, later training tasks). With REDIS_URL they are bull
+// queues, so they survive an app restart and show in bull-board; without it an in-process
+// runner with the same interface runs them (embedded `make start`, nothing to install).
+//
+// Producers:  await enqueueJob("evaluation", { suite, method, limit }, user)
+// Workers:    registerJobHandler("evaluation", async (job) => { await job.progress(50); … return result })
+//
+// A handler that throws a sidecar failure (SidecarUnavailableError, a gRPC error that is not
+// the sidecar refusing the input, or RetryableJobError) is retried with exponential backoff;
+// any other error fails the job at once, because running it again would fail the same way.
+import Bull from "bull";
+import pino from "pino";
+import { SidecarCallError, SidecarUnavailableError } from "./sidecar.server.ts";
+
+const log = pino({ name: "queue", level: process.env.LOG_LEVEL ?? "info" });
+
+/** Who asked for a job: every job carries it, so results and failures can go back to them. */
+export interface JobUser {
+  id: number;
+  username: string;
+}
+
+/** Payload of each job kind. Other kinds extend this by declaration merging (`declare module`). */
+export interface JobPayloads {
+  /** An evaluation run of one attribution method on one suite (the evaluation issue). */
+  evaluation: { suite: string; method: string; limit: number };
+}
+export type JobKind = keyof JobPayloads & string;
+export const KNOWN_JOB_KINDS: JobKind[] = ["evaluation"];
+
+export type JobState = "waiting" | "active" | "delayed" | "completed" | "failed" | "paused";
+
+export interface JobInfo<P = unknown> {
+  id: string;
+  kind: string;
+  state: JobState;
+  payload: P;
+  user: JobUser;
+  /** 0–100 as the handler last reported it. */
+  progress: number;
+  attemptsMade: number;
+  maxAttempts: number;
+  result: unknown;
+  failedReason: string | null;
+  createdAt: number;
+  finishedAt: number | null;
+}
+
+/** What a handler gets: the payload, the user, and a way to report progress. */
+export interface JobContext<P> {
+  id: string;
+  kind: string;
+  payload: P;
+  user: JobUser;
+  /** 1 on the first run, 2 on the first retry, … */
+  attempt: number;
+  maxAttempts: number;
+  progress(percent: number): Promise<void>;
+}
+
+export type JobHandler<P = unknown, R = unknown> = (job: JobContext<P>) => Promise<R>;
+
+/** Throw this (or a sidecar error) to have the job retried with backoff. */
+export class RetryableJobError extends Error {
+  readonly retryable = true;
+}
+
+const HUMAN_GRPC_CODES = new Set([3 /* INVALID_ARGUMENT */, 5 /* NOT_FOUND */, 9 /* FAILED_PRECONDITION */]);
+
+/** Sidecar failures are worth retrying (it may come back or another may come online); bad input is not. */
+export function isRetryable(err: unknown): boolean {
+  if (err instanceof SidecarUnavailableError || err instanceof RetryableJobError) return true;
+  if (err instanceof SidecarCallError) return !HUMAN_GRPC_CODES.has(err.code);
+  // Another module instance of the same classes (the Remix build and server.ts load their own).
+  const e = err as { retryable?: unknown; name?: unknown; constructor?: { name?: string } } | null;
+  if (e?.retryable === true) return true;
+  const name = e?.constructor?.name;
+  if (name === "SidecarUnavailableError") return true;
+  if (name === "SidecarCallError") return !HUMAN_GRPC_CODES.has((err as SidecarCallError).code);
+  return false;
+}
+
+export interface JobOptions {
+  /** Runs in all, first included (default QUEUE_ATTEMPTS or 5). */
+  attempts?: number;
+  /** First retry delay; doubles per retry (default QUEUE_BACKOFF_MS or 5000). */
+  backoffMs?: number;
+}
+
+export interface QueueConfig {
+  /** redis://…; null or "" = in-process runner. */
+  redisUrl?: string | null;
+  /** Key prefix in Redis, so several apps (or tests) can share one Redis. */
+  prefix?: string;
+  attempts?: number;
+  backoffMs?: number;
+  /** How long a job's lock lasts without renewal: after a crash its job re-runs after about this long. */
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+}
+
+interface StoredData {
+  payload: unknown;
+  user: JobUser;
+}
+
+interface Registered {
+  handler: JobHandler<any, any>;
+  concurrency: number;
+}
+
+/** One queue system: bull on Redis or in-process, behind the same methods. */
+export interface JobQueue {
+  readonly backend: "redis" | "memory";
+  registerJobHandler<K extends JobKind>(kind: K, handler: JobHandler<JobPayloads[K]>, opts?: { concurrency?: number }): void;
+  enqueueJob<K extends JobKind>(kind: K, payload: JobPayloads[K], user: JobUser, opts?: JobOptions): Promise<JobInfo<JobPayloads[K]>>;
+  getJob<K extends JobKind>(kind: K, id: string): Promise<JobInfo<JobPayloads[K]> | null>;
+  listJobs<K extends JobKind>(kind: K, filter?: { userId?: number; states?: JobState[] }): Promise<JobInfo<JobPayloads[K]>[]>;
+  /** The bull queues created so far (for bull-board); empty in-process. */
+  bullQueues(): Bull.Queue[];
+  /** Called with each bull queue as it is created. */
+  onQueueCreated(fn: (q: Bull.Queue) => void): void;
+  close(): Promise<void>;
+}
+
+function checkUser(user: JobUser): JobUser {
+  if (!user || !Number.isInteger(user.id) || typeof user.username !== "string") throw new Error("a job needs the user who asked for it");
+  return { id: user.id, username: user.username };
+}
+
+function makeContext<P>(id: string, kind: string, data: StoredData, attempt: number, maxAttempts: number, progress: (n: number) => Promise<void>): JobContext<P> {
+  return {
+    id,
+    kind,
+    payload: data.payload as P,
+    user: data.user,
+    attempt,
+    maxAttempts,
+    progress: (n: number) => progress(Math.max(0, Math.min(100, Math.round(Number(n) || 0)))),
+  };
+}
+
+// ---- Redis (bull) --------------------------------------------------------------------------
+
+function bullQueueSystem(cfg: Required<Pick<QueueConfig, "attempts" | "backoffMs">> & QueueConfig & { redisUrl: string }): JobQueue {
+  const queues = new Map<string, Bull.Queue>();
+  const handlers = new Map<string, Registered>();
+  const listeners: ((q: Bull.Queue) => void)[] = [];
+  const settings: Bull.AdvancedSettings = {};
+  if (cfg.lockDurationMs) settings.lockDuration = cfg.lockDurationMs;
+  if (cfg.stalledIntervalMs) settings.stalledInterval = cfg.stalledIntervalMs;
+
+  const queue = (kind: string) => {
+    let q = queues.get(kind);
+    if (!q) {
+      q = new Bull(kind, cfg.redisUrl, { prefix: cfg.prefix ?? "metarank", settings });
+      q.on("error", (err) => log.error({ err, kind }, "queue error"));
+      q.on("failed", (job, err) => log.warn({ kind, id: job.id, attemptsMade: job.attemptsMade, err: err.message }, "job attempt failed"));
+      queues.set(kind, q);
+      for (const fn of listeners) fn(q);
+    }
+    return q;
+  };
+
+  const info = async (kind: string, job: Bull.Job): Promise<JobInfo<any>> => {
+    const data = job.data as StoredData;
+    const state = (await job.getState()) as string;
+    return {
+      id: String(job.id),
+      kind,
+      state: (state === "stuck" ? "waiting" : state) as JobState,
+      payload: data.payload,
+      user: data.user,
+      progress: Number(job.progress()) || 0,
+      attemptsMade: job.attemptsMade,
+      maxAttempts: job.opts.attempts ?? 1,
+      result: job.returnvalue ?? null,
+      failedReason: job.failedReason ?? null,
+      createdAt: job.timestamp,
+      finishedAt: job.finishedOn ?? null,
+    };
+  };
+
+  return {
+    backend: "redis",
+    registerJobHandler(kind, handler, opts = {}) {
+      const first = !handlers.has(kind);
+      // A second registration replaces the handler: bull allows one process() per queue.
+      handlers.set(kind, { handler, concurrency: opts.concurrency ?? 1 });
+      if (!first) return;
+      void queue(kind).process(opts.concurrency ?? 1, async (job) => {
+        const reg = handlers.get(kind)!;
+        const maxAttempts = job.opts.attempts ?? 1;
+        const ctx = makeContext(String(job.id), kind, job.data as StoredData, job.attemptsMade + 1, maxAttempts, (n) => job.progress(n));
+        try {
+          return await reg.handler(ctx);
+        } catch (err) {
+          if (!isRetryable(err)) await job.discard();
+          throw err;
+        }
+      });
+    },
+    async enqueueJob(kind, payload, user, opts = {}) {
+      const job = await queue(kind).add(
+        { payload, user: checkUser(user) } satisfies StoredData,
+        {
+          attempts: opts.attempts ?? cfg.attempts,
+          backoff: { type: "exponential", delay: opts.backoffMs ?? cfg.backoffMs },
+          removeOnComplete: 1000,
+          removeOnFail: 1000,
+        },
+      );
+      log.info({ kind, id: job.id, user: user.username }, "job queued");
+      return info(kind, job);
+    },
+    async getJob(kind, id) {
+      const job = await queue(kind).getJob(id);
+      return job ? info(kind, job) : null;
+    },
+    async listJobs(kind, filter = {}) {
+      const states = filter.states ?? ["waiting", "active", "delayed", "completed", "failed", "paused"];
+      const jobs = await queue(kind).getJobs(states as Bull.JobStatus[], 0, 500);
+      const list = await Promise.all(jobs.filter(Boolean).map((j) => info(kind, j)));
+      return list.filter((j) => filter.userId === undefined || j.user.id === filter.userId).sort((a, b) => b.createdAt - a.createdAt);
+    },
+    bullQueues: () => [...queues.values()],
+    onQueueCreated(fn) {
+      listeners.push(fn);
+    },
+    async close() {
+      await Promise.all([...queues.values()].map((q) => q.close(true)));
+      queues.clear();
+    },
+  };
+}
+
+// ---- in-process ----------------------------------------------------------------------------
+
+interface MemoryJob {
+  info: JobInfo<any>;
+  data: StoredData;
+  backoffMs: number;
+}
+
+function memoryQueueSystem(cfg: Required<Pick<QueueConfig, "attempts" | "backoffMs">>): JobQueue {
+  const jobs = new Map<string, Map<string, MemoryJob>>();
+  const handlers = new Map<string, Registered>();
+  const running = new Map<string, number>();
+  const timers = new Set<NodeJS.Timeout>();
+  let seq = 0;
+  let closed = false;
+  const of = (kind: string) => {
+    let m = jobs.get(kind);
+    if (!m) jobs.set(kind, (m = new Map()));
+    return m;
+  };
+  const snapshot = (j: MemoryJob): JobInfo<any> => ({ ...j.info, user: { ...j.info.user } });
+
+  const pump = (kind: string) => {
+    const reg = handlers.get(kind);
+    if (!reg || closed) return;
+    for (const job of of(kind).values()) {
+      if ((running.get(kind) ?? 0) >= reg.concurrency) return;
+      if (job.info.state === "waiting") void run(kind, job, reg);
+    }
+  };
+
+  const run = async (kind: string, job: MemoryJob, reg: Registered) => {
+    running.set(kind, (running.get(kind) ?? 0) + 1);
+    job.info.state = "active";
+    const ctx = makeContext(job.info.id, kind, job.data, job.info.attemptsMade + 1, job.info.maxAttempts, async (n) => {
+      job.info.progress = n;
+    });
+    try {
+      job.info.result = (await reg.handler(ctx)) ?? null;
+      job.info.attemptsMade++;
+      job.info.state = "completed";
+      job.info.finishedAt = Date.now();
+    } catch (err) {
+      job.info.attemptsMade++;
+      job.info.failedReason = err instanceof Error ? err.message : String(err);
+      log.warn({ kind, id: job.info.id, attemptsMade: job.info.attemptsMade, err: job.info.failedReason }, "job attempt failed");
+      if (isRetryable(err) && job.info.attemptsMade < job.info.maxAttempts && !closed) {
+        job.info.state = "delayed";
+        const t = setTimeout(() => {
+          timers.delete(t);
+          job.info.state = "waiting";
+          pump(kind);
+        }, job.backoffMs * 2 ** (job.info.attemptsMade - 1));
+        timers.add(t);
+      } else {
+        job.info.state = "failed";
+        job.info.finishedAt = Date.now();
+      }
+    } finally {
+      running.set(kind, (running.get(kind) ?? 1) - 1);
+      pump(kind);
+    }
+  };
+
+  return {
+    backend: "memory",
+    registerJobHandler(kind, handler, opts = {}) {
+      handlers.set(kind, { handler, concurrency: opts.concurrency ?? 1 });
+      pump(kind);
+    },
+    async enqueueJob(kind, payload, user, opts = {}) {
+      const id = String(++seq);
+      const job: MemoryJob = {
+        data: { payload, user: checkUser(user) },
+        backoffMs: opts.backoffMs ?? cfg.backoffMs,
+        info: {
+          id,
+          kind,
+          state: "waiting",
+          payload,
+          user: checkUser(user),
+          progress: 0,
+          attemptsMade: 0,
+          maxAttempts: opts.attempts ?? cfg.attempts,
+          result: null,
+          failedReason: null,
+          createdAt: Date.now(),
+          finishedAt: null,
+        },
+      };
+      of(kind).set(id, job);
+      log.info({ kind, id, user: user.username }, "job queued (in-process)");
+      const queued = snapshot(job);
+      // Start on the next tick so the caller gets the job as queued, as with bull.
+      setImmediate(() => pump(kind));
+      return queued;
+    },
+    async getJob(kind, id) {
+      const j = of(kind).get(id);
+      return j ? snapshot(j) : null;
+    },
+    async listJobs(kind, filter = {}) {
+      return [...of(kind).values()]
+        .map(snapshot)
+        .filter((j) => (filter.userId === undefined || j.user.id === filter.userId) && (!filter.states || filter.states.includes(j.state)))
+        .sort((a, b) => b.createdAt - a.createdAt);
+    },
+    bullQueues: () => [],
+    onQueueCreated() {},
+    async close() {
+      closed = true;
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+    },
+  };
+}
+
+/** A queue system from explicit settings (tests use their own prefix and short timings). */
+export function createJobQueue(cfg: QueueConfig = {}): JobQueue {
+  const attempts = Math.max(1, cfg.attempts ?? (Number(process.env.QUEUE_ATTEMPTS) || 5));
+  const backoffMs = Math.max(1, cfg.backoffMs ?? (Number(process.env.QUEUE_BACKOFF_MS) || 5000));
+  return cfg.redisUrl ? bullQueueSystem({ ...cfg, redisUrl: cfg.redisUrl, attempts, backoffMs }) : memoryQueueSystem({ attempts, backoffMs });
+}
+
+// ---- the app's queue -----------------------------------------------------------------------
+// Kept on globalThis: server.ts (bull-board) and the Remix build (routes, handlers) each load
+// their own copy of this module, and both must see the same queues and handlers.
+const KEY = Symbol.for("metarank.jobQueue");
+type Global = typeof globalThis & { [KEY]?: JobQueue };
+
+/** The app's queue system, from REDIS_URL and QUEUE_PREFIX. */
+export function jobQueue(): JobQueue {
+  const g = globalThis as Global;
+  return (g[KEY] ??= createJobQueue({
+    redisUrl: process.env.REDIS_URL || null,
+    prefix: process.env.QUEUE_PREFIX || "metarank",
+    lockDurationMs: Number(process.env.QUEUE_LOCK_DURATION_MS) || undefined,
+    stalledIntervalMs: Number(process.env.QUEUE_STALLED_INTERVAL_MS) || undefined,
+  }));
+}
+
+export const registerJobHandler: JobQueue["registerJobHandler"] = (kind, handler, opts) => jobQueue().registerJobHandler(kind, handler, opts);
+export const enqueueJob: JobQueue["enqueueJob"] = (kind, payload, user, opts) => jobQueue().enqueueJob(kind, payload, user, opts);
+export const getJob: JobQueue["getJob"] = (kind, id) => jobQueue().getJob(kind, id);
+export const listJobs: JobQueue["listJobs"] = (kind, filter) => jobQueue().listJobs(kind, filter);

@@ -1,0 +1,25 @@
+// /admin/ranking — the contributor ranking mounted inside platform management (seed 001:
+// "the mounted admin view is the contributor ranking"); the same data as /user.
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import metarankHref from "~/styles/metarank.css?url";
+import { requireAdmin } from "~/.server/session.server.ts";
+import { contributorRanking } from "~/.server/board.server.ts";
+import { ContributorRanking } from "~/components/ContributorRanking.tsx";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: metarankHref }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  return contributorRanking(new URL(request.url));
+}
+
+export default function AdminRanking() {
+  const data = useLoaderData<typeof loader>();
+  return (
+    <section className="card">
+      <h2>Contributor ranking</h2>
+      <ContributorRanking data={data} />
+    </section>
+  );
+}
