@@ -33,9 +33,12 @@ function targetAt(target: Targets, i: number): number {
 
 /** Per-row target logits out[i, t_i]; the gradient of their sum w.r.t. row i is that row's alone. */
 function pickTargets(out: tf.Tensor2D, target: Targets, offset: number): tf.Tensor1D {
-  const classes = out.shape[1];
-  const onehot = tf.oneHot(tf.tensor1d(targetIndices(target, offset, out.shape[0], classes), "int32"), classes);
-  return tf.sum(tf.mul(out, onehot), 1) as tf.Tensor1D;
+  const [n, classes] = out.shape;
+  const idx = targetIndices(target, offset, n, classes);
+  // A 0/1 selection matrix (tf.oneHot rejects single-output models).
+  const select = new Float32Array(n * classes);
+  for (let i = 0; i < n; i++) select[i * classes + idx[i]] = 1;
+  return tf.sum(tf.mul(out, tf.tensor2d(select, [n, classes])), 1) as tf.Tensor1D;
 }
 
 function targetIndices(target: Targets, offset: number, count: number, classes: number): Int32Array {
