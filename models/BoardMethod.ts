@@ -1,4 +1,4 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes } from "sequelize";
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute } from "sequelize";
 import { sequelize } from "./db.ts";
 
 // MEDIUMTEXT on MariaDB (TEXT stops at 64 KB); SQLite has one TEXT and warns about sizes.
@@ -30,7 +30,7 @@ export class BoardMethod extends Model<InferAttributes<BoardMethod>, InferCreati
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
-  get scores(): TaskScore[] {
+  get scores(): NonAttribute<TaskScore[]> {
     return JSON.parse(this.scoresJson) as TaskScore[];
   }
 }

@@ -1,4 +1,4 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes } from "sequelize";
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute } from "sequelize";
 import { sequelize } from "./db.ts";
 
 /** A benchmark (seeds/suites/<id>/suite.json): tasks and evaluation settings. */
@@ -15,10 +15,10 @@ export class Suite extends Model<InferAttributes<Suite>, InferCreationAttributes
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
-  get tasks(): string[] {
+  get tasks(): NonAttribute<string[]> {
     return JSON.parse(this.tasksJson) as string[];
   }
-  get grid(): number[] {
+  get grid(): NonAttribute<number[]> {
     return JSON.parse(this.gridJson) as number[];
   }
 }

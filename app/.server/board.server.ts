@@ -1,0 +1,229 @@
+// Suites and their boards as the screens show them (leaderboard, submission, contributor
+// ranking), and the one place that writes a board: fusion of an approved method (spec §5).
+import type { Transaction } from "sequelize";
+import { BoardMethod, Suite, type TaskScore } from "./db.server.ts";
+import { callSidecar } from "./sidecar.server.ts";
+
+export const METASCORE_PROTO = "metarank/v1/metascore.proto";
+export const PAGE_SIZE = 8;
+/** Equal κ within this share a rank (spec §4). */
+const RANK_TOLERANCE = 1e-9;
+
+export interface SuiteSummary {
+  id: string;
+  name: string;
+  description: string;
+  tasks: string[];
+  patchSize: number;
+  filler: number[];
+  grid: number[];
+  isDefault: boolean;
+  methods: number;
+}
+
+/** One row of a rank table: what every board on every screen shows. */
+export interface RankRow {
+  id: string;
+  rank: number;
+  contributor: string;
+  institute: string;
+  algorithm: string;
+  metascore: number;
+  metascoreText: string;
+}
+
+export type BoardScope = "overall" | "morf" | "lerf";
+
+/** κ as the screens show it: 4 decimals, never "-0.0000" (same rule as the sidecar's). */
+export function formatMetascore(kappa: number): string {
+  const text = kappa.toFixed(4);
+  return /^-0\.0+$/.test(text) ? text.slice(1) : text;
+}
+
+/** Best first by κ; equal κ (within 1e-9 of their group's first) share a rank, the next skips (1, 2, 2, 4). */
+export function rankByKappa<T extends { metascore: number }>(items: readonly T[]): (T & { rank: number })[] {
+  const sorted = items.map((item, i) => ({ item, i })).sort((a, b) => b.item.metascore - a.item.metascore || a.i - b.i);
+  const out: (T & { rank: number })[] = [];
+  let leader = 0;
+  sorted.forEach(({ item }, position) => {
+    if (position > 0 && sorted[leader].item.metascore - item.metascore <= RANK_TOLERANCE) {
+      out.push({ ...item, rank: out[leader].rank });
+    } else {
+      leader = position;
+      out.push({ ...item, rank: position + 1 });
+    }
+  });
+  return out;
+}
+
+export interface Page<T> {
+  rows: T[];
+  page: number;
+  pages: number;
+  total: number;
+}
+
+/** One page (1-based, clamped into range) of `rows`. */
+export function paginate<T>(rows: readonly T[], page: number, size = PAGE_SIZE): Page<T> {
+  const pages = Math.max(1, Math.ceil(rows.length / size));
+  const current = Math.min(Math.max(1, Number.isFinite(page) ? Math.floor(page) : 1), pages);
+  return { rows: rows.slice((current - 1) * size, current * size), page: current, pages, total: rows.length };
+}
+
+/** A page number from a query parameter; anything odd is page 1. */
+export function pageParam(url: URL, name: string): number {
+  const n = Number(url.searchParams.get(name));
+  return Number.isInteger(n) && n > 0 ? n : 1;
+}
+
+function summary(s: Suite, methods: number): SuiteSummary {
+  return {
+    id: s.id,
+    name: s.name,
+    description: s.description,
+    tasks: s.tasks,
+    grid: s.grid,
+    filler: JSON.parse(s.fillerJson) as number[],
+    patchSize: s.patchSize,
+    isDefault: s.isDefault,
+    methods,
+  };
+}
+
+/** Every suite in leaderboard order, with how many methods its board has. */
+export async function listSuites(): Promise<SuiteSummary[]> {
+  const [suites, counts] = await Promise.all([
+    Suite.findAll({ order: [["position", "ASC"], ["id", "ASC"]] }),
+    BoardMethod.count({ group: ["suiteId"] }) as unknown as Promise<{ suiteId: string; count: number }[]>,
+  ]);
+  const bySuite = new Map(counts.map((c) => [c.suiteId, Number(c.count)]));
+  return suites.map((s) => summary(s, bySuite.get(s.id) ?? 0));
+}
+
+/** The suite asked for by id, else the one marked default, else the first with methods, else the first. */
+export function chooseSuite(suites: readonly SuiteSummary[], requested?: string | null): SuiteSummary | undefined {
+  return (
+    (requested ? suites.find((s) => s.id === requested) : undefined) ??
+    suites.find((s) => s.isDefault) ??
+    suites.find((s) => s.methods > 0) ??
+    suites[0]
+  );
+}
+
+/** A suite's board ranked on one scope (overall κ, MoRF-only κ or LeRF-only κ). */
+export async function suiteBoard(suiteId: string, scope: BoardScope = "overall"): Promise<RankRow[]> {
+  const methods = await BoardMethod.findAll({ where: { suiteId }, order: [["id", "ASC"]] });
+  const key = scope === "overall" ? "metascore" : scope === "morf" ? "morfMetascore" : "lerfMetascore";
+  return rankByKappa(
+    methods.map((m) => ({
+      id: String(m.id),
+      contributor: m.contributor,
+      institute: m.institute,
+      algorithm: m.algorithm,
+      metascore: m[key],
+      metascoreText: formatMetascore(m[key]),
+    })),
+  );
+}
+
+export type RankingSort = "rank" | "contributor" | "institute";
+
+/** The admin contributor ranking (§2 screen 7): the overall board, optionally sorted by contributor or institute. */
+export function sortRanking(rows: readonly RankRow[], sort: RankingSort, dir: "asc" | "desc"): RankRow[] {
+  if (sort === "rank") return dir === "desc" ? [...rows].reverse() : [...rows];
+  const sign = dir === "desc" ? -1 : 1;
+  return [...rows].sort((a, b) => sign * a[sort].localeCompare(b[sort], "en", { sensitivity: "base" }) || a.rank - b.rank);
+}
+
+/** Reads ?sort= and ?dir= for the contributor ranking. */
+export function rankingSortParams(url: URL): { sort: RankingSort; dir: "asc" | "desc" } {
+  const s = url.searchParams.get("sort");
+  const sort: RankingSort = s === "contributor" || s === "institute" ? s : "rank";
+  return { sort, dir: url.searchParams.get("dir") === "desc" ? "desc" : "asc" };
+}
+
+/** Everything ContributorRanking renders, for /user and the /admin child. */
+export async function contributorRanking(url: URL) {
+  const suites = await listSuites();
+  const suite = chooseSuite(suites, url.searchParams.get("suite"));
+  const { sort, dir } = rankingSortParams(url);
+  const rows = suite ? sortRanking(await suiteBoard(suite.id), sort, dir) : [];
+  return {
+    suites: suites.map((s) => ({ id: s.id, name: s.name })),
+    suiteId: suite?.id ?? null,
+    sort,
+    dir,
+    page: paginate(rows, pageParam(url, "page")),
+  };
+}
+
+// ---- the Metascore service, as the board uses it ----
+
+export interface RankedMethodMsg {
+  id: string;
+  metascore: number;
+  rank: number;
+  morfMetascore: number;
+  morfRank: number;
+  lerfMetascore: number;
+  lerfRank: number;
+  metascoreText: string;
+}
+
+export interface InsertCandidateResult {
+  original: RankedMethodMsg[];
+  current: RankedMethodMsg[];
+}
+
+/** The stored board of a suite as StoredMethod messages (and the rows, for their names). */
+export async function storedBoard(suiteId: string, transaction?: Transaction) {
+  const methods = await BoardMethod.findAll({ where: { suiteId }, order: [["id", "ASC"]], transaction, lock: transaction ? transaction.LOCK.UPDATE : undefined });
+  return {
+    methods,
+    messages: methods.map((m) => ({ id: String(m.id), metascore: m.metascore, morfMetascore: m.morfMetascore, lerfMetascore: m.lerfMetascore, scores: m.scores })),
+  };
+}
+
+/** Calls InsertCandidate: the stored board as it is and with the candidate fused in. */
+export async function insertCandidate(board: unknown[], candidate: { id: string; scores: TaskScore[] }): Promise<InsertCandidateResult> {
+  return callSidecar<InsertCandidateResult>(METASCORE_PROTO, "Metascore", "InsertCandidate", { board, candidate }, { deadlineMs: 15_000 });
+}
+
+/**
+ * Adds a method to its suite's board by history fusion inside the caller's transaction:
+ * every stored κ is rewritten and the new row inserted, so the board is never half-updated.
+ * The caller holds the suite's lock (see decideSubmission).
+ */
+export async function fuseIntoBoard(
+  suiteId: string,
+  method: { contributor: string; institute: string; algorithm: string; scores: TaskScore[]; submissionId: number },
+  transaction: Transaction,
+): Promise<{ metascore: number; rank: number }> {
+  const { methods, messages } = await storedBoard(suiteId, transaction);
+  const candidateId = `submission-${method.submissionId}`;
+  const result = await insertCandidate(messages, { id: candidateId, scores: method.scores });
+  const byId = new Map(result.current.map((r) => [r.id, r]));
+  for (const m of methods) {
+    const r = byId.get(String(m.id));
+    if (!r) throw new Error(`fusion lost board method ${m.id}`);
+    await m.update({ metascore: r.metascore, morfMetascore: r.morfMetascore, lerfMetascore: r.lerfMetascore }, { transaction });
+  }
+  const own = byId.get(candidateId);
+  if (!own) throw new Error("fusion returned no row for the candidate");
+  await BoardMethod.create(
+    {
+      suiteId,
+      sourceKey: null,
+      submissionId: method.submissionId,
+      contributor: method.contributor,
+      institute: method.institute,
+      algorithm: method.algorithm,
+      scoresJson: JSON.stringify(method.scores),
+      metascore: own.metascore,
+      morfMetascore: own.morfMetascore,
+      lerfMetascore: own.lerfMetascore,
+    },
+    { transaction },
+  );
+  return { metascore: own.metascore, rank: own.rank };
+}

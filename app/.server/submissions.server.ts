@@ -1,0 +1,578 @@
+// The submission workflow of seed 000 (§4, §5, §8): result files checked and kept per user
+// (a draft) between "get your scores" and "submit", submissions stored with their files,
+// admin decisions that change a row once and fuse approvals into the board atomically.
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { Op, QueryTypes, Transaction } from "sequelize";
+import { Submission, SubmissionDraft, Suite, User, isSqlite, sequelize, type SubmissionStatus, type TaskScore } from "./db.server.ts";
+import { SidecarCallError, SidecarUnavailableError, callSidecar } from "./sidecar.server.ts";
+import { METASCORE_PROTO, formatMetascore, fuseIntoBoard, insertCandidate, storedBoard, type RankRow, type SuiteSummary } from "./board.server.ts";
+import type { UploadedFile, UploadedFiles } from "./uploads.server.ts";
+
+/** The seed's words (000 §5, §8) plus the few messages the server side adds. */
+export const MSG = {
+  nameRequired: "Please input the name of your attribution algorithm!",
+  morfRequired: "Please upload your morf result!",
+  lerfRequired: "Please upload your lerf result!",
+  emailRequired: "Please provide your email address!",
+  infoRequired: "Please complete information about your algorithm!",
+  csvType: "Please upload a CSV file.",
+  csvSize: "Please upload a CSV file with a size less than 500KB.",
+  pyType: "Please upload a python file.",
+  pySize: "Please upload a python file with a size less than 500KB.",
+  oneFile: "Please upload one file per box.",
+  uploadFailed: "File upload failed.",
+  morfUploaded: "Morf file uploaded successfully.",
+  lerfUploaded: "Lerf file uploaded successfully.",
+  fileUploaded: "File uploaded successfully.",
+  submitted: "Upload algorithm successfully!",
+  submitFailed: "Upload algorithm failed!",
+  noPython: "You choose not to submit your algorithm file.",
+  withPython: "Your algorithm file will be submitted with your results.",
+  approved: "You have approved this submission!",
+  approveFailed: "Approval failed.",
+  rejected: "You have rejected this submission!",
+  rejectFailed: "Rejection failed.",
+  emailInvalid: "Please provide a valid email address.",
+  nameTooLong: "The algorithm name may be at most 200 characters.",
+  scoreFirst: "Please get your current scores and meta-rank before submitting.",
+  sidecarDown: "The scoring service did not answer, so nothing was scored. Your uploaded files are kept; please try again in a moment.",
+} as const;
+
+export const MAX_UPLOAD_BYTES = 512_000;
+const ALGORITHM_MAX = 200;
+
+export function dailyLimit(): number {
+  const n = Number(process.env.SUBMISSION_DAILY_LIMIT);
+  return Number.isInteger(n) && n > 0 ? n : 5;
+}
+export const dailyLimitMessage = (n: number) => `You can submit at most ${n} algorithm${n === 1 ? "" : "s"} in 24 hours. Please try again tomorrow.`;
+
+export type Protocol = "morf" | "lerf";
+export type FileKind = Protocol | "python";
+
+// ---- files ----
+
+export function uploadDir(): string {
+  return path.resolve(process.env.UPLOAD_DIR ?? "var/uploads", "submissions");
+}
+
+/** Writes bytes under a generated name (the client's name never becomes a path) and returns that name. */
+export async function storeFile(buffer: Buffer, ext: ".csv" | ".py"): Promise<string> {
+  const dir = uploadDir();
+  await fs.mkdir(dir, { recursive: true });
+  const name = `${crypto.randomUUID()}${ext}`;
+  // Write to a temporary name and rename, so a crash never leaves a half file under the real name.
+  const tmp = path.join(dir, `.${name}.tmp`);
+  await fs.writeFile(tmp, buffer, { flag: "wx" });
+  await fs.rename(tmp, path.join(dir, name));
+  return name;
+}
+
+/** Absolute path of a stored file; names are ours (uuid + ext), anything else is refused. */
+export function storedPath(name: string): string {
+  if (!/^[0-9a-f-]{36}\.(csv|py)$/.test(name)) throw new Error(`not a stored file name: ${name}`);
+  return path.join(uploadDir(), name);
+}
+
+async function removeStored(name: string | null | undefined): Promise<void> {
+  if (name) await fs.rm(storedPath(name), { force: true }).catch(() => undefined);
+}
+
+/** A display name for a client's file: its base name only, printable, bounded. */
+export function cleanFileName(name: string, fallback: string): string {
+  const base = name.split(/[\\/]/).pop() ?? "";
+  const clean = base.replace(/[^\w.\- ()]/g, "_").slice(0, 120).trim();
+  return clean || fallback;
+}
+
+/** Seed §5's file rules, checked on the server: one file, CSV by name/type, ≤ 500 KB. Undefined = fine. */
+export function checkCsvFile(files: UploadedFile[]): string | undefined {
+  if (files.length > 1) return MSG.oneFile;
+  const f = files[0];
+  if (!f) return undefined;
+  const csvType = /\.csv$/i.test(f.originalName) || f.mimeType === "text/csv";
+  if (!csvType) return MSG.csvType;
+  if (f.size > MAX_UPLOAD_BYTES || f.buffer.length > MAX_UPLOAD_BYTES) return MSG.csvSize;
+  return undefined;
+}
+
+export function checkPythonFile(files: UploadedFile[]): string | undefined {
+  if (files.length > 1) return MSG.oneFile;
+  const f = files[0];
+  if (!f) return undefined;
+  if (!/\.py$/i.test(f.originalName)) return MSG.pyType;
+  if (f.size > MAX_UPLOAD_BYTES || f.buffer.length > MAX_UPLOAD_BYTES) return MSG.pySize;
+  return undefined;
+}
+
+/** multer's refusal of a body (which limit, which box) in the seed's words. */
+export function uploadLimitMessage(error: NonNullable<UploadedFiles["error"]>): string {
+  const python = error.field === "python";
+  if (error.code === "LIMIT_FILE_SIZE") return python ? MSG.pySize : MSG.csvSize;
+  if (error.code === "LIMIT_FILE_COUNT" || error.code === "LIMIT_UNEXPECTED_FILE") return MSG.oneFile;
+  return MSG.uploadFailed;
+}
+
+/**
+ * The parsed form of a /submission POST. Document POSTs were parsed by multer in server.ts
+ * (context.uploads); client-side submissions arrive at /submission.data, which multer's
+ * prefix table does not cover, so they are parsed here with the same limits, the body's
+ * declared size checked before reading it.
+ */
+export async function readSubmissionForm(request: Request, uploads?: UploadedFiles): Promise<UploadedFiles> {
+  if (uploads) return uploads;
+  const type = request.headers.get("Content-Type") ?? "";
+  if (!type.startsWith("multipart/form-data")) {
+    const form = await request.formData();
+    const fields: Record<string, string> = {};
+    for (const [k, v] of form.entries()) if (typeof v === "string" && !(k in fields)) fields[k] = v;
+    return { fields, files: [] };
+  }
+  const declared = Number(request.headers.get("Content-Length") ?? "NaN");
+  if (!Number.isFinite(declared) || declared > 3 * MAX_UPLOAD_BYTES + 64 * 1024) {
+    return { fields: {}, files: [], error: { code: "LIMIT_FILE_SIZE", message: "body too large" } };
+  }
+  const form = await request.formData();
+  const fields: Record<string, string> = {};
+  const files: UploadedFile[] = [];
+  for (const [k, v] of form.entries()) {
+    if (typeof v === "string") {
+      if (!(k in fields)) fields[k] = v;
+    } else if (v.size > 0 || v.name) {
+      if (v.size > MAX_UPLOAD_BYTES) return { fields, files, error: { code: "LIMIT_FILE_SIZE", field: k, message: "file too large" } };
+      files.push({ field: k, originalName: v.name, mimeType: v.type, size: v.size, buffer: Buffer.from(await v.arrayBuffer()) });
+    }
+  }
+  if (files.length > 3) return { fields, files: [], error: { code: "LIMIT_FILE_COUNT", message: "too many files" } };
+  return { fields, files };
+}
+
+/** Browsers send an empty part for a file input left empty; those are no file at all. */
+export const filesOf = (form: UploadedFiles, field: string) => form.files.filter((f) => f.field === field && (f.size > 0 || f.originalName !== ""));
+
+// ---- scoring through the sidecar ----
+
+interface ValidateResponse {
+  valid: boolean;
+  errors: string[];
+  omittedErrors: number;
+  scores: TaskScore[];
+}
+
+function suiteRequest(suite: Suite) {
+  return { tasks: suite.tasks, grid: suite.grid };
+}
+
+/** Both files checked together: every problem (FILE:LINE:COLUMN message) or the case scores. */
+export async function validatePair(suite: Suite, morf: { name: string; content: Buffer }, lerf: { name: string; content: Buffer }) {
+  const res = await callSidecar<ValidateResponse>(METASCORE_PROTO, "Metascore", "ValidateResultFiles", { ...suiteRequest(suite), morf, lerf }, { deadlineMs: 15_000 });
+  return res.valid ? { ok: true as const, scores: res.scores } : { ok: false as const, errors: withOmitted(res.errors, res.omittedErrors) };
+}
+
+/**
+ * One file checked on its own (each box uploads separately). The service checks pairs, so
+ * the file is sent as both members: its problems then come back twice, the first half being
+ * the first copy's (the service lists MoRF problems first and caps each file on its own).
+ */
+export async function validateSingle(suite: Suite, file: { name: string; content: Buffer }): Promise<string[]> {
+  const res = await callSidecar<ValidateResponse>(METASCORE_PROTO, "Metascore", "ValidateResultFiles", { ...suiteRequest(suite), morf: file, lerf: file }, { deadlineMs: 15_000 });
+  if (res.valid) return [];
+  return withOmitted(res.errors.slice(0, res.errors.length / 2), res.omittedErrors / 2);
+}
+
+const withOmitted = (errors: string[], omitted: number) => (omitted > 0 ? [...errors, `… and ${omitted} more problem(s) not listed`] : errors);
+
+const sidecarMessage = (err: unknown) =>
+  err instanceof SidecarCallError && err.message !== "The compute server did not answer. Please try again later." ? err.message : MSG.sidecarDown;
+
+function isSidecarFailure(err: unknown): boolean {
+  return err instanceof SidecarCallError || err instanceof SidecarUnavailableError;
+}
+
+// ---- drafts ----
+
+export interface DraftView {
+  algorithm: string;
+  morfName: string | null;
+  lerfName: string | null;
+  pythonName: string | null;
+  result: ScoreResult | null;
+}
+
+export interface ScoreResult {
+  algorithm: string;
+  metascore: number;
+  metascoreText: string;
+  rank: number;
+  original: RankRow[];
+  current: RankRow[];
+}
+
+export async function findSuite(id: string): Promise<Suite | null> {
+  return Suite.findByPk(id);
+}
+
+async function draftFor(userId: number, suiteId: string): Promise<SubmissionDraft> {
+  const found = await SubmissionDraft.findOne({ where: { userId, suiteId } });
+  if (found) return found;
+  try {
+    return await SubmissionDraft.create({ userId, suiteId });
+  } catch {
+    // Two first uploads at once: the other request created it.
+    return (await SubmissionDraft.findOne({ where: { userId, suiteId } }))!;
+  }
+}
+
+export async function draftView(userId: number, suiteId: string): Promise<DraftView> {
+  const d = await SubmissionDraft.findOne({ where: { userId, suiteId } });
+  return {
+    algorithm: d?.algorithm ?? "",
+    morfName: d?.morfFile ? d.morfName : null,
+    lerfName: d?.lerfFile ? d.lerfName : null,
+    pythonName: d?.pythonFile ? d.pythonName : null,
+    result: d?.resultJson ? (JSON.parse(d.resultJson) as ScoreResult) : null,
+  };
+}
+
+export type UploadOutcome = { ok: true; message: string; warning?: string } | { ok: false; message: string; errors?: string[] };
+
+/**
+ * Keeps one result file in the user's draft. Files with any problem are not kept (spec §2:
+ * nothing is stored from a file with an error). When the scoring service is down the file
+ * is kept anyway, unchecked: it is checked again when scores are asked for, and nothing the
+ * user uploaded is lost to an outage.
+ */
+export async function uploadResultFile(userId: number, suite: Suite, protocol: Protocol, files: UploadedFile[]): Promise<UploadOutcome> {
+  const problem = checkCsvFile(files);
+  if (problem) return { ok: false, message: problem };
+  const file = files[0];
+  if (!file) return { ok: false, message: protocol === "morf" ? MSG.morfRequired : MSG.lerfRequired };
+  const name = cleanFileName(file.originalName, `${protocol}.csv`);
+  let warning: string | undefined;
+  try {
+    const errors = await validateSingle(suite, { name, content: file.buffer });
+    if (errors.length > 0) return { ok: false, message: MSG.uploadFailed, errors };
+  } catch (err) {
+    if (!isSidecarFailure(err)) throw err;
+    warning = MSG.sidecarDown;
+  }
+  const stored = await storeFile(file.buffer, ".csv");
+  const draft = await draftFor(userId, suite.id);
+  const previous = protocol === "morf" ? draft.morfFile : draft.lerfFile;
+  await draft.update(protocol === "morf" ? { morfFile: stored, morfName: name, resultJson: null } : { lerfFile: stored, lerfName: name, resultJson: null });
+  // Draft files are never shared with a submission (submitting empties the draft), so the replaced one can go.
+  await removeStored(previous);
+  return { ok: true, message: protocol === "morf" ? MSG.morfUploaded : MSG.lerfUploaded, warning };
+}
+
+export async function uploadPythonFile(userId: number, suite: Suite, files: UploadedFile[]): Promise<UploadOutcome> {
+  const problem = checkPythonFile(files);
+  if (problem) return { ok: false, message: problem };
+  const file = files[0];
+  if (!file) return { ok: false, message: MSG.pyType };
+  const stored = await storeFile(file.buffer, ".py");
+  const draft = await draftFor(userId, suite.id);
+  const previous = draft.pythonFile;
+  await draft.update({ pythonFile: stored, pythonName: cleanFileName(file.originalName, "algorithm.py") });
+  await removeStored(previous);
+  return { ok: true, message: MSG.fileUploaded };
+}
+
+export type ScoreOutcome = { ok: true; result: ScoreResult } | { ok: false; errors: Record<string, string>; fileErrors?: string[]; message?: string };
+
+export function checkAlgorithmName(name: string): string | undefined {
+  if (!name.trim()) return MSG.nameRequired;
+  if (name.trim().length > ALGORITHM_MAX) return MSG.nameTooLong;
+  return undefined;
+}
+
+/**
+ * "Get your current scores and meta-rank": the draft's two files (after any new ones in
+ * this request are kept) are checked together, then fused into the suite's stored board
+ * (spec §7). The result is kept in the draft so its pages can be browsed without rescoring.
+ */
+export async function scoreDraft(
+  user: { id: number; username: string; institute: string },
+  suite: Suite,
+  input: { algorithm: string; morf: UploadedFile[]; lerf: UploadedFile[] },
+): Promise<ScoreOutcome> {
+  const errors: Record<string, string> = {};
+  const fileErrors: string[] = [];
+  const nameProblem = checkAlgorithmName(input.algorithm);
+  if (nameProblem) errors.algorithm = nameProblem;
+  for (const protocol of ["morf", "lerf"] as const) {
+    if (input[protocol].length === 0) continue;
+    const r = await uploadResultFile(user.id, suite, protocol, input[protocol]);
+    if (!r.ok) {
+      errors[protocol] = r.message;
+      if (r.errors) fileErrors.push(...r.errors);
+    }
+  }
+  const draft = await draftFor(user.id, suite.id);
+  if (!errors.morf && !draft.morfFile) errors.morf = MSG.morfRequired;
+  if (!errors.lerf && !draft.lerfFile) errors.lerf = MSG.lerfRequired;
+  if (!nameProblem) await draft.update({ algorithm: input.algorithm.trim() });
+  if (Object.keys(errors).length > 0) return { ok: false, errors, fileErrors };
+  try {
+    const result = await computeScores(user, suite, draft);
+    if (!result.ok) return { ok: false, errors: {}, fileErrors: result.errors };
+    await draft.update({ resultJson: JSON.stringify(result.result) });
+    return { ok: true, result: result.result };
+  } catch (err) {
+    if (!isSidecarFailure(err)) throw err;
+    return { ok: false, errors: {}, message: sidecarMessage(err) };
+  }
+}
+
+async function readDraftFile(name: string): Promise<Buffer> {
+  return fs.readFile(storedPath(name));
+}
+
+async function computeScores(
+  user: { username: string; institute: string },
+  suite: Suite,
+  draft: SubmissionDraft,
+): Promise<{ ok: true; result: ScoreResult; scores: TaskScore[] } | { ok: false; errors: string[] }> {
+  const checked = await validatePair(
+    suite,
+    { name: draft.morfName ?? "morf.csv", content: await readDraftFile(draft.morfFile!) },
+    { name: draft.lerfName ?? "lerf.csv", content: await readDraftFile(draft.lerfFile!) },
+  );
+  if (!checked.ok) return { ok: false, errors: checked.errors };
+  const { methods, messages } = await storedBoard(suite.id);
+  const boards = await insertCandidate(messages, { id: "candidate", scores: checked.scores });
+  const names = new Map(methods.map((m) => [String(m.id), m]));
+  const row = (r: { id: string; rank: number; metascore: number; metascoreText: string }): RankRow => {
+    const m = names.get(r.id);
+    // The candidate row shows who is asking and the typed name (seed §7, getUsrRank2).
+    return m
+      ? { id: r.id, rank: r.rank, contributor: m.contributor, institute: m.institute, algorithm: m.algorithm, metascore: r.metascore, metascoreText: r.metascoreText || formatMetascore(r.metascore) }
+      : { id: r.id, rank: r.rank, contributor: user.username, institute: user.institute, algorithm: draft.algorithm, metascore: r.metascore, metascoreText: r.metascoreText || formatMetascore(r.metascore) };
+  };
+  const own = boards.current.find((r) => r.id === "candidate")!;
+  return {
+    ok: true,
+    scores: checked.scores,
+    result: {
+      algorithm: draft.algorithm,
+      metascore: own.metascore,
+      metascoreText: formatMetascore(own.metascore),
+      rank: own.rank,
+      original: boards.original.map(row),
+      current: boards.current.map(row),
+    },
+  };
+}
+
+export type SubmitOutcome = { ok: true; id: number; withPython: boolean } | { ok: false; errors: Record<string, string>; fileErrors?: string[]; message?: string };
+
+/**
+ * "Submit your algorithm": the draft's files (already on disk) become an In Process record.
+ * The files were written first; the row is written last, with the draft emptied in the same
+ * transaction, so a failure leaves the draft (and every file) as it was.
+ */
+export async function submitDraft(
+  user: { id: number; username: string; institute: string },
+  suite: Suite,
+  input: { algorithm: string; email: string; info: string; python: UploadedFile[] },
+): Promise<SubmitOutcome> {
+  const errors: Record<string, string> = {};
+  if (input.python.length > 0) {
+    const r = await uploadPythonFile(user.id, suite, input.python);
+    if (!r.ok) errors.python = r.message;
+  }
+  const draft = await draftFor(user.id, suite.id);
+  const algorithm = input.algorithm.trim() || draft.algorithm;
+  const nameProblem = checkAlgorithmName(algorithm);
+  if (nameProblem) errors.algorithm = nameProblem;
+  if (!draft.morfFile) errors.morf = MSG.morfRequired;
+  if (!draft.lerfFile) errors.lerf = MSG.lerfRequired;
+  const email = input.email.trim();
+  if (!email) errors.email = MSG.emailRequired;
+  else if (email.length > 255 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) errors.email = MSG.emailInvalid;
+  if (!input.info.trim()) errors.info = MSG.infoRequired;
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  if (algorithm !== draft.algorithm) await draft.update({ algorithm, resultJson: null });
+
+  const limit = dailyLimit();
+  const since = new Date(Date.now() - 86_400_000);
+  if ((await Submission.count({ where: { userId: user.id, createdAt: { [Op.gte]: since } } })) >= limit) {
+    return { ok: false, errors: {}, message: dailyLimitMessage(limit) };
+  }
+
+  // Scores are computed again: the board may have changed since the user looked.
+  let computed: Awaited<ReturnType<typeof computeScores>>;
+  try {
+    computed = await computeScores(user, suite, draft);
+  } catch (err) {
+    if (!isSidecarFailure(err)) throw err;
+    return { ok: false, errors: {}, message: sidecarMessage(err) };
+  }
+  if (!computed.ok) return { ok: false, errors: {}, fileErrors: computed.errors, message: MSG.submitFailed };
+
+  const id = await sequelize.transaction(writeTransaction(), async (transaction) => {
+    // Counted again under the write lock, so parallel submits cannot pass the limit together.
+    const recent = await Submission.count({ where: { userId: user.id, createdAt: { [Op.gte]: since } }, transaction });
+    if (recent >= limit) return null;
+    const fresh = await SubmissionDraft.findByPk(draft.id, { transaction, lock: transaction.LOCK.UPDATE });
+    if (!fresh || fresh.morfFile !== draft.morfFile || fresh.lerfFile !== draft.lerfFile) return undefined;
+    const row = await Submission.create(
+      {
+        userId: user.id,
+        suiteId: suite.id,
+        algorithm,
+        metascore: computed.result.metascore,
+        ranking: computed.result.rank,
+        scoresJson: JSON.stringify(computed.scores),
+        morfFile: fresh.morfFile!,
+        morfName: fresh.morfName ?? "morf.csv",
+        lerfFile: fresh.lerfFile!,
+        lerfName: fresh.lerfName ?? "lerf.csv",
+        pythonFile: fresh.pythonFile,
+        pythonName: fresh.pythonFile ? fresh.pythonName : null,
+        email,
+        info: input.info.trim(),
+      },
+      { transaction },
+    );
+    await fresh.update({ morfFile: null, morfName: null, lerfFile: null, lerfName: null, pythonFile: null, pythonName: null, resultJson: null }, { transaction });
+    return { id: row.id, withPython: Boolean(fresh.pythonFile) };
+  });
+  if (id === null) return { ok: false, errors: {}, message: dailyLimitMessage(limit) };
+  if (id === undefined) return { ok: false, errors: {}, message: `${MSG.submitFailed} Your files changed while submitting; please check them and submit again.` };
+  return { ok: true, ...id };
+}
+
+/** SQLite: BEGIN IMMEDIATE takes the write lock first, so read-then-write transactions never fail on upgrade. */
+function writeTransaction() {
+  return isSqlite() ? { type: Transaction.TYPES.IMMEDIATE } : {};
+}
+
+// ---- history and approval ----
+
+export interface HistoryRow {
+  id: number;
+  username: string;
+  institute: string;
+  algorithm: string;
+  metascore: number;
+  metascoreText: string;
+  ranking: number;
+  submitTime: string;
+  status: SubmissionStatus;
+  suiteId: string;
+  hasPython: boolean;
+  morfName: string;
+  lerfName: string;
+  pythonName: string | null;
+  email: string;
+  info: string;
+}
+
+export type HistorySort = "time" | "metascore" | "ranking";
+
+export function historySortParams(url: URL): { sort: HistorySort; dir: "asc" | "desc" } {
+  const s = url.searchParams.get("sort");
+  const sort: HistorySort = s === "metascore" || s === "ranking" ? s : "time";
+  const d = url.searchParams.get("dir");
+  // Submit Time defaults to newest first (seed §2 screen 4).
+  const dir = d === "asc" || d === "desc" ? d : sort === "time" ? "desc" : "asc";
+  return { sort, dir };
+}
+
+const SORT_COLUMN: Record<HistorySort, string> = { time: "createdAt", metascore: "metascore", ranking: "ranking" };
+
+/** Submissions, newest first by default: one user's (HISTORY) or everyone's (APPROVAL). */
+export async function listSubmissions(filter: { userId?: number }, sort: HistorySort, dir: "asc" | "desc"): Promise<HistoryRow[]> {
+  const rows = await Submission.findAll({
+    where: filter.userId !== undefined ? { userId: filter.userId } : {},
+    order: [
+      [SORT_COLUMN[sort], dir.toUpperCase()],
+      ["id", dir.toUpperCase()],
+    ],
+  });
+  const users = new Map((await User.findAll({ where: { id: [...new Set(rows.map((r) => r.userId))] } })).map((u) => [u.id, u]));
+  return rows.map((r) => ({
+    id: r.id,
+    username: users.get(r.userId)?.username ?? "(deleted user)",
+    institute: users.get(r.userId)?.institute ?? "",
+    algorithm: r.algorithm,
+    metascore: r.metascore,
+    metascoreText: formatMetascore(r.metascore),
+    ranking: r.ranking,
+    submitTime: r.createdAt.toISOString(),
+    status: r.status,
+    suiteId: r.suiteId,
+    hasPython: Boolean(r.pythonFile),
+    morfName: r.morfName,
+    lerfName: r.lerfName,
+    pythonName: r.pythonFile ? r.pythonName : null,
+    email: r.email,
+    info: r.info,
+  }));
+}
+
+export type Decision = "approve" | "reject";
+export type DecisionOutcome = { ok: true; message: string } | { ok: false; message: string; detail?: string };
+
+/**
+ * Approve or reject an In Process submission, once. The status changes by a conditional
+ * UPDATE … WHERE status = 'In Process' inside a transaction: of two admins deciding at the
+ * same moment exactly one changes the row, the other sees 0 rows and fails. An approval
+ * fuses the method into its suite's board in the same transaction (suite row locked, so
+ * approvals on one suite are serialized), so the board and the status change together.
+ */
+export async function decideSubmission(admin: { id: number }, id: number, decision: Decision): Promise<DecisionOutcome> {
+  const failed = decision === "approve" ? MSG.approveFailed : MSG.rejectFailed;
+  const status: SubmissionStatus = decision === "approve" ? "Approved" : "Rejected";
+  try {
+    const changed = await sequelize.transaction(writeTransaction(), async (transaction) => {
+      const [affected] = await Submission.update(
+        { status, decidedBy: admin.id, decidedAt: new Date() },
+        { where: { id, status: "In Process" }, transaction },
+      );
+      if (affectedRows(affected) !== 1) return false;
+      if (decision === "approve") {
+        const sub = (await Submission.findByPk(id, { transaction }))!;
+        await sequelize.query(isSqlite() ? "SELECT id FROM suites WHERE id = ?" : "SELECT id FROM suites WHERE id = ? FOR UPDATE", {
+          replacements: [sub.suiteId],
+          type: QueryTypes.SELECT,
+          transaction,
+        });
+        const user = await User.findByPk(sub.userId, { transaction });
+        const fused = await fuseIntoBoard(
+          sub.suiteId,
+          { contributor: user?.username ?? "(deleted user)", institute: user?.institute ?? "", algorithm: sub.algorithm, scores: JSON.parse(sub.scoresJson) as TaskScore[], submissionId: sub.id },
+          transaction,
+        );
+        // The history shows the method's place on the board it joined.
+        await sub.update({ metascore: fused.metascore, ranking: fused.rank }, { transaction });
+      }
+      return true;
+    });
+    return changed ? { ok: true, message: decision === "approve" ? MSG.approved : MSG.rejected } : { ok: false, message: failed, detail: "Only submissions that are In Process can be decided, and only once." };
+  } catch (err) {
+    if (isSidecarFailure(err)) return { ok: false, message: failed, detail: sidecarMessage(err) };
+    throw err;
+  }
+}
+
+/** Sequelize gives [affectedCount] for UPDATE on SQLite and MySQL/MariaDB; anything else counts as no change. */
+function affectedRows(value: unknown): number {
+  return typeof value === "number" ? value : 0;
+}
+
+/** A stored file for download: admins and the submission's owner only (403 for anyone else). */
+export async function submissionFile(user: { id: number; isAdmin: boolean }, id: number, kind: FileKind) {
+  const sub = await Submission.findByPk(id);
+  if (!sub) return { status: 404 as const };
+  if (!user.isAdmin && sub.userId !== user.id) return { status: 403 as const };
+  const stored = kind === "morf" ? sub.morfFile : kind === "lerf" ? sub.lerfFile : sub.pythonFile;
+  const name = kind === "morf" ? sub.morfName : kind === "lerf" ? sub.lerfName : sub.pythonName;
+  if (!stored) return { status: 404 as const };
+  return { status: 200 as const, content: await fs.readFile(storedPath(stored)), name: name ?? path.basename(stored), kind };
+}
+
+export type { SuiteSummary };

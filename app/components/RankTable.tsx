@@ -1,0 +1,107 @@
+// A paginated rank table (8 rows a page, seed §9). Pages are links carrying a query
+// parameter, so paging works without JavaScript and each table on a page pages on its own.
+import { Link, useSearchParams } from "@remix-run/react";
+import { DataTable } from "primereact/datatable";
+import { Column } from "primereact/column";
+
+export interface RankTableRow {
+  id: string;
+  rank: number;
+  contributor: string;
+  institute: string;
+  algorithm: string;
+  metascoreText: string;
+}
+
+export interface PageInfo<T> {
+  rows: T[];
+  page: number;
+  pages: number;
+  total: number;
+}
+
+/** The href of the current URL with `param` set to `value` (other tables keep their page). */
+export function useHrefWith() {
+  const [params] = useSearchParams();
+  return (changes: Record<string, string | number | null>) => {
+    const next = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(changes)) {
+      if (v === null) next.delete(k);
+      else next.set(k, String(v));
+    }
+    const qs = next.toString();
+    return qs ? `?${qs}` : "?";
+  };
+}
+
+export function Pager({ page, pages, total, param, label }: { page: number; pages: number; total: number; param: string; label: string }) {
+  const hrefWith = useHrefWith();
+  if (pages <= 1) return <p className="pager muted">{total} {total === 1 ? "entry" : "entries"}</p>;
+  return (
+    <nav className="pager" aria-label={`${label} pages`}>
+      {page > 1 ? (
+        <Link to={hrefWith({ [param]: page - 1 })} preventScrollReset rel="prev" className="p-button p-button-text p-button-sm">
+          ‹ Previous
+        </Link>
+      ) : (
+        <span className="p-button p-button-text p-button-sm p-disabled">‹ Previous</span>
+      )}
+      {Array.from({ length: pages }, (_, i) => i + 1).map((n) =>
+        n === page ? (
+          <span key={n} className="pager-page current" aria-current="page">
+            {n}
+          </span>
+        ) : (
+          <Link key={n} to={hrefWith({ [param]: n })} preventScrollReset className="pager-page">
+            {n}
+          </Link>
+        ),
+      )}
+      {page < pages ? (
+        <Link to={hrefWith({ [param]: page + 1 })} preventScrollReset rel="next" className="p-button p-button-text p-button-sm">
+          Next ›
+        </Link>
+      ) : (
+        <span className="p-button p-button-text p-button-sm p-disabled">Next ›</span>
+      )}
+      <span className="muted"> {total} entries</span>
+    </nav>
+  );
+}
+
+export function RankTable({
+  title,
+  page,
+  param,
+  emptyMessage = "No methods on this board yet.",
+  highlightId,
+  testId,
+}: {
+  title: string;
+  page: PageInfo<RankTableRow>;
+  param: string;
+  emptyMessage?: React.ReactNode;
+  highlightId?: string;
+  testId?: string;
+}) {
+  return (
+    <section className="rank-table" data-testid={testId} aria-label={title}>
+      <h3>{title}</h3>
+      <DataTable
+        value={page.rows}
+        dataKey="id"
+        size="small"
+        stripedRows
+        emptyMessage={emptyMessage}
+        rowClassName={(row: RankTableRow) => (row.id === highlightId ? "rank-row-candidate" : "")}
+      >
+        <Column field="rank" header="Ranking" style={{ width: "7rem" }} />
+        <Column field="contributor" header="contributor" />
+        <Column field="institute" header="institute" />
+        <Column field="algorithm" header="algorithm" />
+        <Column field="metascoreText" header="metascore" style={{ width: "9rem" }} />
+      </DataTable>
+      <Pager page={page.page} pages={page.pages} total={page.total} param={param} label={title} />
+    </section>
+  );
+}

@@ -1,0 +1,79 @@
+// The history table of seed 000 §2 screens 4–5: user name, institute, algorithm name,
+// metascore, ranking, Submit Time, Status (coloured). Sorting is by links (works without
+// JavaScript); the approval screen adds its Details and Decisions columns.
+import { Link } from "@remix-run/react";
+import { DataTable } from "primereact/datatable";
+import { Column } from "primereact/column";
+import { useHrefWith } from "./RankTable.tsx";
+
+export interface SubmissionRow {
+  id: number;
+  username: string;
+  institute: string;
+  algorithm: string;
+  metascoreText: string;
+  ranking: number;
+  submitTime: string;
+  status: "In Process" | "Rejected" | "Approved";
+  morfName: string;
+  lerfName: string;
+  pythonName: string | null;
+  email: string;
+  info: string;
+}
+
+export type SortKey = "time" | "metascore" | "ranking";
+
+export const statusClass = (s: SubmissionRow["status"]) => (s === "Approved" ? "status-approved" : s === "Rejected" ? "status-rejected" : "status-inprocess");
+
+export function StatusText({ status }: { status: SubmissionRow["status"] }) {
+  return (
+    <span className={statusClass(status)} data-status={status}>
+      {status}
+    </span>
+  );
+}
+
+function SortHeader({ field, label, sort, dir }: { field: SortKey; label: string; sort: SortKey; dir: "asc" | "desc" }) {
+  const hrefWith = useHrefWith();
+  const active = sort === field;
+  const nextDir = active ? (dir === "asc" ? "desc" : "asc") : field === "time" ? "desc" : "asc";
+  const icon = active ? (dir === "asc" ? "pi-sort-amount-up-alt" : "pi-sort-amount-down") : "pi-sort-alt";
+  return (
+    <Link to={hrefWith({ sort: field, dir: nextDir, confirm: null, decision: null })} preventScrollReset className="sort-link" data-testid={`sort-${field}`} aria-sort={active ? (dir === "asc" ? "ascending" : "descending") : undefined}>
+      {label} <i className={`pi ${icon}`} />
+    </Link>
+  );
+}
+
+/** Submit Time in UTC, to the minute: the same on the server render and in the browser. */
+export const formatTime = (iso: string) => iso.slice(0, 16).replace("T", " ") + " UTC";
+
+export function SubmissionTable({
+  rows,
+  sort,
+  dir,
+  extraColumns = [],
+  testId,
+}: {
+  rows: SubmissionRow[];
+  sort: SortKey;
+  dir: "asc" | "desc";
+  extraColumns?: React.ReactElement[];
+  testId?: string;
+}) {
+  return (
+    <div data-testid={testId}>
+      <DataTable value={rows} dataKey="id" size="small" stripedRows emptyMessage="No submissions yet." rowClassName={(r: SubmissionRow) => `submission-row submission-${r.id}`}>
+        <Column field="username" header="user name" />
+        <Column field="institute" header="institute" />
+        <Column field="algorithm" header="algorithm name" />
+        <Column field="metascoreText" header={<SortHeader field="metascore" label="metascore" sort={sort} dir={dir} />} />
+        <Column field="ranking" header={<SortHeader field="ranking" label="ranking" sort={sort} dir={dir} />} />
+        <Column header={<SortHeader field="time" label="Submit Time" sort={sort} dir={dir} />} body={(r: SubmissionRow) => <time dateTime={r.submitTime}>{formatTime(r.submitTime)}</time>} />
+        <Column header="Status" body={(r: SubmissionRow) => <StatusText status={r.status} />} />
+        {extraColumns}
+      </DataTable>
+    </div>
+  );
+}

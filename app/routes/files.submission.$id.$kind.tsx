@@ -1,0 +1,27 @@
+// Downloads of a submission's stored files (/files/submission/:id/morf|lerf|python):
+// administrators and the submission's owner only; 403 for anyone else.
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { requireUser } from "~/.server/session.server.ts";
+import { submissionFile, type FileKind } from "~/.server/submissions.server.ts";
+
+const KINDS: readonly FileKind[] = ["morf", "lerf", "python"];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const id = Number(params.id);
+  const kind = params.kind as FileKind;
+  if (!Number.isInteger(id) || id <= 0 || !KINDS.includes(kind)) throw new Response("There is nothing at this address.", { status: 404 });
+  const file = await submissionFile(user, id, kind);
+  if (file.status === 403) throw new Response("Only administrators and the submitter can download this file.", { status: 403 });
+  if (file.status === 404) throw new Response("This submission has no such file.", { status: 404 });
+  // The stored name is the client's, cleaned; quote it for the header and give a UTF-8 form too.
+  const ascii = file.name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+  return new Response(file.content, {
+    headers: {
+      "Content-Type": kind === "python" ? "text/x-python; charset=utf-8" : "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+      "Cache-Control": "private, no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}

@@ -1,0 +1,369 @@
+// SUBMISSION (signed-in): three steps (name, MoRF, LeRF) → "Get your current scores and
+// meta-rank" → the two boards → optional .py, email, information → "Submit your algorithm".
+// Without JavaScript: one multipart form scores (name + both files), one submits; the scored
+// files wait server-side in the user's draft. With JavaScript each box uploads on its own
+// (fetcher) and every message is also a toast (6 s, seed §9).
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, useActionData, useFetcher, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { Button } from "primereact/button";
+import { InputText } from "primereact/inputtext";
+import { InputTextarea } from "primereact/inputtextarea";
+import { Toast } from "primereact/toast";
+import metarankHref from "~/styles/metarank.css?url";
+// Brings the AppLoadContext typing (context.uploads, filled by multer in server.ts).
+import type {} from "~/.server/context.server.ts";
+import { requireUser } from "~/.server/session.server.ts";
+import { chooseSuite, listSuites, pageParam, paginate } from "~/.server/board.server.ts";
+import {
+  MSG,
+  draftView,
+  filesOf,
+  findSuite,
+  readSubmissionForm,
+  scoreDraft,
+  submitDraft,
+  uploadLimitMessage,
+  uploadPythonFile,
+  uploadResultFile,
+} from "~/.server/submissions.server.ts";
+import { RankTable } from "~/components/RankTable.tsx";
+import { FieldError, Notice } from "~/components/FieldError.tsx";
+import { useHydrated } from "~/lib/useHydrated.ts";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: metarankHref }];
+export const meta: MetaFunction = () => [{ title: "Submission — Meta-Rank" }];
+
+const TOAST_LIFE = 6000;
+const MAX_BYTES = 512_000;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const url = new URL(request.url);
+  const suites = await listSuites();
+  const suite = chooseSuite(suites, url.searchParams.get("suite"));
+  if (!suite) return { suite: null, suites: [], draft: null, boards: null, flash: null };
+  const draft = await draftView(user.id, suite.id);
+  const boards = draft.result
+    ? { original: paginate(draft.result.original, pageParam(url, "origPage")), current: paginate(draft.result.current, pageParam(url, "curPage")) }
+    : null;
+  const submitted = url.searchParams.get("submitted") === "1";
+  return {
+    suite: { id: suite.id, name: suite.name, tasks: suite.tasks, grid: suite.grid },
+    suites: suites.map((s) => ({ id: s.id, name: s.name })),
+    draft,
+    boards,
+    flash: submitted ? { submitted: MSG.submitted, python: url.searchParams.get("py") === "1" ? MSG.withPython : MSG.noPython, withPython: url.searchParams.get("py") === "1" } : null,
+  };
+}
+
+export type SubmissionActionResult = {
+  intent: string;
+  ok: boolean;
+  message?: string;
+  warning?: string;
+  errors?: Record<string, string>;
+  fileErrors?: string[];
+};
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const url = new URL(request.url);
+  const form = await readSubmissionForm(request, context.uploads);
+  const intent = form.fields.intent ?? url.searchParams.get("intent") ?? "";
+  const reply = (r: SubmissionActionResult, status = r.ok ? 200 : 400) => data<SubmissionActionResult>(r, { status });
+  const suite = await findSuite(form.fields.suite ?? url.searchParams.get("suite") ?? "");
+  if (!suite) return reply({ intent, ok: false, message: "Unknown benchmark suite; reload the page." }, 404);
+  if (form.error) {
+    const field = form.error.field === "file" ? (intent === "upload-python" ? "python" : intent.replace("upload-", "")) : (form.error.field ?? "form");
+    const message = uploadLimitMessage({ ...form.error, field });
+    return reply({ intent, ok: false, message, errors: { [field]: message } }, 413);
+  }
+  const back = (extra: Record<string, string>) => `/submission?${new URLSearchParams({ suite: suite.id, ...extra })}`;
+
+  if (intent === "upload-morf" || intent === "upload-lerf") {
+    const protocol = intent === "upload-morf" ? "morf" : "lerf";
+    const r = await uploadResultFile(user.id, suite, protocol, filesOf(form, "file"));
+    return r.ok ? reply({ intent, ok: true, message: r.message, warning: r.warning }) : reply({ intent, ok: false, message: r.message, errors: { [protocol]: r.message }, fileErrors: r.errors });
+  }
+  if (intent === "upload-python") {
+    const r = await uploadPythonFile(user.id, suite, filesOf(form, "file"));
+    return r.ok ? reply({ intent, ok: true, message: r.message }) : reply({ intent, ok: false, message: r.message, errors: { python: r.message } });
+  }
+  if (intent === "score") {
+    const r = await scoreDraft(user, suite, { algorithm: form.fields.algorithm ?? "", morf: filesOf(form, "morf"), lerf: filesOf(form, "lerf") });
+    if (r.ok) return redirect(back({ scored: "1" }) + "#results");
+    return reply({ intent, ok: false, message: r.message, errors: r.errors, fileErrors: r.fileErrors }, r.message ? 503 : 400);
+  }
+  if (intent === "submit") {
+    const r = await submitDraft(user, suite, { algorithm: form.fields.algorithm ?? "", email: form.fields.email ?? "", info: form.fields.info ?? "", python: filesOf(form, "python") });
+    if (r.ok) return redirect(back({ submitted: "1", py: r.withPython ? "1" : "0" }));
+    return reply({ intent, ok: false, message: r.message, errors: r.errors, fileErrors: r.fileErrors }, r.message ? 409 : 400);
+  }
+  return reply({ intent, ok: false, message: "Unknown action." });
+}
+
+/** Every message of a result, as toasts (JS only; the same words are rendered in the page). */
+function useResultToasts(toast: React.RefObject<Toast>, result: SubmissionActionResult | undefined) {
+  useEffect(() => {
+    if (!result || !toast.current) return;
+    if (result.ok) {
+      toast.current.show({ severity: "success", summary: result.message, life: TOAST_LIFE });
+      if (result.warning) toast.current.show({ severity: "warn", summary: result.warning, life: TOAST_LIFE });
+      return;
+    }
+    const messages = [...new Set([...Object.values(result.errors ?? {}), ...(result.message ? [result.message] : [])])];
+    for (const m of messages) toast.current.show({ severity: "error", summary: m, life: TOAST_LIFE });
+    if (result.fileErrors?.length) toast.current.show({ severity: "error", summary: "Problems in your file", detail: result.fileErrors.slice(0, 5).join("\n"), life: TOAST_LIFE });
+  }, [result, toast]);
+}
+
+export default function SubmissionPage() {
+  const { suite, suites, draft, boards, flash } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as SubmissionActionResult | undefined;
+  const navigation = useNavigation();
+  const hydrated = useHydrated();
+  const toast = useRef<Toast>(null);
+  const [params] = useSearchParams();
+  useResultToasts(toast, actionData);
+  useEffect(() => {
+    if (!flash || !toast.current) return;
+    toast.current.show({ severity: "success", summary: flash.submitted, life: TOAST_LIFE });
+    toast.current.show({ severity: flash.withPython ? "info" : "warn", summary: flash.python, life: TOAST_LIFE });
+  }, [flash]);
+  useEffect(() => {
+    if (params.get("scored") === "1" && draft?.result && toast.current) {
+      toast.current.show({ severity: "success", summary: `Your metascore is ${draft.result.metascoreText} (rank ${draft.result.rank}).`, life: TOAST_LIFE });
+    }
+    // Only on arrival from scoring.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [params.get("scored")]);
+
+  if (!suite || !draft) {
+    return (
+      <section className="card">
+        <h1>Submission</h1>
+        <p>No benchmark suite is installed yet, so there is nothing to submit to.</p>
+      </section>
+    );
+  }
+  const scoring = navigation.state !== "idle" && navigation.formData?.get("intent") === "score";
+  const submitting = navigation.state !== "idle" && navigation.formData?.get("intent") === "submit";
+  const errors = actionData?.errors ?? {};
+  const scoreResult = actionData?.intent === "score" ? actionData : undefined;
+  const submitResult = actionData?.intent === "submit" ? actionData : undefined;
+
+  return (
+    <section className="card">
+      <Toast ref={toast} position="top-right" />
+      <h1>Submit your attribution algorithm</h1>
+      {suites.length > 1 ? (
+        <nav className="tabs" aria-label="Suites">
+          {suites.map((s) => (
+            <a key={s.id} href={`?suite=${encodeURIComponent(s.id)}`} className={"tab" + (s.id === suite.id ? " active" : "")}>
+              {s.name}
+            </a>
+          ))}
+        </nav>
+      ) : null}
+      <p className="muted">
+        Suite <strong>{suite.name}</strong>: each file needs the header <code>task,{suite.grid.join(",")}</code> and one row per task ({suite.tasks.join(", ")}).
+        CSV files of at most 500KB.
+      </p>
+      {flash ? (
+        <>
+          <Notice kind="success">{flash.submitted}</Notice>
+          <Notice kind={flash.withPython ? "info" : "warn"}>{flash.python}</Notice>
+        </>
+      ) : null}
+
+      <Form method="post" encType="multipart/form-data" aria-label="Get your current scores" preventScrollReset>
+        <input type="hidden" name="intent" value="score" />
+        <input type="hidden" name="suite" value={suite.id} />
+        {scoreResult?.message ? <Notice kind="error">{scoreResult.message}</Notice> : null}
+        <div className="steps">
+          <div className="step">
+            <h3>Step 1 · Algorithm name</h3>
+            <label htmlFor="algorithm">Name of your attribution algorithm</label>
+            <InputText id="algorithm" name="algorithm" defaultValue={draft.algorithm} maxLength={200} style={{ width: "100%" }} aria-describedby="algorithm-error" />
+            <FieldError id="algorithm-error" message={errors.algorithm} />
+          </div>
+          <ResultFileStep protocol="morf" title="Step 2 · MoRF result" suiteId={suite.id} current={draft.morfName} hydrated={hydrated} toast={toast} error={scoreResult ? errors.morf : undefined} />
+          <ResultFileStep protocol="lerf" title="Step 3 · LeRF result" suiteId={suite.id} current={draft.lerfName} hydrated={hydrated} toast={toast} error={scoreResult ? errors.lerf : undefined} />
+        </div>
+        <FileErrors errors={scoreResult?.fileErrors} />
+        <div style={{ marginTop: "1rem" }}>
+          <Button type="submit" label="Get your current scores and meta-rank" icon="pi pi-chart-bar" loading={scoring} />
+        </div>
+      </Form>
+
+      {draft.result && boards ? (
+        <div id="results" data-testid="results">
+          <h2>Your scores</h2>
+          <p data-testid="candidate-score">
+            <strong>{draft.result.algorithm}</strong>: metascore <strong>{draft.result.metascoreText}</strong>, rank <strong>{draft.result.rank}</strong> of {draft.result.current.length}.
+          </p>
+          <div className="boards-2">
+            <RankTable title="The original Meta-Rank" page={boards.original} param="origPage" testId="board-original" emptyMessage="No approved methods on this board yet: yours would be the first." />
+            <RankTable title="Current Meta-Rank" page={boards.current} param="curPage" testId="board-current" highlightId="candidate" />
+          </div>
+
+          <Form method="post" encType="multipart/form-data" aria-label="Submit your algorithm" preventScrollReset>
+            <input type="hidden" name="intent" value="submit" />
+            <input type="hidden" name="suite" value={suite.id} />
+            <input type="hidden" name="algorithm" value={draft.algorithm} />
+            <h2>Submit your algorithm</h2>
+            {submitResult?.message ? <Notice kind="error">{submitResult.message}</Notice> : null}
+            <FileErrors errors={submitResult?.fileErrors} />
+            {submitResult?.errors?.morf || submitResult?.errors?.lerf || submitResult?.errors?.algorithm ? (
+              <Notice kind="error">{[submitResult.errors.algorithm, submitResult.errors.morf, submitResult.errors.lerf].filter(Boolean).join(" ")}</Notice>
+            ) : null}
+            <PythonStep suiteId={suite.id} current={draft.pythonName} hydrated={hydrated} toast={toast} error={submitResult?.errors?.python} />
+            <div className="field">
+              <label htmlFor="email">Email</label>
+              <InputText id="email" name="email" type="email" maxLength={255} aria-describedby="email-error" />
+              <FieldError id="email-error" message={submitResult?.errors?.email} />
+            </div>
+            <div className="field">
+              <label htmlFor="info">Detailed information</label>
+              <InputTextarea id="info" name="info" rows={5} aria-describedby="info-error" />
+              <FieldError id="info-error" message={submitResult?.errors?.info} />
+            </div>
+            <Button type="submit" label="Submit your algorithm" icon="pi pi-send" loading={submitting} />
+          </Form>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+function FileErrors({ errors }: { errors?: string[] }) {
+  if (!errors || errors.length === 0) return null;
+  return (
+    <div className="notice notice-error" role="alert" data-testid="csv-errors">
+      Problems found in your file (FILE:LINE:COLUMN):
+      <ul className="csv-errors">
+        {errors.map((e, i) => (
+          <li key={i}>{e}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** The seed's client-side checks, before a byte is sent (the server repeats them). */
+function precheck(file: File, kind: "csv" | "python"): string | undefined {
+  if (kind === "csv") {
+    if (!/\.csv$/i.test(file.name) && file.type !== "text/csv") return MSG_CLIENT.csvType;
+    if (file.size > MAX_BYTES) return MSG_CLIENT.csvSize;
+  } else {
+    if (!/\.py$/i.test(file.name)) return MSG_CLIENT.pyType;
+    if (file.size > MAX_BYTES) return MSG_CLIENT.pySize;
+  }
+  return undefined;
+}
+
+// The same words as the server's MSG (which cannot be imported into the browser bundle).
+const MSG_CLIENT = {
+  csvType: "Please upload a CSV file.",
+  csvSize: "Please upload a CSV file with a size less than 500KB.",
+  pyType: "Please upload a python file.",
+  pySize: "Please upload a python file with a size less than 500KB.",
+};
+
+/**
+ * One upload box. Without JavaScript it is a file input of the surrounding form; with it,
+ * choosing a file uploads it at once through a fetcher and toasts the outcome.
+ */
+function UploadBox({
+  intent,
+  field,
+  accept,
+  kind,
+  suiteId,
+  hydrated,
+  toast,
+  label,
+}: {
+  intent: string;
+  field: string;
+  accept: string;
+  kind: "csv" | "python";
+  suiteId: string;
+  hydrated: boolean;
+  toast: React.RefObject<Toast>;
+  label: string;
+}) {
+  const fetcher = useFetcher<SubmissionActionResult>({ key: intent });
+  const input = useRef<HTMLInputElement>(null);
+  useResultToasts(toast, fetcher.data);
+  const busy = fetcher.state !== "idle";
+  if (!hydrated) return <input type="file" name={field} accept={accept} aria-label={label} />;
+  return (
+    <div>
+      <input
+        ref={input}
+        type="file"
+        accept={accept}
+        aria-label={label}
+        data-testid={`upload-${field}`}
+        disabled={busy}
+        onChange={(e) => {
+          const file = e.currentTarget.files?.[0];
+          if (!file) return;
+          const problem = precheck(file, kind);
+          if (problem) {
+            toast.current?.show({ severity: "error", summary: problem, life: TOAST_LIFE });
+            e.currentTarget.value = "";
+            return;
+          }
+          const body = new FormData();
+          body.set("intent", intent);
+          body.set("suite", suiteId);
+          body.set("file", file);
+          fetcher.submit(body, { method: "post", encType: "multipart/form-data", action: `/submission?suite=${encodeURIComponent(suiteId)}` });
+          e.currentTarget.value = "";
+        }}
+      />
+      {busy ? <i className="pi pi-spin pi-spinner" aria-label="Uploading" /> : null}
+      {fetcher.data && !fetcher.data.ok ? (
+        <>
+          <FieldError id={`${field}-upload-error`} message={fetcher.data.message} />
+          <FileErrors errors={fetcher.data.fileErrors} />
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+function ResultFileStep(props: { protocol: "morf" | "lerf"; title: string; suiteId: string; current: string | null; hydrated: boolean; toast: React.RefObject<Toast>; error?: string }) {
+  const name = props.protocol === "morf" ? "MoRF" : "LeRF";
+  return (
+    <div className="step">
+      <h3>{props.title}</h3>
+      <UploadBox intent={`upload-${props.protocol}`} field={props.protocol} accept=".csv,text/csv" kind="csv" suiteId={props.suiteId} hydrated={props.hydrated} toast={props.toast} label={`${name} result file (CSV)`} />
+      {props.current ? (
+        <div className="file-state" data-testid={`${props.protocol}-state`}>
+          <i className="pi pi-check-circle" /> {props.current} uploaded{props.hydrated ? "" : " (choose another file to replace it)"}
+        </div>
+      ) : null}
+      <FieldError id={`${props.protocol}-error`} message={props.error} />
+    </div>
+  );
+}
+
+function PythonStep(props: { suiteId: string; current: string | null; hydrated: boolean; toast: React.RefObject<Toast>; error?: string }) {
+  return (
+    <div className="field">
+      <label>Algorithm file (.py, optional)</label>
+      <UploadBox intent="upload-python" field="python" accept=".py" kind="python" suiteId={props.suiteId} hydrated={props.hydrated} toast={props.toast} label="Algorithm file (.py)" />
+      {props.current ? (
+        <div className="file-state" data-testid="python-state">
+          <i className="pi pi-check-circle" /> {props.current} uploaded
+        </div>
+      ) : null}
+      <FieldError id="python-error" message={props.error} />
+    </div>
+  );
+}

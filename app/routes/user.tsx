@@ -1,0 +1,25 @@
+// Admin contributor ranking (seed 000 §2 screen 7, route /user).
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import metarankHref from "~/styles/metarank.css?url";
+import { requireAdmin } from "~/.server/session.server.ts";
+import { contributorRanking } from "~/.server/board.server.ts";
+import { ContributorRanking } from "~/components/ContributorRanking.tsx";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: metarankHref }];
+export const meta: MetaFunction = () => [{ title: "Contributor ranking — Meta-Rank" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  return contributorRanking(new URL(request.url));
+}
+
+export default function UserRanking() {
+  const data = useLoaderData<typeof loader>();
+  return (
+    <section className="card">
+      <h1>Contributor ranking</h1>
+      <ContributorRanking data={data} />
+    </section>
+  );
+}
