@@ -1,0 +1,222 @@
+// One image through the MoRF/LeRF procedure (docs/evaluation.md): attribution for the
+// image's true class → per-patch importance → removal orders → every masked copy (both
+// protocols, every removal fraction) classified in ONE forward batch per image. Fixing
+// the batch to one image's copies makes each image's result independent of how images
+// are split over workers or how many are evaluated, which is what lets a `--limit`
+// re-run reproduce the committed per-image results exactly.
+import * as tf from "@tensorflow/tfjs";
+import type { AttributionAlgorithm } from "../attribution/index.ts";
+import { interpolateMap } from "../attribution/layerGradCam.ts";
+import type { Net } from "../net.ts";
+import {
+  fillerFor,
+  maskImage,
+  orderPatches,
+  patchGrid,
+  patchImportance,
+  patchPixels,
+  positiveMassInside,
+  removalCounts,
+  type PatchGrid,
+  type Protocol,
+} from "./patches.ts";
+
+export interface EvaluationSettings {
+  patchSize: number;
+  /** Per-channel filler in the model's input space (one value serves every channel). */
+  filler: number[];
+  /** Removal fractions, strictly increasing from 0 to 1. */
+  grid: number[];
+}
+
+export interface ImageResult {
+  /** Position of the image in the task's evaluation split. */
+  index: number;
+  label: number;
+  /** 1 where the masked copy at grid point g is still classified as `label`. */
+  morf: number[];
+  lerf: number[];
+  /** Share of positive attribution inside the object mask; null: no positive mass; undefined: no mask. */
+  localisation?: number | null;
+}
+
+/** Collapses an attribution tensor to one value per pixel (H × W), upsampling layer maps first. */
+export function pixelMap(attribution: tf.Tensor, height: number, width: number): Float32Array {
+  return tf.tidy(() => {
+    let a = attribution;
+    if (a.rank !== 4 || a.shape[0] !== 1) throw new RangeError(`attribution must be [1, h, w, c] (got [${a.shape.join(", ")}])`);
+    if (a.shape[1] !== height || a.shape[2] !== width) {
+      // A layer-resolution map (LayerGradCam): nearest upsampling, as Captum's
+      // LayerAttribution.interpolate default, so each layer cell covers a block of pixels.
+      a = interpolateMap(tf.sum(a, 3, true) as tf.Tensor4D, [height, width], "nearest");
+    }
+    return tf.sum(a, 3).dataSync() as Float32Array;
+  });
+}
+
+/** Everything about a task's geometry that is the same for all its images. */
+export interface Prepared {
+  grid: PatchGrid;
+  /** Grid over the channel-summed pixel map used for importance. */
+  mapGrid: PatchGrid;
+  pixels: Int32Array[];
+  counts: number[];
+  filler: Float32Array;
+}
+
+export function prepare(net: Net, settings: EvaluationSettings): Prepared {
+  const [h, w, c] = net.inputShape;
+  const grid = patchGrid(h, w, c, settings.patchSize);
+  return {
+    grid,
+    mapGrid: patchGrid(h, w, 1, settings.patchSize),
+    pixels: patchPixels(grid),
+    counts: removalCounts(settings.grid, grid.count),
+    filler: fillerFor(settings.filler, c),
+  };
+}
+
+/** Builds the [2·G, H, W, C] batch (MoRF copies, then LeRF copies) from two removal orders. */
+export function maskedBatch(image: Float32Array, orders: Record<Protocol, Int32Array>, prep: Prepared): Float32Array {
+  const { grid, counts } = prep;
+  const n = grid.height * grid.width * grid.channels;
+  const buf = new Float32Array(2 * counts.length * n);
+  let row = 0;
+  for (const protocol of ["morf", "lerf"] as const) {
+    for (const k of counts) {
+      maskImage(image, grid, prep.pixels, orders[protocol], k, prep.filler, buf.subarray(row * n, (row + 1) * n));
+      row++;
+    }
+  }
+  return buf;
+}
+
+/** Top-1 class of every row of an NHWC batch. */
+export function predict(net: Net, batch: Float32Array, rows: number): Int32Array {
+  const [h, w, c] = net.inputShape;
+  return tf.tidy(() => {
+    const x = tf.tensor4d(batch, [rows, h, w, c]);
+    return tf.argMax(net.forward(x), 1).dataSync() as Int32Array;
+  });
+}
+
+export async function evaluateImage(
+  net: Net,
+  algorithm: AttributionAlgorithm,
+  params: Record<string, unknown>,
+  prep: Prepared,
+  index: number,
+  image: Float32Array,
+  label: number,
+  mask?: Uint8Array,
+): Promise<ImageResult> {
+  const { grid } = prep;
+  const input = tf.tensor4d(image, [1, grid.height, grid.width, grid.channels]);
+  let map: Float32Array;
+  try {
+    const res = await algorithm.run(net, input, label, params);
+    try {
+      map = pixelMap(res.attribution, grid.height, grid.width);
+    } finally {
+      res.attribution.dispose();
+      res.baseline?.dispose();
+    }
+  } finally {
+    input.dispose();
+  }
+  const importance = patchImportance(map, prep.mapGrid);
+  const orders = { morf: orderPatches(importance, "morf"), lerf: orderPatches(importance, "lerf") };
+  const G = prep.counts.length;
+  const preds = predict(net, maskedBatch(image, orders, prep), 2 * G);
+  const hit = (row: number) => (preds[row] === label ? 1 : 0);
+  const result: ImageResult = {
+    index,
+    label,
+    morf: Array.from({ length: G }, (_, g) => hit(g)),
+    lerf: Array.from({ length: G }, (_, g) => hit(G + g)),
+  };
+  if (mask) result.localisation = positiveMassInside(map, mask, prep.mapGrid);
+  return result;
+}
+
+export interface TaskSummary {
+  images: number;
+  /** Top-1 accuracy at each grid point. */
+  morf: number[];
+  lerf: number[];
+  /** Mean localisation over images with positive mass; undefined when the task has no masks. */
+  localisation?: number | null;
+}
+
+/** Accuracy per grid point over the images, and the mean localisation. */
+export function summarise(results: ImageResult[], gridLength: number): TaskSummary {
+  const n = results.length;
+  const acc = (key: Protocol) =>
+    Array.from({ length: gridLength }, (_, g) => (n === 0 ? 0 : results.reduce((s, r) => s + r[key][g], 0) / n));
+  const summary: TaskSummary = { images: n, morf: acc("morf"), lerf: acc("lerf") };
+  const locs = results.filter((r) => r.localisation !== undefined);
+  if (locs.length > 0) {
+    const vals = locs.map((r) => r.localisation).filter((v): v is number => typeof v === "number");
+    summary.localisation = vals.length > 0 ? vals.reduce((a, b) => a + b, 0) / vals.length : null;
+  }
+  return summary;
+}
+
+export interface SplitData {
+  height: number;
+  width: number;
+  channels: number;
+  size: number;
+  images: Float32Array;
+  labels: Int32Array;
+  masks?: Uint8Array;
+}
+
+export interface Progress {
+  done: number;
+  total: number;
+  /** Seconds left at the rate so far; null before the first image. */
+  etaSeconds: number | null;
+}
+
+export class EvaluationCancelled extends Error {
+  constructor() {
+    super("evaluation cancelled");
+    this.name = "EvaluationCancelled";
+  }
+}
+
+/** Evaluates the given image indices of a split in this thread, in order. */
+export async function evaluateIndices(
+  net: Net,
+  algorithm: AttributionAlgorithm,
+  params: Record<string, unknown>,
+  settings: EvaluationSettings,
+  split: SplitData,
+  indices: readonly number[],
+  opts: { signal?: AbortSignal; onImage?: (r: ImageResult) => void } = {},
+): Promise<ImageResult[]> {
+  const prep = prepare(net, settings);
+  const [h, w, c] = net.inputShape;
+  if (split.height !== h || split.width !== w || split.channels !== c) {
+    throw new RangeError(`images are ${split.height}×${split.width}×${split.channels} but ${net.id} expects ${h}×${w}×${c}`);
+  }
+  const n = h * w * c;
+  const out: ImageResult[] = [];
+  for (const i of indices) {
+    if (opts.signal?.aborted) throw new EvaluationCancelled();
+    const r = await evaluateImage(
+      net,
+      algorithm,
+      params,
+      prep,
+      i,
+      split.images.subarray(i * n, (i + 1) * n),
+      split.labels[i],
+      split.masks?.subarray(i * h * w, (i + 1) * h * w),
+    );
+    out.push(r);
+    opts.onImage?.(r);
+  }
+  return out;
+}
