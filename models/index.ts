@@ -8,3 +8,6 @@ export { Suite } from "./Suite.ts";
 export { BoardMethod, type TaskScore } from "./BoardMethod.ts";
 export { Submission, SubmissionDraft, SUBMISSION_STATUSES, type SubmissionStatus } from "./Submission.ts";
 export { Server, type ServerProcess } from "./Server.ts";
+export { Dataset } from "./Dataset.ts";
+export { Picture } from "./Picture.ts";
+export { InferenceCache } from "./InferenceCache.ts";

@@ -29,6 +29,10 @@ export const UPLOAD_ROUTES: Record<string, UploadLimits> = {
   "/submission": { fileSize: 512_000, files: 3 },
   "/datasetInDetail": { fileSize: 10 * 1024 * 1024, files: 50 },
   "/UserImgclassification": { fileSize: 10 * 1024 * 1024, files: 1 },
+  // Remix single fetch posts JavaScript submissions to "<route>.data": same limits, or the
+  // body would reach the action unparsed and unlimited.
+  "/datasetInDetail.data": { fileSize: 10 * 1024 * 1024, files: 50 },
+  "/UserImgclassification.data": { fileSize: 10 * 1024 * 1024, files: 1 },
 };
 
 export function limitsFor(pathname: string): UploadLimits | undefined {

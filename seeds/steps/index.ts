@@ -1,6 +1,7 @@
 import { seedAdmin } from "./admin.ts";
 import { seedSuites } from "./suites.ts";
 import { seedLocalSidecar } from "./localSidecar.ts";
+import { seedDatasets } from "./datasets.ts";
 
 export interface SeedStep {
   name: string;
@@ -8,4 +9,4 @@ export interface SeedStep {
   run(): Promise<string>;
 }
 
-export const SEED_STEPS: SeedStep[] = [seedAdmin, seedSuites, seedLocalSidecar];
+export const SEED_STEPS: SeedStep[] = [seedAdmin, seedSuites, seedLocalSidecar, seedDatasets];

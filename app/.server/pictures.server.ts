@@ -1,0 +1,123 @@
+// Picture files on disk: type sniffing, thumbnails, storage under generated names, removal.
+// Every path written here is built by the server (random ids), so nothing a client sends
+// (file names, "../" tricks) can choose where bytes land.
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import sharp, { type Metadata } from "sharp";
+
+/** Storage root for uploaded and seeded pictures; UPLOAD_DIR lets tests and deployments move it. */
+export function storageRoot(): string {
+  return path.resolve(process.env.UPLOAD_DIR ?? "var/uploads");
+}
+
+/** Resolve a stored relative path, refusing anything that would leave the storage root. */
+export function storedFile(relative: string): string {
+  const root = storageRoot();
+  const full = path.resolve(root, relative);
+  if (full !== root && !full.startsWith(root + path.sep)) throw new Error(`stored path escapes the storage root: ${relative}`);
+  return full;
+}
+
+export const PICTURE_LIMITS = {
+  /** Per file; the same figure is multer's limit for /datasetInDetail (uploads.server.ts). */
+  maxBytes: 10 * 1024 * 1024,
+  maxFiles: 50,
+  /** Decoding bombs: a small file can claim a huge canvas. */
+  maxPixels: 40_000_000,
+  thumbBox: 160,
+};
+
+export type ImageMime = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+
+const EXT: Record<ImageMime, string> = { "image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp" };
+
+/** The image type from its first bytes (magic numbers), never from the name or the client's Content-Type. */
+export function sniffImageType(b: Uint8Array): ImageMime | null {
+  if (b.length >= 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 && b[4] === 0x0d && b[5] === 0x0a && b[6] === 0x1a && b[7] === 0x0a) return "image/png";
+  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return "image/jpeg";
+  if (b.length >= 6 && b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x38 && (b[4] === 0x37 || b[4] === 0x39) && b[5] === 0x61) return "image/gif";
+  if (b.length >= 12 && b[0] === 0x52 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x46 && b[8] === 0x57 && b[9] === 0x45 && b[10] === 0x42 && b[11] === 0x50) return "image/webp";
+  return null;
+}
+
+/** A client file name reduced to something safe to show: base name only, no control characters, bounded. */
+export function displayNameOf(clientName: string): string {
+  const base = clientName.split(/[\\/]/).pop() ?? "";
+  const clean = base.replace(/[\u0000-\u001f\u007f]/g, "").replace(/^\.+/, "").trim();
+  return (clean || "picture").slice(0, 120);
+}
+
+export interface PreparedPicture {
+  mimeType: ImageMime;
+  width: number;
+  height: number;
+  size: number;
+  bytes: Buffer;
+  thumb: Buffer;
+}
+
+export class PictureRejected extends Error {}
+
+/** Checks one upload and renders its thumbnail; throws PictureRejected with a message for people. */
+export async function preparePicture(bytes: Buffer, clientName: string): Promise<PreparedPicture> {
+  const shown = displayNameOf(clientName);
+  if (bytes.length > PICTURE_LIMITS.maxBytes) throw new PictureRejected(`"${shown}" is larger than ${PICTURE_LIMITS.maxBytes / 1024 / 1024} MB.`);
+  const mimeType = sniffImageType(bytes);
+  if (!mimeType) throw new PictureRejected(`"${shown}" is not a PNG, JPEG, GIF or WebP image.`);
+  let meta: Metadata;
+  try {
+    meta = await sharp(bytes, { limitInputPixels: PICTURE_LIMITS.maxPixels }).metadata();
+  } catch {
+    throw new PictureRejected(`"${shown}" could not be read as an image.`);
+  }
+  if (!meta.width || !meta.height) throw new PictureRejected(`"${shown}" could not be read as an image.`);
+  let thumb: Buffer;
+  try {
+    thumb = await makeThumbnail(bytes, meta.width, meta.height);
+  } catch {
+    // Magic bytes right but the body is broken (truncated, a renamed fragment).
+    throw new PictureRejected(`"${shown}" could not be read as an image.`);
+  }
+  return { mimeType, width: meta.width, height: meta.height, size: bytes.length, bytes, thumb };
+}
+
+/** A PNG that fits the thumbnail box; tiny images (28×28 Fashion-MNIST) are scaled up with hard pixel edges. */
+export async function makeThumbnail(bytes: Buffer, width: number, height: number): Promise<Buffer> {
+  const box = PICTURE_LIMITS.thumbBox;
+  const enlarging = Math.max(width, height) < box;
+  return sharp(bytes, { limitInputPixels: PICTURE_LIMITS.maxPixels, animated: false })
+    .rotate()
+    .resize({ width: box, height: box, fit: "inside", kernel: enlarging ? "nearest" : "lanczos3" })
+    .png({ compressionLevel: 9 })
+    .toBuffer();
+}
+
+/** Writes the file and its thumbnail under fresh random names; returns their relative paths. */
+export async function storePicture(p: PreparedPicture): Promise<{ filePath: string; thumbPath: string }> {
+  const id = crypto.randomUUID();
+  const dir = path.posix.join("datasets", id.slice(0, 2));
+  const filePath = path.posix.join(dir, `${id}.${EXT[p.mimeType]}`);
+  const thumbPath = path.posix.join(dir, `${id}.thumb.png`);
+  await fs.mkdir(storedFile(dir), { recursive: true });
+  await fs.writeFile(storedFile(filePath), p.bytes, { flag: "wx" });
+  await fs.writeFile(storedFile(thumbPath), p.thumb, { flag: "wx" });
+  return { filePath, thumbPath };
+}
+
+/** Removes stored files; a file already gone is not an error (the row was the source of truth). */
+export async function removeStored(paths: string[]): Promise<void> {
+  await Promise.all(paths.map((p) => fs.rm(storedFile(p), { force: true })));
+}
+
+export async function readStored(relative: string): Promise<Buffer | null> {
+  try {
+    return await fs.readFile(storedFile(relative));
+  } catch (e: any) {
+    if (e?.code === "ENOENT") return null;
+    throw e;
+  }
+}
+
+export const mimeOfStored = (relative: string): string =>
+  relative.endsWith(".png") ? "image/png" : relative.endsWith(".jpg") ? "image/jpeg" : relative.endsWith(".gif") ? "image/gif" : relative.endsWith(".webp") ? "image/webp" : "application/octet-stream";

@@ -1,0 +1,40 @@
+import { Link } from "@remix-run/react";
+
+/** Link-based pager (works without JavaScript): at most 7 page numbers, hidden when there is one page (seed 001 §2, §9). */
+export function Pager({ page, pageCount, href, label = "Pages" }: { page: number; pageCount: number; href: (page: number) => string; label?: string }) {
+  if (pageCount <= 1) return null;
+  const span = 7;
+  let first = Math.max(1, page - Math.floor(span / 2));
+  const last = Math.min(pageCount, first + span - 1);
+  first = Math.max(1, last - span + 1);
+  const pages = Array.from({ length: last - first + 1 }, (_, i) => first + i);
+  return (
+    <nav className="ds-pager" aria-label={label}>
+      {page > 1 ? (
+        <Link to={href(page - 1)} preventScrollReset aria-label="Previous page" className="ds-pager-item">
+          ‹
+        </Link>
+      ) : (
+        <span className="ds-pager-item disabled">‹</span>
+      )}
+      {pages.map((p) =>
+        p === page ? (
+          <span key={p} className="ds-pager-item current" aria-current="page">
+            {p}
+          </span>
+        ) : (
+          <Link key={p} to={href(p)} preventScrollReset className="ds-pager-item">
+            {p}
+          </Link>
+        ),
+      )}
+      {page < pageCount ? (
+        <Link to={href(page + 1)} preventScrollReset aria-label="Next page" className="ds-pager-item">
+          ›
+        </Link>
+      ) : (
+        <span className="ds-pager-item disabled">›</span>
+      )}
+    </nav>
+  );
+}

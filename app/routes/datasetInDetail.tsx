@@ -1,0 +1,330 @@
+// Users' own picture datasets (seed 001 "Dataset pages", §3, §4): search and pick a visible
+// dataset, create one, and in a dataset upload pictures (multipart, many per request),
+// browse them 16 a page and delete them in delete mode. Every state is in the URL and
+// every change is a form POST, so it all works without JavaScript.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
+import { Dialog } from "primereact/dialog";
+import { Button } from "primereact/button";
+import { useEffect, useState } from "react";
+import { requireUser } from "~/.server/session.server.ts";
+import type { UploadedFiles } from "~/.server/uploads.server.ts";
+import {
+  MSG,
+  createDataset,
+  datasetView,
+  deleteDataset,
+  deletePictures,
+  listPictures,
+  pageOf,
+  requireVisibleDataset,
+  searchDatasets,
+  uploadPictures,
+} from "~/.server/datasets.server.ts";
+import { PICTURE_LIMITS } from "~/.server/pictures.server.ts";
+import { FieldError, Notice } from "~/components/FieldError.tsx";
+import { Pager } from "~/components/datasets/Pager.tsx";
+import { DatasetSearch } from "~/components/datasets/DatasetSearch.tsx";
+import { PictureTile } from "~/components/datasets/PictureTile.tsx";
+import { DatasetStyles } from "~/components/datasets/styles.tsx";
+import { useHydrated } from "~/lib/useHydrated.ts";
+
+export const meta: MetaFunction = () => [{ title: "My datasets — Meta-Rank" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const url = new URL(request.url);
+  const sp = url.searchParams;
+  const notice = noticeOf(sp);
+  const datasetId = sp.get("dataset");
+  if (datasetId) {
+    const dataset = await requireVisibleDataset(datasetId, user);
+    const pictures = await listPictures(dataset.id, pageOf(sp.get("page")));
+    const view = await datasetView(dataset, user);
+    const mode = view.isOwn && sp.get("mode") === "delete" ? "delete" : "browse";
+    return {
+      kind: "dataset" as const,
+      dataset: view,
+      pictures,
+      mode,
+      selectAll: sp.get("select") === "all",
+      upload: view.isOwn && sp.get("upload") === "1",
+      notice,
+      limits: { maxMb: PICTURE_LIMITS.maxBytes / 1024 / 1024, maxFiles: PICTURE_LIMITS.maxFiles },
+    };
+  }
+  const type = sp.get("type") === "user" ? "user" : "name";
+  const q = sp.get("q") ?? "";
+  const result = await searchDatasets(user, { type, q, page: pageOf(sp.get("page")) });
+  return { kind: "list" as const, type, q, result, notice };
+}
+
+function noticeOf(sp: URLSearchParams): string | null {
+  switch (sp.get("msg")) {
+    case "created":
+      return MSG.created;
+    case "uploaded":
+      return `${Number(sp.get("n")) || 0} picture(s) uploaded.`;
+    case "deleted":
+      return `${Number(sp.get("n")) || 0} picture(s) deleted.`;
+    case "dataset-deleted":
+      return "Dataset deleted.";
+    default:
+      return null;
+  }
+}
+
+type ActionResult = { intent: string; error?: string; rejected?: string[]; saved?: number; fieldErrors?: Record<string, string> };
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const uploads = (context as { uploads?: UploadedFiles }).uploads;
+  // A multipart body that multer did not parse (no limits applied) is never read here.
+  if (!uploads && (request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
+    return data<ActionResult>({ intent: "upload", error: "The upload could not be read. Please try again." }, { status: 400 });
+  }
+  // Url-encoded bodies are read here (not via readForm) to keep every repeated "pictureIds".
+  const urlencoded = uploads ? null : await request.formData();
+  const form: UploadedFiles = uploads ?? { fields: {}, files: [] };
+  if (urlencoded) for (const [k, v] of urlencoded.entries()) if (typeof v === "string" && !(k in form.fields)) form.fields[k] = v;
+  const f = form.fields;
+  const intent = f.intent ?? "";
+  const back = (params: Record<string, string | number>) => `/datasetInDetail?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`;
+
+  if (intent === "create") {
+    const r = await createDataset(user, f.name ?? "", f.visibility === "public");
+    if (r.error) return data<ActionResult>({ intent, fieldErrors: { name: r.error } }, { status: 400 });
+    return redirect(back({ dataset: r.dataset!.id, msg: "created" }));
+  }
+  if (intent === "upload") {
+    const outcome = await uploadPictures(user, f.datasetId, form.files.filter((x) => x.field === "pictures"), form.error);
+    if (outcome.error) return data<ActionResult>({ intent, error: outcome.error }, { status: form.error?.code === "LIMIT_FILE_SIZE" ? 413 : 400 });
+    if (outcome.rejected.length) return data<ActionResult>({ intent, saved: outcome.saved, rejected: outcome.rejected }, { status: outcome.saved ? 200 : 400 });
+    const last = (await listPictures(Number(f.datasetId), Number.MAX_SAFE_INTEGER)).pageCount;
+    return redirect(back({ dataset: f.datasetId, page: last, msg: "uploaded", n: outcome.saved }));
+  }
+  if (intent === "deletePictures") {
+    const ids = urlencoded ? urlencoded.getAll("pictureIds").map(String) : [];
+    if (!ids.length) {
+      // Ownership is still checked first, so an empty request reveals nothing either.
+      await deletePictures(user, f.datasetId, []);
+      return data<ActionResult>({ intent, error: MSG.noneSelected }, { status: 400 });
+    }
+    const n = await deletePictures(user, f.datasetId, ids);
+    return redirect(back({ dataset: f.datasetId, page: pageOf(f.page), msg: "deleted", n }));
+  }
+  if (intent === "deleteDataset") {
+    await deleteDataset(user, f.datasetId);
+    return redirect(back({ msg: "dataset-deleted" }));
+  }
+  return data<ActionResult>({ intent, error: "Unknown action." }, { status: 400 });
+}
+
+export default function DatasetInDetail() {
+  const d = useLoaderData<typeof loader>();
+  return (
+    <section>
+      <DatasetStyles />
+      {d.kind === "list" ? <DatasetList {...d} /> : <DatasetScreen {...d} />}
+    </section>
+  );
+}
+
+function DatasetList({ type, q, result, notice }: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { kind: "list" }>) {
+  const res = useActionData<typeof action>() as ActionResult | undefined;
+  const busy = useNavigation().state === "submitting";
+  const qs = (page: number) => `/datasetInDetail?${new URLSearchParams({ type, q, page: String(page) })}`;
+  return (
+    <>
+      <p>
+        <Link to="/datasetPreview">
+          <i className="pi pi-arrow-left" /> Dataset preview
+        </Link>
+      </p>
+      <h1>My datasets</h1>
+      {notice ? <Notice kind="success">{notice}</Notice> : null}
+      <div className="card">
+        <h2 style={{ marginTop: 0 }}>Create a dataset</h2>
+        <Form method="post" action="/datasetInDetail" className="ds-toolbar" aria-label="Create a dataset">
+          <input type="hidden" name="intent" value="create" />
+          <label htmlFor="ds-name">Name</label>
+          <input id="ds-name" name="name" className="p-inputtext" maxLength={100} required aria-describedby="ds-name-error" />
+          <label>
+            <input type="radio" name="visibility" value="private" defaultChecked /> Private
+          </label>
+          <label>
+            <input type="radio" name="visibility" value="public" /> Public
+          </label>
+          <Button type="submit" label="Create" icon="pi pi-plus" loading={busy} />
+        </Form>
+        <FieldError id="ds-name-error" message={res?.fieldErrors?.name} />
+      </div>
+      <div className="card">
+        <h2 style={{ marginTop: 0 }}>Datasets visible to you</h2>
+        <DatasetSearch action="/datasetInDetail" type={type} q={q} result={result} pickHref={(id) => `/datasetInDetail?dataset=${id}`} pickLabel="Open" pageHref={qs} />
+      </div>
+    </>
+  );
+}
+
+function DatasetScreen({ dataset, pictures, mode, selectAll, upload, notice, limits }: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { kind: "dataset" }>) {
+  const res = useActionData<typeof action>() as ActionResult | undefined;
+  const hydrated = useHydrated();
+  const navigate = useNavigate();
+  const base = `/datasetInDetail?dataset=${dataset.id}`;
+  const pageHref = (p: number) => `${base}&page=${p}${mode === "delete" ? "&mode=delete" : ""}`;
+  const here = `${base}&page=${pictures.page}`;
+  return (
+    <>
+      <p>
+        <Link to="/datasetPreview">
+          <i className="pi pi-arrow-left" /> Dataset preview
+        </Link>{" "}
+        · <Link to="/datasetInDetail">My datasets</Link>
+      </p>
+      <h1 style={{ marginBottom: ".25rem" }}>{dataset.name}</h1>
+      <p className="muted" style={{ marginTop: 0 }}>
+        {dataset.platform ? "Installed on this platform" : `Owner: ${dataset.owner}`} · {dataset.isPublic ? "public" : "private"} · {pictures.total} picture{pictures.total === 1 ? "" : "s"}
+      </p>
+      {notice ? <Notice kind="success">{notice}</Notice> : null}
+      {res?.error ? <Notice kind="error">{res.error}</Notice> : null}
+      {res?.rejected?.length ? (
+        <Notice kind="error">
+          {res.saved ? `${res.saved} picture(s) uploaded; ` : ""}
+          {res.rejected.length} refused:
+          <ul style={{ margin: ".25rem 0 0" }}>
+            {res.rejected.map((r, i) => (
+              <li key={i}>{r}</li>
+            ))}
+          </ul>
+        </Notice>
+      ) : null}
+      {dataset.isOwn && mode === "browse" ? (
+        <div className="ds-toolbar">
+          <Link to={`${here}&upload=1`} className="p-button p-component" preventScrollReset>
+            <i className="pi pi-upload" style={{ marginRight: ".4rem" }} /> Upload pictures
+          </Link>
+          {pictures.total ? (
+            <Link to={`${here}&mode=delete`} className="p-button p-button-danger p-button-outlined p-component" preventScrollReset>
+              <i className="pi pi-trash" style={{ marginRight: ".4rem" }} /> Delete pictures
+            </Link>
+          ) : null}
+        </div>
+      ) : null}
+      {upload ? (
+        hydrated ? (
+          <Dialog header="Upload pictures" visible onHide={() => navigate(here, { replace: true, preventScrollReset: true })} style={{ width: "min(520px, 95vw)" }}>
+            <UploadForm datasetId={dataset.id} action={here} cancelHref={here} limits={limits} />
+          </Dialog>
+        ) : (
+          <div className="card">
+            <h2 style={{ marginTop: 0 }}>Upload pictures</h2>
+            <UploadForm datasetId={dataset.id} action={here} cancelHref={here} limits={limits} />
+          </div>
+        )
+      ) : null}
+      {mode === "delete" ? (
+        <DeleteMode datasetId={dataset.id} page={pictures.page} pictures={pictures.items} selectAll={selectAll} here={here} />
+      ) : (
+        <div className="ds-grid" data-testid="picture-grid">
+          {pictures.items.map((p) => (
+            <PictureTile key={p.id} picture={p} href={p.url} />
+          ))}
+        </div>
+      )}
+      {pictures.total === 0 ? <p className="muted">This dataset has no pictures yet.</p> : null}
+      <Pager page={pictures.page} pageCount={pictures.pageCount} href={pageHref} label="Picture pages" />
+      {dataset.isOwn && mode === "browse" ? (
+        <details style={{ marginTop: "2rem" }}>
+          <summary className="muted">Delete this dataset</summary>
+          <Form method="post" action={here} className="ds-toolbar" style={{ marginTop: ".75rem" }}>
+            <input type="hidden" name="intent" value="deleteDataset" />
+            <input type="hidden" name="datasetId" value={dataset.id} />
+            <span>All {pictures.total} pictures will be removed for good.</span>
+            <Button type="submit" severity="danger" label="Delete dataset" />
+          </Form>
+        </details>
+      ) : null}
+    </>
+  );
+}
+
+function UploadForm({ datasetId, action, cancelHref, limits }: { datasetId: number; action: string; cancelHref: string; limits: { maxMb: number; maxFiles: number } }) {
+  const busy = useNavigation().state === "submitting";
+  return (
+    // Manual upload (seed §4): choose files, then confirm; nothing is sent on selection.
+    <Form method="post" action={action} encType="multipart/form-data" aria-label="Upload pictures" replace>
+      <input type="hidden" name="intent" value="upload" />
+      <input type="hidden" name="datasetId" value={datasetId} />
+      <div className="field">
+        <label htmlFor="pictures">Pictures (PNG, JPEG, GIF or WebP; up to {limits.maxMb} MB each, {limits.maxFiles} at a time)</label>
+        <input id="pictures" name="pictures" type="file" multiple accept="image/png,image/jpeg,image/gif,image/webp" required />
+      </div>
+      <div className="ds-toolbar">
+        <Button type="submit" label="Confirm upload" icon="pi pi-check" loading={busy} />
+        <Link to={cancelHref} className="p-button p-button-text p-component" preventScrollReset>
+          Cancel
+        </Link>
+      </div>
+    </Form>
+  );
+}
+
+/** Delete mode (seed §4): checkboxes for this page only, select all, cancel all, confirm, cancel. */
+function DeleteMode({ datasetId, page, pictures, selectAll, here }: { datasetId: number; page: number; pictures: { id: number; thumbUrl: string; url: string; name: string; label: string | null; width: number; height: number }[]; selectAll: boolean; here: string }) {
+  const hydrated = useHydrated();
+  const [selected, setSelected] = useState<Set<number>>(() => new Set(selectAll ? pictures.map((p) => p.id) : []));
+  // Selection is per page: a new page starts empty (or all, when asked by the no-JS link).
+  useEffect(() => setSelected(new Set(selectAll ? pictures.map((p) => p.id) : [])), [page, selectAll, pictures]);
+  const busy = useNavigation().state === "submitting";
+  const toggle = (id: number) =>
+    setSelected((s) => {
+      const n = new Set(s);
+      if (n.has(id)) n.delete(id);
+      else n.add(id);
+      return n;
+    });
+  return (
+    <Form method="post" action={here + "&mode=delete"} aria-label="Delete pictures">
+      <input type="hidden" name="intent" value="deletePictures" />
+      <input type="hidden" name="datasetId" value={datasetId} />
+      <input type="hidden" name="page" value={page} />
+      <div className="ds-toolbar">
+        {hydrated ? (
+          <>
+            <Button type="button" label="Select all" outlined onClick={() => setSelected(new Set(pictures.map((p) => p.id)))} />
+            <Button type="button" label="Cancel all selections" outlined onClick={() => setSelected(new Set())} />
+          </>
+        ) : (
+          <>
+            <Link to={`${here}&mode=delete&select=all`} className="p-button p-button-outlined p-component">
+              Select all
+            </Link>
+            <Link to={`${here}&mode=delete`} className="p-button p-button-outlined p-component">
+              Cancel all selections
+            </Link>
+          </>
+        )}
+        <Button type="submit" severity="danger" label={hydrated ? `Confirm (${selected.size})` : "Confirm"} icon="pi pi-trash" loading={busy} />
+        <Link to={here} className="p-button p-button-text p-component">
+          Cancel
+        </Link>
+      </div>
+      <div className="ds-grid" data-testid="picture-grid">
+        {pictures.map((p) => (
+          <PictureTile key={p.id} picture={p} picked={selected.has(p.id)}>
+            <input
+              type="checkbox"
+              className="ds-check"
+              name="pictureIds"
+              value={p.id}
+              aria-label={`Select ${p.name}`}
+              {...(hydrated ? { checked: selected.has(p.id), onChange: () => toggle(p.id) } : { defaultChecked: selectAll })}
+            />
+          </PictureTile>
+        ))}
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,254 @@
+// The public dataset gallery (seed 001 "Dataset pages"): tab 'Meta-rank datasets' (default)
+// with the nine benchmark datasets and the platform's installed ones, and tab 'Other benchmark
+// datasets' with public datasets users shared. Dialogs (introduction, preview) are URL states:
+// PrimeReact dialogs with JavaScript, server-rendered sections without it.
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, useNavigate } from "@remix-run/react";
+import { Dialog } from "primereact/dialog";
+import { TabView, TabPanel } from "primereact/tabview";
+import { getUser } from "~/.server/session.server.ts";
+import { datasetIntros, galleryCards, pageOf, platformPictureAt, searchDatasets } from "~/.server/datasets.server.ts";
+import { Notice } from "~/components/FieldError.tsx";
+import { DATA_DETAILS_WARNING } from "~/components/datasets/messages.ts";
+import { DatasetSearch } from "~/components/datasets/DatasetSearch.tsx";
+import { DatasetStyles } from "~/components/datasets/styles.tsx";
+import { useHydrated } from "~/lib/useHydrated.ts";
+
+export const meta: MetaFunction = () => [{ title: "Datasets — Meta-Rank" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await getUser(request);
+  const sp = new URL(request.url).searchParams;
+  if (sp.get("tab") === "users") {
+    const type = sp.get("type") === "user" ? "user" : "name";
+    const q = sp.get("q") ?? "";
+    const result = await searchDatasets(viewer, { type, q, page: pageOf(sp.get("page")), onlyUsers: true, perPage: 3 });
+    return { tab: "users" as const, type, q, result, signedIn: Boolean(viewer) };
+  }
+  const cards = await galleryCards();
+  const intros = datasetIntros();
+  const introKey = sp.get("intro");
+  const intro = introKey && intros.has(introKey) ? intros.get(introKey)! : null;
+  const lang: "en" | "zh" = sp.get("lang") === "zh" ? "zh" : "en";
+  const detailsKey = sp.get("details");
+  const details = detailsKey && cards.some((c) => c.key === detailsKey) ? detailsKey : null;
+  const previewCard = cards.find((c) => c.key === sp.get("preview")) ?? null;
+  const preview = previewCard?.datasetId ? await platformPictureAt(previewCard.datasetId, Number(sp.get("i") ?? 0)) : null;
+  return {
+    tab: "public" as const,
+    cards,
+    intro: intro ? { ...intro, samples: cards.find((c) => c.key === intro.key)?.samples ?? [] } : null,
+    lang,
+    details,
+    preview: previewCard ? { key: previewCard.key, title: previewCard.title, shot: preview } : null,
+  };
+}
+
+export default function DatasetPreview() {
+  const d = useLoaderData<typeof loader>();
+  return (
+    <section>
+      <DatasetStyles />
+      <h1>Datasets</h1>
+      <nav className="tabs" aria-label="Dataset tabs">
+        <Link to="/datasetPreview" className={"tab" + (d.tab === "public" ? " active" : "")} aria-current={d.tab === "public" ? "page" : undefined}>
+          Meta-rank datasets
+        </Link>
+        <Link to="/datasetPreview?tab=users" className={"tab" + (d.tab === "users" ? " active" : "")} aria-current={d.tab === "users" ? "page" : undefined}>
+          Other benchmark datasets
+        </Link>
+      </nav>
+      {d.tab === "public" ? <PublicTab {...d} /> : <UsersTab {...d} />}
+    </section>
+  );
+}
+
+type PublicData = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { tab: "public" }>;
+type UsersData = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { tab: "users" }>;
+
+function PublicTab({ cards, intro, lang, details, preview }: PublicData) {
+  const hydrated = useHydrated();
+  const navigate = useNavigate();
+  const close = () => navigate("/datasetPreview", { replace: true, preventScrollReset: true });
+  const meta = cards.filter((c) => c.metaRank);
+  const installed = cards.filter((c) => !c.metaRank);
+  return (
+    <>
+      {details ? (
+        <Notice kind="warn">
+          <span data-testid="data-details-warning">{DATA_DETAILS_WARNING}</span>
+        </Notice>
+      ) : null}
+      <div className="ds-cards">
+        {meta.map((c) => (
+          <GalleryCardView key={c.key} card={c} />
+        ))}
+      </div>
+      {installed.length ? (
+        <>
+          <h2 style={{ marginTop: "2rem" }}>Installed on this platform</h2>
+          <p className="muted">Real data this server holds; the platform's own models are trained on it, and its pictures can be explained on the image classification page.</p>
+          <div className="ds-cards">
+            {installed.map((c) => (
+              <GalleryCardView key={c.key} card={c} />
+            ))}
+          </div>
+        </>
+      ) : null}
+      {intro ? (
+        hydrated ? (
+          <Dialog header={`Introduction for ${intro.title}`} visible draggable onHide={close} style={{ width: "min(760px, 95vw)" }}>
+            <TabView activeIndex={lang === "zh" ? 1 : 0}>
+              <TabPanel header="English">
+                <IntroBody intro={intro} lang="en" />
+              </TabPanel>
+              <TabPanel header="中文">
+                <IntroBody intro={intro} lang="zh" />
+              </TabPanel>
+            </TabView>
+          </Dialog>
+        ) : (
+          <div className="card" id="introduction" role="dialog" aria-label={`Introduction for ${intro.title}`}>
+            <h2 style={{ marginTop: 0 }}>Introduction for {intro.title}</h2>
+            <nav className="tabs">
+              <a href={`/datasetPreview?intro=${intro.key}&lang=en#introduction`} className={"tab" + (lang === "en" ? " active" : "")}>
+                English
+              </a>
+              <a href={`/datasetPreview?intro=${intro.key}&lang=zh#introduction`} className={"tab" + (lang === "zh" ? " active" : "")}>
+                中文
+              </a>
+            </nav>
+            <IntroBody intro={intro} lang={lang} />
+            <a href="/datasetPreview">Close</a>
+          </div>
+        )
+      ) : null}
+      {preview ? (
+        hydrated ? (
+          <Dialog header={`${preview.title} — preview`} visible draggable onHide={close} style={{ width: "min(560px, 95vw)" }}>
+            <PreviewBody preview={preview} />
+          </Dialog>
+        ) : (
+          <div className="card" id="preview" role="dialog" aria-label={`${preview.title} preview`}>
+            <h2 style={{ marginTop: 0 }}>{preview.title} — preview</h2>
+            <PreviewBody preview={preview} />
+            <a href="/datasetPreview">Close</a>
+          </div>
+        )
+      ) : null}
+    </>
+  );
+}
+
+function GalleryCardView({ card }: { card: PublicData["cards"][number] }) {
+  return (
+    <div className="card ds-card" data-gallery={card.key}>
+      <h3>{card.title}</h3>
+      <div className="ds-samples">
+        {card.samples.length
+          ? card.samples.map((p, i) => (
+              <Link key={p.id} to={`/datasetPreview?preview=${card.key}&i=${i}#preview`} preventScrollReset title="Click to preview and browse">
+                <img src={p.thumbUrl} alt={p.label ? `${card.title}: ${p.label}` : card.title} loading="lazy" />
+              </Link>
+            ))
+          : Array.from({ length: 3 }, (_, i) => (
+              <span key={i} className="ds-empty">
+                {i === 1 ? "not installed on this server" : ""}
+              </span>
+            ))}
+      </div>
+      {card.samples.length ? (
+        <p className="muted" style={{ margin: "0 0 .75rem" }}>
+          {card.total} pictures on this server
+        </p>
+      ) : (
+        <p className="muted" style={{ margin: "0 0 .75rem" }} data-testid="not-installed">
+          The {card.title} data is not installed on this server, so no sample images are shown.
+        </p>
+      )}
+      <div className="ds-toolbar" style={{ marginBottom: 0 }}>
+        <Link to={`/datasetPreview?details=${card.key}`} className="p-button p-button-outlined p-component" preventScrollReset>
+          Data Details
+        </Link>
+        <Link to={`/datasetPreview?intro=${card.key}#introduction`} className="p-button p-component" preventScrollReset>
+          Introduction
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+function IntroBody({ intro, lang }: { intro: NonNullable<PublicData["intro"]>; lang: "en" | "zh" }) {
+  return (
+    <div lang={lang === "zh" ? "zh-CN" : "en"}>
+      {intro[lang].map((para, i) => (
+        <p key={i}>{para}</p>
+      ))}
+      {intro.samples.length ? (
+        <div className="ds-preview-pics" style={{ marginBottom: "1rem" }}>
+          {intro.samples.map((p) => (
+            <img key={p.id} src={p.thumbUrl} alt={p.label ?? p.name} />
+          ))}
+        </div>
+      ) : null}
+      {intro.references.length ? (
+        <>
+          <h4>{lang === "zh" ? "参考链接" : "References"}</h4>
+          <ul>
+            {intro.references.map((r) => (
+              <li key={r.url}>
+                <a href={r.url} target="_blank" rel="noopener noreferrer">
+                  {r.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+function PreviewBody({ preview }: { preview: NonNullable<PublicData["preview"]> }) {
+  const shot = preview.shot;
+  if (!shot) return <p className="muted">The {preview.title} data is not installed on this server.</p>;
+  const at = (i: number) => `/datasetPreview?preview=${preview.key}&i=${i}#preview`;
+  return (
+    <div className="ds-viewer">
+      <img src={shot.picture.url} alt={shot.picture.label ?? shot.picture.name} />
+      <p>
+        {shot.picture.label ? <strong>{shot.picture.label}</strong> : null} · {shot.index + 1} / {shot.total}
+      </p>
+      <div className="ds-toolbar" style={{ justifyContent: "center" }}>
+        {shot.index > 0 ? (
+          <Link to={at(shot.index - 1)} replace preventScrollReset className="p-button p-button-outlined p-component">
+            ‹ Previous
+          </Link>
+        ) : null}
+        {shot.index < shot.total - 1 ? (
+          <Link to={at(shot.index + 1)} replace preventScrollReset className="p-button p-button-outlined p-component">
+            Next ›
+          </Link>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+function UsersTab({ type, q, result, signedIn }: UsersData) {
+  return (
+    <>
+      <p className="muted">Public datasets that users of the platform shared.{signedIn ? "" : " Log in to create and share your own."}</p>
+      <DatasetSearch
+        action="/datasetPreview"
+        type={type}
+        q={q}
+        result={result}
+        hidden={{ tab: "users" }}
+        pickHref={(id) => `/datasetInDetail?dataset=${id}`}
+        pickLabel="Open"
+        pageHref={(page) => `/datasetPreview?${new URLSearchParams({ tab: "users", type, q, page: String(page) })}`}
+      />
+    </>
+  );
+}
