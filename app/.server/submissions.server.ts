@@ -437,8 +437,9 @@ export async function submitDraft(
       },
       { transaction },
     );
+    const withPython = Boolean(fresh.pythonFile);
     await fresh.update({ morfFile: null, morfName: null, lerfFile: null, lerfName: null, pythonFile: null, pythonName: null, resultJson: null }, { transaction });
-    return { id: row.id, withPython: Boolean(fresh.pythonFile) };
+    return { id: row.id, withPython };
   });
   if (id === null) return { ok: false, errors: {}, message: dailyLimitMessage(limit) };
   if (id === undefined) return { ok: false, errors: {}, message: `${MSG.submitFailed} Your files changed while submitting; please check them and submit again.` };

@@ -1,0 +1,233 @@
+// The leaderboard → submission → history → approval flow against the real stack (web app,
+// sidecar, database). Runs on SQLite and MariaDB: TEST_DB=sqlite|mariadb npx vitest run tests/integration/metarank.test.ts
+import { spawn } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT, startStack, type Stack } from "../support/stack.ts";
+import { Client, alerts, location } from "../support/client.ts";
+import { adminClient, userClient } from "../support/accounts.ts";
+import { BASELINES, SEED_SUITE, csvBlob, lerfCsv, morfCsv, resultCsv, suiteFolder } from "./metarankFixtures.ts";
+
+let stack: Stack;
+const SUITE = SEED_SUITE.id;
+
+function importBaselines(dir: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, ["--import", "tsx", "seeds/importSuite.ts", dir], { cwd: ROOT, env: stack.env });
+    let out = "";
+    p.stdout.on("data", (d) => (out += d));
+    p.stderr.on("data", (d) => (out += d));
+    p.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`import exited ${code}: ${out}`))));
+  });
+}
+
+function scoreForm(algorithm: string, morf?: string, lerf?: string) {
+  const f = new FormData();
+  f.set("intent", "score");
+  f.set("suite", SUITE);
+  f.set("algorithm", algorithm);
+  if (morf !== undefined) f.set("morf", csvBlob(morf), "morf.csv");
+  if (lerf !== undefined) f.set("lerf", csvBlob(lerf), "lerf.csv");
+  return f;
+}
+
+function submitForm(fields: Record<string, string>, python?: { name: string; text: string }) {
+  const f = new FormData();
+  f.set("intent", "submit");
+  f.set("suite", SUITE);
+  for (const [k, v] of Object.entries(fields)) f.set(k, v);
+  if (python) f.set("python", new Blob([python.text], { type: "text/x-python" }), python.name);
+  return f;
+}
+
+const decode = (html: string) => html.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&amp;/g, "&").replace(/<!-- -->/g, "");
+
+async function scoreAndSubmit(c: Client, algorithm: string, quality: number, python?: { name: string; text: string }) {
+  const scored = await c.post(`/submission?suite=${SUITE}`, scoreForm(algorithm, morfCsv(quality), lerfCsv(quality)));
+  expect(scored.status, await scored.clone().text()).toBe(302);
+  const res = await c.post(`/submission?suite=${SUITE}`, submitForm({ algorithm, email: "me@example.org", info: "Gradients, smoothed." }, python));
+  return res;
+}
+
+async function latestSubmissionId(admin: Client, algorithm: string): Promise<number> {
+  const html = decode(await admin.html("/approval"));
+  const row = [...html.matchAll(/submission-(\d+)"[^]*?<\/tr>/g)].find((m) => m[0].includes(`>${algorithm}<`));
+  if (!row) throw new Error(`no approval row for ${algorithm}`);
+  return Number(row[1]);
+}
+
+beforeAll(async () => {
+  stack = await startStack({ env: { SUBMISSION_DAILY_LIMIT: "3" } });
+  await importBaselines(suiteFolder(BASELINES));
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+describe("leaderboard", () => {
+  it("shows the imported baselines of every board, 4 decimals, public", async () => {
+    const c = new Client(stack.baseUrl);
+    const html = decode(await c.html("/leaderboard"));
+    expect(html).toContain(SEED_SUITE.name);
+    for (const b of BASELINES) expect(html).toContain(b.algorithm);
+    expect(html).toMatch(/MoRF-only ranking/);
+    expect(html).toMatch(/LeRF-only ranking/);
+    expect(html).toMatch(/>-?\d\.\d{4}</);
+    // Best quality first on the overall board.
+    const overall = html.slice(html.indexOf('data-testid="board-overall"'), html.indexOf('data-testid="board-morf"'));
+    expect(overall.indexOf("Grad-CAM")).toBeLessThan(overall.indexOf("Integrated Gradients"));
+    expect(overall.indexOf("Integrated Gradients")).toBeLessThan(overall.indexOf("Saliency"));
+  });
+
+  it("/cifar goes to /submission, which asks anonymous visitors to log in", async () => {
+    const c = new Client(stack.baseUrl);
+    expect(location(await c.get("/cifar"))).toBe("/submission");
+    const res = await c.get("/submission");
+    expect(res.status).toBe(302);
+    expect(location(res)).toMatch(/^\/signin\?notice=login-first/);
+    expect(await c.html(location(res)!)).toContain("Please log in first.");
+  });
+});
+
+describe("submission", () => {
+  it("reports the seed's messages and every CSV error with line and column", async () => {
+    const c = await userClient(stack.baseUrl, "val_user");
+    let res = await c.post(`/submission?suite=${SUITE}`, scoreForm(""));
+    expect(res.status).toBe(400);
+    let html = decode(await res.text());
+    expect(alerts(html)).toEqual(expect.arrayContaining(["Please input the name of your attribution algorithm!", "Please upload your morf result!", "Please upload your lerf result!"]));
+
+    const broken = resultCsv(0.2).split("\n");
+    broken[3] = broken[3].replace(/^([^,]+),([^,]+),([^,]+)/, "$1,$2,abc");
+    broken[6] = broken[6].replace(/^[^,]+/, "imagenet_vgg16");
+    res = await c.post(`/submission?suite=${SUITE}`, scoreForm("Mine", broken.join("\n"), lerfCsv(0.5)));
+    html = decode(await res.text());
+    expect(res.status).toBe(400);
+    expect(html).toContain('morf.csv:4:3 "abc" is not a number');
+    expect(html).toContain('morf.csv:7:1 unknown task "imagenet_vgg16"');
+    expect(html).toContain("morf.csv: task food_vgg19 is missing");
+    // The valid LeRF file of that request was kept; the broken MoRF file was not.
+    expect(html).toContain("lerf.csv uploaded");
+    expect(html).not.toContain("morf.csv uploaded");
+
+    const notCsv = new FormData();
+    notCsv.set("intent", "score");
+    notCsv.set("suite", SUITE);
+    notCsv.set("algorithm", "Mine");
+    notCsv.set("morf", new Blob(["x"], { type: "application/pdf" }), "morf.pdf");
+    html = decode(await (await c.post(`/submission?suite=${SUITE}`, notCsv)).text());
+    expect(alerts(html)).toContain("Please upload a CSV file.");
+
+    const big = scoreForm("Mine", "task," + "0.1,".repeat(200_000), lerfCsv(0.5));
+    res = await c.post(`/submission?suite=${SUITE}`, big);
+    expect(res.status).toBe(413);
+    expect(decode(await res.text())).toContain("Please upload a CSV file with a size less than 500KB.");
+
+    // Submitting needs email and details; a non-.py algorithm file is refused.
+    await c.post(`/submission?suite=${SUITE}`, scoreForm("Mine", morfCsv(0.5), lerfCsv(0.5)));
+    res = await c.post(`/submission?suite=${SUITE}`, submitForm({ algorithm: "Mine", email: "", info: "" }, { name: "algo.txt", text: "print(1)" }));
+    html = decode(await res.text());
+    expect(alerts(html)).toEqual(expect.arrayContaining(["Please provide your email address!", "Please complete information about your algorithm!", "Please upload a python file."]));
+  });
+
+  it("upload → score → submit → history → approve → the board changes", async () => {
+    const alice = await userClient(stack.baseUrl, "alice");
+    const res = await alice.post(`/submission?suite=${SUITE}`, scoreForm("Alice-CAM", morfCsv(0.95), lerfCsv(0.95)));
+    expect(res.status).toBe(302);
+    expect(location(res)).toContain("scored=1");
+    let html = decode(await alice.html(location(res)!));
+    expect(html).toContain("The original Meta-Rank");
+    expect(html).toContain("Current Meta-Rank");
+    const current = html.slice(html.indexOf('data-testid="board-current"'));
+    // The candidate row: the user's name, institute and typed algorithm, first (best quality).
+    expect(current).toMatch(/rank-row-candidate[^]*?<td[^>]*>1<\/td><td[^>]*>alice<\/td><td[^>]*>Test University<\/td><td[^>]*>Alice-CAM</);
+
+    const sub = await alice.post(`/submission?suite=${SUITE}`, submitForm({ algorithm: "Alice-CAM", email: "alice@example.org", info: "A CAM variant." }, { name: "alice_cam.py", text: "def explain(x):\n    return x\n" }));
+    expect(sub.status).toBe(302);
+    html = decode(await alice.html(location(sub)!));
+    expect(html).toContain("Upload algorithm successfully!");
+    expect(html).toContain("Your algorithm file will be submitted with your results.");
+
+    html = decode(await alice.html("/history"));
+    expect(html).toContain("Alice-CAM");
+    expect(html).toMatch(/status-inprocess[^>]*>In Process/);
+
+    const admin = await adminClient(stack.baseUrl);
+    const id = await latestSubmissionId(admin, "Alice-CAM");
+    expect(decode(await admin.html("/leaderboard"))).not.toContain("Alice-CAM");
+    // The no-JS confirmation step, then the decision.
+    const confirm = decode(await admin.html(`/approval?confirm=${id}&decision=approve`));
+    expect(confirm).toContain("irreversible");
+    const approved = await admin.post("/approval", { id: String(id), decision: "approve" });
+    expect(approved.status).toBe(302);
+    expect(decode(await admin.html(location(approved)!))).toContain("You have approved this submission!");
+
+    html = decode(await admin.html("/leaderboard"));
+    const overall = html.slice(html.indexOf('data-testid="board-overall"'), html.indexOf('data-testid="board-morf"'));
+    expect(overall).toContain("Alice-CAM");
+    expect(overall.indexOf("Alice-CAM")).toBeLessThan(overall.indexOf("Grad-CAM"));
+    expect(decode(await alice.html("/history"))).toMatch(/status-approved[^>]*>Approved/);
+
+    // Only once.
+    const again = await admin.post("/approval", { id: String(id), decision: "reject" });
+    expect(again.status).toBe(409);
+    expect(decode(await again.text())).toContain("Rejection failed.");
+
+    // Downloads: the owner and admins; nobody else.
+    const own = await alice.get(`/files/submission/${id}/morf`);
+    expect(own.status).toBe(200);
+    expect(await own.text()).toBe(morfCsv(0.95));
+    expect((await admin.get(`/files/submission/${id}/python`)).status).toBe(200);
+    const mallory = await userClient(stack.baseUrl, "mallory");
+    expect((await mallory.get(`/files/submission/${id}/morf`)).status).toBe(403);
+    expect((await mallory.get(`/files/submission/${id}/python`)).status).toBe(403);
+    // Non-admins cannot decide or see approvals.
+    expect((await mallory.post("/approval", { id: String(id), decision: "approve" })).status).toBe(403);
+    expect((await mallory.get("/approval")).status).toBe(403);
+    expect((await mallory.get("/user")).status).toBe(403);
+    // Admin contributor ranking.
+    const ranking = decode(await admin.html("/user?sort=contributor&dir=asc"));
+    expect(ranking).toContain("alice");
+    expect(ranking.indexOf(">alice<")).toBeLessThan(ranking.indexOf("Selvaraju et al."));
+  });
+
+  it("reject; a submission without a .py says so; another user's history is not shown", async () => {
+    const bob = await userClient(stack.baseUrl, "bob");
+    const res = await scoreAndSubmit(bob, "Bob-Grad", 0.1);
+    expect(res.status).toBe(302);
+    expect(decode(await bob.html(location(res)!))).toContain("You choose not to submit your algorithm file.");
+    const admin = await adminClient(stack.baseUrl);
+    const id = await latestSubmissionId(admin, "Bob-Grad");
+    const html = decode(await admin.html("/approval"));
+    expect(html).toMatch(new RegExp(`details-${id}[^]*?Algorithm file[^]*?Not Provided`));
+    const rejected = await admin.post("/approval", { id: String(id), decision: "reject" });
+    expect(rejected.status).toBe(302);
+    expect(decode(await admin.html(location(rejected)!))).toContain("You have rejected this submission!");
+    expect(decode(await bob.html("/history"))).toMatch(/status-rejected[^>]*>Rejected/);
+    expect(decode(await admin.html("/leaderboard"))).not.toContain("Bob-Grad");
+    expect(decode(await bob.html("/history"))).not.toContain("Alice-CAM");
+  });
+
+  it("two admins approving at the same moment: exactly one succeeds and the board gains one row", async () => {
+    const carol = await userClient(stack.baseUrl, "carol");
+    expect((await scoreAndSubmit(carol, "Carol-Race", 0.6)).status).toBe(302);
+    const [a1, a2] = [await adminClient(stack.baseUrl), await adminClient(stack.baseUrl)];
+    const id = await latestSubmissionId(a1, "Carol-Race");
+    const results = await Promise.all([a1.post("/approval", { id: String(id), decision: "approve" }), a2.post("/approval", { id: String(id), decision: "approve" })]);
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses).toEqual([302, 409]);
+    const loser = results.find((r) => r.status === 409)!;
+    expect(decode(await loser.text())).toContain("Approval failed.");
+    const board = decode(await a1.html("/leaderboard"));
+    expect(board.split(">Carol-Race<").length - 1).toBe(3); // once on each of the three boards
+  });
+
+  it("a daily submission limit with a clear message", async () => {
+    const dave = await userClient(stack.baseUrl, "dave");
+    for (let i = 0; i < 3; i++) expect((await scoreAndSubmit(dave, `Dave-${i}`, 0.3)).status).toBe(302);
+    const res = await scoreAndSubmit(dave, "Dave-3", 0.3);
+    expect(res.status).toBe(409);
+    expect(decode(await res.text())).toContain("You can submit at most 3 algorithms in 24 hours.");
+    // The scored files are still there: nothing uploaded was lost.
+    expect(decode(await dave.html(`/submission?suite=${SUITE}`))).toContain("morf.csv uploaded");
+  });
+});
