@@ -38,6 +38,7 @@ export interface JobInfo<P = unknown> {
   user: JobUser;
   /** 0–100 as the handler last reported it. */
   progress: number;
+  /** Runs that have ended (failed ones and the successful one). */
   attemptsMade: number;
   maxAttempts: number;
   result: unknown;
@@ -172,7 +173,8 @@ function bullQueueSystem(cfg: Required<Pick<QueueConfig, "attempts" | "backoffMs
       payload: data.payload,
       user: data.user,
       progress: Number(job.progress()) || 0,
-      attemptsMade: job.attemptsMade,
+      // bull counts failed attempts only; count the successful run too, as the in-process runner does.
+      attemptsMade: job.attemptsMade + (state === "completed" ? 1 : 0),
       maxAttempts: job.opts.attempts ?? 1,
       result: job.returnvalue ?? null,
       failedReason: job.failedReason ?? null,
