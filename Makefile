@@ -37,9 +37,15 @@ migrate: node_modules/.installed
 seed: migrate
 	node --import tsx seeds/seed.ts
 
-# The sidecar and the web app side by side; Ctrl-C stops both.
+# The sidecar and the web app side by side; Ctrl-C stops both. The sidecar registers with the
+# app using the server entry `make seed` created (LOCAL_SIDECAR_NAME, default "local"; password
+# LOCAL_SIDECAR_PASSWORD or the one seeding generated into var/local-sidecar.secret), so a fresh
+# install shows one online server. Its first heartbeats may come before the app listens: it retries.
 serve: build
 	@trap 'kill 0' EXIT INT TERM; \
+	APP_URL=http://127.0.0.1:$(PORT) SIDECAR_NAME="$${LOCAL_SIDECAR_NAME:-local}" \
+	SIDECAR_PASSWORD="$${LOCAL_SIDECAR_PASSWORD:-$$(cat var/local-sidecar.secret 2>/dev/null)}" \
+	SIDECAR_ADVERTISE_ADDRESS="$${SIDECAR_ADVERTISE_ADDRESS:-127.0.0.1:$(SIDECAR_PORT)}" \
 	node --import tsx sidecar/main.ts & \
 	NODE_ENV=production node --import tsx server.ts
 
