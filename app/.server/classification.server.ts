@@ -1,0 +1,337 @@
+// The image-classification demo's server side (seed 001 "Image classification page", §5, §7
+// callAlgorithm / reportGpu, §8): the trained models come from the sidecar's Inference service
+// (ListModels), an explanation is one Explain call, and every finished result is kept in the
+// inference_cache table plus two PNG files, keyed by (picture, model, algorithm, parameters),
+// so asking again is served from the database without touching a sidecar.
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import sharp from "sharp";
+import { UniqueConstraintError } from "sequelize";
+import { Dataset, InferenceCache, Picture } from "./db.server.ts";
+import { callSidecar } from "./sidecar.server.ts";
+import { findVisiblePicture, type Viewer } from "./datasets.server.ts";
+import { readStored, removeStored, storedFile } from "./pictures.server.ts";
+
+const INFERENCE_PROTO = "metarank/v1/inference.proto";
+
+/** The seed's algorithm choices and the sidecar registry names they run as (Captum's defaults). */
+export const CLASSIFICATION_ALGORITHMS = [
+  { value: "IG", label: "IG", method: "IntegratedGradients" },
+  { value: "IG_with_noise_tunnel", label: "IG_with_noise_tunnel", method: "IG_with_noise_tunnel" },
+  { value: "GradientShap", label: "GradientShap", method: "GradientShap" },
+  { value: "Occlusion", label: "Occlusion", method: "Occlusion" },
+  { value: "Occlusion_using_larger_sliding_window", label: "Occlusion_using_larger_sliding_window", method: "Occlusion_using_larger_sliding_window" },
+] as const;
+
+/** Parameters sent with each method: none beyond the registry's defaults; kept explicit because they are part of the cache key. */
+const METHOD_PARAMS: Record<string, Record<string, number | string | boolean>> = {};
+
+export interface TrainedModel {
+  id: string;
+  dataset: string;
+  arch: string;
+  inputHeight: number;
+  inputWidth: number;
+  inputChannels: number;
+  classNames: string[];
+  testAccuracy: number | null;
+}
+
+export interface ModelOption {
+  value: string;
+  label: string;
+}
+
+/** A failure the seed's panel reports: the algorithm did not run (compute or program error). */
+export class ClassificationFailed extends Error {
+  constructor(
+    message: string,
+    readonly detail: string,
+  ) {
+    super(message);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Replies are read defensively: field names follow proto3 JSON camelCase; integers may arrive
+// as numbers or strings; bytes as Buffers.
+
+const asNum = (v: unknown): number | null => (v == null || v === "" ? null : Number.isFinite(Number(v)) ? Number(v) : null);
+const asBuf = (v: unknown): Buffer | null => (Buffer.isBuffer(v) ? (v.length ? v : null) : v instanceof Uint8Array ? (v.length ? Buffer.from(v) : null) : null);
+
+function readModel(m: any): TrainedModel | null {
+  const id = String(m?.id ?? m?.modelId ?? "");
+  if (!id) return null;
+  const input = m.input ?? m.inputShape ?? {};
+  return {
+    id,
+    dataset: String(m.dataset ?? m.datasetId ?? m.data ?? ""),
+    arch: String(m.arch ?? m.architecture ?? m.family ?? id),
+    inputHeight: asNum(m.inputHeight ?? input.height) ?? 0,
+    inputWidth: asNum(m.inputWidth ?? input.width) ?? 0,
+    inputChannels: asNum(m.inputChannels ?? input.channels) ?? 0,
+    classNames: Array.isArray(m.classNames ?? m.classes) ? (m.classNames ?? m.classes).map(String) : [],
+    testAccuracy: asNum(m.testAccuracy ?? m.accuracy),
+  };
+}
+
+const isResNet = (m: TrainedModel) => /resnet/i.test(m.arch) || /resnet/i.test(m.id);
+
+let modelCache: { at: number; models: TrainedModel[] } | null = null;
+
+/** The sidecar's trained models (cached for a minute: checkpoints do not change under a running app). */
+export async function listModels(): Promise<TrainedModel[]> {
+  if (modelCache && Date.now() - modelCache.at < 60_000) return modelCache.models;
+  const reply = await callSidecar<any>(INFERENCE_PROTO, "Inference", "ListModels", {}, { deadlineMs: 10_000 });
+  const models = ((reply?.models ?? []) as unknown[]).map(readModel).filter((m): m is TrainedModel => m != null && m.inputHeight > 0 && m.inputWidth > 0);
+  modelCache = { at: Date.now(), models };
+  return models;
+}
+
+/** Test hook: forget the model list (a restarted sidecar may serve new checkpoints). */
+export function forgetModels() {
+  modelCache = null;
+}
+
+const DATA_LABEL: Record<string, string> = { "fashion-mnist": "Fashion-MNIST", scenes: "scenes" };
+
+/**
+ * The seed's "ResNet18" slot, bound to the platform's trained ResNet-style model for the data:
+ * one option when the dataset's data is known (installed datasets), otherwise one per trained
+ * ResNet-style model, named by the data it learned.
+ */
+export function modelOptions(models: TrainedModel[], dataKind: string | null): ModelOption[] {
+  const resnets = models.filter(isResNet);
+  const matching = dataKind ? resnets.filter((m) => m.dataset === dataKind || m.dataset.startsWith(dataKind)) : [];
+  if (matching.length) return [{ value: matching[0].id, label: "ResNet18" }];
+  return resnets.map((m) => ({ value: m.id, label: `ResNet18 (trained on ${DATA_LABEL[m.dataset] ?? m.dataset})` }));
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export interface ExplainOutcome {
+  cacheId: number;
+  cached: boolean;
+}
+
+const paramsKeyOf = (json: string) => crypto.createHash("sha256").update(json).digest("hex");
+
+/** The picture resized (centre crop) to the model's input, as PNG bytes with the model's channel count. */
+export async function modelInput(bytes: Buffer, m: TrainedModel): Promise<Buffer> {
+  let img = sharp(bytes, { limitInputPixels: 40_000_000, animated: false }).rotate().resize(m.inputWidth, m.inputHeight, { fit: "cover" }).removeAlpha();
+  img = m.inputChannels === 1 ? img.greyscale().toColourspace("b-w") : img.toColourspace("srgb");
+  return img.png().toBuffer();
+}
+
+/** Runs (or fetches from the cache) one explanation of a picture the viewer may see. */
+export async function explainPicture(viewer: Viewer, pictureId: unknown, modelId: string, algorithm: string): Promise<ExplainOutcome> {
+  const found = await findVisiblePicture(pictureId, viewer);
+  if (!found) throw new Response("There is no such dataset or picture.", { status: 404 });
+  const algo = CLASSIFICATION_ALGORITHMS.find((a) => a.value === algorithm);
+  if (!algo) throw new ClassificationFailed("Unknown algorithm.", `algorithm ${algorithm}`);
+  const params = METHOD_PARAMS[algo.method] ?? {};
+  const paramsJson = JSON.stringify(Object.fromEntries(Object.entries(params).sort(([a], [b]) => a.localeCompare(b))));
+  const key = { pictureId: found.picture.id, modelId, algorithm: algo.value, paramsKey: paramsKeyOf(paramsJson) };
+  const hit = await InferenceCache.findOne({ where: key });
+  if (hit) return { cacheId: hit.id, cached: true };
+
+  let models: TrainedModel[];
+  try {
+    models = await listModels();
+  } catch (e) {
+    throw new ClassificationFailed("The compute server did not answer.", (e as Error).message);
+  }
+  const model = models.find((m) => m.id === modelId);
+  if (!model) throw new ClassificationFailed("That model is not available on the compute server.", `model ${modelId}`);
+  const original = await readStored(found.picture.filePath);
+  if (!original) throw new ClassificationFailed("The picture file is missing on this server.", found.picture.filePath);
+  const input = await modelInput(original, model);
+
+  let reply: any;
+  try {
+    reply = await callSidecar<any>(
+      INFERENCE_PROTO,
+      "Inference",
+      "Explain",
+      { modelId: model.id, algorithm: algo.method, method: algo.method, params, paramsJson, image: input, imagePng: input, target: -1, useCase: "predicted" },
+      { deadlineMs: 180_000 },
+    );
+  } catch (e) {
+    throw new ClassificationFailed("The algorithm did not run.", (e as Error).message);
+  }
+  const probabilities: number[] = (reply?.probabilities ?? reply?.prediction?.probabilities ?? []).map(Number);
+  const predictedIndex = asNum(reply?.predictedClass ?? reply?.prediction?.classIndex ?? reply?.prediction ?? reply?.predicted) ?? argmax(probabilities);
+  if (predictedIndex == null || predictedIndex < 0) throw new ClassificationFailed("The compute server sent no prediction.", JSON.stringify(Object.keys(reply ?? {})));
+  const probability = probabilities[predictedIndex] ?? asNum(reply?.probability) ?? 0;
+  const predictedClass = model.classNames[predictedIndex] ?? String(reply?.predictedLabel ?? predictedIndex);
+
+  const heatmap = asBuf(reply?.heatmapPng ?? reply?.heatmap) ?? (reply?.attribution ? await heatmapFromAttribution(reply.attribution) : null);
+  if (!heatmap) throw new ClassificationFailed("The compute server sent no attribution image.", "no heatmap in the Explain reply");
+  const overlay = asBuf(reply?.overlayPng ?? reply?.overlay) ?? (await overlayOf(input, heatmap));
+
+  const id = crypto.randomUUID();
+  const dir = path.posix.join("explanations", id.slice(0, 2));
+  const heatmapPath = `${dir}/${id}.heatmap.png`;
+  const overlayPath = `${dir}/${id}.overlay.png`;
+  await fs.mkdir(storedFile(dir), { recursive: true });
+  // Stored at a readable size: the model inputs are 28–32 px.
+  await fs.writeFile(storedFile(heatmapPath), await enlarge(heatmap));
+  await fs.writeFile(storedFile(overlayPath), await enlarge(overlay));
+  try {
+    const row = await InferenceCache.create({ ...key, paramsJson, predictedClass, predictedIndex, probability, heatmapPath, overlayPath });
+    return { cacheId: row.id, cached: false };
+  } catch (e) {
+    // Two identical requests raced: keep the first row, drop this copy's files.
+    await removeStored([heatmapPath, overlayPath]);
+    if (e instanceof UniqueConstraintError) {
+      const row = await InferenceCache.findOne({ where: key });
+      if (row) return { cacheId: row.id, cached: true };
+    }
+    throw e;
+  }
+}
+
+function argmax(v: number[]): number | null {
+  if (!v.length) return null;
+  let best = 0;
+  for (let i = 1; i < v.length; i++) if (v[i] > v[best]) best = i;
+  return best;
+}
+
+async function enlarge(png: Buffer): Promise<Buffer> {
+  const meta = await sharp(png).metadata();
+  const side = Math.max(meta.width ?? 0, meta.height ?? 0);
+  if (!side || side >= 224) return png;
+  const f = Math.ceil(224 / side);
+  return sharp(png).resize((meta.width ?? side) * f, (meta.height ?? side) * f, { kernel: "nearest" }).png().toBuffer();
+}
+
+/** A heatmap from a raw attribution {shape [1,H,W,C] or [H,W,C], data}: |a| summed over channels, blue→red. */
+export async function heatmapFromAttribution(att: { shape?: unknown; data?: unknown }): Promise<Buffer | null> {
+  const shape = ((att.shape as unknown[]) ?? []).map(Number);
+  const data = ((att.data as unknown[]) ?? []).map(Number);
+  const dims = shape.length === 4 ? shape.slice(1) : shape;
+  if (dims.length !== 3 || !data.length) return null;
+  const [h, w, c] = dims;
+  const mag = new Float32Array(h * w);
+  for (let p = 0; p < h * w; p++) for (let k = 0; k < c; k++) mag[p] += Math.abs(data[p * c + k] ?? 0);
+  let max = 0;
+  for (const v of mag) max = Math.max(max, v);
+  const rgb = Buffer.alloc(h * w * 3);
+  for (let p = 0; p < h * w; p++) {
+    const t = max > 0 ? mag[p] / max : 0;
+    rgb[p * 3] = Math.round(255 * Math.min(1, 2 * t));
+    rgb[p * 3 + 1] = Math.round(255 * (1 - Math.abs(2 * t - 1)) * 0.8);
+    rgb[p * 3 + 2] = Math.round(255 * Math.max(0, 1 - 2 * t));
+  }
+  return sharp(rgb, { raw: { width: w, height: h, channels: 3 } }).png().toBuffer();
+}
+
+/** The heatmap laid half-transparent over the model's input. */
+async function overlayOf(input: Buffer, heatmap: Buffer): Promise<Buffer> {
+  const meta = await sharp(input).metadata();
+  const w = meta.width!, h = meta.height!;
+  const heat = await sharp(heatmap).resize(w, h, { fit: "fill" }).ensureAlpha(0.55).png().toBuffer();
+  return sharp(input).toColourspace("srgb").ensureAlpha().composite([{ input: heat, blend: "over" }]).png().toBuffer();
+}
+
+export interface ResultView {
+  id: number;
+  pictureId: number;
+  groundTruth: string;
+  predictedClass: string;
+  probability: number;
+  probabilityText: string;
+  heatmapUrl: string;
+  overlayUrl: string;
+  algorithm: string;
+  modelId: string;
+}
+
+/** A cached result, only for a viewer who may see its picture (else null → 404). */
+export async function resultFor(viewer: Viewer, cacheId: unknown): Promise<ResultView | null> {
+  const n = Number(cacheId);
+  if (!Number.isSafeInteger(n) || n <= 0) return null;
+  const row = await InferenceCache.findByPk(n);
+  if (!row) return null;
+  const found = await findVisiblePicture(row.pictureId, viewer);
+  if (!found) return null;
+  return {
+    id: row.id,
+    pictureId: row.pictureId,
+    groundTruth: found.picture.label ?? "unknown (no label)",
+    predictedClass: row.predictedClass,
+    probability: row.probability,
+    probabilityText: `${(row.probability * 100).toFixed(2)}%`,
+    heatmapUrl: `/explanation/${row.id}?kind=heatmap`,
+    overlayUrl: `/explanation/${row.id}?kind=overlay`,
+    algorithm: row.algorithm,
+    modelId: row.modelId,
+  };
+}
+
+/** The stored PNG of a result the viewer may see. */
+export async function resultImage(viewer: Viewer, cacheId: unknown, kind: string): Promise<Buffer | null> {
+  const n = Number(cacheId);
+  if (!Number.isSafeInteger(n) || n <= 0) return null;
+  const row = await InferenceCache.findByPk(n);
+  if (!row || !(await findVisiblePicture(row.pictureId, viewer))) return null;
+  return readStored(kind === "overlay" ? row.overlayPath : row.heatmapPath);
+}
+
+export interface GpuReport {
+  gpuIndex: string;
+  maxCompute: string;
+}
+
+/** The seed's reportGpu: which GPU and how much compute the sidecar has; "unknown" when it cannot say. */
+export async function reportGpu(): Promise<GpuReport> {
+  try {
+    const r = await callSidecar<any>(INFERENCE_PROTO, "Inference", "ReportGpu", {}, { deadlineMs: 5_000 });
+    const index = r?.gpuIndex ?? r?.deviceIndex ?? r?.index;
+    const compute = r?.maxCompute ?? r?.freeCompute ?? r?.maxAvailableCompute;
+    const cpu = r?.cpuOnly || r?.noGpuReason || r?.backend === "cpu" || r?.backend === "wasm";
+    return {
+      gpuIndex: index == null || (cpu && Number(index) < 0) ? (cpu ? "none (CPU host)" : "unknown") : String(index),
+      maxCompute: compute == null || compute === "" ? "unknown" : typeof compute === "number" ? `${compute}${r?.computeUnit ? " " + r.computeUnit : ""}` : String(compute),
+    };
+  } catch {
+    return { gpuIndex: "unknown", maxCompute: "unknown" };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The earlier variant: an image pool from the installed datasets plus the user's own uploads.
+
+export const POOL_SIZE = 12;
+
+export async function imagePool(seed: number): Promise<{ id: number; thumbUrl: string; label: string | null }[]> {
+  const platform = await Dataset.findAll({ where: { ownerId: null, isPublic: true }, attributes: ["id"] });
+  if (!platform.length) return [];
+  const ids = platform.map((d) => d.id);
+  const total = await Picture.count({ where: { datasetId: ids } });
+  if (!total) return [];
+  // A deterministic shuffle by the pool seed, so "refresh pool" is a plain link.
+  const picked = new Set<number>();
+  let x = (seed * 2654435761) >>> 0 || 1;
+  while (picked.size < Math.min(POOL_SIZE, total)) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    picked.add(x % total);
+  }
+  const rows = [];
+  for (const offset of picked) {
+    const r = await Picture.findOne({ where: { datasetId: ids }, order: [["id", "ASC"]], offset });
+    if (r) rows.push({ id: r.id, thumbUrl: `/picture/${r.id}?size=thumb`, label: r.label ?? null });
+  }
+  return rows;
+}
+
+export const UPLOADS_DATASET = "My uploaded images";
+
+/** The user's private dataset for single-image uploads of the pool variant (made on first use). */
+export async function uploadsDataset(userId: number): Promise<Dataset> {
+  const [d] = await Dataset.findOrCreate({ where: { ownerId: userId, name: UPLOADS_DATASET }, defaults: { ownerId: userId, name: UPLOADS_DATASET, isPublic: false } });
+  return d;
+}
+

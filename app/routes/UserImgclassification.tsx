@@ -1,0 +1,381 @@
+// The image classification demo (seed 001 "Image classification page", §5, §8): step 1 pick a
+// visible dataset, step 2 an image, step 3 model and algorithm and start, step 4 ground truth,
+// prediction and probability, step 5 attribution images. All state lives in the query string
+// and the start button is a form POST, so every step works as a server-rendered page without
+// JavaScript. A second tab serves the earlier variant: an image pool plus a one-image upload.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Button } from "primereact/button";
+import { ProgressSpinner } from "primereact/progressspinner";
+import { Toast } from "primereact/toast";
+import { useEffect, useRef } from "react";
+import { getUser, requireUser } from "~/.server/session.server.ts";
+import type { UploadedFiles } from "~/.server/uploads.server.ts";
+import { findVisibleDataset, findVisiblePicture, listPictures, pageOf, searchDatasets, uploadPictures, type Viewer } from "~/.server/datasets.server.ts";
+import {
+  CLASSIFICATION_ALGORITHMS,
+  ClassificationFailed,
+  explainPicture,
+  imagePool,
+  listModels,
+  modelOptions,
+  reportGpu,
+  resultFor,
+  uploadsDataset,
+  type ModelOption,
+} from "~/.server/classification.server.ts";
+import { Picture } from "~/.server/db.server.ts";
+import { FieldError, Notice } from "~/components/FieldError.tsx";
+import { CLASSIFICATION_MSG } from "~/components/datasets/messages.ts";
+import { DatasetSearch } from "~/components/datasets/DatasetSearch.tsx";
+import { Pager } from "~/components/datasets/Pager.tsx";
+import { PictureTile } from "~/components/datasets/PictureTile.tsx";
+import { DatasetStyles } from "~/components/datasets/styles.tsx";
+
+export const meta: MetaFunction = () => [{ title: "Image classification — Meta-Rank" }];
+
+const ALGORITHM_OPTIONS = CLASSIFICATION_ALGORITHMS.map((a) => ({ value: a.value, label: a.label }));
+
+async function modelChoices(dataKind: string | null): Promise<{ options: ModelOption[]; error: string | null }> {
+  try {
+    const options = modelOptions(await listModels(), dataKind);
+    return { options, error: options.length ? null : "No trained ResNet-style model is available on the compute server." };
+  } catch {
+    return { options: [], error: "The compute server did not answer, so no model can be offered right now. Please try again later." };
+  }
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await getUser(request);
+  const sp = new URL(request.url).searchParams;
+  const tab = sp.get("tab") === "pool" ? "pool" : "datasets";
+  const picked = sp.get("picture") ? await findVisiblePicture(sp.get("picture"), viewer) : null;
+  if (sp.get("picture") && !picked) throw new Response("There is no such dataset or picture.", { status: 404 });
+  const result = sp.get("result") ? await resultFor(viewer, sp.get("result")) : null;
+  if (sp.get("result") && !result) throw new Response("There is no such result.", { status: 404 });
+  const common = {
+    signedIn: Boolean(viewer),
+    algorithms: ALGORITHM_OPTIONS,
+    model: sp.get("model") ?? "",
+    algorithm: sp.get("algorithm") ?? "",
+    picture: picked ? { id: picked.picture.id, url: `/picture/${picked.picture.id}`, label: picked.picture.label ?? null, name: picked.picture.displayName } : null,
+    result: result && picked && result.pictureId === picked.picture.id ? result : null,
+    ok: sp.get("ok") === "1",
+  };
+  if (tab === "pool") {
+    const seed = Math.abs(Math.floor(Number(sp.get("pool")) || 1));
+    const models = await modelChoices(picked?.dataset.dataKind ?? null);
+    return { ...common, tab: "pool" as const, seed, pool: await imagePool(seed), models };
+  }
+  const datasetId = sp.get("dataset");
+  if (!datasetId) {
+    const type = sp.get("type") === "user" ? "user" : "name";
+    const q = sp.get("q") ?? "";
+    return { ...common, tab: "datasets" as const, step: 1 as const, type, q, search: await searchDatasets(viewer, { type, q, page: pageOf(sp.get("page")) }) };
+  }
+  const dataset = await findVisibleDataset(datasetId, viewer);
+  if (!dataset) throw new Response("There is no such dataset or picture.", { status: 404 });
+  if (picked && picked.dataset.id !== dataset.id) throw new Response("There is no such dataset or picture.", { status: 404 });
+  const pictures = await listPictures(dataset.id, pageOf(sp.get("page")));
+  return {
+    ...common,
+    tab: "datasets" as const,
+    step: 2 as const,
+    dataset: { id: dataset.id, name: dataset.name },
+    pictures,
+    models: await modelChoices(dataset.dataKind ?? null),
+  };
+}
+
+type Failure = { gpuIndex: string; maxCompute: string; detail: string };
+type ActionResult = { errors?: { model?: string; algorithm?: string; image?: string; upload?: string }; failure?: Failure };
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const uploads = (context as { uploads?: UploadedFiles }).uploads;
+  if (!uploads && (request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
+    return data<ActionResult>({ errors: { upload: "The upload could not be read. Please try again." } }, { status: 400 });
+  }
+  const fields: Record<string, string> = uploads ? uploads.fields : Object.fromEntries([...(await request.formData()).entries()].filter(([, v]) => typeof v === "string")) as Record<string, string>;
+  const url = new URL(request.url);
+  if (fields.intent === "upload") {
+    // The earlier variant's upload dialog: one image, stored in the user's private uploads dataset.
+    const user = await requireUser(request);
+    const files = (uploads?.files ?? []).filter((f) => f.field === "picture");
+    const target = await uploadsDataset(user.id);
+    const before = await Picture.max<number, Picture>("id", { where: { datasetId: target.id } });
+    const outcome = await uploadPictures(user, target.id, files.slice(0, 1), uploads?.error?.code === "LIMIT_FILE_COUNT" ? { code: "ONE_FILE" } : uploads?.error);
+    if (outcome.error || outcome.rejected.length) {
+      const message = uploads?.error?.code === "LIMIT_FILE_COUNT" ? "Please upload one image at a time." : (outcome.error ?? outcome.rejected[0]);
+      return data<ActionResult>({ errors: { upload: message } }, { status: uploads?.error?.code === "LIMIT_FILE_SIZE" ? 413 : 400 });
+    }
+    const added = await Picture.findOne({ where: { datasetId: target.id }, order: [["id", "DESC"]] });
+    if (!added || added.id === before) return data<ActionResult>({ errors: { upload: "Please choose an image to upload." } }, { status: 400 });
+    return redirect(`/UserImgclassification?tab=pool&picture=${added.id}`);
+  }
+
+  // Start: the seed's order of checks, model, then algorithm, then image (§5).
+  const viewer: Viewer = await getUser(request);
+  const model = fields.model ?? "";
+  const algorithm = fields.algorithm ?? "";
+  const pictureId = fields.picture ?? "";
+  if (!model) return data<ActionResult>({ errors: { model: CLASSIFICATION_MSG.chooseModel } }, { status: 400 });
+  if (!CLASSIFICATION_ALGORITHMS.some((a) => a.value === algorithm)) return data<ActionResult>({ errors: { algorithm: CLASSIFICATION_MSG.chooseAlgorithm } }, { status: 400 });
+  if (!pictureId) return data<ActionResult>({ errors: { image: CLASSIFICATION_MSG.chooseImage } }, { status: 400 });
+  try {
+    const outcome = await explainPicture(viewer, pictureId, model, algorithm);
+    const next = new URLSearchParams(url.searchParams);
+    next.set("picture", pictureId);
+    next.set("model", model);
+    next.set("algorithm", algorithm);
+    next.set("result", String(outcome.cacheId));
+    next.set("ok", "1");
+    next.delete("index");
+    return redirect(`/UserImgclassification?${next}#results`);
+  } catch (e) {
+    if (!(e instanceof ClassificationFailed)) throw e;
+    const gpu = await reportGpu();
+    return data<ActionResult>({ failure: { ...gpu, detail: e.message } }, { status: 503 });
+  }
+}
+
+export default function UserImgclassification() {
+  const d = useLoaderData<typeof loader>();
+  const res = useActionData<typeof action>() as ActionResult | undefined;
+  const toast = useRef<Toast>(null);
+  useEffect(() => {
+    if (d.ok && d.result) toast.current?.show({ severity: "success", summary: CLASSIFICATION_MSG.success, life: 3000 });
+  }, [d.ok, d.result?.id]);
+  useEffect(() => {
+    if (res?.failure) toast.current?.show({ severity: "error", summary: "The algorithm did not run", detail: "The algorithm did not run. Please try again later.", life: 10_000 });
+  }, [res]);
+  return (
+    <section>
+      <DatasetStyles />
+      <Toast ref={toast} />
+      <h1>Image classification</h1>
+      <nav className="tabs" aria-label="Image source">
+        <Link to="/UserImgclassification" className={"tab" + (d.tab === "datasets" ? " active" : "")}>
+          From a dataset
+        </Link>
+        <Link to="/UserImgclassification?tab=pool" className={"tab" + (d.tab === "pool" ? " active" : "")}>
+          Image pool and upload
+        </Link>
+      </nav>
+      {d.ok && d.result ? (
+        <Notice kind="success">
+          <span data-testid="success">{CLASSIFICATION_MSG.success}</span>
+        </Notice>
+      ) : null}
+      <div className="ds-steps">
+        {d.tab === "pool" ? <PoolStep {...(d as PoolData)} uploadError={res?.errors?.upload} /> : (d as DatasetsData).step === 1 ? <DatasetStep {...(d as Step1)} /> : <ImageStep {...(d as Step2)} />}
+        {d.tab === "pool" || (d as DatasetsData).step === 2 ? <RunStep data={d as PoolData | Step2} res={res} /> : null}
+        {res?.failure ? <FailurePanel failure={res.failure} /> : null}
+        {d.result ? <Results result={d.result} /> : null}
+      </div>
+    </section>
+  );
+}
+
+type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
+type PoolData = Extract<LoaderData, { tab: "pool" }>;
+type DatasetsData = Extract<LoaderData, { tab: "datasets" }>;
+type Step1 = Extract<DatasetsData, { step: 1 }>;
+type Step2 = Extract<DatasetsData, { step: 2 }>;
+
+function DatasetStep({ type, q, search }: Step1) {
+  return (
+    <div className="card">
+      <h2 style={{ marginTop: 0 }}>Step 1 · Select a dataset</h2>
+      <DatasetSearch
+        action="/UserImgclassification"
+        type={type}
+        q={q}
+        result={search}
+        pickHref={(id) => `/UserImgclassification?dataset=${id}`}
+        pickLabel="Select"
+        pageHref={(page) => `/UserImgclassification?${new URLSearchParams({ type, q, page: String(page) })}`}
+      />
+    </div>
+  );
+}
+
+function ImageStep({ dataset, pictures, picture, model, algorithm }: Step2) {
+  const href = (extra: Record<string, string>) => {
+    const q: Record<string, string> = { dataset: String(dataset.id), page: String(pictures.page) };
+    if (model) q.model = model;
+    if (algorithm) q.algorithm = algorithm;
+    return `/UserImgclassification?${new URLSearchParams({ ...q, ...extra })}`;
+  };
+  return (
+    <div className="card">
+      <h2 style={{ marginTop: 0 }}>Step 2 · Select an image from “{dataset.name}”</h2>
+      <p>
+        <Link to="/UserImgclassification" className="p-button p-button-outlined p-component">
+          <i className="pi pi-arrow-left" style={{ marginRight: ".4rem" }} /> Back to dataset preview
+        </Link>
+      </p>
+      <div className="ds-grid" data-testid="image-grid">
+        {pictures.items.map((p) => (
+          <PictureTile key={p.id} picture={p} picked={picture?.id === p.id} href={href({ picture: String(p.id) })} />
+        ))}
+      </div>
+      {pictures.total === 0 ? <p className="muted">This dataset has no pictures.</p> : null}
+      <Pager page={pictures.page} pageCount={pictures.pageCount} href={(p) => href({ page: String(p), ...(picture ? { picture: String(picture.id) } : {}) })} label="Image pages" />
+    </div>
+  );
+}
+
+function PoolStep({ pool, seed, picture, signedIn, uploadError }: PoolData & { uploadError?: string }) {
+  const busy = useNavigation().state === "submitting";
+  return (
+    <div className="card">
+      <h2 style={{ marginTop: 0 }}>Step 1 · Choose an image from the pool</h2>
+      <div className="ds-toolbar">
+        <Link to={`/UserImgclassification?tab=pool&pool=${seed + 1}`} className="p-button p-button-outlined p-component">
+          <i className="pi pi-refresh" style={{ marginRight: ".4rem" }} /> Refresh pool
+        </Link>
+        <Link to="/datasetPreview?intro=fashion-mnist" className="p-button p-button-text p-component">
+          Dataset introduction
+        </Link>
+      </div>
+      {pool.length ? (
+        <div className="ds-grid" style={{ gridTemplateColumns: "repeat(6, minmax(0, 1fr))" }} data-testid="image-pool">
+          {pool.map((p) => (
+            <a key={p.id} href={`/UserImgclassification?tab=pool&pool=${seed}&picture=${p.id}`} className={"ds-tile" + (picture?.id === p.id ? " picked" : "")} data-picture-id={p.id}>
+              <img src={p.thumbUrl} alt={p.label ?? "pool image"} />
+            </a>
+          ))}
+        </div>
+      ) : (
+        <p className="muted">No installed dataset is available on this server for the pool.</p>
+      )}
+      {picture && !pool.some((p) => p.id === picture.id) ? (
+        <p>
+          Chosen image: <img src={`${picture.url}`} alt={picture.name} style={{ width: 96, height: 96, objectFit: "contain", imageRendering: "pixelated", border: "2px solid #dc2626", borderRadius: 6, verticalAlign: "middle" }} /> {picture.name}
+        </p>
+      ) : null}
+      <h3>Upload an image</h3>
+      {signedIn ? (
+        <Form method="post" encType="multipart/form-data" action="/UserImgclassification?tab=pool" className="ds-toolbar" aria-label="Upload an image">
+          <input type="hidden" name="intent" value="upload" />
+          <input type="file" name="picture" accept="image/png,image/jpeg,image/gif,image/webp" required aria-describedby="upload-error" />
+          <Button type="submit" label="Upload" icon="pi pi-upload" outlined loading={busy} />
+        </Form>
+      ) : (
+        <p className="muted">
+          <a href="/signin?redirectTo=%2FUserImgclassification%3Ftab%3Dpool">Log in</a> to upload your own image (one at a time).
+        </p>
+      )}
+      <FieldError id="upload-error" message={uploadError} />
+    </div>
+  );
+}
+
+function RunStep({ data: d, res }: { data: PoolData | Step2; res?: ActionResult }) {
+  const nav = useNavigation();
+  const running = nav.state === "submitting" && nav.formData?.get("intent") === "run";
+  return (
+    <div className="card">
+      <h2 style={{ marginTop: 0 }}>{d.tab === "pool" ? "Step 2" : "Step 3"} · Choose the model and algorithm</h2>
+      <Form method="post" aria-label="Start inference" className="ds-toolbar" style={{ alignItems: "flex-start" }}>
+        <input type="hidden" name="intent" value="run" />
+        <input type="hidden" name="picture" value={d.picture?.id ?? ""} />
+        <div className="field" style={{ minWidth: 260 }}>
+          <label htmlFor="model">Model</label>
+          <select id="model" name="model" className="p-inputtext" defaultValue={d.model} key={`m${d.model}`} aria-describedby="model-error">
+            <option value="">— choose —</option>
+            {d.models.options.map((m) => (
+              <option key={m.value} value={m.value}>
+                {m.label}
+              </option>
+            ))}
+          </select>
+          <FieldError id="model-error" message={res?.errors?.model} />
+          {d.models.error ? <small className="muted">{d.models.error}</small> : null}
+        </div>
+        <div className="field" style={{ minWidth: 300 }}>
+          <label htmlFor="algorithm">Algorithm</label>
+          <select id="algorithm" name="algorithm" className="p-inputtext" defaultValue={d.algorithm} key={`a${d.algorithm}`} aria-describedby="algorithm-error">
+            <option value="">— choose —</option>
+            {d.algorithms.map((a) => (
+              <option key={a.value} value={a.value}>
+                {a.label}
+              </option>
+            ))}
+          </select>
+          <FieldError id="algorithm-error" message={res?.errors?.algorithm} />
+        </div>
+        <div className="field">
+          <label>&nbsp;</label>
+          <Button type="submit" label="Start inference" icon="pi pi-play" loading={running} />
+        </div>
+      </Form>
+      <FieldError id="image-error" message={res?.errors?.image} />
+      {d.picture ? (
+        <p className="muted">
+          Image: {d.picture.name}
+          {d.picture.label ? ` (ground truth: ${d.picture.label})` : ""}
+        </p>
+      ) : (
+        <p className="muted">No image chosen yet.</p>
+      )}
+      {running ? (
+        <div className="ds-busy" role="status" aria-live="polite" data-testid="busy">
+          <ProgressSpinner style={{ width: 28, height: 28 }} strokeWidth="6" /> Running the algorithm…
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function FailurePanel({ failure }: { failure: Failure }) {
+  return (
+    <div className="card notice-error" role="alert" data-testid="failure-panel">
+      <h2 style={{ marginTop: 0 }}>The algorithm did not run</h2>
+      <p>The algorithm did not run, possibly because the server does not have enough compute right now or because of a program error.</p>
+      <p>
+        Maximum available compute: <strong data-testid="max-compute">{failure.maxCompute}</strong> · GPU index: <strong data-testid="gpu-index">{failure.gpuIndex}</strong>
+      </p>
+      <p>Please try again later.</p>
+      <p className="muted" style={{ fontSize: ".85rem" }}>
+        Detail: {failure.detail}
+      </p>
+    </div>
+  );
+}
+
+function Results({ result }: { result: NonNullable<LoaderData["result"]> }) {
+  return (
+    <>
+      <div className="card" id="results">
+        <h2 style={{ marginTop: 0 }}>Step 4 · Prediction</h2>
+        <dl className="profile-grid">
+          <dt>Ground truth</dt>
+          <dd data-testid="ground-truth">{result.groundTruth}</dd>
+          <dt>Predicted class</dt>
+          <dd data-testid="predicted">{result.predictedClass}</dd>
+          <dt>Probability</dt>
+          <dd data-testid="probability">{result.probabilityText}</dd>
+        </dl>
+      </div>
+      <div className="card">
+        <h2 style={{ marginTop: 0 }}>Step 5 · Attribution map ({result.algorithm})</h2>
+        <div className="ds-result-images">
+          <figure>
+            <img src={`/picture/${result.pictureId}`} alt="input" />
+            <figcaption>Input</figcaption>
+          </figure>
+          <figure>
+            <img src={result.heatmapUrl} alt="attribution heatmap" data-testid="heatmap" />
+            <figcaption>Attribution heatmap</figcaption>
+          </figure>
+          <figure>
+            <img src={result.overlayUrl} alt="attribution overlay" data-testid="overlay" />
+            <figcaption>Overlay on the input</figcaption>
+          </figure>
+        </div>
+      </div>
+    </>
+  );
+}
