@@ -5,55 +5,13 @@ import { describe, it, expect, beforeAll } from "vitest";
 import * as tf from "@tensorflow/tfjs";
 import { initBackend } from "../../sidecar/inference/runtime/backend.ts";
 import { getAlgorithm } from "../../sidecar/inference/attribution/index.ts";
-import type { Net } from "../../sidecar/inference/net.ts";
 import {
   evaluateIndices,
   EvaluationCancelled,
   pixelMap,
   summarise,
-  type SplitData,
 } from "../../sidecar/inference/evaluation/engine.ts";
-import { relu as reluWithMode } from "../../sidecar/zoo/relu.ts";
-
-const GRID11 = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
-const SIZE = 20; // patch 2 → 100 patches, so every grid step removes exactly 10
-const KEY = { y: 6, x: 14 }; // top-left pixel of the decisive patch (patch 3·10 + 7 = 37)
-
-/**
- * Class 0 ("bright key") when the mean of the key patch exceeds 0.5, else class 1.
- * The rest of the image feeds class 1 through a tiny weight so gradients elsewhere are
- * non-zero but far smaller than the key patch's.
- */
-function keyPatchNet(): Net {
-  return {
-    id: "key-patch",
-    inputShape: [SIZE, SIZE, 1],
-    classNames: ["bright key", "dark key"],
-    layers: ["key"],
-    defaultCamLayer: "key",
-    forward(x, opts = {}) {
-      return tf.tidy(() => {
-        let key = tf.slice(x, [0, KEY.y, KEY.x, 0], [-1, 2, 2, 1]) as tf.Tensor4D;
-        if (opts.tap?.layer === "key") key = (opts.tap.fn(key) as tf.Tensor4D | undefined) ?? key;
-        const k = tf.mean(key, [1, 2, 3]);
-        // + 1e-4 so a blank image (both logits otherwise 0) is class 1, not a tie.
-        const rest = tf.add(tf.mul(tf.mean(x, [1, 2, 3]), 1e-3), 1e-4);
-        const l0 = reluWithMode(tf.sub(k, 0.5), opts.relu ?? "normal");
-        return tf.stack([l0, rest], 1) as tf.Tensor2D;
-      });
-    },
-    trainableVariables: () => [],
-  };
-}
-
-function brightImages(n: number): SplitData {
-  // A soft ramp (not constant) so InputXGradient has non-zero inputs everywhere.
-  const images = new Float32Array(n * SIZE * SIZE);
-  for (let i = 0; i < images.length; i++) images[i] = 0.6 + 0.4 * ((i % (SIZE * SIZE)) / (SIZE * SIZE));
-  const masks = new Uint8Array(n * SIZE * SIZE);
-  for (let i = 0; i < n; i++) for (let dy = 0; dy < 2; dy++) for (let dx = 0; dx < 2; dx++) masks[i * SIZE * SIZE + (KEY.y + dy) * SIZE + KEY.x + dx] = 1;
-  return { height: SIZE, width: SIZE, channels: 1, size: n, images, labels: new Int32Array(n), masks };
-}
+import { brightImages, GRID11, keyPatchNet } from "./fixtures.ts";
 
 const settings = { patchSize: 2, filler: [0, 0, 0], grid: GRID11 };
 

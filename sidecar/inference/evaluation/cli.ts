@@ -1,0 +1,190 @@
+// npm run -s evaluate -- --suite ID --method NAME [--params JSON] [--limit N] [--task T]... --out DIR
+// npm run -s evaluate -- --suite ID --all-methods --write-suite      (regenerates the suite's baseline folders)
+// npm run -s evaluate -- --suite ID --all-methods --out DIR          (the same, into DIR/<folder>/)
+//
+// Evaluates attribution methods on a suite's tasks with MoRF and LeRF (docs/evaluation.md)
+// and writes the result-file pair of spec §2 plus localisation.json and images.json.
+// A progress bar goes to stderr; the written paths go to stdout. Ctrl-C cancels.
+import path from "node:path";
+import { ALGORITHM_NAMES, getAlgorithm } from "../attribution/index.ts";
+import { EvaluationCancelled } from "./engine.ts";
+import { EvaluationPool } from "./pool.ts";
+import { evaluateMethod, writeMethodFolder, type MethodRun, type TaskProgress } from "./run.ts";
+import { readSuite, type BaselineMethod, type SuiteConfig } from "./suite.ts";
+
+const USAGE = `usage:
+  npm run -s evaluate -- --suite ID --method NAME [--params JSON] [--limit N] [--task T]... [--workers N] --out DIR
+  npm run -s evaluate -- --suite ID --all-methods (--write-suite | --out DIR) [--workers N]
+options:
+  --suite ID       suite id (folder under seeds/suites) or path to a suite folder
+  --method NAME    attribution method (${ALGORITHM_NAMES.join(", ")})
+  --params JSON    method parameters; default: the suite's baseline parameters for that method, else the registry's
+  --limit N        evaluate only the first N images of each task's evaluation split
+  --task T         only this task (repeat or comma-separate for several)
+  --workers N      worker threads (default 2)
+  --backend B      tensor backend: auto, wasm, cpu, tensorflow (default TENSOR_BACKEND or auto)
+  --all-methods    every baseline method listed in the suite's "evaluation" block
+  --write-suite    with --all-methods: write into the suite folder itself (full split, all tasks)`;
+
+interface Args {
+  suite?: string;
+  method?: string;
+  params?: string;
+  limit?: number;
+  tasks: string[];
+  workers: number;
+  backend?: string;
+  out?: string;
+  allMethods: boolean;
+  writeSuite: boolean;
+}
+
+class UsageError extends Error {}
+
+function parseArgs(argv: string[]): Args {
+  const a: Args = { tasks: [], workers: 2, allMethods: false, writeSuite: false };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined || v.startsWith("--")) throw new UsageError(`${flag} needs a value`);
+      return v;
+    };
+    const int = (name: string) => {
+      const v = Number(value());
+      if (!Number.isInteger(v) || v < 1) throw new UsageError(`${name} must be a whole number ≥ 1`);
+      return v;
+    };
+    switch (flag) {
+      case "--suite": a.suite = value(); break;
+      case "--method": a.method = value(); break;
+      case "--params": a.params = value(); break;
+      case "--limit": a.limit = int("--limit"); break;
+      case "--task": a.tasks.push(...value().split(",").map((t) => t.trim()).filter(Boolean)); break;
+      case "--workers": a.workers = int("--workers"); break;
+      case "--backend": a.backend = value(); break;
+      case "--out": a.out = value(); break;
+      case "--all-methods": a.allMethods = true; break;
+      case "--write-suite": a.writeSuite = true; break;
+      case "-h": case "--help": throw new UsageError("");
+      default: throw new UsageError(`unknown option ${flag}`);
+    }
+  }
+  if (!a.suite) throw new UsageError("--suite is required");
+  if (a.allMethods === Boolean(a.method)) throw new UsageError("give either --method NAME or --all-methods");
+  if (a.writeSuite && !a.allMethods) throw new UsageError("--write-suite goes with --all-methods");
+  if (a.writeSuite && (a.limit !== undefined || a.tasks.length > 0 || a.out)) {
+    // The committed baseline is always the full split of every task; a partial run goes to --out.
+    throw new UsageError("--write-suite evaluates the whole split of every task: drop --limit, --task and --out");
+  }
+  if (!a.writeSuite && !a.out) throw new UsageError("--out DIR is required (or --all-methods --write-suite)");
+  if (a.allMethods && a.params) throw new UsageError("--params goes with --method");
+  return a;
+}
+
+function formatSeconds(s: number | null): string {
+  if (s === null || !Number.isFinite(s)) return "--:--";
+  const t = Math.round(s);
+  return `${Math.floor(t / 60)}:${String(t % 60).padStart(2, "0")}`;
+}
+
+/** A one-line bar redrawn in place on a terminal; a line per 25% otherwise (logs, CI). */
+function progressPrinter(label: string) {
+  const tty = process.stderr.isTTY;
+  let lastQuarter = -1;
+  return (p: TaskProgress) => {
+    const width = 24;
+    const filled = p.total === 0 ? width : Math.round((p.done / p.total) * width);
+    const line = `${label} task ${p.taskNumber}/${p.taskCount} ${p.task} [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${p.done}/${p.total} images, ETA ${formatSeconds(p.etaSeconds)}`;
+    if (tty) {
+      process.stderr.write(`\r${line}\x1b[K`);
+      if (p.done === p.total) process.stderr.write("\n");
+    } else {
+      const quarter = p.total === 0 ? 4 : Math.floor((p.done / p.total) * 4);
+      if (quarter !== lastQuarter) {
+        lastQuarter = quarter;
+        process.stderr.write(line + "\n");
+      }
+    }
+  };
+}
+
+function methodsToRun(suite: SuiteConfig, args: Args): BaselineMethod[] {
+  if (args.allMethods) {
+    if (!suite.evaluation || suite.evaluation.methods.length === 0) {
+      throw new UsageError(`suite ${suite.id} lists no baseline methods (suite.json "evaluation".methods)`);
+    }
+    return suite.evaluation.methods;
+  }
+  const algorithm = getAlgorithm(args.method!).name;
+  const fromSuite = suite.evaluation?.methods.find((m) => m.algorithm === algorithm);
+  let params = fromSuite?.params ?? {};
+  if (args.params) {
+    try {
+      params = JSON.parse(args.params) as Record<string, unknown>;
+    } catch (err) {
+      throw new UsageError(`--params is not valid JSON (${(err as Error).message})`);
+    }
+  }
+  return [{ folder: fromSuite?.folder ?? algorithm, algorithm, params }];
+}
+
+async function main(): Promise<number> {
+  let args: Args;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (err) {
+    if (err instanceof UsageError) {
+      if (err.message) console.error(`evaluate: ${err.message}`);
+      console.error(USAGE);
+      return 2;
+    }
+    throw err;
+  }
+  const suite = readSuite(args.suite!);
+  const methods = methodsToRun(suite, args);
+  for (const t of args.tasks) if (!suite.tasks.includes(t)) throw new UsageError(`suite ${suite.id} has no task ${t} (tasks: ${suite.tasks.join(", ")})`);
+  const tasks = args.tasks.length > 0 ? suite.tasks.filter((t) => args.tasks.includes(t)) : suite.tasks;
+  const fullSplit = suite.evaluation?.images ?? 100;
+  const images = Math.min(args.limit ?? fullSplit, fullSplit);
+  const backend = args.backend ?? suite.evaluation?.backend ?? process.env.TENSOR_BACKEND ?? "auto";
+  if (args.writeSuite && suite.evaluation && backend !== suite.evaluation.backend) {
+    throw new UsageError(`suite ${suite.id} records its baseline on the ${suite.evaluation.backend} backend`);
+  }
+
+  const ctrl = new AbortController();
+  process.once("SIGINT", () => ctrl.abort());
+  const pool = new EvaluationPool({ workers: args.workers, backend });
+  try {
+    for (const m of methods) {
+      getAlgorithm(m.algorithm); // fail before any work on an unknown name
+      const run: MethodRun = { algorithm: m.algorithm, params: m.params, tasks, images };
+      const outcome = await evaluateMethod(suite, run, pool, { signal: ctrl.signal, onProgress: progressPrinter(m.algorithm) });
+      const dir = args.writeSuite
+        ? path.join(suite.dir, m.folder)
+        : args.allMethods
+          ? path.join(args.out!, m.folder)
+          : args.out!;
+      const meta = args.allMethods ? { contributor: "Meta-Rank baseline", institute: "Meta-Rank platform (computed by its own evaluation engine)", algorithm: m.algorithm } : undefined;
+      for (const f of writeMethodFolder(dir, suite, run, outcome, { backend, meta })) console.log(path.relative(process.cwd(), f));
+      console.error(`${m.algorithm}: ${tasks.length} task(s) × ${images} images in ${outcome.seconds.toFixed(1)} s`);
+    }
+  } catch (err) {
+    if (err instanceof EvaluationCancelled) {
+      console.error("\nevaluate: cancelled");
+      return 130;
+    }
+    throw err;
+  } finally {
+    await pool.close();
+  }
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(`evaluate: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(err instanceof UsageError ? 2 : 1);
+  },
+);
