@@ -56,7 +56,7 @@ async function latestSubmissionId(admin: Client, algorithm: string): Promise<num
 }
 
 beforeAll(async () => {
-  stack = await startStack({ env: { SUBMISSION_DAILY_LIMIT: "3" } as NodeJS.ProcessEnv });
+  stack = await startStack({ env: { ...process.env, SUBMISSION_DAILY_LIMIT: "3" } });
   await importBaselines(suiteFolder(BASELINES));
 });
 afterAll(async () => {
