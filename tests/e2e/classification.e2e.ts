@@ -110,3 +110,31 @@ describe("dataset gallery", () => {
     await context.close();
   });
 });
+
+describe.each([true, false])("dataset management with JavaScript %s", (js) => {
+  it("creates a dataset, uploads several pictures, and deletes some in delete mode", async () => {
+    const context = await signedIn(js ? "ds-js" : "ds-nojs", js);
+    const page = await context.newPage();
+    await page.goto("/datasetInDetail");
+    const create = page.getByRole("form", { name: "Create a dataset" });
+    await create.getByLabel("Name").fill(`holiday ${js ? "js" : "nojs"}`);
+    await create.getByRole("button", { name: "Create" }).click();
+    await page.waitForURL(/dataset=\d+/);
+    await page.getByRole("link", { name: "Upload pictures" }).click();
+    const upload = page.getByRole("form", { name: "Upload pictures" });
+    const fix = (n: string) => path.join(ROOT, "tests/fixtures/images", n);
+    await upload.locator('input[type="file"]').setInputFiles([fix("red.png"), fix("red.jpg"), fix("red.gif"), fix("red.webp")]);
+    await upload.getByRole("button", { name: "Confirm upload" }).click();
+    await page.getByText("4 picture(s) uploaded.").waitFor();
+    expect(await page.getByTestId("picture-grid").locator(".ds-tile").count()).toBe(4);
+    await page.getByRole("link", { name: "Delete pictures" }).click();
+    await page.getByRole("form", { name: "Delete pictures" }).waitFor();
+    await page.getByRole(js ? "button" : "link", { name: "Select all" }).click();
+    if (!js) await page.waitForURL(/select=all/);
+    await page.getByRole("checkbox").first().uncheck();
+    await page.getByRole("button", { name: /^Confirm/ }).click();
+    await page.getByText("3 picture(s) deleted.").waitFor();
+    expect(await page.getByTestId("picture-grid").locator(".ds-tile").count()).toBe(1);
+    await context.close();
+  });
+});
