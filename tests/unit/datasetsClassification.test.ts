@@ -1,0 +1,48 @@
+// App-side pieces of the classification demo that need no sidecar: the ResNet18 slot binding,
+// the model input, and heatmaps drawn from a raw attribution.
+import fs from "node:fs";
+import path from "node:path";
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { heatmapFromAttribution, modelInput, modelOptions, type TrainedModel } from "../../app/.server/classification.server.ts";
+
+const model = (over: Partial<TrainedModel>): TrainedModel => ({ id: "x", dataset: "fashion-mnist", arch: "resnet", inputHeight: 28, inputWidth: 28, inputChannels: 1, classNames: [], testAccuracy: 0.9, ...over });
+const MODELS = [
+  model({ id: "fashion-mnist-resnet", dataset: "fashion-mnist" }),
+  model({ id: "fashion-mnist-vgg", dataset: "fashion-mnist", arch: "vgg" }),
+  model({ id: "scenes-resnet", dataset: "scenes", inputHeight: 32, inputWidth: 32, inputChannels: 3 }),
+];
+
+describe("ResNet18 slot", () => {
+  it("binds to the ResNet-style model trained on the dataset's data", () => {
+    expect(modelOptions(MODELS, "fashion-mnist")).toEqual([{ value: "fashion-mnist-resnet", label: "ResNet18" }]);
+    expect(modelOptions(MODELS, "scenes")).toEqual([{ value: "scenes-resnet", label: "ResNet18" }]);
+  });
+  it("offers every ResNet-style model, named by its data, for pictures of unknown kind", () => {
+    expect(modelOptions(MODELS, null).map((o) => o.value)).toEqual(["fashion-mnist-resnet", "scenes-resnet"]);
+    expect(modelOptions(MODELS, null)[0].label).toBe("ResNet18 (trained on Fashion-MNIST)");
+    expect(modelOptions([], "scenes")).toEqual([]);
+  });
+});
+
+describe("model input", () => {
+  it("resizes any picture to the model's height, width and channels", async () => {
+    const jpg = fs.readFileSync(path.join(__dirname, "../fixtures/images/red.jpg"));
+    // The PNG's own header (not a decoder's conversion) says how many channels were sent.
+    const grey = await sharp(await modelInput(jpg, MODELS[0])).metadata();
+    expect([grey.width, grey.height, grey.channels]).toEqual([28, 28, 1]);
+    const rgb = await sharp(await modelInput(jpg, MODELS[2])).metadata();
+    expect([rgb.width, rgb.height, rgb.channels]).toEqual([32, 32, 3]);
+  });
+});
+
+describe("heatmap from an attribution", () => {
+  it("colours the strongest |attribution| red and zero blue", async () => {
+    const data = [0, 0, 0, -4]; // 2×2×1: only the bottom-right pixel matters
+    const png = await heatmapFromAttribution({ shape: [1, 2, 2, 1], data });
+    const { data: px } = await sharp(png!).raw().toBuffer({ resolveWithObject: true });
+    expect([px[9], px[11]]).toEqual([255, 0]); // bottom-right: red, no blue
+    expect([px[0], px[2]]).toEqual([0, 255]); // top-left: blue
+    expect(await heatmapFromAttribution({ shape: [2], data: [1, 2] })).toBeNull();
+  });
+});
