@@ -1,0 +1,22 @@
+// The datasets the zoo trains on, by the names the training command and the
+// checkpoints use. Operator-provided data (CIFAR binaries, image folders) is read
+// through its own readers with a path.
+import type { DatasetSplits } from "./dataset.ts";
+import { readFashionMnist } from "./fashion-mnist.ts";
+import { generateScenes } from "./scenes.ts";
+import { readCifarDir } from "./cifar.ts";
+import { readImageFolderSplits } from "./image-folder.ts";
+
+export const BUILTIN_DATASETS = ["fashion-mnist", "scenes"] as const;
+
+/**
+ * Load a dataset by name: "fashion-mnist", "scenes", "cifar:<dir>" (CIFAR-10/100
+ * binary version) or "folder:<dir>" (train/ and test/ sub-folders, one folder per class).
+ */
+export function loadDataset(name: string): DatasetSplits {
+  if (name === "fashion-mnist") return readFashionMnist();
+  if (name === "scenes") return generateScenes();
+  if (name.startsWith("cifar:")) return readCifarDir(name.slice("cifar:".length));
+  if (name.startsWith("folder:")) return readImageFolderSplits(name.slice("folder:".length));
+  throw new Error(`unknown dataset "${name}"; use fashion-mnist, scenes, cifar:<dir> or folder:<dir>`);
+}

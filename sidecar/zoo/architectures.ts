@@ -1,0 +1,104 @@
+// The zoo's three network families, scaled down for 28×28×1 and 32×32×3 inputs so
+// they train on a CPU in minutes. Each is one function over `Ops` (see layers.ts),
+// so the same code serves training (with batch norm) and inference (folded).
+import * as tf from "@tensorflow/tfjs";
+import type { Ops } from "./layers.ts";
+
+export type ArchName = "resnet" | "vgg" | "inception";
+export const ARCH_NAMES: ArchName[] = ["resnet", "vgg", "inception"];
+
+export interface ArchConfig {
+  /** Channel count of the first stage; later stages are multiples of it. */
+  width: number;
+  /** Stride of the stem convolution (2 halves the work on larger inputs). */
+  stemStride: number;
+}
+
+export interface Architecture {
+  name: ArchName;
+  description: string;
+  /** Layer GradCAM uses when none is named (the last convolutional stage). */
+  defaultCamLayer: string;
+  forward(ops: Ops, x: tf.Tensor4D, numClasses: number, cfg: ArchConfig): tf.Tensor2D;
+}
+
+function globalAvgPool(x: tf.Tensor4D): tf.Tensor2D {
+  return tf.mean(x, [1, 2]) as tf.Tensor2D;
+}
+
+/** ResNet-18 layout: stem, four stages of two basic blocks (3×3, 3×3 + identity or 1×1 projection). */
+export const resnet: Architecture = {
+  name: "resnet",
+  description: "ResNet-18-style: conv stem, 4 stages × 2 basic residual blocks (widths w, 2w, 4w, 8w), global average pool, linear",
+  defaultCamLayer: "layer4",
+  forward(ops, x, numClasses, cfg) {
+    const w = cfg.width;
+    let h = ops.tap("stem", ops.relu(ops.conv("stem", x, w, { stride: cfg.stemStride })));
+    const widths = [w, 2 * w, 4 * w, 8 * w];
+    widths.forEach((width, s) => {
+      for (let b = 0; b < 2; b++) {
+        const stride = s > 0 && b === 0 ? 2 : 1;
+        const name = `layer${s + 1}.${b}`;
+        const shortcut = stride !== 1 || h.shape[3] !== width ? ops.conv(`${name}.downsample`, h, width, { kernel: 1, stride }) : h;
+        const y = ops.conv(`${name}.conv2`, ops.relu(ops.conv(`${name}.conv1`, h, width, { stride })), width);
+        h = ops.relu(tf.add(y, shortcut));
+      }
+      h = ops.tap(`layer${s + 1}`, h);
+    });
+    return ops.dense("fc", globalAvgPool(h), numClasses);
+  },
+};
+
+/** VGG layout: three blocks of two 3×3 convs and a max pool, then a two-layer classifier. */
+export const vgg: Architecture = {
+  name: "vgg",
+  description: "VGG-style: 3 blocks × (two 3×3 conv + max pool) with widths w, 2w, 4w, then dense 64 and linear",
+  defaultCamLayer: "block3",
+  forward(ops, x, numClasses, cfg) {
+    let h = x;
+    [cfg.width, 2 * cfg.width, 4 * cfg.width].forEach((width, i) => {
+      h = ops.relu(ops.conv(`block${i + 1}.conv1`, h, width, { stride: i === 0 ? cfg.stemStride : 1 }));
+      h = ops.relu(ops.conv(`block${i + 1}.conv2`, h, width));
+      h = ops.tap(`block${i + 1}`, h);
+      h = tf.maxPool(h, 2, 2, "same");
+    });
+    const flat = tf.reshape(h, [h.shape[0], -1]) as tf.Tensor2D;
+    return ops.dense("classifier.fc2", ops.relu(ops.dense("classifier.fc1", flat, 64)), numClasses);
+  },
+};
+
+/** One GoogLeNet-style module: 1×1, 1×1→3×3, 1×1→3×3→3×3 (a factorised 5×5) and pool→1×1 branches. */
+function inceptionModule(ops: Ops, name: string, x: tf.Tensor4D, c: number): tf.Tensor4D {
+  const b1 = ops.relu(ops.conv(`${name}.b1`, x, c, { kernel: 1 }));
+  const b3 = ops.relu(ops.conv(`${name}.b3`, ops.relu(ops.conv(`${name}.b3_reduce`, x, c / 2, { kernel: 1 })), c));
+  let b5 = ops.relu(ops.conv(`${name}.b5_reduce`, x, c / 4, { kernel: 1 }));
+  b5 = ops.relu(ops.conv(`${name}.b5b`, ops.relu(ops.conv(`${name}.b5a`, b5, c / 2)), c / 2));
+  const bp = ops.relu(ops.conv(`${name}.pool_proj`, tf.maxPool(x, 3, 1, "same"), c / 2, { kernel: 1 }));
+  return tf.concat([b1, b3, b5, bp], 3);
+}
+
+/** Inception layout: conv stem, two pairs of inception modules separated by max pools, global pool, linear. */
+export const inception: Architecture = {
+  name: "inception",
+  description: "Inception-style: conv stem, 2 × 2 inception modules (1×1, 3×3, double-3×3, pool branches) with max pools, global average pool, linear",
+  defaultCamLayer: "mixed4",
+  forward(ops, x, numClasses, cfg) {
+    const w = cfg.width;
+    let h = ops.tap("stem", ops.relu(ops.conv("stem", x, w, { stride: cfg.stemStride })));
+    h = tf.maxPool(h, 2, 2, "same");
+    h = ops.tap("mixed1", inceptionModule(ops, "mixed1", h, w));
+    h = ops.tap("mixed2", inceptionModule(ops, "mixed2", h, w));
+    h = tf.maxPool(h, 2, 2, "same");
+    h = ops.tap("mixed3", inceptionModule(ops, "mixed3", h, 2 * w));
+    h = ops.tap("mixed4", inceptionModule(ops, "mixed4", h, 2 * w));
+    return ops.dense("fc", globalAvgPool(h), numClasses);
+  },
+};
+
+export const ARCHITECTURES: Record<ArchName, Architecture> = { resnet, vgg, inception };
+
+export function architecture(name: string): Architecture {
+  const a = ARCHITECTURES[name as ArchName];
+  if (!a) throw new Error(`unknown architecture "${name}"; choose one of ${ARCH_NAMES.join(", ")}`);
+  return a;
+}

@@ -1,0 +1,203 @@
+// Training command:
+//   npm run train -- --dataset fashion-mnist|scenes|cifar:<dir>|folder:<dir> --arch resnet|vgg|inception
+//                    [--epochs N] [--out DIR] [--id ID] [--batch B] [--lr LR] [--train-size N]
+//                    [--width W] [--stem-stride S] [--seed S]
+// Trains with Adam (cosine-decayed learning rate) and batch norm, folds the batch
+// norm into the convolutions, measures accuracy on the held-out test split with
+// the folded network (so the figure is the served network's), and writes the
+// checkpoint (sidecar/zoo/checkpoints by default).
+import * as tf from "@tensorflow/tfjs";
+import { parseArgs } from "node:util";
+import { initBackend } from "../inference/runtime/backend.ts";
+import type { ImageDataset } from "../data/dataset.ts";
+import { loadDataset } from "../data/registry.ts";
+import { Rng } from "../data/prng.ts";
+import { architecture, type ArchConfig, type ArchName } from "./architectures.ts";
+import { writeCheckpoint, checkpointDir, type CheckpointManifest } from "./checkpoint.ts";
+import { TrainOps, foldBatchNorm, InferOps, type WeightMap } from "./layers.ts";
+import { ProgressBar } from "./progress.ts";
+
+export interface TrainOptions {
+  dataset: string;
+  arch: ArchName;
+  epochs: number;
+  batch: number;
+  lr: number;
+  trainSize?: number;
+  config: ArchConfig;
+  seed: number;
+  id: string;
+  out: string;
+  /** Mirror images left-right while training (off for data where that changes the class). */
+  flip: boolean;
+  quiet?: boolean;
+}
+
+/** Sizes that train in minutes on a shared 2-core CPU and still reach useful accuracy. */
+export function defaultConfig(arch: ArchName, height: number): ArchConfig {
+  const large = height >= 28;
+  if (arch === "resnet") return { width: 8, stemStride: large && height < 32 ? 2 : 1 };
+  if (arch === "vgg") return { width: 8, stemStride: 1 };
+  return { width: 8, stemStride: 1 };
+}
+
+/** Copy a batch (optionally mirrored left-right) into a fresh NHWC tensor. */
+function batchTensor(ds: ImageDataset, idx: ArrayLike<number>, rng: Rng | null): tf.Tensor4D {
+  const { height: h, width: w, channels: c } = ds;
+  const n = h * w * c;
+  const buf = new Float32Array(idx.length * n);
+  for (let b = 0; b < idx.length; b++) {
+    const src = idx[b] * n;
+    if (rng && rng.float() < 0.5) {
+      for (let y = 0; y < h; y++)
+        for (let x = 0; x < w; x++)
+          for (let ch = 0; ch < c; ch++) buf[b * n + (y * w + x) * c + ch] = ds.images[src + (y * w + (w - 1 - x)) * c + ch];
+    } else buf.set(ds.images.subarray(src, src + n), b * n);
+  }
+  return tf.tensor4d(buf, [idx.length, h, w, c]);
+}
+
+/** Accuracy of a forward function on a dataset, in batches. */
+export function accuracy(forward: (x: tf.Tensor4D) => tf.Tensor2D, ds: ImageDataset, batch = 250): number {
+  let correct = 0;
+  for (let start = 0; start < ds.size; start += batch) {
+    const idx = Array.from({ length: Math.min(batch, ds.size - start) }, (_, i) => start + i);
+    const pred = tf.tidy(() => tf.argMax(forward(batchTensor(ds, idx, null)), 1).dataSync());
+    for (let i = 0; i < idx.length; i++) if (pred[i] === ds.labels[idx[i]]) correct++;
+  }
+  return correct / ds.size;
+}
+
+export async function train(opts: TrainOptions): Promise<CheckpointManifest> {
+  const backend = await initBackend();
+  const log = (s: string) => { if (!opts.quiet) process.stderr.write(s + "\n"); };
+  const t0 = Date.now();
+  const data = loadDataset(opts.dataset);
+  const trainSet = data.train;
+  const trainSize = Math.min(opts.trainSize ?? trainSet.size, trainSet.size);
+  const arch = architecture(opts.arch);
+  const numClasses = trainSet.classNames.length;
+  log(`training ${opts.arch} on ${opts.dataset} (${trainSize} train / ${data.test.size} test images, ${trainSet.height}×${trainSet.width}×${trainSet.channels}, ${numClasses} classes) on ${backend.name}`);
+
+  const rng = new Rng(opts.seed);
+  const weights: WeightMap = new Map();
+  const stats: WeightMap = new Map();
+  // One forward pass creates every weight (shapes follow from the input).
+  const tapNames = tf.tidy(() => {
+    const ops = new TrainOps(weights, stats, rng, false);
+    arch.forward(ops, tf.zeros([1, trainSet.height, trainSet.width, trainSet.channels]) as tf.Tensor4D, numClasses, opts.config);
+    return ops.tapNames;
+  });
+  const paramCount = [...weights.values()].reduce((s, v) => s + v.size, 0);
+  log(`${paramCount} parameters, layers: ${tapNames.join(", ")}`);
+
+  const stepsPerEpoch = Math.ceil(trainSize / opts.batch);
+  const totalSteps = stepsPerEpoch * opts.epochs;
+  const optimizer = tf.train.adam(opts.lr);
+  const vars = [...weights.values()];
+  let step = 0;
+  for (let epoch = 0; epoch < opts.epochs; epoch++) {
+    const order = rng.permutation(trainSet.size).subarray(0, trainSize);
+    const bar = opts.quiet ? null : new ProgressBar(`epoch ${epoch + 1}/${opts.epochs}`, stepsPerEpoch);
+    let lossSum = 0, lossN = 0;
+    for (let s = 0; s < stepsPerEpoch; s++, step++) {
+      // Cosine decay to 2 % of the initial rate over the whole run.
+      (optimizer as unknown as { learningRate: number }).learningRate = opts.lr * (0.02 + 0.98 * 0.5 * (1 + Math.cos((Math.PI * step) / totalSteps)));
+      const idx = order.subarray(s * opts.batch, Math.min((s + 1) * opts.batch, trainSize));
+      const x = batchTensor(trainSet, idx, opts.flip ? rng : null);
+      const y = tf.tidy(() => tf.oneHot(tf.tensor1d(Array.from(idx, (i) => trainSet.labels[i]), "int32"), numClasses));
+      const ops = new TrainOps(weights, stats, rng, true);
+      const loss = optimizer.minimize(() => tf.losses.softmaxCrossEntropy(y, arch.forward(ops, x, numClasses, opts.config)) as tf.Scalar, true, vars);
+      lossSum += loss!.dataSync()[0];
+      lossN++;
+      loss!.dispose();
+      x.dispose();
+      y.dispose();
+      for (const p of ops.pendingStats) {
+        p.variable.assign(p.value);
+        p.value.dispose();
+      }
+      bar?.update(s + 1, `loss ${(lossSum / lossN).toFixed(4)}`);
+    }
+    bar?.finish(`loss ${(lossSum / lossN).toFixed(4)}`);
+  }
+
+  // Evaluate the network exactly as it will be served: batch norm folded.
+  const folded = foldBatchNorm(weights, stats);
+  const servedWeights: WeightMap = new Map(folded.map((a) => [a.name, tf.variable(tf.tensor(a.data, a.shape), false)]));
+  const testAccuracy = accuracy((x) => arch.forward(new InferOps(servedWeights), x, numClasses, opts.config), data.test);
+  log(`test accuracy ${(testAccuracy * 100).toFixed(2)} % on ${data.test.size} held-out images`);
+  const manifest = writeCheckpoint(
+    opts.out,
+    {
+      id: opts.id,
+      arch: opts.arch,
+      archConfig: opts.config,
+      dataset: opts.dataset,
+      inputShape: [trainSet.height, trainSet.width, trainSet.channels],
+      classNames: trainSet.classNames,
+      testAccuracy: Math.round(testAccuracy * 10000) / 10000,
+      trainSize,
+      testSize: data.test.size,
+      epochs: opts.epochs,
+      trainedAt: new Date().toISOString(),
+      trainingSeconds: Math.round((Date.now() - t0) / 1000),
+      backend: backend.name,
+      layers: tapNames,
+      defaultCamLayer: arch.defaultCamLayer,
+    },
+    folded,
+  );
+  for (const v of [...weights.values(), ...stats.values(), ...servedWeights.values()]) v.dispose();
+  optimizer.dispose();
+  log(`wrote ${opts.out}/${manifest.id}.json`);
+  return manifest;
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      dataset: { type: "string" },
+      arch: { type: "string" },
+      epochs: { type: "string", default: "3" },
+      batch: { type: "string", default: "128" },
+      lr: { type: "string", default: "0.003" },
+      "train-size": { type: "string" },
+      width: { type: "string" },
+      "stem-stride": { type: "string" },
+      seed: { type: "string", default: "1" },
+      id: { type: "string" },
+      out: { type: "string" },
+      "no-flip": { type: "boolean", default: false },
+    },
+  });
+  if (!values.dataset || !values.arch) {
+    process.stderr.write("usage: npm run train -- --dataset fashion-mnist|scenes --arch resnet|vgg|inception [--epochs N] [--out DIR]\n");
+    process.exit(2);
+  }
+  const arch = architecture(values.arch).name;
+  const height = values.dataset === "fashion-mnist" ? 28 : 32;
+  const def = defaultConfig(arch, height);
+  const num = (v: string | undefined, d: number) => (v === undefined ? d : Number(v));
+  const datasetSlug = values.dataset.replace(/^(cifar|folder):.*[\\/]([^\\/]+)[\\/]?$/, "$1-$2").toLowerCase().replace(/[^a-z0-9._-]/g, "-");
+  await train({
+    dataset: values.dataset,
+    arch,
+    epochs: num(values.epochs, 3),
+    batch: num(values.batch, 128),
+    lr: num(values.lr, 0.003),
+    trainSize: values["train-size"] ? Number(values["train-size"]) : undefined,
+    config: { width: num(values.width, def.width), stemStride: num(values["stem-stride"], def.stemStride) },
+    seed: num(values.seed, 1),
+    id: values.id ?? `${arch}-${datasetSlug}`,
+    out: values.out ?? checkpointDir(),
+    flip: !values["no-flip"],
+  });
+}
+
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith("sidecar/zoo/train.ts")) {
+  main().catch((err) => {
+    process.stderr.write(`train: ${(err as Error).message}\n`);
+    process.exit(1);
+  });
+}
