@@ -5,6 +5,7 @@ import { Op } from "sequelize";
 import { Server, type ServerProcess } from "./db.server.ts";
 import { hashPassword, verifyPassword } from "./password.server.ts";
 import { SidecarUnavailableError, callSidecar, setSidecarChooser } from "./sidecar.server.ts";
+import { lockedFor, recordFailure } from "./throttle.server.ts";
 
 export const log = pino({ name: "servers", level: process.env.LOG_LEVEL ?? "info" });
 
@@ -167,7 +168,7 @@ export function parseHeartbeat(body: unknown): Heartbeat | null {
   };
 }
 
-export type HeartbeatResult = "ok" | "invalid" | "refused";
+export type HeartbeatResult = "ok" | "invalid" | "refused" | "throttled";
 
 /** Authenticates a heartbeat by name + password and records what the sidecar reported. */
 export async function recordHeartbeat(body: unknown, from: string): Promise<HeartbeatResult> {
@@ -176,11 +177,20 @@ export async function recordHeartbeat(body: unknown, from: string): Promise<Hear
     log.warn({ from }, "malformed heartbeat refused");
     return "invalid";
   }
+  // Guessing server passwords is throttled per address, like logins ("ip:" keys allow 20 tries
+  // in 15 min). Per name would let anyone knock a real sidecar offline with wrong passwords.
+  const keys = [`ip:heartbeat:${from}`];
+  const wait = await lockedFor(keys);
+  if (wait > 0) {
+    log.warn({ from, server: hb.name, retryInSeconds: wait }, "heartbeat refused: too many wrong passwords from this address");
+    return "throttled";
+  }
   const server = await Server.findOne({ where: { username: hb.name } });
   // Verify against a real hash even for unknown names, so timing does not tell which names exist.
   const ok = server ? await verifyPassword(server.passwordHash, hb.password) : (await verifyPassword(await dummyHash(), hb.password), false);
   if (!server || !ok) {
     log.warn({ from, server: hb.name, reason: server ? "wrong password" : "unknown server" }, "heartbeat refused: wrong credentials");
+    await recordFailure(keys);
     return "refused";
   }
   const wasOnline = isOnline(server.lastLogin);

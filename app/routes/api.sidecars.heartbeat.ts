@@ -16,6 +16,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const outcome = await recordHeartbeat(body, String(context?.ip ?? "unknown"));
   if (outcome === "invalid") return json({ ok: false, error: "not a heartbeat: name, password and grpcAddress (host:port) are required" }, 400);
+  if (outcome === "throttled") return json({ ok: false, error: "too many wrong passwords from this address; try again in a few minutes" }, 429);
   if (outcome === "refused") return json({ ok: false, error: "invalid credentials" }, 401);
   return json({ ok: true });
 }

@@ -94,7 +94,7 @@ describe("the web app on Redis", () => {
   let stack: Stack;
   it("keeps queued jobs across an app restart and shows them to admins only in bull-board", async () => {
     const appPrefix = `${prefix}_app`;
-    stack = await startStack({ sidecar: false, env: { REDIS_URL, QUEUE_PREFIX: appPrefix } });
+    stack = await startStack({ sidecar: false, env: { NODE_ENV: "test", REDIS_URL, QUEUE_PREFIX: appPrefix } });
     cleanups.push(() => stack.stop());
     const producer = createJobQueue({ redisUrl: REDIS_URL, prefix: appPrefix });
     cleanups.push(() => producer.close());

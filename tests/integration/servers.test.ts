@@ -78,7 +78,7 @@ async function createServer(c: Client, username: string, password: string, passw
 }
 
 beforeAll(async () => {
-  stack = await startStack({ sidecar: false, env: { SERVER_ONLINE_THRESHOLD_MS: String(THRESHOLD_MS), LOCAL_SIDECAR_PASSWORD: "local-secret-1", SIDECARS: "" } });
+  stack = await startStack({ sidecar: false, env: { NODE_ENV: "test", SERVER_ONLINE_THRESHOLD_MS: String(THRESHOLD_MS), LOCAL_SIDECAR_PASSWORD: "local-secret-1", SIDECARS: "" } });
   admin = await adminClient(stack.baseUrl);
   user = await userClient(stack.baseUrl, "plain-user");
 });
@@ -249,5 +249,19 @@ describe("sidecar registration and heartbeats", () => {
     expect(detail).toMatch(/data-testid="cuda-version">unknown</);
     expect(detail).toContain("never sent a heartbeat");
     expect((await admin.get("/server_detail/999999")).status).toBe(404);
+  });
+
+  // Last: it locks this address out of heartbeats for the rest of the stack's life.
+  it("throttles password guessing per address (429), even for the right password then", async () => {
+    const beat = (password: string) =>
+      fetch(`${stack.baseUrl}/api/sidecars/heartbeat`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name: "gpu-a", password, grpcAddress: "127.0.0.1:1", gpuIndex: -1, freeCompute: 0, totalMemoryMiB: 0, driverVersion: "", cudaVersion: "", processes: [] }),
+      });
+    let status = 0;
+    for (let i = 0; i < 25 && status !== 429; i++) status = (await beat(`guess-${i}`)).status;
+    expect(status).toBe(429);
+    expect((await beat("pw-1")).status).toBe(429);
   });
 });
