@@ -1,0 +1,87 @@
+// Task id → (net, evaluation images). A task id is `<dataset>_<architecture>`, e.g.
+// `fashionmnist_resnet`, and names the zoo checkpoint of the same id. The images are
+// the first N of the dataset's test split in its fixed order (IDX file order for
+// Fashion-MNIST, generation index for the scenes), so every run sees the same split.
+import { takeFirst, type ImageDataset } from "../../data/dataset.ts";
+import { readFashionMnistSplit } from "../../data/fashion-mnist.ts";
+import { generateScenesSplit } from "../../data/scenes.ts";
+import type { Net } from "../net.ts";
+import { CheckpointError, checkpointDir } from "../../zoo/checkpoint.ts";
+import { loadZooNet, type ZooNet } from "../../zoo/zoo-net.ts";
+import type { SplitData } from "./engine.ts";
+
+export interface LoadedTask {
+  id: string;
+  net: Net;
+  split: SplitData;
+}
+
+/** What the pool's workers import to get a task; tests substitute their own module. */
+export interface TaskLoaderModule {
+  loadTask(taskId: string, images: number): Promise<LoadedTask>;
+}
+
+export class TaskUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "TaskUnavailableError";
+  }
+}
+
+export const DATASETS = ["fashionmnist", "scenes"] as const;
+
+export function splitTaskId(taskId: string): { dataset: string; architecture: string } {
+  const cut = taskId.lastIndexOf("_");
+  if (cut <= 0 || cut === taskId.length - 1) throw new TaskUnavailableError(`task id "${taskId}" is not of the form dataset_architecture`);
+  return { dataset: taskId.slice(0, cut), architecture: taskId.slice(cut + 1) };
+}
+
+/** The first `images` images of the dataset's test split. */
+export function evaluationImages(dataset: string, images: number): ImageDataset {
+  if (dataset === "fashionmnist") return takeFirst(readFashionMnistSplit("test"), images);
+  // Generating only the first N scenes gives exactly the first N of the full test split:
+  // each scene depends on (seed, split, index) alone.
+  if (dataset === "scenes") return generateScenesSplit("test", images);
+  throw new TaskUnavailableError(`no evaluation data for dataset "${dataset}" (known: ${DATASETS.join(", ")})`);
+}
+
+/** The zoo's dataset name (`npm run train -- --dataset …`) for a task's dataset part. */
+const ZOO_DATASET: Record<string, string> = { fashionmnist: "fashion-mnist", scenes: "scenes" };
+
+/**
+ * The task's checkpoint: the one whose id is the task id, else the trainer's default id
+ * `<arch>-<dataset>` (e.g. resnet-fashion-mnist). Its manifest must name the same dataset.
+ */
+export function loadTaskNet(taskId: string, dir = checkpointDir()): ZooNet {
+  const { dataset, architecture } = splitTaskId(taskId);
+  const zooDataset = ZOO_DATASET[dataset];
+  if (!zooDataset) throw new TaskUnavailableError(`no evaluation data for dataset "${dataset}" (known: ${DATASETS.join(", ")})`);
+  const ids = [taskId, `${architecture}-${zooDataset}`];
+  let net: ZooNet | null = null;
+  const problems: string[] = [];
+  for (const id of ids) {
+    try {
+      net = loadZooNet(id, dir);
+      break;
+    } catch (err) {
+      if (!(err instanceof CheckpointError)) throw err;
+      problems.push(err.message);
+    }
+  }
+  if (!net) throw new TaskUnavailableError(`${taskId}: no usable checkpoint (${problems.join("; ")}); train one with npm run train -- --dataset ${zooDataset} --arch ${architecture}`);
+  if (net.manifest.dataset !== zooDataset || net.manifest.arch !== architecture) {
+    net.dispose();
+    throw new TaskUnavailableError(`${taskId}: checkpoint ${net.manifest.id} is ${net.manifest.arch} on ${net.manifest.dataset}`);
+  }
+  return net;
+}
+
+export async function loadTask(taskId: string, images: number): Promise<LoadedTask> {
+  const { dataset } = splitTaskId(taskId);
+  const split = evaluationImages(dataset, images);
+  const net = loadTaskNet(taskId);
+  if (net.classNames.length !== split.classNames.length) {
+    throw new TaskUnavailableError(`${taskId}: the checkpoint has ${net.classNames.length} classes, the dataset ${split.classNames.length}`);
+  }
+  return { id: taskId, net, split };
+}
