@@ -232,7 +232,8 @@ export async function heatmapFromAttribution(att: { shape?: unknown; data?: unkn
 async function overlayOf(input: Buffer, heatmap: Buffer): Promise<Buffer> {
   const meta = await sharp(input).metadata();
   const w = meta.width!, h = meta.height!;
-  const heat = await sharp(heatmap).resize(w, h, { fit: "fill" }).ensureAlpha(0.55).png().toBuffer();
+  // Alpha replaced (not kept) so an opaque RGBA heatmap still lets the input show through.
+  const heat = await sharp(heatmap).resize(w, h, { fit: "fill" }).removeAlpha().ensureAlpha(0.55).png().toBuffer();
   return sharp(input).toColourspace("srgb").ensureAlpha().composite([{ input: heat, blend: "over" }]).png().toBuffer();
 }
 

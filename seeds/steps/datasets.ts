@@ -45,6 +45,13 @@ async function exists(file: string) {
   );
 }
 
+/** Several seeds may share the storage root at once (test stacks): readers never see half a file. */
+async function writeAtomically(file: string, bytes: Buffer) {
+  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  await fs.writeFile(tmp, bytes);
+  await fs.rename(tmp, file);
+}
+
 async function importSource(src: Source): Promise<string> {
   // Already complete: skip reading the source at all (every test stack runs the seed).
   const existing = await Dataset.findOne({ where: { slug: src.slug } });
@@ -76,10 +83,10 @@ async function importSource(src: Source): Promise<string> {
     const input = { raw: { width: ds.width, height: ds.height, channels: ds.channels as 1 | 3 } };
     const png = await sharp(raw, input).png().toBuffer();
     const full = path.join(storageRoot(), filePath);
-    if (!(await exists(full))) await fs.writeFile(full, png);
+    if (!(await exists(full))) await writeAtomically(full, png);
     const thumbFull = path.join(storageRoot(), thumbPath);
     // Tiny images scaled up ×4 with hard pixel edges, so the grid shows them legibly.
-    if (!(await exists(thumbFull))) await fs.writeFile(thumbFull, await sharp(raw, input).resize(ds.width * 4, ds.height * 4, { kernel: "nearest" }).png().toBuffer());
+    if (!(await exists(thumbFull))) await writeAtomically(thumbFull, await sharp(raw, input).resize(ds.width * 4, ds.height * 4, { kernel: "nearest" }).png().toBuffer());
     rows.push({ datasetId: dataset.id, filePath, thumbPath, mimeType: "image/png", size: png.length, width: ds.width, height: ds.height, displayName: `${src.slug}-${i}.png`, label: ds.classNames[ds.labels[i]] });
   }
   for (let k = 0; k < rows.length; k += 200) await Picture.bulkCreate(rows.slice(k, k + 200));
