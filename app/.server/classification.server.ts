@@ -154,7 +154,8 @@ export async function explainPicture(viewer: Viewer, pictureId: unknown, modelId
       INFERENCE_PROTO,
       "Inference",
       "Explain",
-      { modelId: model.id, algorithm: algo.method, method: algo.method, params, paramsJson, image: input, imagePng: input, target: -1, useCase: "predicted" },
+      // No target: the sidecar explains the predicted class (ExplainRequest.target unset).
+      { modelId: model.id, algorithm: algo.method, params: Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])), imagePng: input },
       { deadlineMs: 180_000 },
     );
   } catch (e) {
@@ -289,13 +290,17 @@ export interface GpuReport {
 /** The seed's reportGpu: which GPU and how much compute the sidecar has; "unknown" when it cannot say. */
 export async function reportGpu(): Promise<GpuReport> {
   try {
+    // ReportGpuReply (proto/metarank/v1/inference.proto): gpu_index is -1 on a CPU-only host;
+    // max_compute is the number of idle workers, i.e. the compute that can start at once.
     const r = await callSidecar<any>(INFERENCE_PROTO, "Inference", "ReportGpu", {}, { deadlineMs: 5_000 });
-    const index = r?.gpuIndex ?? r?.deviceIndex ?? r?.index;
-    const compute = r?.maxCompute ?? r?.freeCompute ?? r?.maxAvailableCompute;
-    const cpu = r?.cpuOnly || r?.noGpuReason || r?.backend === "cpu" || r?.backend === "wasm";
+    const index = asNum(r?.gpuIndex);
+    const cpu = Boolean(r?.cpuOnly) || index == null || index < 0;
+    const device = r?.device ? ` — ${r.device}` : "";
+    const idle = asNum(r?.maxCompute);
+    const workers = asNum(r?.workers);
     return {
-      gpuIndex: index == null || (cpu && Number(index) < 0) ? (cpu ? "none (CPU host)" : "unknown") : String(index),
-      maxCompute: compute == null || compute === "" ? "unknown" : typeof compute === "number" ? `${compute}${r?.computeUnit ? " " + r.computeUnit : ""}` : String(compute),
+      gpuIndex: cpu ? `none (CPU-only host${device})` : String(index),
+      maxCompute: idle == null ? "unknown" : `${idle} idle worker${idle === 1 ? "" : "s"}${workers ? ` of ${workers}` : ""}${r?.queued ? `, ${r.queued} queued` : ""}`,
     };
   } catch {
     return { gpuIndex: "unknown", maxCompute: "unknown" };
