@@ -36,6 +36,8 @@ export interface TrainedModel {
   inputChannels: number;
   classNames: string[];
   testAccuracy: number | null;
+  /** When the checkpoint was trained: part of the cache key, so a retrained model is asked again. */
+  trainedAt: string;
 }
 
 export interface ModelOption {
@@ -73,6 +75,7 @@ function readModel(m: any): TrainedModel | null {
     inputChannels: asNum(m.inputChannels ?? input.channels) ?? 0,
     classNames: Array.isArray(m.classNames ?? m.classes) ? (m.classNames ?? m.classes).map(String) : [],
     testAccuracy: asNum(m.testAccuracy ?? m.accuracy),
+    trainedAt: String(m.trainedAt ?? ""),
   };
 }
 
@@ -131,17 +134,22 @@ export async function explainPicture(viewer: Viewer, pictureId: unknown, modelId
   const algo = CLASSIFICATION_ALGORITHMS.find((a) => a.value === algorithm);
   if (!algo) throw new ClassificationFailed("Unknown algorithm.", `algorithm ${algorithm}`);
   const params = METHOD_PARAMS[algo.method] ?? {};
-  const paramsJson = JSON.stringify(Object.fromEntries(Object.entries(params).sort(([a], [b]) => a.localeCompare(b))));
-  const key = { pictureId: found.picture.id, modelId, algorithm: algo.value, paramsKey: paramsKeyOf(paramsJson) };
-  const hit = await InferenceCache.findOne({ where: key });
-  if (hit) return { cacheId: hit.id, cached: true };
-
   let models: TrainedModel[];
   try {
     models = await listModels();
   } catch (e) {
+    // The sidecar is unreachable: a result computed earlier for this picture, model and method
+    // is still a real answer, so serve the newest one rather than nothing.
+    const earlier = await InferenceCache.findOne({ where: { pictureId: found.picture.id, modelId, algorithm: algo.value }, order: [["id", "DESC"]] });
+    if (earlier) return { cacheId: earlier.id, cached: true };
     throw new ClassificationFailed("The compute server did not answer.", (e as Error).message);
   }
+  const checkpoint = models.find((m) => m.id === modelId)?.trainedAt ?? "";
+  const paramsJson = JSON.stringify({ checkpoint, params: Object.fromEntries(Object.entries(params).sort(([a], [b]) => a.localeCompare(b))) });
+  const key = { pictureId: found.picture.id, modelId, algorithm: algo.value, paramsKey: paramsKeyOf(paramsJson) };
+  const hit = await InferenceCache.findOne({ where: key });
+  if (hit) return { cacheId: hit.id, cached: true };
+
   const model = models.find((m) => m.id === modelId);
   if (!model) throw new ClassificationFailed("That model is not available on the compute server.", `model ${modelId}`);
   const original = await readStored(found.picture.filePath);
