@@ -1,4 +1,4 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes } from "sequelize";
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute } from "sequelize";
 import { sequelize } from "./db.ts";
 
 /** authority: 0 = ordinary user, 1 = administrator (seed 000 §3, §6). */
@@ -12,7 +12,7 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
-  get isAdmin(): boolean {
+  get isAdmin(): NonAttribute<boolean> {
     return this.authority === 1;
   }
 }

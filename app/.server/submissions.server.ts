@@ -8,7 +8,7 @@ import { Op, QueryTypes, Transaction } from "sequelize";
 import { Submission, SubmissionDraft, Suite, User, isSqlite, sequelize, type SubmissionStatus, type TaskScore } from "./db.server.ts";
 import { SidecarCallError, SidecarUnavailableError, callSidecar } from "./sidecar.server.ts";
 import { METASCORE_PROTO, formatMetascore, fuseIntoBoard, insertCandidate, storedBoard, type RankRow, type SuiteSummary } from "./board.server.ts";
-import type { UploadedFile, UploadedFiles } from "./uploads.server.ts";
+import { readForm, type UploadedFile, type UploadedFiles } from "./uploads.server.ts";
 
 /** The seed's words (000 §5, §8) plus the few messages the server side adds. */
 export const MSG = {
@@ -121,32 +121,9 @@ export function uploadLimitMessage(error: NonNullable<UploadedFiles["error"]>): 
  * prefix table does not cover, so they are parsed here with the same limits, the body's
  * declared size checked before reading it.
  */
-export async function readSubmissionForm(request: Request, uploads?: UploadedFiles): Promise<UploadedFiles> {
-  if (uploads) return uploads;
-  const type = request.headers.get("Content-Type") ?? "";
-  if (!type.startsWith("multipart/form-data")) {
-    const form = await request.formData();
-    const fields: Record<string, string> = {};
-    for (const [k, v] of form.entries()) if (typeof v === "string" && !(k in fields)) fields[k] = v;
-    return { fields, files: [] };
-  }
-  const declared = Number(request.headers.get("Content-Length") ?? "NaN");
-  if (!Number.isFinite(declared) || declared > 3 * MAX_UPLOAD_BYTES + 64 * 1024) {
-    return { fields: {}, files: [], error: { code: "LIMIT_FILE_SIZE", message: "body too large" } };
-  }
-  const form = await request.formData();
-  const fields: Record<string, string> = {};
-  const files: UploadedFile[] = [];
-  for (const [k, v] of form.entries()) {
-    if (typeof v === "string") {
-      if (!(k in fields)) fields[k] = v;
-    } else if (v.size > 0 || v.name) {
-      if (v.size > MAX_UPLOAD_BYTES) return { fields, files, error: { code: "LIMIT_FILE_SIZE", field: k, message: "file too large" } };
-      files.push({ field: k, originalName: v.name, mimeType: v.type, size: v.size, buffer: Buffer.from(await v.arrayBuffer()) });
-    }
-  }
-  if (files.length > 3) return { fields, files: [], error: { code: "LIMIT_FILE_COUNT", message: "too many files" } };
-  return { fields, files };
+/** The submission page's form: multipart bodies were parsed (with the route's limits) by multer in server.ts. */
+export function readSubmissionForm(request: Request, uploads?: UploadedFiles): Promise<UploadedFiles> {
+  return readForm(request, uploads);
 }
 
 /** Browsers send an empty part for a file input left empty; those are no file at all. */

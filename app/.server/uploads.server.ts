@@ -35,7 +35,9 @@ export const UPLOAD_ROUTES: Record<string, UploadLimits> = {
   "/UserImgclassification.data": { fileSize: 10 * 1024 * 1024, files: 1 },
 };
 
-export function limitsFor(pathname: string): UploadLimits | undefined {
+export function limitsFor(rawPath: string): UploadLimits | undefined {
+  // With JavaScript on, Remix posts to "<route>.data" (single fetch): same route, same limits.
+  const pathname = rawPath.replace(/\.data$/, "");
   const match = Object.keys(UPLOAD_ROUTES)
     .filter((p) => pathname === p || pathname.startsWith(p + "/") || pathname.startsWith(p + "?"))
     .sort((a, b) => b.length - a.length)[0];

@@ -67,7 +67,7 @@ afterAll(async () => {
 describe("leaderboard", () => {
   it("shows the imported baselines of every board, 4 decimals, public", async () => {
     const c = new Client(stack.baseUrl);
-    const html = decode(await c.html("/leaderboard"));
+    const html = decode(await c.html(`/leaderboard?suite=${SUITE}`));
     expect(html).toContain(SEED_SUITE.name);
     for (const b of BASELINES) expect(html).toContain(b.algorithm);
     expect(html).toMatch(/MoRF-only ranking/);
@@ -154,7 +154,7 @@ describe("submission", () => {
 
     const admin = await adminClient(stack.baseUrl);
     const id = await latestSubmissionId(admin, "Alice-CAM");
-    expect(decode(await admin.html("/leaderboard"))).not.toContain("Alice-CAM");
+    expect(decode(await admin.html(`/leaderboard?suite=${SUITE}`))).not.toContain("Alice-CAM");
     // The no-JS confirmation step, then the decision.
     const confirm = decode(await admin.html(`/approval?confirm=${id}&decision=approve`));
     expect(confirm).toContain("irreversible");
@@ -162,7 +162,7 @@ describe("submission", () => {
     expect(approved.status).toBe(302);
     expect(decode(await admin.html(location(approved)!))).toContain("You have approved this submission!");
 
-    html = decode(await admin.html("/leaderboard"));
+    html = decode(await admin.html(`/leaderboard?suite=${SUITE}`));
     const overall = html.slice(html.indexOf('data-testid="board-overall"'), html.indexOf('data-testid="board-morf"'));
     expect(overall).toContain("Alice-CAM");
     expect(overall.indexOf("Alice-CAM")).toBeLessThan(overall.indexOf("Grad-CAM"));
@@ -204,7 +204,7 @@ describe("submission", () => {
     expect(rejected.status).toBe(302);
     expect(decode(await admin.html(location(rejected)!))).toContain("You have rejected this submission!");
     expect(decode(await bob.html("/history"))).toMatch(/status-rejected[^>]*>Rejected/);
-    expect(decode(await admin.html("/leaderboard"))).not.toContain("Bob-Grad");
+    expect(decode(await admin.html(`/leaderboard?suite=${SUITE}`))).not.toContain("Bob-Grad");
     expect(decode(await bob.html("/history"))).not.toContain("Alice-CAM");
   });
 
@@ -218,7 +218,7 @@ describe("submission", () => {
     expect(statuses).toEqual([302, 409]);
     const loser = results.find((r) => r.status === 409)!;
     expect(decode(await loser.text())).toContain("Approval failed.");
-    const board = decode(await a1.html("/leaderboard"));
+    const board = decode(await a1.html(`/leaderboard?suite=${SUITE}`));
     expect(board.split(">Carol-Race<").length - 1).toBe(3); // once on each of the three boards
   });
 
