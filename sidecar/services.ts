@@ -4,6 +4,7 @@ import type * as grpc from "@grpc/grpc-js";
 import { metascoreService } from "./metascore/service.ts";
 import { telemetryService } from "./telemetry/service.ts";
 import { registryService } from "./registry/heartbeat.ts";
+import { inferenceService } from "./inference/service.ts";
 
 export interface SidecarService {
   /** Fully-qualified service name, e.g. "metarank.v1.Metascore" (what health checks ask for). */
@@ -14,4 +15,4 @@ export interface SidecarService {
   stop?(): void;
 }
 
-export const SERVICES: SidecarService[] = [metascoreService, telemetryService, registryService];
+export const SERVICES: SidecarService[] = [metascoreService, telemetryService, registryService, inferenceService];

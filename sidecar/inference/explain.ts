@@ -1,0 +1,127 @@
+// Predict and Explain on one image, in the calling thread: what each pool worker
+// runs, and what the explain CLI runs directly.
+import * as tf from "@tensorflow/tfjs";
+import { getAlgorithm, ALGORITHMS } from "./attribution/index.ts";
+import type { ParamSpec } from "./attribution/index.ts";
+import { InferenceInputError } from "./errors.ts";
+import { renderAttribution } from "./heatmap.ts";
+import { toModelInput, type ImageInput } from "./image-input.ts";
+import { getNet } from "./models.ts";
+import type { ZooNet } from "../zoo/zoo-net.ts";
+
+export interface PredictRequest {
+  modelId: string;
+  image: ImageInput;
+}
+
+export interface PredictResult {
+  predictedClass: number;
+  predictedLabel: string;
+  probabilities: number[];
+  logits: number[];
+  classNames: string[];
+}
+
+export interface ExplainRequest extends PredictRequest {
+  algorithm: string;
+  params: Record<string, unknown>;
+  /** Class to explain; undefined or negative: the predicted class. */
+  target?: number | null;
+  /** Skip the PNG renderings (the CLI and benchmarks do not need them). */
+  noImages?: boolean;
+}
+
+export interface ExplainResult extends PredictResult {
+  attribution: { shape: number[]; data: number[] };
+  output: number[];
+  baselineOutput: number[];
+  hasBaseline: boolean;
+  target: number;
+  delta?: number;
+  heatmapPng?: Uint8Array;
+  overlayPng?: Uint8Array;
+  elapsedMs: number;
+}
+
+export interface AlgorithmInfo {
+  name: string;
+  description: string;
+  params: ParamSpec[];
+  hasBaseline: boolean;
+}
+
+export function listAlgorithms(): AlgorithmInfo[] {
+  return Object.values(ALGORITHMS).map((a) => ({ name: a.name, description: a.description, params: a.params, hasBaseline: a.hasBaseline }));
+}
+
+function inputTensor(net: ZooNet, image: ImageInput): { x: tf.Tensor4D; pixels: Float32Array } {
+  const pixels = toModelInput(image, net.inputShape, net.id);
+  return { x: tf.tensor4d(pixels, [1, ...net.inputShape]), pixels };
+}
+
+function predictOn(net: ZooNet, x: tf.Tensor4D): PredictResult {
+  const [logits, probs] = tf.tidy(() => {
+    const l = net.forward(x);
+    return [Array.from(l.dataSync()), Array.from(tf.softmax(l).dataSync())];
+  });
+  let best = 0;
+  for (let i = 1; i < probs.length; i++) if (probs[i] > probs[best]) best = i;
+  return { predictedClass: best, predictedLabel: net.classNames[best], probabilities: probs, logits, classNames: net.classNames };
+}
+
+export function predict(req: PredictRequest): PredictResult {
+  const net = getNet(req.modelId);
+  const { x } = inputTensor(net, req.image);
+  try {
+    return predictOn(net, x);
+  } finally {
+    x.dispose();
+  }
+}
+
+export async function explain(req: ExplainRequest): Promise<ExplainResult> {
+  const started = performance.now();
+  const net = getNet(req.modelId);
+  // Resolve the algorithm before decoding, so an unknown name is reported first and cheaply.
+  const algo = getAlgorithm(req.algorithm);
+  const { x, pixels } = inputTensor(net, req.image);
+  try {
+    const pred = predictOn(net, x);
+    let target = pred.predictedClass;
+    if (req.target != null && req.target >= 0) {
+      if (!Number.isInteger(req.target) || req.target >= net.classNames.length) {
+        throw new InferenceInputError(`target ${req.target} is not a class of ${net.id} (0..${net.classNames.length - 1}: ${net.classNames.join(", ")})`);
+      }
+      target = req.target;
+    }
+    const result = await algo.run(net, x, target, req.params);
+    try {
+      const attribution = { shape: result.attribution.shape, data: Array.from(result.attribution.dataSync()) };
+      let baselineOutput: number[] = [];
+      if (result.baseline) {
+        // A baseline distribution (GradientShap) is summarised by its mean output, which is
+        // what the method's expected-value completeness refers to.
+        baselineOutput = tf.tidy(() => Array.from(tf.mean(net.forward(result.baseline!), 0).dataSync()));
+      }
+      const images = req.noImages
+        ? {}
+        : renderAttribution(attribution, { height: net.inputShape[0], width: net.inputShape[1], channels: net.inputShape[2], data: pixels });
+      return {
+        ...pred,
+        attribution,
+        output: pred.logits,
+        baselineOutput,
+        hasBaseline: algo.hasBaseline,
+        target,
+        delta: result.delta,
+        ...images,
+        elapsedMs: performance.now() - started,
+      };
+    } finally {
+      result.attribution.dispose();
+      if (result.baseline && result.baseline !== x) result.baseline.dispose();
+    }
+  } finally {
+    x.dispose();
+  }
+}

@@ -1,0 +1,201 @@
+// gRPC service metarank.v1.Inference (proto/metarank/v1/inference.proto). Listing
+// runs in the main thread from checkpoint manifests; Predict and Explain go to the
+// worker pool, started on the first such request so a sidecar that never explains
+// pays nothing for it. Bad input answers INVALID_ARGUMENT with the reason; a
+// request that fails in a worker never takes the pool down.
+import { createRequire } from "node:module";
+import * as grpc from "@grpc/grpc-js";
+import { grpcError, metarankV1 } from "../grpc/proto.ts";
+import { logger } from "../log.ts";
+import type { SidecarService } from "../services.ts";
+import { sharedSampler } from "../telemetry/sampler.ts";
+import { bestGpu, setWorkerSlotsProvider } from "../registry/heartbeat.ts";
+import { ALGORITHMS } from "./attribution/index.ts";
+import type { ParamSpec } from "./attribution/index.ts";
+import type { ExplainResult } from "./explain.ts";
+import type { RawTensor } from "./image-input.ts";
+import { listModels } from "./models.ts";
+import { InferencePool, PoolRequestError, defaultWorkerCount } from "./pool.ts";
+
+const PROTO = "metarank/v1/inference.proto";
+
+let pool: InferencePool | null = null;
+function thePool(): InferencePool {
+  pool ??= new InferencePool();
+  return pool;
+}
+
+/** Is a native TensorFlow binding installed (the only way this sidecar can use a GPU)? */
+function nativeGpuInstalled(): boolean {
+  if (process.env.TENSOR_BACKEND && !["auto", "tensorflow"].includes(process.env.TENSOR_BACKEND)) return false;
+  try {
+    createRequire(import.meta.url).resolve("@tensorflow/tfjs-node-gpu");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function paramToProto(p: ParamSpec): Record<string, unknown> {
+  const msg: Record<string, unknown> = {
+    name: p.name,
+    type: p.type,
+    defaultValue: p.default === null || p.default === undefined ? "" : String(p.default),
+    choices: p.choices ?? [],
+    description: p.description ?? "",
+  };
+  if (p.min !== undefined) msg.min = p.min;
+  if (p.max !== undefined) msg.max = p.max;
+  return msg;
+}
+
+class BadRequest extends Error {}
+
+function imageOf(req: any): { png: Uint8Array | null; tensor: RawTensor | null } {
+  const png = req.imagePng && req.imagePng.length > 0 ? new Uint8Array(req.imagePng) : null;
+  const t = req.imageTensor;
+  const tensor = t && Array.isArray(t.shape) && t.shape.length > 0 ? { shape: t.shape.map(Number), data: t.data ?? [] } : null;
+  return { png, tensor };
+}
+
+function paramsOf(req: any): Record<string, unknown> {
+  const params: Record<string, unknown> = { ...(req.params ?? {}) };
+  if (req.paramsJson) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(req.paramsJson);
+    } catch {
+      throw new BadRequest("params_json is not valid JSON (expected an object such as {\"n_steps\": 20})");
+    }
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new BadRequest("params_json must be a JSON object of parameter names to values");
+    Object.assign(params, parsed);
+  }
+  return params;
+}
+
+function targetOf(req: any): number | null {
+  if (req.target === undefined || req.target === null) return null;
+  const t = Number(req.target);
+  return t < 0 ? null : t;
+}
+
+export function explainToProto(r: ExplainResult): Record<string, unknown> {
+  const msg: Record<string, unknown> = {
+    attribution: r.attribution,
+    output: r.output,
+    baselineOutput: r.baselineOutput,
+    hasBaseline: r.hasBaseline,
+    target: r.target,
+    predictedClass: r.predictedClass,
+    predictedLabel: r.predictedLabel,
+    probabilities: r.probabilities,
+    heatmapPng: r.heatmapPng ? Buffer.from(r.heatmapPng) : Buffer.alloc(0),
+    overlayPng: r.overlayPng ? Buffer.from(r.overlayPng) : Buffer.alloc(0),
+    elapsedMs: r.elapsedMs,
+  };
+  if (r.delta !== undefined && Number.isFinite(r.delta)) msg.delta = r.delta;
+  return msg;
+}
+
+/** Map a failure to the gRPC status a caller can act on; internal failures are logged, not detailed. */
+function toStatus(err: unknown, rpc: string): grpc.ServiceError {
+  if (err instanceof BadRequest) return grpcError(grpc.status.INVALID_ARGUMENT, err.message);
+  if (err instanceof PoolRequestError) {
+    if (err.kind === "input") return grpcError(grpc.status.INVALID_ARGUMENT, err.message);
+    if (err.kind === "checkpoint") return grpcError(grpc.status.FAILED_PRECONDITION, err.message);
+  }
+  logger.error({ err, rpc }, "inference request failed");
+  return grpcError(grpc.status.INTERNAL, `${rpc} failed: ${(err as Error)?.message ?? String(err)}`);
+}
+
+export function inferenceHandlers(): grpc.UntypedServiceImplementation {
+  return {
+    ListModels(_call: grpc.ServerUnaryCall<any, any>, cb: grpc.sendUnaryData<unknown>) {
+      try {
+        const { models, problems } = listModels();
+        cb(null, { models, problems });
+      } catch (err) {
+        cb(toStatus(err, "ListModels"));
+      }
+    },
+    ListAlgorithms(_call: grpc.ServerUnaryCall<any, any>, cb: grpc.sendUnaryData<unknown>) {
+      cb(null, {
+        algorithms: Object.values(ALGORITHMS).map((a) => ({ name: a.name, description: a.description, hasBaseline: a.hasBaseline, params: a.params.map(paramToProto) })),
+      });
+    },
+    async Predict(call: grpc.ServerUnaryCall<any, any>, cb: grpc.sendUnaryData<unknown>) {
+      const t0 = performance.now();
+      try {
+        const r = await thePool().predict({ modelId: String(call.request.modelId ?? ""), image: imageOf(call.request) });
+        logger.info({ rpc: "Predict", model: call.request.modelId, ms: Math.round(performance.now() - t0) }, "inference");
+        cb(null, r);
+      } catch (err) {
+        logger.info({ rpc: "Predict", model: call.request.modelId, error: (err as Error).message }, "inference");
+        cb(toStatus(err, "Predict"));
+      }
+    },
+    async Explain(call: grpc.ServerUnaryCall<any, any>, cb: grpc.sendUnaryData<unknown>) {
+      const t0 = performance.now();
+      const req = call.request;
+      try {
+        const r = await thePool().explain({
+          modelId: String(req.modelId ?? ""),
+          algorithm: String(req.algorithm ?? ""),
+          params: paramsOf(req),
+          image: imageOf(req),
+          target: targetOf(req),
+        });
+        logger.info({ rpc: "Explain", model: req.modelId, algorithm: req.algorithm, ms: Math.round(performance.now() - t0) }, "inference");
+        cb(null, explainToProto(r));
+      } catch (err) {
+        logger.info({ rpc: "Explain", model: req.modelId, algorithm: req.algorithm, error: (err as Error).message }, "inference");
+        cb(toStatus(err, "Explain"));
+      }
+    },
+    async ReportGpu(_call: grpc.ServerUnaryCall<any, any>, cb: grpc.sendUnaryData<unknown>) {
+      try {
+        const stats = pool?.stats() ?? { workers: defaultWorkerCount(), busy: 0, queued: 0, backend: "not started", restarts: 0 };
+        const idle = Math.max(0, stats.workers - stats.busy);
+        const base = { workers: stats.workers, busyWorkers: stats.busy, queued: stats.queued, backend: stats.backend };
+        if (nativeGpuInstalled()) {
+          const sample = await sharedSampler().current();
+          const best = sample.noGpuReason ? null : bestGpu(sample.gpus);
+          if (best) {
+            cb(null, { ...base, gpuIndex: best.index, device: `gpu ${best.index} (tensorflow, CUDA)`, freeCompute: best.freeCompute, maxCompute: Math.round(best.freeCompute), cpuOnly: false });
+            return;
+          }
+        }
+        const backendName = stats.backend === "not started" ? "wasm" : stats.backend;
+        cb(null, {
+          ...base,
+          gpuIndex: -1,
+          device: `cpu (${backendName})`,
+          freeCompute: idle,
+          maxCompute: idle,
+          cpuOnly: true,
+          noGpuReason: "no GPU runtime on this host: tensors run on the CPU",
+        });
+      } catch (err) {
+        cb(toStatus(err, "ReportGpu"));
+      }
+    },
+  };
+}
+
+export const inferenceService: SidecarService = {
+  name: "metarank.v1.Inference",
+  register(server) {
+    const Inference = metarankV1(PROTO).Inference as grpc.ServiceClientConstructor;
+    server.addService(Inference.service, inferenceHandlers());
+    // The heartbeat advertises exact free inference slots rather than a load-average guess.
+    setWorkerSlotsProvider(() => {
+      const s = pool?.stats();
+      return s ? s.workers - s.busy : defaultWorkerCount();
+    });
+  },
+  stop() {
+    setWorkerSlotsProvider(null);
+    void pool?.close();
+    pool = null;
+  },
+};
