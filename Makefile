@@ -12,8 +12,11 @@ APP_SOURCES := $(shell find app public -type f 2>/dev/null) vite.config.ts tscon
 
 .PHONY: start install build migrate seed serve test test-unit test-integration test-e2e debian-runtime debian-test import-baselines clean
 
+# `npm install` rather than `npm ci`: it installs the locked versions too, but npm 11 with
+# omit-lockfile-registry-resolved leaves other platforms' optional packages (rollup, esbuild,
+# msgpackr) out of the lock, and `npm ci` then refuses the lock as out of sync.
 node_modules/.installed: package.json package-lock.json
-	npm ci --no-audit --no-fund
+	npm install --no-audit --no-fund
 	@touch $@
 
 install: node_modules/.installed
