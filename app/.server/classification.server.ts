@@ -102,12 +102,15 @@ const DATA_LABEL: Record<string, string> = { "fashion-mnist": "Fashion-MNIST", s
 /**
  * The seed's "ResNet18" slot, bound to the platform's trained ResNet-style model for the data:
  * one option when the dataset's data is known (installed datasets), otherwise one per trained
- * ResNet-style model, named by the data it learned.
+ * ResNet-style model, named by the data it learned (users' own pictures could be of either).
  */
 export function modelOptions(models: TrainedModel[], dataKind: string | null): ModelOption[] {
   const resnets = models.filter(isResNet);
-  const matching = dataKind ? resnets.filter((m) => m.dataset === dataKind || m.dataset.startsWith(dataKind)) : [];
-  if (matching.length) return [{ value: matching[0].id, label: "ResNet18" }];
+  if (dataKind) {
+    // Known data: only a model trained on it makes a meaningful prediction; none means none.
+    const matching = resnets.filter((m) => m.dataset === dataKind || m.dataset.startsWith(`${dataKind}-`));
+    return matching.length ? [{ value: matching[0].id, label: "ResNet18" }] : [];
+  }
   return resnets.map((m) => ({ value: m.id, label: `ResNet18 (trained on ${DATA_LABEL[m.dataset] ?? m.dataset})` }));
 }
 

@@ -40,7 +40,7 @@ const ALGORITHM_OPTIONS = CLASSIFICATION_ALGORITHMS.map((a) => ({ value: a.value
 async function modelChoices(dataKind: string | null): Promise<{ options: ModelOption[]; error: string | null }> {
   try {
     const options = modelOptions(await listModels(), dataKind);
-    return { options, error: options.length ? null : "No trained ResNet-style model is available on the compute server." };
+    return { options, error: options.length ? null : `No trained ResNet-style model${dataKind ? " for this data" : ""} is installed on the compute server.` };
   } catch {
     return { options: [], error: "The compute server did not answer, so no model can be offered right now. Please try again later." };
   }

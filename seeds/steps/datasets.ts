@@ -11,6 +11,7 @@ import { Dataset, Picture } from "../../models/index.ts";
 // here are exactly the images the platform's models were trained and tested on.
 import { readFashionMnistSplit } from "../../sidecar/data/fashion-mnist.ts";
 import { generateScenesSplit } from "../../sidecar/data/scenes.ts";
+import { readCifarDir } from "../../sidecar/data/cifar.ts";
 import type { ImageDataset } from "../../sidecar/data/dataset.ts";
 import type { SeedStep } from "./index.ts";
 
@@ -30,6 +31,10 @@ interface Source {
 const SOURCES: Source[] = [
   { slug: "fashion-mnist", name: "Fashion-MNIST (test split)", load: (n) => takeFirst(readFashionMnistSplit("test"), n), count: count("SEED_FASHION_MNIST_PICTURES", 300) },
   { slug: "scenes", name: "Scenes (generated, test split)", load: (n) => generateScenesSplit("test", n), count: count("SEED_SCENES_PICTURES", 120) },
+  // An operator's CIFAR-10/100 binary folder (CIFAR_DIR) fills the gallery's CIFAR card with real samples.
+  ...(process.env.CIFAR_DIR
+    ? [{ slug: "cifar", name: "CIFAR (test split)", load: (n: number) => takeFirst(readCifarDir(process.env.CIFAR_DIR!).test, n), count: count("SEED_CIFAR_PICTURES", 300) }]
+    : []),
 ];
 
 function takeFirst(ds: ImageDataset, n: number): ImageDataset {

@@ -39,7 +39,7 @@ function upload(c: Client, datasetId: number, files: { name: string; bytes: Buff
 
 beforeAll(async () => {
   uploadDir = path.join(ROOT, `var/test/uploads_${process.pid}_${Date.now()}`);
-  stack = await startStack({ env: { ...process.env, UPLOAD_DIR: uploadDir, SEED_FASHION_MNIST_PICTURES: "20", SEED_SCENES_PICTURES: "12" } });
+  stack = await startStack({ env: { ...process.env, UPLOAD_DIR: uploadDir, SEED_FASHION_MNIST_PICTURES: "20", SEED_SCENES_PICTURES: "12", CIFAR_DIR: path.join(ROOT, "tests/fixtures/data/cifar-10") } });
   alice = await userClient(stack.baseUrl, "alice");
   bob = await userClient(stack.baseUrl, "bob");
   anon = new Client(stack.baseUrl);
@@ -214,7 +214,9 @@ describe("public gallery", () => {
   it("shows the nine Meta-rank datasets, real samples only for installed data, and the storage warning", async () => {
     const html = await anon.html("/datasetPreview");
     for (const key of ["cifar", "imagenet", "voc", "coco", "cub", "cars", "nwpu", "food", "places", "fashion-mnist", "scenes"]) expect(html).toContain(`data-gallery="${key}"`);
-    expect(html.match(/data-testid="not-installed"/g)).toHaveLength(9);
+    // CIFAR comes from the operator's folder (CIFAR_DIR, here the reader's fixture); the other eight are not installed.
+    expect(html.match(/data-testid="not-installed"/g)).toHaveLength(8);
+    expect(html).toMatch(/data-gallery="cifar"[\s\S]*?<img src="\/picture\/\d+\?size=thumb" alt="CIFAR: /);
     expect(html).toContain("Installed on this platform");
     const details = await anon.html("/datasetPreview?details=food");
     expect(details).toContain("Sorry, dataset viewing is not available on this server due to insufficient storage space.");

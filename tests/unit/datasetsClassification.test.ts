@@ -22,6 +22,8 @@ describe("ResNet18 slot", () => {
     expect(modelOptions(MODELS, null).map((o) => o.value)).toEqual(["fashion-mnist-resnet", "scenes-resnet"]);
     expect(modelOptions(MODELS, null)[0].label).toBe("ResNet18 (trained on Fashion-MNIST)");
     expect(modelOptions([], "scenes")).toEqual([]);
+    // Known data without a model trained on it: nothing, rather than a model of other data.
+    expect(modelOptions(MODELS.slice(0, 2), "scenes")).toEqual([]);
   });
 });
 
