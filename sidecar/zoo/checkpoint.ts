@@ -1,13 +1,14 @@
 // Checkpoint files: `<id>.json` (manifest: what the net is, what it was trained on,
 // how well it did, and where each weight lies in the binary) next to
-// `<id>.weights.bin` (little-endian float32, weights concatenated in manifest
-// order). The SHA-256 of the binary is in the manifest so a truncated or altered
+// `<id>.weights.bin` (little-endian float16 or float32, as the manifest's `dtype`
+// says, weights concatenated in manifest order). The SHA-256 of the binary is in the manifest so a truncated or altered
 // file is refused with a clear CheckpointError instead of serving garbage.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ArchConfig, ArchName } from "./architectures.ts";
+import { fromHalf, toHalf } from "./half.ts";
 
 export const CHECKPOINT_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "checkpoints");
 
@@ -16,8 +17,13 @@ export interface WeightEntry {
   shape: number[];
 }
 
+export type WeightDtype = "float16" | "float32";
+const DTYPE_BYTES: Record<WeightDtype, number> = { float16: 2, float32: 4 };
+
 export interface CheckpointManifest {
   format: "metarank-checkpoint/1";
+  /** Storage type of the weights file; absent means float32. */
+  dtype?: WeightDtype;
   id: string;
   arch: ArchName;
   archConfig: ArchConfig;
@@ -61,21 +67,31 @@ export function checkpointDir(): string {
   return process.env.CHECKPOINT_DIR ?? CHECKPOINT_DIR;
 }
 
-export function writeCheckpoint(dir: string, manifest: Omit<CheckpointManifest, "weights" | "weightsFile" | "weightsSha256" | "format">, arrays: NamedArray[]): CheckpointManifest {
+export function writeCheckpoint(
+  dir: string,
+  manifest: Omit<CheckpointManifest, "weights" | "weightsFile" | "weightsSha256" | "format" | "dtype">,
+  arrays: NamedArray[],
+  dtype: WeightDtype = "float32",
+): CheckpointManifest {
   if (!ID_PATTERN.test(manifest.id)) throw new CheckpointError(`checkpoint id "${manifest.id}" must be lower-case letters, digits, '.', '_' or '-'`);
   fs.mkdirSync(dir, { recursive: true });
   const total = arrays.reduce((s, a) => s + a.data.length, 0);
-  const buf = Buffer.alloc(total * 4);
+  const size = DTYPE_BYTES[dtype];
+  const buf = Buffer.alloc(total * size);
   let offset = 0;
   for (const a of arrays) {
     const expected = a.shape.reduce((x, y) => x * y, 1);
     if (expected !== a.data.length) throw new CheckpointError(`weight ${a.name}: shape ${a.shape.join("×")} does not match ${a.data.length} values`);
-    for (let i = 0; i < a.data.length; i++) buf.writeFloatLE(a.data[i], offset + i * 4);
-    offset += a.data.length * 4;
+    for (let i = 0; i < a.data.length; i++) {
+      if (dtype === "float16") buf.writeUInt16LE(toHalf(a.data[i]), offset + i * 2);
+      else buf.writeFloatLE(a.data[i], offset + i * 4);
+    }
+    offset += a.data.length * size;
   }
   const weightsFile = `${manifest.id}.weights.bin`;
   const full: CheckpointManifest = {
     format: "metarank-checkpoint/1",
+    dtype,
     ...manifest,
     weightsFile,
     weightsSha256: crypto.createHash("sha256").update(buf).digest("hex"),
@@ -116,8 +132,11 @@ export function readCheckpoint(id: string, dir = checkpointDir()): { manifest: C
   const file = path.join(dir, path.basename(manifest.weightsFile));
   if (!fs.existsSync(file)) fail(id, `weights file ${manifest.weightsFile} is missing`);
   const buf = fs.readFileSync(file);
+  const dtype = manifest.dtype ?? "float32";
+  const size = DTYPE_BYTES[dtype];
+  if (!size) fail(id, `manifest has unknown weight dtype "${dtype}"`);
   const expected = manifest.weights.reduce((s, w) => s + w.shape.reduce((a, b) => a * b, 1), 0);
-  if (buf.length !== expected * 4) fail(id, `weights file holds ${buf.length} bytes but the manifest describes ${expected * 4} (truncated or from another model)`);
+  if (buf.length !== expected * size) fail(id, `weights file holds ${buf.length} bytes but the manifest describes ${expected * size} (truncated or from another model)`);
   const sha = crypto.createHash("sha256").update(buf).digest("hex");
   if (sha !== manifest.weightsSha256) fail(id, "weights file does not match the checksum in its manifest (corrupt or altered)");
   const arrays: NamedArray[] = [];
@@ -125,8 +144,8 @@ export function readCheckpoint(id: string, dir = checkpointDir()): { manifest: C
   for (const w of manifest.weights) {
     const n = w.shape.reduce((a, b) => a * b, 1);
     const data = new Float32Array(n);
-    for (let i = 0; i < n; i++) data[i] = buf.readFloatLE(offset + i * 4);
-    offset += n * 4;
+    for (let i = 0; i < n; i++) data[i] = dtype === "float16" ? fromHalf(buf.readUInt16LE(offset + i * 2)) : buf.readFloatLE(offset + i * 4);
+    offset += n * size;
     if (!data.every(Number.isFinite)) fail(id, `weight ${w.name} contains NaN or infinite values`);
     arrays.push({ name: w.name, shape: w.shape, data });
   }

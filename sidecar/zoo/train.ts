@@ -1,7 +1,7 @@
 // Training command:
 //   npm run train -- --dataset fashion-mnist|scenes|cifar:<dir>|folder:<dir> --arch resnet|vgg|inception
 //                    [--epochs N] [--out DIR] [--id ID] [--batch B] [--lr LR] [--train-size N]
-//                    [--width W] [--stem-stride S] [--seed S]
+//                    [--width W] [--stem-stride S] [--seed S] [--no-flip] [--dtype float16|float32]
 // Trains with Adam (cosine-decayed learning rate) and batch norm, folds the batch
 // norm into the convolutions, measures accuracy on the held-out test split with
 // the folded network (so the figure is the served network's), and writes the
@@ -13,7 +13,8 @@ import type { ImageDataset } from "../data/dataset.ts";
 import { loadDataset } from "../data/registry.ts";
 import { Rng } from "../data/prng.ts";
 import { architecture, type ArchConfig, type ArchName } from "./architectures.ts";
-import { writeCheckpoint, checkpointDir, type CheckpointManifest } from "./checkpoint.ts";
+import { writeCheckpoint, checkpointDir, type CheckpointManifest, type WeightDtype } from "./checkpoint.ts";
+import { roundToHalf } from "./half.ts";
 import { TrainOps, foldBatchNorm, InferOps, type WeightMap } from "./layers.ts";
 import { ProgressBar } from "./progress.ts";
 
@@ -30,6 +31,8 @@ export interface TrainOptions {
   out: string;
   /** Mirror images left-right while training (off for data where that changes the class). */
   flip: boolean;
+  /** Storage type of the checkpoint's weights (float16 halves the file). */
+  dtype: WeightDtype;
   quiet?: boolean;
 }
 
@@ -122,8 +125,9 @@ export async function train(opts: TrainOptions): Promise<CheckpointManifest> {
     bar?.finish(`loss ${(lossSum / lossN).toFixed(4)}`);
   }
 
-  // Evaluate the network exactly as it will be served: batch norm folded.
-  const folded = foldBatchNorm(weights, stats);
+  // Evaluate the network exactly as it will be served: batch norm folded, weights
+  // rounded to the checkpoint's storage precision.
+  const folded = foldBatchNorm(weights, stats).map((a) => (opts.dtype === "float16" ? { ...a, data: roundToHalf(a.data) } : a));
   const servedWeights: WeightMap = new Map(folded.map((a) => [a.name, tf.variable(tf.tensor(a.data, a.shape), false)]));
   const testAccuracy = accuracy((x) => arch.forward(new InferOps(servedWeights), x, numClasses, opts.config), data.test);
   log(`test accuracy ${(testAccuracy * 100).toFixed(2)} % on ${data.test.size} held-out images`);
@@ -147,6 +151,7 @@ export async function train(opts: TrainOptions): Promise<CheckpointManifest> {
       defaultCamLayer: arch.defaultCamLayer,
     },
     folded,
+    opts.dtype,
   );
   for (const v of [...weights.values(), ...stats.values(), ...servedWeights.values()]) v.dispose();
   optimizer.dispose();
@@ -169,6 +174,7 @@ async function main() {
       id: { type: "string" },
       out: { type: "string" },
       "no-flip": { type: "boolean", default: false },
+      dtype: { type: "string", default: "float16" },
     },
   });
   if (!values.dataset || !values.arch) {
@@ -192,6 +198,7 @@ async function main() {
     id: values.id ?? `${arch}-${datasetSlug}`,
     out: values.out ?? checkpointDir(),
     flip: !values["no-flip"],
+    dtype: values.dtype === "float32" ? "float32" : "float16",
   });
 }
 

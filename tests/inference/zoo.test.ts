@@ -13,6 +13,7 @@ import { CheckpointError, readCheckpoint, writeCheckpoint } from "../../sidecar/
 import { loadZooNet } from "../../sidecar/zoo/zoo-net.ts";
 import { relu } from "../../sidecar/zoo/relu.ts";
 import { Rng } from "../../sidecar/data/prng.ts";
+import { fromHalf, toHalf } from "../../sidecar/zoo/half.ts";
 
 beforeAll(async () => {
   await initBackend("wasm");
@@ -83,7 +84,16 @@ describe("batch-norm folding and checkpoints", () => {
     },
   );
 
-  function writeTiny(dir: string) {
+  it("float16 storage round-trips values to half precision", () => {
+    for (const v of [0, 1, -2.5, 65504, 1e-3, -3.14159, 6e-8]) {
+      expect(fromHalf(toHalf(v))).toBeCloseTo(v, Math.abs(v) < 1 ? 4 : 1);
+      expect(Math.abs(fromHalf(toHalf(v)) - v)).toBeLessThanOrEqual(Math.abs(v) / 1024 + 6e-8);
+    }
+    expect(fromHalf(toHalf(1e6))).toBe(Infinity);
+    expect(Number.isNaN(fromHalf(toHalf(NaN)))).toBe(true);
+  });
+
+  function writeTiny(dir: string, dtype: "float16" | "float32" = "float32") {
     const { arch, cfg, weights, stats, x } = trainedTiny("resnet", [28, 28, 1]);
     const ops = new TrainOps(weights, stats, new Rng(0), false);
     const expected = arch.forward(ops, x, 3, cfg);
@@ -91,7 +101,7 @@ describe("batch-norm folding and checkpoints", () => {
       id: "tiny", arch: "resnet", archConfig: cfg, dataset: "unit", inputShape: [28, 28, 1], classNames: ["a", "b", "c"],
       testAccuracy: 0.5, trainSize: 8, testSize: 8, epochs: 3, trainedAt: new Date().toISOString(), trainingSeconds: 0,
       backend: "wasm", layers: ops.tapNames, defaultCamLayer: arch.defaultCamLayer,
-    }, foldBatchNorm(weights, stats));
+    }, foldBatchNorm(weights, stats), dtype);
     return { x, expected };
   }
 
@@ -108,7 +118,15 @@ describe("batch-norm folding and checkpoints", () => {
     expect(() => net.forward(x, { tap: { layer: "nope", fn: () => undefined } })).toThrow(/no layer "nope"/);
     expect(() => net.forward(tf.zeros([1, 32, 32, 3]) as tf.Tensor4D)).toThrow(/expects input \[N, 28, 28, 1\]/);
     net.dispose();
+    // The same network stored as float16: half the bytes, nearly the same outputs.
+    const dir16 = fs.mkdtempSync(path.join(os.tmpdir(), "ckpt16-"));
+    writeTiny(dir16, "float16");
+    expect(fs.statSync(path.join(dir16, "tiny.weights.bin")).size * 2).toBe(fs.statSync(path.join(dir, "tiny.weights.bin")).size);
+    const net16 = loadZooNet("tiny", dir16);
+    expect(maxAbsDiff(net16.forward(x), expected)).toBeLessThan(2e-2 * (1 + tf.max(tf.abs(expected)).dataSync()[0]));
+    net16.dispose();
     fs.rmSync(dir, { recursive: true });
+    fs.rmSync(dir16, { recursive: true });
   });
 
   it("refuses missing, corrupt, truncated and mismatched checkpoints with a CheckpointError", () => {
