@@ -7,7 +7,9 @@ import { Link, useLoaderData, useNavigate } from "@remix-run/react";
 import { Dialog } from "primereact/dialog";
 import { TabView, TabPanel } from "primereact/tabview";
 import { getUser } from "~/.server/session.server.ts";
-import { datasetIntros, galleryCards, pageOf, platformPictureAt, searchDatasets } from "~/.server/datasets.server.ts";
+import { datasetIntros, galleryCards, listPictures, pageOf, platformPictureAt, searchDatasets } from "~/.server/datasets.server.ts";
+import { Pager } from "~/components/datasets/Pager.tsx";
+import { PictureTile } from "~/components/datasets/PictureTile.tsx";
 import { Notice } from "~/components/FieldError.tsx";
 import { DATA_DETAILS_WARNING } from "~/components/datasets/messages.ts";
 import { DatasetSearch } from "~/components/datasets/DatasetSearch.tsx";
@@ -26,6 +28,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     return { tab: "users" as const, type, q, result, signedIn: Boolean(viewer) };
   }
   const cards = await galleryCards();
+  const examplesCard = cards.find((c) => c.key === sp.get("examples") && c.datasetId != null);
+  if (examplesCard) {
+    // The seed's second view: one dataset's examples, 30 a page, with Back to Preview.
+    const pictures = await listPictures(examplesCard.datasetId!, pageOf(sp.get("page")), 30);
+    return { tab: "examples" as const, slug: examplesCard.key, title: examplesCard.title, pictures };
+  }
   const intros = datasetIntros();
   const introKey = sp.get("intro");
   const intro = introKey && intros.has(introKey) ? intros.get(introKey)! : null;
@@ -58,13 +66,35 @@ export default function DatasetPreview() {
           Other benchmark datasets
         </Link>
       </nav>
-      {d.tab === "public" ? <PublicTab {...d} /> : <UsersTab {...d} />}
+      {d.tab === "public" ? <PublicTab {...d} /> : d.tab === "users" ? <UsersTab {...d} /> : <ExamplesView {...d} />}
     </section>
   );
 }
 
 type PublicData = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { tab: "public" }>;
 type UsersData = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { tab: "users" }>;
+type ExamplesData = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { tab: "examples" }>;
+
+function ExamplesView({ slug, title, pictures }: ExamplesData) {
+  return (
+    <>
+      <p>
+        <Link to="/datasetPreview" className="p-button p-button-outlined p-component">
+          <i className="pi pi-arrow-left" style={{ marginRight: ".4rem" }} /> Back to Preview
+        </Link>
+      </p>
+      <h2>
+        {title} — {pictures.total} examples
+      </h2>
+      <div className="ds-grid" style={{ gridTemplateColumns: "repeat(6, minmax(0, 1fr))" }} data-testid="examples-grid">
+        {pictures.items.map((p) => (
+          <PictureTile key={p.id} picture={p} href={p.url} />
+        ))}
+      </div>
+      <Pager page={pictures.page} pageCount={pictures.pageCount} href={(page) => `/datasetPreview?examples=${slug}&page=${page}`} label="Example pages" />
+    </>
+  );
+}
 
 function PublicTab({ cards, intro, lang, details, preview }: PublicData) {
   const hydrated = useHydrated();
@@ -159,7 +189,7 @@ function GalleryCardView({ card }: { card: PublicData["cards"][number] }) {
       </div>
       {card.samples.length ? (
         <p className="muted" style={{ margin: "0 0 .75rem" }}>
-          {card.total} pictures on this server
+          <Link to={`/datasetPreview?examples=${card.key}`}>{card.total} pictures on this server</Link>
         </p>
       ) : (
         <p className="muted" style={{ margin: "0 0 .75rem" }} data-testid="not-installed">
