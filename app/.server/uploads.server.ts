@@ -29,11 +29,10 @@ export const UPLOAD_ROUTES: Record<string, UploadLimits> = {
   "/submission": { fileSize: 512_000, files: 3 },
   "/datasetInDetail": { fileSize: 10 * 1024 * 1024, files: 50 },
   "/UserImgclassification": { fileSize: 10 * 1024 * 1024, files: 1 },
-  // Remix single fetch posts JavaScript submissions to "<route>.data": same limits, or the
-  // body would reach the action unparsed and unlimited.
-  "/datasetInDetail.data": { fileSize: 10 * 1024 * 1024, files: 50 },
-  "/UserImgclassification.data": { fileSize: 10 * 1024 * 1024, files: 1 },
 };
+
+/** The seeds' upload timeout: a body that has not arrived in 30 s is refused, not waited for. */
+export const UPLOAD_TIMEOUT_MS = 30_000;
 
 export function limitsFor(rawPath: string): UploadLimits | undefined {
   // With JavaScript on, Remix posts to "<route>.data" (single fetch): same route, same limits.
@@ -50,8 +49,14 @@ export function multipartMiddleware(): RequestHandler {
     if (req.method !== "POST" || !req.is("multipart/form-data")) return next();
     const limits = limitsFor(req.path);
     if (!limits) return next();
+    const timer = setTimeout(() => {
+      if (!res.headersSent) res.status(408).type("text/plain").send("The upload took longer than 30 seconds and was cancelled. Please try again with fewer or smaller files.");
+      req.destroy();
+    }, UPLOAD_TIMEOUT_MS);
+    res.on("close", () => clearTimeout(timer));
     const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: limits.fileSize, files: limits.files, fields: limits.fields ?? 50, fieldSize: 64 * 1024 } }).any();
     upload(req, res, (err: unknown) => {
+      clearTimeout(timer);
       const body = (req.body ?? {}) as Record<string, unknown>;
       const fields: Record<string, string> = {};
       for (const [k, v] of Object.entries(body)) fields[k] = Array.isArray(v) ? String(v[0]) : String(v);
