@@ -27,11 +27,20 @@ export class BoardMethod extends Model<InferAttributes<BoardMethod>, InferCreati
   declare metascore: number;
   declare morfMetascore: number;
   declare lerfMetascore: number;
+  /** Task → share of positive attribution mass inside the object mask; null without ground truth. */
+  declare localisationJson: CreationOptional<string | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
   get scores(): NonAttribute<TaskScore[]> {
     return JSON.parse(this.scoresJson) as TaskScore[];
+  }
+
+  /** Mean localisation over the tasks that have one, or null. */
+  get meanLocalisation(): NonAttribute<number | null> {
+    if (!this.localisationJson) return null;
+    const values = Object.values(JSON.parse(this.localisationJson) as Record<string, number>);
+    return values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
   }
 }
 
@@ -48,6 +57,7 @@ BoardMethod.init(
     metascore: { type: DataTypes.DOUBLE, allowNull: false },
     morfMetascore: { type: DataTypes.DOUBLE, allowNull: false },
     lerfMetascore: { type: DataTypes.DOUBLE, allowNull: false },
+    localisationJson: { type: DataTypes.TEXT, allowNull: true },
     createdAt: DataTypes.DATE,
     updatedAt: DataTypes.DATE,
   },

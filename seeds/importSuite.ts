@@ -29,7 +29,7 @@ export interface SuiteFolder {
   filler: number[];
   patchSize: number;
   isDefault: boolean;
-  methods: { key: string; contributor: string; institute: string; algorithm: string; scores: CaseScores }[];
+  methods: { key: string; contributor: string; institute: string; algorithm: string; scores: CaseScores; localisation: Record<string, number> | null }[];
 }
 
 const DEFAULT_GRID = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
@@ -50,6 +50,29 @@ function readLimited(file: string, problems: string[]): Buffer | undefined {
 const text = (v: unknown) => (typeof v === "string" ? v.trim() : "");
 
 /** Reads and checks a suite folder without touching the database; throws SuiteImportError with every problem. */
+/** Optional localisation.json: { task: share in [0, 1] } for tasks of the suite with object masks. */
+function readLocalisation(file: string, tasks: readonly string[], problems: string[]): Record<string, number> | null {
+  if (!fs.existsSync(file)) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(fs.readFileSync(file, "utf8").replace(/^\uFEFF/, ""));
+  } catch (err) {
+    problems.push(`${file}: not valid JSON (${(err as Error).message})`);
+    return null;
+  }
+  if (!json || typeof json !== "object" || Array.isArray(json)) {
+    problems.push(`${file}: must be an object of task → share of attribution inside the object mask`);
+    return null;
+  }
+  const out: Record<string, number> = {};
+  for (const [task, v] of Object.entries(json as Record<string, unknown>)) {
+    if (!tasks.includes(task)) problems.push(`${file}: unknown task "${task}"`);
+    else if (typeof v !== "number" || !(v >= 0 && v <= 1)) problems.push(`${file}: ${task} must be a number in [0, 1]`);
+    else out[task] = v;
+  }
+  return out;
+}
+
 export function readSuiteFolder(dir: string): SuiteFolder {
   const problems: string[] = [];
   const suitePath = path.join(dir, "suite.json");
@@ -96,7 +119,8 @@ export function readSuiteFolder(dir: string): SuiteFolder {
       if (outcome.omitted) problems.push(`${folder}: ${outcome.omitted} more problem(s) not listed`);
       continue;
     }
-    methods.push({ key, contributor: text(meta.contributor), institute: text(meta.institute), algorithm: text(meta.algorithm), scores: outcome.scores });
+    const localisation = readLocalisation(path.join(folder, "localisation.json"), parsed.suite.tasks, problems);
+    methods.push({ key, contributor: text(meta.contributor), institute: text(meta.institute), algorithm: text(meta.algorithm), scores: outcome.scores, localisation });
   }
   if (problems.length > 0) throw new SuiteImportError(problems);
   return {
@@ -147,7 +171,13 @@ export async function importSuite(dir: string, position = 0): Promise<{ suite: s
     else await Suite.create({ id: folder.id, ...values }, { transaction });
 
     for (const m of folder.methods) {
-      const row = { contributor: m.contributor, institute: m.institute, algorithm: m.algorithm, scoresJson: JSON.stringify(toTaskScores(folder.tasks, m.scores)) };
+      const row = {
+        contributor: m.contributor,
+        institute: m.institute,
+        algorithm: m.algorithm,
+        scoresJson: JSON.stringify(toTaskScores(folder.tasks, m.scores)),
+        localisationJson: m.localisation ? JSON.stringify(m.localisation) : null,
+      };
       const found = await BoardMethod.findOne({ where: { suiteId: folder.id, sourceKey: m.key }, transaction });
       if (found) await found.update(row, { transaction });
       else await BoardMethod.create({ suiteId: folder.id, sourceKey: m.key, submissionId: null, ...row, metascore: 0, morfMetascore: 0, lerfMetascore: 0 }, { transaction });

@@ -30,6 +30,8 @@ export interface RankRow {
   algorithm: string;
   metascore: number;
   metascoreText: string;
+  /** Mean share of positive attribution inside the object mask, where the suite has masks. */
+  localisation?: number | null;
 }
 
 export type BoardScope = "overall" | "morf" | "lerf";
@@ -122,6 +124,7 @@ export async function suiteBoard(suiteId: string, scope: BoardScope = "overall")
       algorithm: m.algorithm,
       metascore: m[key],
       metascoreText: formatMetascore(m[key]),
+      localisation: m.meanLocalisation,
     })),
   );
 }

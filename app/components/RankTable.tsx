@@ -11,6 +11,7 @@ export interface RankTableRow {
   institute: string;
   algorithm: string;
   metascoreText: string;
+  localisation?: number | null;
 }
 
 export interface PageInfo<T> {
@@ -100,6 +101,13 @@ export function RankTable({
         <Column field="institute" header="institute" />
         <Column field="algorithm" header="algorithm" />
         <Column field="metascoreText" header="metascore" style={{ width: "9rem" }} />
+        {page.rows.some((r) => r.localisation != null) ? (
+          <Column
+            header={<span title="Share of the method's positive attribution that falls inside the object mask (generated scenes, which have ground truth). Higher is better.">localisation</span>}
+            body={(r: RankTableRow) => (r.localisation == null ? "—" : `${(r.localisation * 100).toFixed(1)} %`)}
+            style={{ width: "8rem" }}
+          />
+        ) : null}
       </DataTable>
       <Pager page={page.page} pages={page.pages} total={page.total} param={param} label={title} />
     </section>

@@ -1,5 +1,6 @@
 import type { MetaFunction } from "@remix-run/node";
-import { Link, useSearchParams } from "@remix-run/react";
+import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { chooseSuite, listSuites } from "~/.server/board.server.ts";
 import { Notice } from "~/components/FieldError.tsx";
 
 export const meta: MetaFunction = () => [
@@ -7,7 +8,17 @@ export const meta: MetaFunction = () => [
   { name: "description", content: "Meta-Rank ranks image-attribution (XAI) methods by one metascore over many datasets, models and masking orders." },
 ];
 
+export async function loader() {
+  const suite = chooseSuite(await listSuites());
+  if (!suite || suite.methods === 0) return { board: null };
+  // "fashionmnist_resnet" → dataset "fashionmnist", model "resnet": what the board really covers.
+  const datasets = new Set(suite.tasks.map((t) => t.split("_")[0]));
+  const models = new Set(suite.tasks.map((t) => t.split("_").slice(1).join("_")));
+  return { board: { id: suite.id, name: suite.name, tasks: suite.tasks.length, datasets: datasets.size, models: models.size, methods: suite.methods } };
+}
+
 export default function Homepage() {
+  const { board } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   return (
     <>
@@ -48,9 +59,19 @@ export default function Homepage() {
         <article className="card">
           <h2>Experiments</h2>
           <p>
-            The initial leaderboard covers four datasets, three models, two masking orders and 8 classic attribution methods, with 22 tasks per method. The board computed on this server
-            itself, from models it trains on data it ships, is shown on the <Link to="/leaderboard">LEADERBOARD</Link> page with exactly what it covers.
+            The original Meta-Rank leaderboard covers four datasets, three models, two masking orders and 8 classic attribution methods, with 22 tasks per method.
           </p>
+          {board ? (
+            <p data-testid="board-coverage">
+              The leaderboard on this server is computed by the platform itself, on models it trained on data it ships: {board.datasets} datasets, {board.models} models, two masking
+              orders and {board.methods} attribution methods, with {board.tasks} tasks ({board.tasks * 2} cases) per method. See the{" "}
+              <Link to={`/leaderboard?suite=${encodeURIComponent(board.id)}`}>LEADERBOARD</Link> for the details.
+            </p>
+          ) : (
+            <p data-testid="board-coverage">
+              No baseline board is installed on this server yet; the <Link to="/leaderboard">LEADERBOARD</Link> explains how an operator imports one.
+            </p>
+          )}
         </article>
         <article className="card">
           <h2>Flexible usage</h2>

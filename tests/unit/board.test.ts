@@ -127,6 +127,15 @@ describe("readSuiteFolder (make import-baselines)", () => {
     expect(problems).toMatch(/ig\/lerf\.csv:5:2 "nope" is not a number/);
     expect(problems).toMatch(/saliency\/method\.json: file not found/);
   });
+  it("reads optional localisation figures and checks them", () => {
+    const dir = suiteFolder(BASELINES);
+    fs.writeFileSync(path.join(dir, "ig", "localisation.json"), JSON.stringify({ food_resnet18: 0.62, imagenet_vgg19: 0.4 }));
+    const suite = readSuiteFolder(dir);
+    expect(suite.methods.find((m) => m.key === "ig")?.localisation).toEqual({ food_resnet18: 0.62, imagenet_vgg19: 0.4 });
+    expect(suite.methods.find((m) => m.key === "saliency")?.localisation).toBeNull();
+    fs.writeFileSync(path.join(dir, "ig", "localisation.json"), JSON.stringify({ food_resnet18: 1.5, mnist: 0.2 }));
+    expect(() => readSuiteFolder(dir)).toThrowError(/food_resnet18 must be a number in \[0, 1\][\s\S]*unknown task "mnist"|unknown task "mnist"[\s\S]*food_resnet18 must be a number/);
+  });
   it("the shipped seed suite has no baselines and is valid", () => {
     const suite = readSuiteFolder(path.resolve("seeds/suites/metarank-seed"));
     expect(suite.methods).toEqual([]);
