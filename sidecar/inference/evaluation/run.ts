@@ -7,6 +7,7 @@ import { summarise, type ImageResult, type Progress, type TaskSummary } from "./
 import type { EvaluationPool } from "./pool.ts";
 import { imagesRecord, localisationJson, resultCsv, type TaskImages } from "./resultFiles.ts";
 import type { SuiteConfig } from "./suite.ts";
+import { taskCheckpoint } from "./tasks.ts";
 
 export interface MethodRun {
   algorithm: string;
@@ -82,6 +83,8 @@ export function writeMethodFolder(
         backend: extra.backend,
         images: run.images,
         settings: suite.settings,
+        // The weights behind every number: a retrained checkpoint gives other numbers.
+        checkpoints: Object.fromEntries(run.tasks.map((t) => [t, taskCheckpoint(t)])),
         // One string per image, one character per grid point: 1 = still classified correctly.
         tasks: outcome.perImage,
       },

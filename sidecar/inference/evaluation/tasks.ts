@@ -6,7 +6,7 @@ import { takeFirst, type ImageDataset } from "../../data/dataset.ts";
 import { readFashionMnistSplit } from "../../data/fashion-mnist.ts";
 import { generateScenesSplit } from "../../data/scenes.ts";
 import type { Net } from "../net.ts";
-import { CheckpointError, checkpointDir } from "../../zoo/checkpoint.ts";
+import { CheckpointError, checkpointDir, readManifest } from "../../zoo/checkpoint.ts";
 import { loadZooNet, type ZooNet } from "../../zoo/zoo-net.ts";
 import type { SplitData } from "./engine.ts";
 
@@ -74,6 +74,20 @@ export function loadTaskNet(taskId: string, dir = checkpointDir()): ZooNet {
     throw new TaskUnavailableError(`${taskId}: checkpoint ${net.manifest.id} is ${net.manifest.arch} on ${net.manifest.dataset}`);
   }
   return net;
+}
+
+/** Which checkpoint a task uses (id and weights SHA-256), read from its manifest only. */
+export function taskCheckpoint(taskId: string, dir = checkpointDir()): { id: string; weightsSha256: string } {
+  const { dataset, architecture } = splitTaskId(taskId);
+  for (const id of [taskId, `${architecture}-${ZOO_DATASET[dataset] ?? dataset}`]) {
+    try {
+      const m = readManifest(id, dir);
+      return { id: m.id, weightsSha256: m.weightsSha256 };
+    } catch (err) {
+      if (!(err instanceof CheckpointError)) throw err;
+    }
+  }
+  throw new TaskUnavailableError(`${taskId}: no checkpoint`);
 }
 
 export async function loadTask(taskId: string, images: number): Promise<LoadedTask> {
