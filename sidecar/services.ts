@@ -5,6 +5,7 @@ import { metascoreService } from "./metascore/service.ts";
 import { telemetryService } from "./telemetry/service.ts";
 import { registryService } from "./registry/heartbeat.ts";
 import { inferenceService } from "./inference/service.ts";
+import { evaluationService } from "./inference/evaluation/service.ts";
 
 export interface SidecarService {
   /** Fully-qualified service name, e.g. "metarank.v1.Metascore" (what health checks ask for). */
@@ -15,4 +16,4 @@ export interface SidecarService {
   stop?(): void;
 }
 
-export const SERVICES: SidecarService[] = [metascoreService, telemetryService, registryService, inferenceService];
+export const SERVICES: SidecarService[] = [metascoreService, telemetryService, registryService, inferenceService, evaluationService];

@@ -1,0 +1,80 @@
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes } from "sequelize";
+import { sequelize } from "./db.ts";
+
+export const EVALUATION_STATES = ["queued", "running", "completed", "failed", "cancelled"] as const;
+export type EvaluationState = (typeof EVALUATION_STATES)[number];
+
+/**
+ * One MoRF/LeRF evaluation run started from the web app (app/.server/evaluations.server.ts).
+ * The queue job fills it in as the sidecar reports progress; `resultDir` (a folder under
+ * var/evaluations holding morf.csv, lerf.csv, images.json) is set only once the files are
+ * on disk, so a row never points at a half-written result.
+ */
+export class EvaluationRun extends Model<InferAttributes<EvaluationRun>, InferCreationAttributes<EvaluationRun>> {
+  declare id: CreationOptional<number>;
+  declare userId: number;
+  declare suiteId: string;
+  declare method: string;
+  declare paramsJson: string;
+  declare imageLimit: number;
+  declare state: CreationOptional<EvaluationState>;
+  declare progress: CreationOptional<number>;
+  declare imagesDone: CreationOptional<number>;
+  declare imagesTotal: CreationOptional<number>;
+  declare etaSeconds: CreationOptional<number | null>;
+  declare currentTask: CreationOptional<string | null>;
+  declare jobId: CreationOptional<string | null>;
+  declare attempts: CreationOptional<number>;
+  declare error: CreationOptional<string | null>;
+  declare sidecar: CreationOptional<string | null>;
+  declare resultDir: CreationOptional<string | null>;
+  declare tasksJson: CreationOptional<string | null>;
+  declare localisationJson: CreationOptional<string | null>;
+  declare paramsUsedJson: CreationOptional<string | null>;
+  declare backend: CreationOptional<string | null>;
+  declare seconds: CreationOptional<number | null>;
+  declare metascore: CreationOptional<number | null>;
+  declare metascoreRank: CreationOptional<number | null>;
+  declare boardSize: CreationOptional<number | null>;
+  declare metascoreNote: CreationOptional<string | null>;
+  declare startedAt: CreationOptional<Date | null>;
+  declare finishedAt: CreationOptional<Date | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+}
+
+EvaluationRun.init(
+  {
+    id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },
+    userId: { type: DataTypes.INTEGER, allowNull: false },
+    suiteId: { type: DataTypes.STRING(100), allowNull: false },
+    method: { type: DataTypes.STRING(100), allowNull: false },
+    paramsJson: { type: DataTypes.TEXT, allowNull: false },
+    imageLimit: { type: DataTypes.INTEGER, allowNull: false },
+    state: { type: DataTypes.STRING(16), allowNull: false, defaultValue: "queued" },
+    progress: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+    imagesDone: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+    imagesTotal: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+    etaSeconds: { type: DataTypes.DOUBLE, allowNull: true },
+    currentTask: { type: DataTypes.STRING(100), allowNull: true },
+    jobId: { type: DataTypes.STRING(64), allowNull: true },
+    attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+    error: { type: DataTypes.TEXT, allowNull: true },
+    sidecar: { type: DataTypes.STRING(255), allowNull: true },
+    resultDir: { type: DataTypes.STRING(100), allowNull: true },
+    tasksJson: { type: DataTypes.TEXT, allowNull: true },
+    localisationJson: { type: DataTypes.TEXT, allowNull: true },
+    paramsUsedJson: { type: DataTypes.TEXT, allowNull: true },
+    backend: { type: DataTypes.STRING(32), allowNull: true },
+    seconds: { type: DataTypes.DOUBLE, allowNull: true },
+    metascore: { type: DataTypes.DOUBLE, allowNull: true },
+    metascoreRank: { type: DataTypes.INTEGER, allowNull: true },
+    boardSize: { type: DataTypes.INTEGER, allowNull: true },
+    metascoreNote: { type: DataTypes.TEXT, allowNull: true },
+    startedAt: { type: DataTypes.DATE, allowNull: true },
+    finishedAt: { type: DataTypes.DATE, allowNull: true },
+    createdAt: DataTypes.DATE,
+    updatedAt: DataTypes.DATE,
+  },
+  { sequelize, tableName: "evaluation_runs" },
+);

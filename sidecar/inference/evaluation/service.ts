@@ -1,0 +1,301 @@
+// gRPC service metarank.v1.Evaluation (proto/metarank/v1/evaluation.proto): the same
+// MoRF/LeRF evaluation as `npm run -s evaluate`, run for the web app's queue jobs.
+// Everything a caller can get wrong (suite, tasks, method, parameters, limit, a task
+// whose checkpoint is not installed here) is checked before any thread starts and
+// answered INVALID_ARGUMENT, so the app's queue fails the job at once instead of
+// retrying it. Each Run gets its own worker pool, because cancelling a run (the client
+// cancels the call) terminates the pool's threads — the only way to stop an image
+// mid-attribution — and a shared pool would take other runs down with it.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import * as grpc from "@grpc/grpc-js";
+import { grpcError, metarankV1 } from "../../grpc/proto.ts";
+import { logger } from "../../log.ts";
+import type { SidecarService } from "../../services.ts";
+import { CheckpointError, checkpointDir, readManifest } from "../../zoo/checkpoint.ts";
+import { ALGORITHMS, getAlgorithm, AttributionParamError } from "../attribution/index.ts";
+import { resolveParams } from "../attribution/types.ts";
+import { EvaluationCancelled } from "./engine.ts";
+import { EvaluationPool } from "./pool.ts";
+import { localisationJson, resultCsv } from "./resultFiles.ts";
+import { evaluateMethod, type MethodRun } from "./run.ts";
+import { SUITES_DIR, readSuite, type SuiteConfig } from "./suite.ts";
+import { TaskUnavailableError, splitTaskId, taskCheckpoint } from "./tasks.ts";
+
+const PROTO = "metarank/v1/evaluation.proto";
+/** Suites without an "evaluation" block evaluate this many images at most (the CLI's default). */
+export const DEFAULT_SPLIT_IMAGES = 100;
+/** The zoo's dataset name for a task's dataset part (tasks.ts keeps its own copy private). */
+const ZOO_DATASET: Record<string, string> = { fashionmnist: "fashion-mnist", scenes: "scenes" };
+
+/** A request the caller must change; its message says how. */
+export class BadEvaluationRequest extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "BadEvaluationRequest";
+  }
+}
+
+export interface TaskAvailability {
+  id: string;
+  available: boolean;
+  checkpointId: string;
+  problem: string;
+}
+
+/**
+ * Whether a task's checkpoint is installed: the manifest is read and its weights file must
+ * exist (hashing every file on each listing would be slow; the worker verifies the hash
+ * when it loads the net). The same two ids as tasks.ts's loader are tried.
+ */
+export function taskAvailability(taskId: string, dir = checkpointDir()): TaskAvailability {
+  let parts: { dataset: string; architecture: string };
+  try {
+    parts = splitTaskId(taskId);
+  } catch (err) {
+    return { id: taskId, available: false, checkpointId: "", problem: (err as Error).message };
+  }
+  const zooDataset = ZOO_DATASET[parts.dataset];
+  if (!zooDataset) return { id: taskId, available: false, checkpointId: "", problem: `no evaluation data for dataset "${parts.dataset}" (known: ${Object.keys(ZOO_DATASET).join(", ")})` };
+  const problems: string[] = [];
+  for (const id of [taskId, `${parts.architecture}-${zooDataset}`]) {
+    try {
+      const m = readManifest(id, dir);
+      if (m.dataset !== zooDataset || m.arch !== parts.architecture) {
+        problems.push(`checkpoint ${id} is ${m.arch} on ${m.dataset}`);
+        continue;
+      }
+      if (!fs.existsSync(path.join(dir, path.basename(m.weightsFile)))) {
+        problems.push(`checkpoint ${id}: weights file ${m.weightsFile} is missing`);
+        continue;
+      }
+      return { id: taskId, available: true, checkpointId: id, problem: "" };
+    } catch (err) {
+      if (!(err instanceof CheckpointError)) throw err;
+      problems.push(err.message);
+    }
+  }
+  return {
+    id: taskId,
+    available: false,
+    checkpointId: "",
+    problem: `${taskId}: no usable checkpoint (${problems.join("; ")}); train one with npm run train -- --dataset ${zooDataset} --arch ${parts.architecture}`,
+  };
+}
+
+/** Suite folders under seeds/suites (or SUITES_DIR), read one by one so one bad folder hides only itself. */
+export function listSuiteConfigs(dir = process.env.EVALUATION_SUITES_DIR ?? SUITES_DIR): { suites: SuiteConfig[]; problems: string[] } {
+  const suites: SuiteConfig[] = [];
+  const problems: string[] = [];
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  } catch (err) {
+    problems.push(`suites folder ${dir} cannot be read: ${(err as Error).message}`);
+  }
+  for (const name of names) {
+    if (!fs.existsSync(path.join(dir, name, "suite.json"))) continue;
+    try {
+      suites.push(readSuite(path.join(dir, name)));
+    } catch (err) {
+      problems.push((err as Error).message);
+    }
+  }
+  return { suites, problems };
+}
+
+export const splitImages = (suite: SuiteConfig) => suite.evaluation?.images ?? DEFAULT_SPLIT_IMAGES;
+
+/** The suite's baseline parameters for a method, when its "evaluation" block lists it. */
+export function baselineParams(suite: SuiteConfig, method: string): Record<string, unknown> | undefined {
+  return suite.evaluation?.methods.find((m) => m.algorithm === method)?.params;
+}
+
+export interface CheckedRun {
+  suite: SuiteConfig;
+  run: MethodRun;
+}
+
+/** Every check of a Run request that needs no thread; BadEvaluationRequest says what to change. */
+export function checkRunRequest(
+  req: { suiteId?: string; method?: string; paramsJson?: string; limit?: number; tasks?: string[] },
+  find: (id: string) => SuiteConfig | undefined = (id) => listSuiteConfigs().suites.find((s) => s.id === id),
+): CheckedRun {
+  const suiteId = String(req.suiteId ?? "").trim();
+  if (!suiteId) throw new BadEvaluationRequest("suite_id is required (a suite id from ListSuites, e.g. metarank-local)");
+  const suite = find(suiteId);
+  if (!suite) {
+    const known = listSuiteConfigs().suites.map((s) => s.id);
+    throw new BadEvaluationRequest(`unknown suite "${suiteId}" (this sidecar can evaluate: ${known.join(", ") || "none"})`);
+  }
+  const method = String(req.method ?? "").trim();
+  if (!method) throw new BadEvaluationRequest(`method is required (one of ${Object.keys(ALGORITHMS).join(", ")})`);
+  let algorithm;
+  try {
+    algorithm = getAlgorithm(method);
+  } catch (err) {
+    throw new BadEvaluationRequest((err as Error).message);
+  }
+  let params: Record<string, unknown> = baselineParams(suite, algorithm.name) ?? {};
+  const text = String(req.paramsJson ?? "").trim();
+  if (text) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (err) {
+      throw new BadEvaluationRequest(`params_json is not valid JSON (${(err as Error).message}); give an object such as {"n_steps": 20} or leave it empty`);
+    }
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+      throw new BadEvaluationRequest("params_json must be a JSON object of parameter names to values, e.g. {\"n_steps\": 20}");
+    }
+    params = parsed as Record<string, unknown>;
+  }
+  try {
+    // Names, types and ranges; checks that need the net (a GradCAM layer) happen per image.
+    resolveParams(algorithm.name, algorithm.params, params);
+  } catch (err) {
+    if (err instanceof AttributionParamError) throw new BadEvaluationRequest(err.message);
+    throw err;
+  }
+  const max = splitImages(suite);
+  const limit = Number(req.limit ?? 0);
+  if (!Number.isInteger(limit) || limit < 1 || limit > max) {
+    throw new BadEvaluationRequest(`limit must be a whole number from 1 to ${max} (suite ${suite.id} evaluates the first ${max} images of each task's test split); got ${req.limit}`);
+  }
+  const wanted = (req.tasks ?? []).map((t) => String(t).trim()).filter(Boolean);
+  for (const t of wanted) {
+    if (!suite.tasks.includes(t)) throw new BadEvaluationRequest(`suite ${suite.id} has no task "${t}" (tasks: ${suite.tasks.join(", ")})`);
+  }
+  const tasks = wanted.length > 0 ? suite.tasks.filter((t) => wanted.includes(t)) : suite.tasks;
+  const missing = tasks.map((t) => taskAvailability(t)).filter((a) => !a.available);
+  if (missing.length > 0) {
+    throw new BadEvaluationRequest(
+      `${missing.length === 1 ? "a task's checkpoint is" : `${missing.length} tasks' checkpoints are`} not installed on this sidecar: ${missing.map((m) => m.problem).join("; ")}. Install the checkpoint or choose other tasks.`,
+    );
+  }
+  return { suite, run: { algorithm: algorithm.name, params, tasks, images: limit } };
+}
+
+/** Threads per run: EVALUATION_WORKERS, else two (or one on a one-core host). */
+export function evaluationWorkers(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.EVALUATION_WORKERS);
+  return Number.isInteger(n) && n >= 1 ? n : Math.max(1, Math.min(2, os.availableParallelism()));
+}
+
+function suiteToProto(s: SuiteConfig): Record<string, unknown> {
+  return {
+    id: s.id,
+    name: s.name,
+    tasks: s.tasks.map((t) => taskAvailability(t)),
+    splitImages: splitImages(s),
+    grid: s.settings.grid,
+    patchSize: s.settings.patchSize,
+    baselineParams: Object.fromEntries((s.evaluation?.methods ?? []).map((m) => [m.algorithm, JSON.stringify(m.params)])),
+  };
+}
+
+/** Runs in progress, so stopping the sidecar stops their threads instead of leaving them to finish. */
+const activeRuns = new Set<AbortController>();
+/** How many Run calls are evaluating right now (tests check that a cancelled run is gone). */
+export const activeRunCount = () => activeRuns.size;
+
+export function evaluationHandlers(opts: { loaderModule?: string; backend?: string } = {}): grpc.UntypedServiceImplementation {
+  return {
+    ListSuites(_call: grpc.ServerUnaryCall<any, any>, cb: grpc.sendUnaryData<unknown>) {
+      try {
+        const { suites, problems } = listSuiteConfigs();
+        cb(null, {
+          suites: suites.map(suiteToProto),
+          methods: Object.values(ALGORITHMS).map((a) => ({ name: a.name, description: a.description })),
+          problems,
+        });
+      } catch (err) {
+        logger.error({ err }, "Evaluation.ListSuites failed");
+        cb(grpcError(grpc.status.INTERNAL, `ListSuites failed: ${(err as Error).message}`));
+      }
+    },
+
+    async Run(call: grpc.ServerWritableStream<any, any>) {
+      let checked: CheckedRun;
+      try {
+        checked = checkRunRequest(call.request ?? {});
+      } catch (err) {
+        if (err instanceof BadEvaluationRequest || err instanceof TaskUnavailableError) {
+          call.emit("error", grpcError(grpc.status.INVALID_ARGUMENT, err.message));
+          return;
+        }
+        logger.error({ err }, "Evaluation.Run check failed");
+        call.emit("error", grpcError(grpc.status.INTERNAL, `Run failed: ${(err as Error).message}`));
+        return;
+      }
+      const { suite, run } = checked;
+      const ctrl = new AbortController();
+      activeRuns.add(ctrl);
+      // The client went away (cancelled, deadline, connection lost): stop the threads.
+      call.on("cancelled", () => ctrl.abort());
+      const backend = opts.backend ?? suite.evaluation?.backend ?? process.env.TENSOR_BACKEND ?? "auto";
+      const pool = new EvaluationPool({ workers: evaluationWorkers(), backend, loaderModule: opts.loaderModule });
+      const total = run.tasks.length * run.images;
+      const started = Date.now();
+      const log = { rpc: "Evaluation.Run", suite: suite.id, method: run.algorithm, images: run.images, tasks: run.tasks.length };
+      logger.info(log, "evaluation started");
+      try {
+        const outcome = await evaluateMethod(suite, run, pool, {
+          signal: ctrl.signal,
+          onProgress: (p) => {
+            if (call.cancelled || !call.writable) return;
+            const done = (p.taskNumber - 1) * run.images + p.done;
+            const elapsed = (Date.now() - started) / 1000;
+            const progress: Record<string, unknown> = { imagesDone: done, imagesTotal: total, task: p.task, taskNumber: p.taskNumber, taskCount: p.taskCount };
+            // Over the whole run, not the current task's rate alone (which restarts, with
+            // loading the next net, at every task).
+            if (done > 0) progress.etaSeconds = (elapsed / done) * (total - done);
+            call.write({ progress });
+          },
+        });
+        const loc = localisationJson(run.tasks, outcome.summaries);
+        const checkpoints = Object.fromEntries(run.tasks.map((t) => [t, taskCheckpoint(t)]));
+        const result = {
+          morfCsv: resultCsv("morf", suite.settings.grid, run.tasks, outcome.summaries),
+          lerfCsv: resultCsv("lerf", suite.settings.grid, run.tasks, outcome.summaries),
+          localisation: Object.entries(loc).map(([task, share]) => (share === null ? { task } : { task, share })),
+          // The CLI's images.json, so a web run can be compared image by image with a committed baseline.
+          imagesJson: JSON.stringify({ suite: suite.id, algorithm: run.algorithm, params: run.params, backend, images: run.images, settings: suite.settings, checkpoints, tasks: outcome.perImage }),
+          paramsJson: JSON.stringify(run.params),
+          tasks: run.tasks,
+          imagesPerTask: run.images,
+          seconds: outcome.seconds,
+          backend,
+        };
+        if (!call.cancelled) {
+          call.write({ result });
+          call.end();
+        }
+        logger.info({ ...log, seconds: outcome.seconds }, "evaluation finished");
+      } catch (err) {
+        if (err instanceof EvaluationCancelled || ctrl.signal.aborted) {
+          logger.info(log, "evaluation cancelled by the client");
+          if (!call.cancelled) call.emit("error", grpcError(grpc.status.CANCELLED, "evaluation cancelled"));
+          return;
+        }
+        logger.error({ ...log, err }, "evaluation failed");
+        if (!call.cancelled) call.emit("error", grpcError(grpc.status.INTERNAL, `evaluation of ${run.algorithm} on ${suite.id} failed: ${(err as Error).message}`));
+      } finally {
+        activeRuns.delete(ctrl);
+        await pool.close();
+      }
+    },
+  };
+}
+
+export const evaluationService: SidecarService = {
+  name: "metarank.v1.Evaluation",
+  register(server) {
+    const Svc = metarankV1(PROTO).Evaluation as grpc.ServiceClientConstructor;
+    server.addService(Svc.service, evaluationHandlers());
+  },
+  stop() {
+    for (const ctrl of activeRuns) ctrl.abort();
+  },
+};
