@@ -113,8 +113,6 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     LOG_LEVEL: "warn",
     ...opts.env,
   };
-  await run(["--import", "tsx", "models/migrate.ts"], env);
-  await run(["--import", "tsx", "seeds/seed.ts"], env);
   let log = "";
   const procs: ChildProcess[] = [];
   const launch = (script: string) => {
@@ -124,23 +122,6 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     procs.push(p);
     return p;
   };
-  if (opts.sidecar !== false) {
-    const sc = launch("sidecar/main.ts");
-    await waitFor(
-      () =>
-        new Promise<boolean>((res) => {
-          const s = net.connect(sidecarPort, "127.0.0.1", () => (s.end(), res(true)));
-          s.on("error", () => res(false));
-        }),
-      "sidecar",
-      sc,
-      () => log,
-    );
-  }
-  const baseUrl = `http://127.0.0.1:${webPort}`;
-  let web = launch("server.ts");
-  const webUp = () => waitFor(async () => (await fetch(`${baseUrl}/healthz`)).ok, "web app", web, () => log);
-  await webUp();
   const kill = (p: ChildProcess) =>
     new Promise<void>((res) => {
       if (p.exitCode !== null) return res();
@@ -148,6 +129,33 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       p.kill("SIGTERM");
       setTimeout(() => p.kill("SIGKILL"), 3000).unref();
     });
+  const baseUrl = `http://127.0.0.1:${webPort}`;
+  let web: ChildProcess;
+  const webUp = () => waitFor(async () => (await fetch(`${baseUrl}/healthz`)).ok, "web app", web, () => log);
+  try {
+    await run(["--import", "tsx", "models/migrate.ts"], env);
+    await run(["--import", "tsx", "seeds/seed.ts"], env);
+    if (opts.sidecar !== false) {
+      const sc = launch("sidecar/main.ts");
+      await waitFor(
+        () =>
+          new Promise<boolean>((res) => {
+            const s = net.connect(sidecarPort, "127.0.0.1", () => (s.end(), res(true)));
+            s.on("error", () => res(false));
+          }),
+        "sidecar",
+        sc,
+        () => log,
+      );
+    }
+    web = launch("server.ts");
+    await webUp();
+  } catch (err) {
+    // A stack that failed to start must not leave processes or a database behind.
+    await Promise.all(procs.map(kill));
+    await db.drop();
+    throw err;
+  }
   return {
     baseUrl,
     dbUrl: db.url,
