@@ -165,7 +165,7 @@ async function main(): Promise<number> {
         : args.allMethods
           ? path.join(args.out!, m.folder)
           : args.out!;
-      const meta = args.allMethods ? { contributor: "Meta-Rank baseline", institute: "Meta-Rank platform (computed by its own evaluation engine)", algorithm: m.algorithm } : undefined;
+      const meta = args.allMethods ? { contributor: "Meta-Rank baseline", institute: "Meta-Rank platform", algorithm: m.algorithm } : undefined;
       for (const f of writeMethodFolder(dir, suite, run, outcome, { backend, meta })) console.log(path.relative(process.cwd(), f));
       console.error(`${m.algorithm}: ${tasks.length} task(s) × ${images} images in ${outcome.seconds.toFixed(1)} s`);
     }
