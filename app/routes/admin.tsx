@@ -23,6 +23,9 @@ export default function Admin() {
         <NavLink to="/admin/ranking" className={tab}>
           Contributor ranking
         </NavLink>
+        <NavLink to="/admin/evaluations" className={tab}>
+          Evaluations
+        </NavLink>
         {/* bull-board is an Express app beside Remix: a full page load, not a client navigation. */}
         <a href="/admin/queues" className="tab" data-testid="queues-link">
           Job queues

@@ -1,0 +1,519 @@
+// Evaluation runs from the web app (the evaluation issue's "the same work runs as a queue
+// job"): an admin starts a run on /admin/evaluations, a queue job streams the sidecar's
+// Evaluation.Run, mirrors its progress into the job and an EvaluationRun row, writes the
+// result files under var/evaluations/ and scores them against the suite's board.
+//
+// The row is the source of truth for the page (the queue keeps jobs for a while only);
+// the job payload carries the row id. Cancelling marks the row "cancelled": the job that
+// runs it (in this process or another one on the same Redis) sees it at its next progress
+// write and cancels the gRPC call, which stops the sidecar's threads.
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import * as grpc from "@grpc/grpc-js";
+import * as protoLoader from "@grpc/proto-loader";
+import pino from "pino";
+import { Op } from "sequelize";
+import { EvaluationRun, Suite, User, type EvaluationState } from "./db.server.ts";
+import { SidecarCallError, callSidecar, pickSidecar } from "./sidecar.server.ts";
+import { RetryableJobError, enqueueJob, isRetryable, jobQueue, registerJobHandler, type JobContext, type JobUser } from "./queue.server.ts";
+import { formatMetascore, insertCandidate, storedBoard } from "./board.server.ts";
+import { validatePair } from "./submissions.server.ts";
+
+const log = pino({ name: "evaluations", level: process.env.LOG_LEVEL ?? "info" });
+
+export const EVALUATION_PROTO = "metarank/v1/evaluation.proto";
+/** The form's bounds; the sidecar narrows the upper one to the suite's evaluation split. */
+export const MIN_LIMIT = 1;
+export const MAX_LIMIT = 1000;
+export const RESULT_FILES = ["morf.csv", "lerf.csv", "images.json"] as const;
+export type ResultFile = (typeof RESULT_FILES)[number];
+
+export const MSG = {
+  suiteRequired: "Please choose a suite.",
+  methodRequired: "Please choose an attribution method.",
+  limitRange: `The image limit must be a whole number from ${MIN_LIMIT} to ${MAX_LIMIT}.`,
+  paramsJson: 'Parameters must be a JSON object such as {"n_steps": 20}, or empty for the suite\'s defaults.',
+  started: "The evaluation run was queued.",
+  queueDown: "The job queue did not accept the run. Please try again in a moment.",
+  cancelled: "The evaluation run was cancelled.",
+  notCancellable: "That run has already finished.",
+  catalogDown: "The compute server did not answer, so the lists of suites and methods come from this platform's boards. Runs will wait until a compute server is online.",
+  appRestarted: "The web app restarted before this run finished (jobs without Redis do not survive a restart). Please start it again.",
+} as const;
+
+/** The job payload: the queue's declared fields plus the row this job fills in. */
+export interface EvaluationJobPayload {
+  suite: string;
+  method: string;
+  limit: number;
+  runId?: number;
+  params?: string;
+}
+
+// ---- the sidecar's catalogue ---------------------------------------------------------------
+
+export interface CatalogTask {
+  id: string;
+  available: boolean;
+  checkpointId: string;
+  problem: string;
+}
+export interface CatalogSuite {
+  id: string;
+  name: string;
+  tasks: CatalogTask[];
+  splitImages: number;
+  grid: number[];
+  patchSize: number;
+  baselineParams: Record<string, string>;
+}
+export interface Catalog {
+  suites: CatalogSuite[];
+  methods: { name: string; description: string }[];
+  problems: string[];
+}
+
+/** What the chosen sidecar can evaluate; null with a message when it does not answer. */
+export async function evaluationCatalog(): Promise<{ catalog: Catalog | null; message: string | null }> {
+  try {
+    const catalog = await callSidecar<Catalog>(EVALUATION_PROTO, "Evaluation", "ListSuites", {}, { deadlineMs: 8_000 });
+    return { catalog, message: null };
+  } catch (err) {
+    log.warn({ err: (err as Error).message }, "Evaluation.ListSuites failed");
+    return { catalog: null, message: MSG.catalogDown };
+  }
+}
+
+// ---- starting and cancelling ---------------------------------------------------------------
+
+export interface StartInput {
+  suite: string;
+  method: string;
+  limit: string;
+  params: string;
+}
+export type StartErrors = Partial<Record<keyof StartInput | "form", string>>;
+
+/** Form checks only; what the suite and method accept is the sidecar's to say (its registry). */
+export function checkStartInput(input: StartInput): { ok: true; value: { suite: string; method: string; limit: number; params: string } } | { ok: false; errors: StartErrors } {
+  const errors: StartErrors = {};
+  const suite = input.suite.trim();
+  const method = input.method.trim();
+  const params = input.params.trim();
+  if (!suite || suite.length > 100) errors.suite = MSG.suiteRequired;
+  if (!method || method.length > 100) errors.method = MSG.methodRequired;
+  const limit = Number(input.limit.trim());
+  if (!/^\d+$/.test(input.limit.trim()) || !Number.isInteger(limit) || limit < MIN_LIMIT || limit > MAX_LIMIT) errors.limit = MSG.limitRange;
+  if (params) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(params);
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed) || params.length > 10_000) errors.params = MSG.paramsJson;
+  }
+  return Object.keys(errors).length ? { ok: false, errors } : { ok: true, value: { suite, method, limit, params } };
+}
+
+/** Writes the row, then queues its job; a queue that refuses leaves the row failed, not queued forever. */
+export async function startEvaluation(user: JobUser, input: StartInput): Promise<{ ok: true; id: number } | { ok: false; errors: StartErrors }> {
+  const checked = checkStartInput(input);
+  if (!checked.ok) return checked;
+  const { suite, method, limit, params } = checked.value;
+  const run = await EvaluationRun.create({ userId: user.id, suiteId: suite, method, paramsJson: params, imageLimit: limit });
+  const payload: EvaluationJobPayload = { suite, method, limit, runId: run.id, params };
+  try {
+    const job = await enqueueJob("evaluation", payload, user);
+    // The job may already have started (and set its own id); only fill it in when empty.
+    await EvaluationRun.update({ jobId: job.id }, { where: { id: run.id, jobId: null } });
+    return { ok: true, id: run.id };
+  } catch (err) {
+    log.error({ err, runId: run.id }, "enqueue failed");
+    await run.update({ state: "failed", error: MSG.queueDown, finishedAt: new Date() });
+    return { ok: false, errors: { form: MSG.queueDown } };
+  }
+}
+
+/** Runs being evaluated by this process, so a cancel here stops the stream at once. */
+const KEY = Symbol.for("metarank.evaluationControllers");
+const g = globalThis as typeof globalThis & { [KEY]?: Map<number, AbortController> };
+const controllers = (g[KEY] ??= new Map());
+
+export async function cancelEvaluation(id: number, admin: { username: string }): Promise<boolean> {
+  const [n] = await EvaluationRun.update(
+    { state: "cancelled", error: `Cancelled by ${admin.username}.`, finishedAt: new Date(), etaSeconds: null },
+    { where: { id, state: { [Op.in]: ["queued", "running"] } } },
+  );
+  controllers.get(id)?.abort();
+  return n > 0;
+}
+
+// ---- the job -------------------------------------------------------------------------------
+
+interface ProgressMsg {
+  imagesDone: number;
+  imagesTotal: number;
+  etaSeconds?: number;
+  task: string;
+  taskNumber: number;
+  taskCount: number;
+}
+export interface ResultMsg {
+  morfCsv: string;
+  lerfCsv: string;
+  localisation: { task: string; share?: number }[];
+  imagesJson: string;
+  paramsJson: string;
+  tasks: string[];
+  imagesPerTask: number;
+  seconds: number;
+  backend: string;
+}
+
+class RunCancelled extends Error {
+  constructor() {
+    super("evaluation cancelled");
+  }
+}
+
+const packages = new Map<string, any>();
+const streamClients = new Map<string, grpc.Client & Record<string, any>>();
+function evaluationClient(address: string) {
+  let c = streamClients.get(address);
+  if (!c) {
+    let pkg = packages.get(EVALUATION_PROTO);
+    if (!pkg) {
+      const def = protoLoader.loadSync(EVALUATION_PROTO, { keepCase: false, longs: Number, enums: String, defaults: true, oneofs: true, includeDirs: [path.resolve(process.cwd(), "proto")] });
+      pkg = (grpc.loadPackageDefinition(def) as any).metarank.v1;
+      packages.set(EVALUATION_PROTO, pkg);
+    }
+    c = new pkg.Evaluation(address, grpc.credentials.createInsecure(), { "grpc.max_receive_message_length": 64 * 1024 * 1024 }) as grpc.Client & Record<string, any>;
+    streamClients.set(address, c);
+  }
+  return c;
+}
+
+const DEFAULT_DEADLINE_MS = 6 * 3600_000;
+const DEFAULT_IDLE_MS = 180_000;
+
+/**
+ * Streams Evaluation.Run to its result. A deadline bounds the whole run and an idle timer
+ * (no message for EVALUATION_IDLE_MS) catches a sidecar that hangs without dropping the
+ * connection; both, and a dropped connection, are retryable. INVALID_ARGUMENT keeps the
+ * sidecar's message (it is written for people) and is not retried.
+ */
+export function streamEvaluation(
+  address: string,
+  request: { suiteId: string; method: string; paramsJson: string; limit: number; tasks?: string[] },
+  opts: { signal?: AbortSignal; onProgress?: (p: ProgressMsg) => void; deadlineMs?: number; idleMs?: number } = {},
+): Promise<ResultMsg> {
+  const deadlineMs = opts.deadlineMs ?? (Number(process.env.EVALUATION_DEADLINE_MS) || DEFAULT_DEADLINE_MS);
+  const idleMs = opts.idleMs ?? (Number(process.env.EVALUATION_IDLE_MS) || DEFAULT_IDLE_MS);
+  return new Promise<ResultMsg>((resolve, reject) => {
+    const call = evaluationClient(address).Run(request, { deadline: new Date(Date.now() + deadlineMs) }) as grpc.ClientReadableStream<any>;
+    let result: ResultMsg | null = null;
+    let settled = false;
+    let idle: NodeJS.Timeout | undefined;
+    const settle = (err: Error | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(idle);
+      opts.signal?.removeEventListener("abort", onAbort);
+      if (err) reject(err);
+      else if (result) resolve(result);
+      else reject(new RetryableJobError("The compute server ended the evaluation without a result."));
+    };
+    const armIdle = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => {
+        settle(new RetryableJobError(`The compute server sent no progress for ${Math.round(idleMs / 1000)} s.`));
+        call.cancel();
+      }, idleMs);
+    };
+    const onAbort = () => {
+      settle(new RunCancelled());
+      call.cancel();
+    };
+    if (opts.signal?.aborted) return onAbort();
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+    armIdle();
+    call.on("data", (ev: { progress?: ProgressMsg; result?: ResultMsg; event?: string }) => {
+      armIdle();
+      // oneof: `event` names the member that is set (the other decodes as null).
+      if (ev.event === "result" && ev.result) result = ev.result;
+      else if (ev.event === "progress" && ev.progress) opts.onProgress?.(ev.progress);
+    });
+    call.on("error", (err: grpc.ServiceError) => {
+      const human = err.code === grpc.status.INVALID_ARGUMENT || err.code === grpc.status.FAILED_PRECONDITION || err.code === grpc.status.NOT_FOUND;
+      settle(new SidecarCallError(human ? err.details : `The compute server failed during the evaluation (${grpc.status[err.code] ?? err.code}: ${err.details}).`, err.code, err.details));
+    });
+    call.on("end", () => settle(null));
+  });
+}
+
+/** var/evaluations (EVALUATION_DIR): one folder per run, named so two databases never collide. */
+export function evaluationDir(): string {
+  return path.resolve(process.env.EVALUATION_DIR ?? "var/evaluations");
+}
+
+/** Writes the files into a fresh folder (temporary name, renamed when complete) and returns its name. */
+async function writeResultFiles(runId: number, result: ResultMsg): Promise<string> {
+  const name = `run-${runId}-${crypto.randomBytes(6).toString("hex")}`;
+  const root = evaluationDir();
+  const tmp = path.join(root, `.${name}.tmp`);
+  await fs.mkdir(tmp, { recursive: true });
+  await fs.writeFile(path.join(tmp, "morf.csv"), result.morfCsv);
+  await fs.writeFile(path.join(tmp, "lerf.csv"), result.lerfCsv);
+  await fs.writeFile(path.join(tmp, "images.json"), result.imagesJson + "\n");
+  await fs.rename(tmp, path.join(root, name));
+  return name;
+}
+
+export interface MetascoreOutcome {
+  metascore: number | null;
+  rank: number | null;
+  boardSize: number | null;
+  note: string | null;
+}
+
+/**
+ * The metascore the run would get if its files were submitted to the suite's board: the
+ * same ValidateResultFiles + InsertCandidate calls as "get your scores". A run whose files
+ * the board cannot take (another task set, no such suite here) gets a note, not a failure:
+ * the evaluation itself succeeded.
+ */
+export async function scoreAgainstBoard(suiteId: string, morfCsv: string, lerfCsv: string): Promise<MetascoreOutcome> {
+  const none = (note: string): MetascoreOutcome => ({ metascore: null, rank: null, boardSize: null, note });
+  const suite = await Suite.findByPk(suiteId);
+  if (!suite) return none(`This platform has no board for suite ${suiteId}.`);
+  try {
+    const checked = await validatePair(suite, { name: "morf.csv", content: Buffer.from(morfCsv) }, { name: "lerf.csv", content: Buffer.from(lerfCsv) });
+    if (!checked.ok) return none(`The board cannot score these files: ${checked.errors.slice(0, 3).join("; ")}`);
+    const { messages } = await storedBoard(suite.id);
+    const boards = await insertCandidate(messages, { id: "candidate", scores: checked.scores });
+    const own = boards.current.find((r) => r.id === "candidate");
+    if (!own) return none("The scoring service returned no row for this run.");
+    return { metascore: own.metascore, rank: own.rank, boardSize: boards.current.length, note: null };
+  } catch (err) {
+    log.warn({ err: (err as Error).message, suiteId }, "scoring an evaluation run failed");
+    return none(`The metascore could not be computed: ${(err as Error).message}`);
+  }
+}
+
+const ACTIVE: EvaluationState[] = ["queued", "running"];
+
+/** The row a job fills in: the one named in the payload, or a new one for a job queued elsewhere. */
+async function runRowFor(job: JobContext<EvaluationJobPayload>): Promise<EvaluationRun> {
+  const p = job.payload;
+  const found = p.runId ? await EvaluationRun.findByPk(p.runId) : null;
+  if (found) return found;
+  return EvaluationRun.create({ userId: job.user.id, suiteId: String(p.suite), method: String(p.method), paramsJson: p.params ?? "", imageLimit: Number(p.limit), jobId: job.id });
+}
+
+export async function runEvaluationJob(job: JobContext<EvaluationJobPayload>): Promise<unknown> {
+  const row = await runRowFor(job);
+  const id = row.id;
+  // Cancelled while waiting, or finished by an earlier attempt whose completion was lost.
+  const [claimed] = await EvaluationRun.update(
+    { state: "running", attempts: job.attempt, jobId: job.id, startedAt: row.startedAt ?? new Date(), error: null },
+    { where: { id, state: { [Op.in]: ACTIVE } } },
+  );
+  if (!claimed) return { runId: id, state: (await EvaluationRun.findByPk(id))?.state ?? "missing" };
+
+  const ctrl = new AbortController();
+  controllers.set(id, ctrl);
+  let lastWrite = 0;
+  let writing: Promise<unknown> = Promise.resolve();
+  const onProgress = (p: ProgressMsg) => {
+    const percent = p.imagesTotal > 0 ? Math.floor((100 * p.imagesDone) / p.imagesTotal) : 0;
+    const now = Date.now();
+    // One write a second is plenty for a page that refreshes every 2.5 s; the last image always writes.
+    if (now - lastWrite < 1000 && p.imagesDone < p.imagesTotal) return;
+    lastWrite = now;
+    writing = writing.then(async () => {
+      await job.progress(Math.min(percent, 99)).catch(() => {});
+      const [n] = await EvaluationRun.update(
+        { progress: Math.min(percent, 99), imagesDone: p.imagesDone, imagesTotal: p.imagesTotal, etaSeconds: p.etaSeconds ?? null, currentTask: p.task || null },
+        { where: { id, state: "running" } },
+      );
+      // Cancelled from the page (maybe by another app process): stop the sidecar.
+      if (!n) ctrl.abort();
+    });
+  };
+
+  try {
+    const address = await pickSidecar();
+    await EvaluationRun.update({ sidecar: address }, { where: { id } });
+    const result = await streamEvaluation(address, { suiteId: row.suiteId, method: row.method, paramsJson: row.paramsJson, limit: row.imageLimit }, { signal: ctrl.signal, onProgress });
+    await writing;
+    const resultDir = await writeResultFiles(id, result);
+    const score = await scoreAgainstBoard(row.suiteId, result.morfCsv, result.lerfCsv);
+    const localisation = Object.fromEntries(result.localisation.map((l) => [l.task, l.share ?? null]));
+    const total = result.tasks.length * result.imagesPerTask;
+    const [done] = await EvaluationRun.update(
+      {
+        state: "completed",
+        progress: 100,
+        imagesDone: total,
+        imagesTotal: total,
+        etaSeconds: null,
+        currentTask: null,
+        resultDir,
+        tasksJson: JSON.stringify(result.tasks),
+        localisationJson: result.localisation.length ? JSON.stringify(localisation) : null,
+        paramsUsedJson: result.paramsJson,
+        backend: result.backend,
+        seconds: result.seconds,
+        metascore: score.metascore,
+        metascoreRank: score.rank,
+        boardSize: score.boardSize,
+        metascoreNote: score.note,
+        finishedAt: new Date(),
+      },
+      { where: { id, state: "running" } },
+    );
+    if (!done) {
+      // Cancelled while the files were written: nothing points at them.
+      await fs.rm(path.join(evaluationDir(), resultDir), { recursive: true, force: true });
+      return { runId: id, state: "cancelled" };
+    }
+    await job.progress(100);
+    log.info({ runId: id, suite: row.suiteId, method: row.method, seconds: result.seconds, metascore: score.metascore }, "evaluation run completed");
+    return { runId: id, state: "completed", metascore: score.metascore };
+  } catch (err) {
+    await writing.catch(() => {});
+    if (err instanceof RunCancelled) {
+      log.info({ runId: id }, "evaluation run cancelled");
+      return { runId: id, state: "cancelled" };
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    const retry = isRetryable(err) && job.attempt < job.maxAttempts;
+    await EvaluationRun.update(
+      retry
+        ? { state: "queued", error: `Attempt ${job.attempt} of ${job.maxAttempts} failed: ${message} It will be retried.`, etaSeconds: null }
+        : { state: "failed", error: message, etaSeconds: null, finishedAt: new Date() },
+      { where: { id, state: "running" } },
+    );
+    log.warn({ runId: id, attempt: job.attempt, retry, err: message }, "evaluation run attempt failed");
+    throw err;
+  } finally {
+    controllers.delete(id);
+  }
+}
+
+// ---- the page's view -----------------------------------------------------------------------
+
+export interface RunView {
+  id: number;
+  user: string;
+  suite: string;
+  method: string;
+  params: string;
+  limit: number;
+  state: EvaluationState;
+  progress: number;
+  imagesDone: number;
+  imagesTotal: number;
+  eta: string | null;
+  currentTask: string | null;
+  attempts: number;
+  error: string | null;
+  files: boolean;
+  metascore: string | null;
+  rank: number | null;
+  boardSize: number | null;
+  metascoreNote: string | null;
+  localisation: { task: string; share: string }[];
+  seconds: number | null;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+function formatEta(s: number | null): string | null {
+  if (s === null || !Number.isFinite(s)) return null;
+  const t = Math.round(s);
+  return t >= 3600 ? `${Math.floor(t / 3600)} h ${Math.floor((t % 3600) / 60)} min` : `${Math.floor(t / 60)}:${String(t % 60).padStart(2, "0")}`;
+}
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString().replace("T", " ").slice(0, 19) : null);
+
+export function toRunView(r: EvaluationRun, username: string): RunView {
+  let localisation: { task: string; share: string }[] = [];
+  try {
+    const loc = r.localisationJson ? (JSON.parse(r.localisationJson) as Record<string, number | null>) : {};
+    localisation = Object.entries(loc).map(([task, v]) => ({ task, share: v === null ? "n/a" : `${(v * 100).toFixed(1)} %` }));
+  } catch {
+    // An unreadable figure is left out; the files are still there.
+  }
+  return {
+    id: r.id,
+    user: username,
+    suite: r.suiteId,
+    method: r.method,
+    params: r.paramsUsedJson ?? r.paramsJson,
+    limit: r.imageLimit,
+    state: r.state,
+    progress: r.progress,
+    imagesDone: r.imagesDone,
+    imagesTotal: r.imagesTotal,
+    eta: r.state === "running" ? formatEta(r.etaSeconds) : null,
+    currentTask: r.state === "running" ? r.currentTask : null,
+    attempts: r.attempts,
+    error: r.error,
+    files: r.state === "completed" && Boolean(r.resultDir),
+    metascore: r.metascore === null ? null : formatMetascore(r.metascore),
+    rank: r.metascoreRank,
+    boardSize: r.boardSize,
+    metascoreNote: r.metascoreNote,
+    localisation,
+    seconds: r.seconds,
+    createdAt: iso(r.createdAt)!,
+    finishedAt: iso(r.finishedAt),
+  };
+}
+
+export async function listEvaluationRuns(limit = 50): Promise<RunView[]> {
+  const rows = await EvaluationRun.findAll({ order: [["id", "DESC"]], limit });
+  const users = await User.findAll({ where: { id: [...new Set(rows.map((r) => r.userId))] }, attributes: ["id", "username"] });
+  const names = new Map(users.map((u) => [u.id, u.username]));
+  return rows.map((r) => toRunView(r, names.get(r.userId) ?? `user ${r.userId}`));
+}
+
+/** A finished run's file, or null (unknown run, not finished, unknown name). */
+export async function evaluationFile(id: number, file: string): Promise<{ name: string; body: Buffer; type: string } | null> {
+  if (!(RESULT_FILES as readonly string[]).includes(file) || !Number.isInteger(id)) return null;
+  const row = await EvaluationRun.findByPk(id);
+  if (!row || row.state !== "completed" || !row.resultDir) return null;
+  try {
+    const body = await fs.readFile(path.join(evaluationDir(), path.basename(row.resultDir), file));
+    const type = file.endsWith(".csv") ? "text/csv; charset=utf-8" : "application/json; charset=utf-8";
+    return { name: `${row.suiteId}-${row.method}-run${row.id}-${file}`, body, type };
+  } catch {
+    return null;
+  }
+}
+
+// ---- registration at app start --------------------------------------------------------------
+// Registered when the server build loads (admin.evaluations.tsx imports this module), so the
+// app works queued jobs from its first request on, not only after someone opens the page.
+// One run at a time per app process: a run already spreads over the sidecar's threads.
+registerJobHandler("evaluation", (job) => runEvaluationJob(job as JobContext<EvaluationJobPayload>), {
+  concurrency: Math.max(1, Number(process.env.EVALUATION_CONCURRENCY) || 1),
+});
+
+// In-process jobs die with the process: rows they left queued or running would wait
+// forever, so they are marked failed (with Redis the jobs survive and pick the rows up).
+if (jobQueue().backend === "memory") {
+  const KEY_RECOVERED = Symbol.for("metarank.evaluationsRecovered");
+  const gg = globalThis as typeof globalThis & { [KEY_RECOVERED]?: boolean };
+  if (!gg[KEY_RECOVERED]) {
+    gg[KEY_RECOVERED] = true;
+    const startedAt = new Date();
+    // Only rows from before this process: a run started right after boot is this process's own.
+    EvaluationRun.update({ state: "failed", error: MSG.appRestarted, finishedAt: startedAt }, { where: { state: { [Op.in]: ACTIVE }, createdAt: { [Op.lt]: startedAt } } }).catch((err) =>
+      log.warn({ err: (err as Error).message }, "could not mark interrupted evaluation runs"),
+    );
+  }
+}

@@ -1,0 +1,315 @@
+// /admin/evaluations — MoRF/LeRF evaluation runs computed by a sidecar as queue jobs (the
+// evaluation issue): a form to start one (suite and method from the sidecar's own lists)
+// and the table of runs with their progress, errors, result files and the metascore each
+// would get on its suite's board. With JavaScript the table reloads every 2.5 s while a
+// run is queued or running; without it, a refresh link does the same.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
+import { ProgressBar } from "primereact/progressbar";
+import { useEffect, useRef } from "react";
+import { requireAdmin } from "~/.server/session.server.ts";
+import { listSuites } from "~/.server/board.server.ts";
+import {
+  MAX_LIMIT,
+  MIN_LIMIT,
+  MSG,
+  cancelEvaluation,
+  evaluationCatalog,
+  listEvaluationRuns,
+  startEvaluation,
+  type RunView,
+  type StartErrors,
+} from "~/.server/evaluations.server.ts";
+import { FieldError, Notice } from "~/components/FieldError.tsx";
+
+export const meta: MetaFunction = () => [{ title: "Evaluations — Meta-Rank" }];
+
+export const REFRESH_MS = 2500;
+const DEFAULT_LIMIT = 4;
+
+const NOTICES = {
+  started: { kind: "success", text: MSG.started },
+  cancelled: { kind: "success", text: MSG.cancelled },
+  "not-cancellable": { kind: "warn", text: MSG.notCancellable },
+} as const;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const url = new URL(request.url);
+  const [{ catalog, message }, runs] = await Promise.all([evaluationCatalog(), listEvaluationRuns()]);
+  // Without the sidecar's list the form still offers the platform's suites, and a run
+  // queued now waits for a compute server (the queue retries).
+  const suites = catalog
+    ? catalog.suites.map((s) => ({
+        id: s.id,
+        name: s.name,
+        splitImages: s.splitImages,
+        tasks: s.tasks.map((t) => ({ id: t.id, available: t.available, problem: t.problem })),
+      }))
+    : (await listSuites()).map((s) => ({ id: s.id, name: s.name, splitImages: MAX_LIMIT, tasks: s.tasks.map((t) => ({ id: t, available: true, problem: "" })) }));
+  const msg = url.searchParams.get("msg");
+  return {
+    suites,
+    methods: catalog?.methods.map((m) => m.name) ?? [],
+    catalogMessage: message,
+    catalogProblems: catalog?.problems ?? [],
+    runs,
+    active: runs.some((r) => r.state === "queued" || r.state === "running"),
+    notice: msg && msg in NOTICES ? NOTICES[msg as keyof typeof NOTICES] : null,
+    minLimit: MIN_LIMIT,
+    // The largest split offered (the sidecar checks the chosen suite's own).
+    maxLimit: Math.min(MAX_LIMIT, Math.max(MIN_LIMIT, ...suites.map((s) => s.splitImages))),
+  };
+}
+
+type ActionResult = { errors: StartErrors; values: Record<string, string> };
+
+export async function action({ request }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  if (intent === "start") {
+    const values = {
+      suite: String(form.get("suite") ?? ""),
+      method: String(form.get("method") ?? ""),
+      limit: String(form.get("limit") ?? ""),
+      params: String(form.get("params") ?? ""),
+    };
+    const r = await startEvaluation({ id: admin.id, username: admin.username }, values);
+    if (r.ok) return redirect("/admin/evaluations?msg=started");
+    return data<ActionResult>({ errors: r.errors, values }, { status: 400 });
+  }
+  if (intent === "cancel") {
+    const id = Number(form.get("id"));
+    const ok = Number.isInteger(id) && id > 0 && (await cancelEvaluation(id, admin));
+    return redirect(`/admin/evaluations?msg=${ok ? "cancelled" : "not-cancellable"}`);
+  }
+  return data<ActionResult>({ errors: { form: "Unknown action." }, values: {} }, { status: 400 });
+}
+
+/** Revalidates while a run is queued or running and the tab is visible; stops once all are done or the page is left. */
+function useRefreshWhileActive(active: boolean) {
+  const revalidator = useRevalidator();
+  const ref = useRef(revalidator);
+  ref.current = revalidator;
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => {
+      if (ref.current.state === "idle" && document.visibilityState === "visible") ref.current.revalidate();
+    }, REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [active]);
+}
+
+export default function AdminEvaluations() {
+  const { suites, methods, catalogMessage, catalogProblems, runs, active, notice, minLimit, maxLimit } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>() as ActionResult | undefined;
+  const busy = useNavigation().state === "submitting";
+  useRefreshWhileActive(active);
+  const values = result?.values ?? {};
+  return (
+    <>
+      <section className="card">
+        <h2>Start an evaluation run</h2>
+        <p className="muted">
+          A compute server evaluates the method on every task of the suite with MoRF and LeRF (docs/evaluation.md) over the first N images of each task's
+          evaluation split, as <code>npm run -s evaluate</code> does. The run is a queue job: it is retried with backoff if the compute server fails.
+        </p>
+        {notice ? <Notice kind={notice.kind}>{notice.text}</Notice> : null}
+        {catalogMessage ? <Notice kind="warn">{catalogMessage}</Notice> : null}
+        {catalogProblems.map((p) => (
+          <Notice key={p} kind="warn">
+            {p}
+          </Notice>
+        ))}
+        {result?.errors.form ? <Notice kind="error">{result.errors.form}</Notice> : null}
+        <Form method="post" action="/admin/evaluations" aria-label="Start an evaluation run" className="evaluation-form">
+          <input type="hidden" name="intent" value="start" />
+          <div className="field">
+            <label htmlFor="evaluation-suite">Suite</label>
+            <select id="evaluation-suite" name="suite" defaultValue={values.suite} aria-describedby="suite-error" required>
+              {suites.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {`${s.name} (${s.id}; ${s.tasks.filter((t) => t.available).length}/${s.tasks.length} tasks installed; split ${s.splitImages} images)`}
+                </option>
+              ))}
+            </select>
+            <FieldError id="suite-error" message={result?.errors.suite} />
+          </div>
+          <div className="field">
+            <label htmlFor="evaluation-method">Attribution method</label>
+            {methods.length ? (
+              <select id="evaluation-method" name="method" defaultValue={values.method ?? "Saliency"} aria-describedby="method-error" required>
+                {methods.map((m) => (
+                  <option key={m} value={m}>
+                    {m}
+                  </option>
+                ))}
+              </select>
+            ) : (
+              // No list from a sidecar: the name is typed, and the sidecar checks it when the run starts.
+              <input id="evaluation-method" name="method" defaultValue={values.method ?? "Saliency"} aria-describedby="method-error" required maxLength={100} />
+            )}
+            <FieldError id="method-error" message={result?.errors.method} />
+          </div>
+          <div className="field">
+            <label htmlFor="evaluation-limit">Images per task</label>
+            <input
+              id="evaluation-limit"
+              name="limit"
+              type="number"
+              min={minLimit}
+              max={maxLimit}
+              step={1}
+              defaultValue={values.limit ?? String(DEFAULT_LIMIT)}
+              aria-describedby="limit-error"
+              required
+            />
+            <FieldError id="limit-error" message={result?.errors.limit} />
+          </div>
+          <div className="field">
+            <label htmlFor="evaluation-params">Parameters (JSON, optional)</label>
+            <input id="evaluation-params" name="params" defaultValue={values.params ?? ""} placeholder={'e.g. {"n_steps": 20}; empty = the suite\'s defaults'} aria-describedby="params-error" maxLength={10000} />
+            <FieldError id="params-error" message={result?.errors.params} />
+          </div>
+          <button type="submit" className="p-button p-component" disabled={busy} data-testid="start-evaluation">
+            {busy ? "Starting…" : "Start run"}
+          </button>
+        </Form>
+      </section>
+      <section className="card">
+        <div style={{ display: "flex", alignItems: "center", justifyContent: "space-between", gap: "1rem" }}>
+          <h2 style={{ margin: 0 }}>Runs</h2>
+          {/* Without JavaScript the page does not refresh itself: this link does. */}
+          <Link to="/admin/evaluations" data-testid="refresh-runs">
+            Refresh
+          </Link>
+        </div>
+        <RunTable runs={runs} />
+      </section>
+    </>
+  );
+}
+
+const STATE_TAG: Record<RunView["state"], string> = {
+  queued: "p-tag-secondary",
+  running: "p-tag-info",
+  completed: "p-tag-success",
+  failed: "p-tag-danger",
+  cancelled: "p-tag-warning",
+};
+
+function RunTable({ runs }: { runs: RunView[] }) {
+  if (!runs.length) return <p data-testid="no-runs">No evaluation runs yet.</p>;
+  return (
+    <div className="p-datatable p-component p-datatable-sm" style={{ overflowX: "auto" }}>
+      <table className="p-datatable-table" style={{ width: "100%", borderCollapse: "collapse" }} data-testid="run-table">
+        <thead className="p-datatable-thead">
+          <tr>
+            <th>#</th>
+            <th>Suite</th>
+            <th>Method</th>
+            <th>Images</th>
+            <th>State</th>
+            <th style={{ minWidth: "12rem" }}>Progress</th>
+            <th>Metascore</th>
+            <th>Files</th>
+            <th>Started by</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody className="p-datatable-tbody">
+          {runs.map((r) => (
+            <tr key={r.id} data-testid={`run-${r.id}`} data-state={r.state}>
+              <td>{r.id}</td>
+              <td>{r.suite}</td>
+              <td>
+                {r.method}
+                {r.params && r.params !== "{}" ? <div className="muted" style={{ fontSize: ".8rem" }}>{r.params}</div> : null}
+              </td>
+              <td>{r.limit}</td>
+              <td>
+                <span className={`p-tag ${STATE_TAG[r.state]}`} data-testid="run-state">
+                  {r.state}
+                </span>
+                {r.attempts > 1 ? <div className="muted" style={{ fontSize: ".8rem" }}>attempt {r.attempts}</div> : null}
+              </td>
+              <td>
+                <ProgressBar value={r.progress} aria-label={`Run ${r.id} progress`} style={{ height: "1.1rem" }} />
+                <div className="muted" style={{ fontSize: ".8rem" }} data-testid="run-progress">
+                  {r.imagesTotal ? `${r.imagesDone}/${r.imagesTotal} images` : `${r.progress} %`}
+                  {r.currentTask ? ` · ${r.currentTask}` : ""}
+                  {r.eta ? ` · ETA ${r.eta}` : ""}
+                  {r.state === "completed" && r.seconds !== null ? ` · ${r.seconds.toFixed(1)} s` : ""}
+                </div>
+                {r.error ? (
+                  <div className={r.state === "failed" ? "field-error" : "muted"} role={r.state === "failed" ? "alert" : undefined} data-testid="run-error">
+                    {r.error}
+                  </div>
+                ) : null}
+              </td>
+              <td data-testid="run-metascore">
+                {r.metascore !== null ? (
+                  <>
+                    <strong>{r.metascore}</strong>
+                    {r.rank !== null && r.boardSize !== null ? (
+                      <div className="muted" style={{ fontSize: ".8rem" }}>
+                        rank {r.rank} of {r.boardSize}
+                      </div>
+                    ) : null}
+                  </>
+                ) : r.metascoreNote ? (
+                  <span className="muted" style={{ fontSize: ".8rem" }}>
+                    {r.metascoreNote}
+                  </span>
+                ) : (
+                  "—"
+                )}
+                {r.localisation.length ? (
+                  <div className="muted" style={{ fontSize: ".8rem" }} data-testid="run-localisation">
+                    localisation: {r.localisation.map((l) => `${l.task} ${l.share}`).join(", ")}
+                  </div>
+                ) : null}
+              </td>
+              <td>
+                {r.files ? (
+                  <span style={{ display: "flex", gap: ".5rem", flexWrap: "wrap" }}>
+                    <a href={`/admin/evaluations/${r.id}/morf.csv`} download data-testid="download-morf">
+                      morf.csv
+                    </a>
+                    <a href={`/admin/evaluations/${r.id}/lerf.csv`} download data-testid="download-lerf">
+                      lerf.csv
+                    </a>
+                    <a href={`/admin/evaluations/${r.id}/images.json`} download>
+                      images.json
+                    </a>
+                  </span>
+                ) : (
+                  "—"
+                )}
+              </td>
+              <td>
+                {r.user}
+                <div className="muted" style={{ fontSize: ".8rem" }}>
+                  {r.createdAt} UTC
+                </div>
+              </td>
+              <td>
+                {r.state === "queued" || r.state === "running" ? (
+                  <Form method="post" action="/admin/evaluations">
+                    <input type="hidden" name="intent" value="cancel" />
+                    <input type="hidden" name="id" value={r.id} />
+                    <button type="submit" className="p-button p-component p-button-outlined p-button-danger p-button-sm" data-testid="cancel-run">
+                      Cancel
+                    </button>
+                  </Form>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
