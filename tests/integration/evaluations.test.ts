@@ -13,7 +13,9 @@ import { adminClient, userClient } from "../support/accounts.ts";
 
 const GRID_HEADER = "task,0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1";
 const TASKS = ["fashionmnist_resnet", "fashionmnist_vgg", "scenes_resnet", "scenes_vgg"];
-const STACK_ENV = { EVALUATION_WORKERS: "1", QUEUE_ATTEMPTS: "2", QUEUE_BACKOFF_MS: "200" };
+// Result files of this file's runs go to a folder of their own, removed afterwards.
+const EVALUATION_DIR = path.join(ROOT, "var/test", `evaluations_${process.pid}_${crypto.randomBytes(3).toString("hex")}`);
+const STACK_ENV = { EVALUATION_WORKERS: "1", QUEUE_ATTEMPTS: "2", QUEUE_BACKOFF_MS: "200", EVALUATION_DIR };
 
 async function until<T>(what: string, fn: () => Promise<T | false | null | undefined>, ms = 90_000): Promise<T> {
   const end = Date.now() + ms;
@@ -180,6 +182,7 @@ const prefix = `metarank_evaltest_${process.pid}_${crypto.randomBytes(3).toStrin
 const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
 describeStack(`evaluation runs (bull on Redis, ${process.env.TEST_DB ?? "sqlite"})`, () => ({ REDIS_URL, QUEUE_PREFIX: prefix }), false);
 afterAll(async () => {
+  fs.rmSync(EVALUATION_DIR, { recursive: true, force: true });
   const { default: Redis } = await import("ioredis");
   const r = new Redis(REDIS_URL);
   const keys = await r.keys(`${prefix}:*`);
