@@ -16,7 +16,7 @@ import pino from "pino";
 import { Op } from "sequelize";
 import { EvaluationRun, Suite, User, type EvaluationState } from "./db.server.ts";
 import { SidecarCallError, callSidecar, pickSidecar } from "./sidecar.server.ts";
-import { RetryableJobError, enqueueJob, isRetryable, jobQueue, registerJobHandler, type JobContext, type JobUser } from "./queue.server.ts";
+import { RetryableJobError, enqueueJob, isRetryable, jobQueue, registerJobHandler, type JobContext, type JobPayloads, type JobUser } from "./queue.server.ts";
 import { formatMetascore, insertCandidate, storedBoard } from "./board.server.ts";
 import { validatePair } from "./submissions.server.ts";
 
@@ -43,13 +43,7 @@ export const MSG = {
 } as const;
 
 /** The job payload: the queue's declared fields plus the row this job fills in. */
-export interface EvaluationJobPayload {
-  suite: string;
-  method: string;
-  limit: number;
-  runId?: number;
-  params?: string;
-}
+export type EvaluationJobPayload = JobPayloads["evaluation"];
 
 // ---- the sidecar's catalogue ---------------------------------------------------------------
 
@@ -499,7 +493,7 @@ export async function evaluationFile(id: number, file: string): Promise<{ name: 
 // Registered when the server build loads (admin.evaluations.tsx imports this module), so the
 // app works queued jobs from its first request on, not only after someone opens the page.
 // One run at a time per app process: a run already spreads over the sidecar's threads.
-registerJobHandler("evaluation", (job) => runEvaluationJob(job as JobContext<EvaluationJobPayload>), {
+registerJobHandler("evaluation", (job) => runEvaluationJob(job), {
   concurrency: Math.max(1, Number(process.env.EVALUATION_CONCURRENCY) || 1),
 });
 

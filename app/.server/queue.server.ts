@@ -23,7 +23,7 @@ export interface JobUser {
 /** Payload of each job kind. Other kinds extend this by declaration merging (`declare module`). */
 export interface JobPayloads {
   /** An evaluation run of one attribution method on one suite (the evaluation issue). */
-  evaluation: { suite: string; method: string; limit: number };
+  evaluation: { suite: string; method: string; limit: number; /** the EvaluationRun row it fills */ runId?: number; /** JSON of the method's parameters */ params?: string };
 }
 export type JobKind = keyof JobPayloads & string;
 export const KNOWN_JOB_KINDS: JobKind[] = ["evaluation"];
