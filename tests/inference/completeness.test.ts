@@ -19,7 +19,7 @@ beforeAll(async () => {
 describe(`IG completeness on ${MODEL}`, () => {
   it("is a trained checkpoint that classifies the real samples", () => {
     const m = readManifest(MODEL);
-    expect(m.testAccuracy).toBeGreaterThan(0.85);
+    expect(m.testAccuracy).toBeGreaterThanOrEqual(0.9);
     for (const f of ["fashion-mnist-0.png", "fashion-mnist-1.png"]) {
       const p = predict({ modelId: MODEL, image: { png: fs.readFileSync(path.join(SAMPLES, f)) } });
       expect(p.predictedClass).toBe(labels[f]);
@@ -29,13 +29,16 @@ describe(`IG completeness on ${MODEL}`, () => {
 
   it.each([["fashion-mnist-0.png", undefined], ["fashion-mnist-1.png", 4]])("%s, target %s: Σ attribution ≈ F(x) − F(0)", async (file, target) => {
     const png = fs.readFileSync(path.join(SAMPLES, file));
-    const r = await explain({ modelId: MODEL, image: { png }, algorithm: "IntegratedGradients", params: { n_steps: 50 }, target, noImages: true });
+    // The path integrand of a ReLU network is only piecewise smooth, so the quadrature
+    // error shrinks slowly with the step count: 50 steps leave up to ~4 % on this model,
+    // 400 steps under 1 %.
+    const r = await explain({ modelId: MODEL, image: { png }, algorithm: "IntegratedGradients", params: { n_steps: 400 }, target, noImages: true });
     expect(r.attribution.shape).toEqual([1, 28, 28, 1]);
     expect(r.target).toBe(target ?? labels[file]);
     const sum = r.attribution.data.reduce((a, b) => a + b, 0);
     const gap = r.output[r.target] - r.baselineOutput[r.target];
     expect(Math.abs(gap)).toBeGreaterThan(0.5); // a real difference, not 0 ≈ 0
-    expect(Math.abs(sum - gap)).toBeLessThan(0.03 * Math.abs(gap) + 0.02);
+    expect(Math.abs(sum - gap)).toBeLessThan(0.02 * Math.abs(gap) + 0.02);
     // The method's own convergence delta says the same.
     expect(r.delta).toBeDefined();
     expect(Math.abs(r.delta! - (sum - gap))).toBeLessThan(1e-2);
