@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { startStack, type Stack } from "../support/stack.ts";
 import { adminClient, userClient } from "../support/accounts.ts";
 import { launchBrowser, newContext } from "./browser.ts";
-import { lerfCsv, morfCsv, resultCsv } from "../integration/metarankFixtures.ts";
+import { SEED_SUITE, lerfCsv, morfCsv, resultCsv } from "../integration/metarankFixtures.ts";
 
 let stack: Stack;
 let browser: Browser;
@@ -37,7 +37,7 @@ describe("submission page", () => {
   it("with JavaScript: boxes upload on their own with toasts, scores, then submits", async () => {
     const context = await signedIn("js_user", true);
     const page = await context.newPage();
-    await page.goto("/submission");
+    await page.goto(`/submission?suite=${SEED_SUITE.id}`);
     // The upload boxes exist only once React has hydrated.
     await page.getByTestId("upload-morf").waitFor();
 
@@ -101,7 +101,7 @@ describe("submission page", () => {
     await page.getByRole("dialog").getByRole("button", { name: "Confirm" }).click();
     await toast(page, "You have approved this submission!");
     await expect(page.locator("tr", { hasText: "JS-CAM" }).locator(".status-approved").first().innerText()).resolves.toBe("Approved");
-    await page.goto("/leaderboard");
+    await page.goto(`/leaderboard?suite=${SEED_SUITE.id}`);
     await expect(page.getByTestId("board-overall").innerText()).resolves.toMatch(/1\s+js_user\s+Test University\s+JS-CAM/);
     await context.close();
   });
@@ -109,7 +109,7 @@ describe("submission page", () => {
   it("without JavaScript: one form scores; errors show their line and column", async () => {
     const context = await signedIn("nojs_user", false);
     const page = await context.newPage();
-    await page.goto("/submission");
+    await page.goto(`/submission?suite=${SEED_SUITE.id}`);
     await page.getByLabel("Name of your attribution algorithm").fill("NoJS-Grad");
     const broken = resultCsv(0.3).split("\n");
     broken[5] = broken[5].replace(/,[^,]+$/, ",1.7");
