@@ -3,21 +3,15 @@
 // time, the axis as hours:minutes. Fixed sizes, no measuring: the server renders the same SVG
 // the browser hydrates, so the page shows its charts without JavaScript.
 import * as ReactVisModule from "react-vis/dist/index.js";
+import type { ChartSample } from "~/.server/servers.server.ts";
 
 // CommonJS interop: Node (SSR) hands us module.exports as `default`; the client bundle may
 // expose the named exports directly.
 const RV: any = (ReactVisModule as any).default ?? ReactVisModule;
 const { XYPlot, XAxis, YAxis, HorizontalGridLines, VerticalGridLines, LineSeries, MarkSeries } = RV;
 
-export interface ChartPoint {
-  t: number;
-  memoryMiB: number | null;
-  utilization: number | null;
-  fan: number | null;
-  temperature: number | null;
-  perf: number | null;
-  power: number | null;
-}
+/** One point of the six charts (the first GPU at one sample time; null = unknown), as the loader sends it. */
+export type ChartPoint = ChartSample;
 
 type Metric = Exclude<keyof ChartPoint, "t">;
 
