@@ -63,8 +63,10 @@ describe("Evaluation service", () => {
     expect(local.tasks.map((t: any) => [t.id, t.available])).toEqual([
       ["fashionmnist_resnet", true],
       ["fashionmnist_vgg", true],
+      ["fashionmnist_inception", true],
       ["scenes_resnet", true],
       ["scenes_vgg", true],
+      ["scenes_inception", true],
     ]);
     expect(JSON.parse(local.baselineParams.SmoothGrad)).toEqual({ stdevs: 0.15 });
     // The seed suite's tasks have no data or checkpoints here, and say so.
