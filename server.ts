@@ -80,7 +80,12 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   createApp()
     .then((app) => {
       const server = app.listen(port, () => logger.info({ port }, `Meta-Rank listening on http://localhost:${port}`));
-      const stop = () => server.close(() => process.exit(0));
+      // Idle keep-alive sockets would hold close() open; in-flight requests get 5 s to finish.
+      const stop = () => {
+        server.close(() => process.exit(0));
+        server.closeIdleConnections();
+        setTimeout(() => process.exit(0), 5000).unref();
+      };
       process.on("SIGTERM", stop);
       process.on("SIGINT", stop);
     })

@@ -124,7 +124,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   };
   const kill = (p: ChildProcess) =>
     new Promise<void>((res) => {
-      if (p.exitCode !== null) return res();
+      // A process ended by a signal has exitCode null and signalCode set: it will never exit again.
+      if (p.exitCode !== null || p.signalCode !== null) return res();
       p.once("exit", () => res());
       p.kill("SIGTERM");
       setTimeout(() => p.kill("SIGKILL"), 3000).unref();
