@@ -5,7 +5,6 @@ export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 
 PORT ?= 3000
 SIDECAR_PORT ?= 50051
-export PORT SIDECAR_PORT
 # root needs no sudo; others use it when present.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APP_SOURCES := $(shell find app public -type f 2>/dev/null) vite.config.ts tsconfig.json
@@ -49,8 +48,8 @@ serve: build
 	APP_URL=http://127.0.0.1:$(PORT) SIDECAR_NAME="$${LOCAL_SIDECAR_NAME:-local}" \
 	SIDECAR_PASSWORD="$${LOCAL_SIDECAR_PASSWORD:-$$(cat var/local-sidecar.secret 2>/dev/null)}" \
 	SIDECAR_ADVERTISE_ADDRESS="$${SIDECAR_ADVERTISE_ADDRESS:-127.0.0.1:$(SIDECAR_PORT)}" \
-	node --import tsx sidecar/main.ts & \
-	NODE_ENV=production node --import tsx server.ts
+	SIDECAR_PORT=$(SIDECAR_PORT) node --import tsx sidecar/main.ts & \
+	NODE_ENV=production PORT=$(PORT) SIDECAR_PORT=$(SIDECAR_PORT) node --import tsx server.ts
 
 start: install debian-runtime build seed serve
 

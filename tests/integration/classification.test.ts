@@ -22,7 +22,7 @@ const run = (c: Client, query: string, body: Record<string, string>) => c.post(`
 
 beforeAll(async () => {
   uploadDir = path.join(ROOT, `var/test/uploads_cls_${process.pid}_${Date.now()}`);
-  stack = await startStack({ env: { ...process.env, UPLOAD_DIR: uploadDir, SEED_FASHION_MNIST_PICTURES: "40", SEED_SCENES_PICTURES: "20" } });
+  stack = await startStack({ env: { UPLOAD_DIR: uploadDir, SEED_FASHION_MNIST_PICTURES: "40", SEED_SCENES_PICTURES: "20" } });
   alice = await userClient(stack.baseUrl, "alice");
   bob = await userClient(stack.baseUrl, "bob");
   const step1 = await alice.html("/UserImgclassification?type=name&q=fashion");

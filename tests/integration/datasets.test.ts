@@ -39,7 +39,7 @@ function upload(c: Client, datasetId: number, files: { name: string; bytes: Buff
 
 beforeAll(async () => {
   uploadDir = path.join(ROOT, `var/test/uploads_${process.pid}_${Date.now()}`);
-  stack = await startStack({ env: { ...process.env, UPLOAD_DIR: uploadDir, SEED_FASHION_MNIST_PICTURES: "20", SEED_SCENES_PICTURES: "12", CIFAR_DIR: path.join(ROOT, "tests/fixtures/data/cifar-10") } });
+  stack = await startStack({ env: { UPLOAD_DIR: uploadDir, SEED_FASHION_MNIST_PICTURES: "20", SEED_SCENES_PICTURES: "12", CIFAR_DIR: path.join(ROOT, "tests/fixtures/data/cifar-10") } });
   alice = await userClient(stack.baseUrl, "alice");
   bob = await userClient(stack.baseUrl, "bob");
   anon = new Client(stack.baseUrl);

@@ -112,6 +112,11 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     SIDECAR_WORKERS: "1",
     LOG_LEVEL: "warn",
     ...opts.env,
+    // Always the harness's own: a PORT or SIDECAR_PORT inherited from the caller (make
+    // exports them for `make start`) must not send two stacks to the same port.
+    DATABASE_URL: db.url,
+    PORT: String(webPort),
+    SIDECAR_PORT: String(sidecarPort),
   };
   let log = "";
   const procs: ChildProcess[] = [];
