@@ -9,7 +9,7 @@ SIDECAR_PORT ?= 50051
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APP_SOURCES := $(shell find app public -type f 2>/dev/null) vite.config.ts tsconfig.json
 
-.PHONY: start install build migrate seed serve test test-unit test-integration test-e2e debian-runtime debian-test import-baselines clean
+.PHONY: start install build migrate seed serve test typecheck test-unit test-integration test-e2e debian-runtime debian-test import-baselines clean
 
 # `npm install` rather than `npm ci`: it installs the locked versions too, but npm 11 with
 # omit-lockfile-registry-resolved leaves other platforms' optional packages (rollup, esbuild,
@@ -58,7 +58,10 @@ import-baselines: seed
 	@test -n "$(DIR)" || { echo "usage: make import-baselines DIR=path/to/suite-folder"; exit 2; }
 	node --import tsx seeds/importSuite.ts "$(DIR)"
 
-test: install debian-test build test-unit test-integration test-e2e
+test: install debian-test build typecheck test-unit test-integration test-e2e
+
+typecheck: node_modules/.installed
+	tsc --noEmit -p .
 
 test-unit:
 	vitest run

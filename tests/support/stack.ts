@@ -88,7 +88,7 @@ export interface Stack {
 }
 
 export interface StackOptions {
-  env?: NodeJS.ProcessEnv;
+  env?: Record<string, string | undefined>;
   /** Start the sidecar process (default true). */
   sidecar?: boolean;
   db?: string;
@@ -100,9 +100,6 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "test",
-    DATABASE_URL: db.url,
-    PORT: String(webPort),
-    SIDECAR_PORT: String(sidecarPort),
     SIDECARS: `127.0.0.1:${sidecarPort}`,
     METRICS_PORT: "0",
     CAPTCHA_FIXED_ANSWER: CAPTCHA,
