@@ -114,19 +114,28 @@ export function chooseSuite(suites: readonly SuiteSummary[], requested?: string 
 
 /** A suite's board ranked on one scope (overall κ, MoRF-only κ or LeRF-only κ). */
 export async function suiteBoard(suiteId: string, scope: BoardScope = "overall"): Promise<RankRow[]> {
+  return (await suiteBoards(suiteId, [scope]))[scope];
+}
+
+/** Several boards of one suite from a single read of its methods (the leaderboard shows all three). */
+export async function suiteBoards<S extends BoardScope>(suiteId: string, scopes: readonly S[]): Promise<Record<S, RankRow[]>> {
   const methods = await BoardMethod.findAll({ where: { suiteId }, order: [["id", "ASC"]] });
-  const key = scope === "overall" ? "metascore" : scope === "morf" ? "morfMetascore" : "lerfMetascore";
-  return rankByKappa(
-    methods.map((m) => ({
-      id: String(m.id),
-      contributor: m.contributor,
-      institute: m.institute,
-      algorithm: m.algorithm,
-      metascore: m[key],
-      metascoreText: formatMetascore(m[key]),
-      localisation: m.meanLocalisation,
-    })),
-  );
+  const out = {} as Record<S, RankRow[]>;
+  for (const scope of scopes) {
+    const key = scope === "overall" ? "metascore" : scope === "morf" ? "morfMetascore" : "lerfMetascore";
+    out[scope] = rankByKappa(
+      methods.map((m) => ({
+        id: String(m.id),
+        contributor: m.contributor,
+        institute: m.institute,
+        algorithm: m.algorithm,
+        metascore: m[key],
+        metascoreText: formatMetascore(m[key]),
+        localisation: m.meanLocalisation,
+      })),
+    );
+  }
+  return out;
 }
 
 export type RankingSort = "rank" | "contributor" | "institute";

@@ -3,7 +3,7 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import metarankHref from "~/styles/metarank.css?url";
-import { chooseSuite, listSuites, pageParam, paginate, suiteBoard } from "~/.server/board.server.ts";
+import { chooseSuite, listSuites, pageParam, paginate, suiteBoards } from "~/.server/board.server.ts";
 import { RankTable, useHrefWith } from "~/components/RankTable.tsx";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: metarankHref }];
@@ -14,7 +14,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const suites = await listSuites();
   const suite = chooseSuite(suites, url.searchParams.get("suite"));
   if (!suite) return { suites: [], suite: null, boards: null };
-  const [overall, morf, lerf] = await Promise.all([suiteBoard(suite.id), suiteBoard(suite.id, "morf"), suiteBoard(suite.id, "lerf")]);
+  const { overall, morf, lerf } = await suiteBoards(suite.id, ["overall", "morf", "lerf"] as const);
   return {
     suites: suites.map((s) => ({ id: s.id, name: s.name, methods: s.methods })),
     suite,
