@@ -75,6 +75,7 @@ export function RankTable({
   emptyMessage = "No methods on this board yet.",
   highlightId,
   testId,
+  showLocalisation = true,
 }: {
   title: string;
   page: PageInfo<RankTableRow>;
@@ -82,16 +83,18 @@ export function RankTable({
   emptyMessage?: React.ReactNode;
   highlightId?: string;
   testId?: string;
+  /** The localisation column (where the suite has object masks); off for the narrow side boards. */
+  showLocalisation?: boolean;
 }) {
-  const withLocalisation = page.rows.some((r) => r.localisation != null);
+  const withLocalisation = showLocalisation && page.rows.some((r) => r.localisation != null);
   // A plain table in PrimeReact's DataTable markup and theme classes: the same look, but
   // without DataTable's server-render cost (≈13 ms a table; the leaderboard shows three).
   return (
     <section className="rank-table" data-testid={testId} aria-label={title}>
       <h3>{title}</h3>
       <div className="p-datatable p-component p-datatable-sm p-datatable-striped">
-        <div className="p-datatable-wrapper">
-          <table className="p-datatable-table">
+        <div className="p-datatable-wrapper" style={{ overflowX: "auto" }}>
+          <table className="p-datatable-table" style={{ width: "100%", borderCollapse: "collapse" }}>
             <thead className="p-datatable-thead">
               <tr>
                 <th style={{ width: "7rem" }}>Ranking</th>

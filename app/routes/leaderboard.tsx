@@ -73,8 +73,8 @@ export default function Leaderboard() {
       ) : null}
       <RankTable title="Meta-Rank" page={boards.overall} param="page" testId="board-overall" />
       <div className="boards-2">
-        <RankTable title="MoRF-only ranking" page={boards.morf} param="morfPage" testId="board-morf" />
-        <RankTable title="LeRF-only ranking" page={boards.lerf} param="lerfPage" testId="board-lerf" />
+        <RankTable title="MoRF-only ranking" page={boards.morf} param="morfPage" testId="board-morf" showLocalisation={false} />
+        <RankTable title="LeRF-only ranking" page={boards.lerf} param="lerfPage" testId="board-lerf" showLocalisation={false} />
       </div>
       <p className="muted">
         The MoRF-only and LeRF-only boards apply the same metascore to one removal order's cases. <Link to={hrefWith({ page: null, morfPage: null, lerfPage: null })}>First pages</Link>
