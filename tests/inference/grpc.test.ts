@@ -4,7 +4,6 @@
 // keeps answering afterwards.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
@@ -12,6 +11,7 @@ import * as protoLoader from "@grpc/proto-loader";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOADER_OPTIONS } from "../../sidecar/grpc/proto.ts";
+import { freePort } from "../support/stack.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const SAMPLES = path.join(root, "tests/fixtures/data/samples");
@@ -23,16 +23,6 @@ let sidecar: ChildProcess;
 let client: grpc.Client & Record<string, Function>;
 let output = "";
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function call<Res = any>(method: string, request: unknown): Promise<Res> {
   return new Promise((resolve, reject) => {

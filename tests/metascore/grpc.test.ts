@@ -2,7 +2,6 @@
 // way the web app will (its own proto loader, same options), check the answers.
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
-import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
@@ -11,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOADER_OPTIONS } from "../../sidecar/grpc/proto.ts";
 import { computeKappas } from "../../sidecar/metascore/kappa.ts";
 import { resultCsv, seedSuite, validCsv } from "./csv.ts";
+import { freePort } from "../support/stack.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const tasks = seedSuite.tasks;
@@ -19,16 +19,6 @@ let sidecar: ChildProcess;
 let client: grpc.Client & Record<string, Function>;
 let output = "";
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function call<Res>(method: string, request: unknown): Promise<Res> {
   return new Promise((resolve, reject) => {

@@ -13,16 +13,7 @@ export function fakeSmi(scenario: string, extra: Partial<{ timeoutMs: number }> 
   return { binary: FAKE_SMI, env: { ...process.env, FAKE_NVIDIA_SMI_SCENARIO: scenario }, ...extra };
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from "../support/stack.ts";
 
 export interface RecordedPost {
   path: string;
