@@ -105,6 +105,12 @@ function maskFor(name: string, net: Net, kind: string, cell: number): FeatureMas
   return gridMask(h, w, c, cell);
 }
 
+/** Lime and KernelShap perturb square superpixels (a 4×4 grid unless superpixel_size says otherwise) towards a constant baseline. */
+function superpixelSetup(name: string, net: Net, x: tf.Tensor4D, p: P): { baseline: tf.Tensor4D; featureMask: FeatureMask } {
+  const cell = (p.superpixel_size as number | null) ?? Math.ceil(net.inputShape[0] / 4);
+  return { baseline: constantBaseline(x, num(p, "baseline_value")), featureMask: maskFor(name, net, "grid", cell) };
+}
+
 interface Spec {
   name: string;
   description: string;
@@ -331,10 +337,9 @@ const SPECS: Spec[] = [
     ],
     hasBaseline: true,
     compute: (net, x, t, p) => {
-      const baseline = constantBaseline(x, num(p, "baseline_value"));
-      const cell = (p.superpixel_size as number | null) ?? Math.ceil(net.inputShape[0] / 4);
+      const { baseline, featureMask } = superpixelSetup("Lime", net, x, p);
       const r = lime(net, x, t, {
-        featureMask: maskFor("Lime", net, "grid", cell),
+        featureMask,
         baselines: baseline,
         nSamples: num(p, "n_samples"),
         alpha: num(p, "alpha"),
@@ -357,10 +362,9 @@ const SPECS: Spec[] = [
     ],
     hasBaseline: true,
     compute: (net, x, t, p) => {
-      const baseline = constantBaseline(x, num(p, "baseline_value"));
-      const cell = (p.superpixel_size as number | null) ?? Math.ceil(net.inputShape[0] / 4);
+      const { baseline, featureMask } = superpixelSetup("KernelShap", net, x, p);
       const r = kernelShap(net, x, t, {
-        featureMask: maskFor("KernelShap", net, "grid", cell),
+        featureMask,
         baselines: baseline,
         nSamples: num(p, "n_samples"),
         perturbationsPerEval: num(p, "perturbations_per_eval"),
