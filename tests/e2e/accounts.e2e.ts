@@ -29,8 +29,7 @@ async function registerAndLogin(javaScriptEnabled: boolean, username: string) {
   await form.getByRole("textbox", { name: "Verification code" }).fill(CAPTCHA);
   await form.getByRole("button", { name: "Register" }).click();
   await page.waitForURL(/registered=1/);
-  await expect(page.getByText("Register successfully, now you can log in.")).toBeTruthy();
-  expect(await page.getByText("Register successfully, now you can log in.").isVisible()).toBe(true);
+  await page.getByText("Register successfully, now you can log in.").waitFor({ state: "visible" });
   const login = page.getByRole("form", { name: "Log in" });
   await login.getByLabel("Username").fill(username);
   await login.getByLabel("Password").fill("pw-123456");
@@ -48,7 +47,7 @@ describe("accounts in Chromium", () => {
     const form = page.getByRole("form", { name: "Register" });
     await form.getByLabel("Phone number").fill("12ab");
     await form.getByLabel("Username").focus(); // blur the phone field
-    expect(await page.getByText("Please enter numbers!").isVisible()).toBe(true);
+    await page.getByText("Please enter numbers!").waitFor({ state: "visible" });
     await ctx.close();
 
     const { page: p } = await registerAndLogin(true, "js-user");
@@ -76,10 +75,10 @@ describe("accounts in Chromium", () => {
     await p.locator(".user-menu summary").click();
     await p.getByRole("button", { name: "Sign out" }).click();
     await p.waitForURL(/\/homepage$/);
-    expect(await p.getByRole("link", { name: "Log in / Register" }).isVisible()).toBe(true);
+    await p.getByRole("link", { name: "Log in / Register" }).waitFor({ state: "visible" });
     await p.goto("/history");
     await p.waitForURL(/\/signin\?notice=login-first/);
-    expect(await p.getByText("Please log in first.").isVisible()).toBe(true);
+    await p.getByText("Please log in first.").waitFor({ state: "visible" });
   });
 
   it("register and login with JavaScript disabled", async () => {
@@ -92,8 +91,9 @@ describe("accounts in Chromium", () => {
     const p2 = await anon.newPage();
     await p2.goto("/signin?tab=register");
     await p2.getByRole("form", { name: "Register" }).getByRole("button", { name: "Register" }).click();
-    expect(await p2.getByText("Please enter your Username.").isVisible()).toBe(true);
-    expect(await p2.getByText("Please enter your phone number.").isVisible()).toBe(true);
+    // waitFor, not isVisible: a form POST without JavaScript may still be rendering the answer.
+    await p2.getByText("Please enter your Username.").waitFor({ state: "visible" });
+    await p2.getByText("Please enter your phone number.").waitFor({ state: "visible" });
     await ctx.close();
     await anon.close();
   });

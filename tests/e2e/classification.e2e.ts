@@ -85,7 +85,7 @@ describe("dataset gallery", () => {
     await page.locator('[data-gallery="cub"]').getByRole("link", { name: "Introduction" }).click();
     const dialog = page.getByRole("dialog");
     await dialog.getByText("Introduction for CUB").waitFor();
-    expect(await dialog.getByText("It has 11,788 images of 200 classes", { exact: false }).isVisible()).toBe(true);
+    await dialog.getByText("It has 11,788 images of 200 classes", { exact: false }).waitFor({ state: "visible" });
     await dialog.getByRole("tab", { name: "中文" }).click();
     await dialog.getByText("共 11,788 张图像", { exact: false }).waitFor();
     await page.keyboard.press("Escape");
