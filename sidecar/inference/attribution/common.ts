@@ -36,6 +36,45 @@ export function evaluateInBatches(
   return out;
 }
 
+/**
+ * The perturbation core of FeatureAblation and Occlusion: for each of `count` masks,
+ * F(x)[target] − F(x with the masked elements replaced by the baseline)[target].
+ * `fillMask(i, rows, offset)` sets the elements of mask i to 1 in a zeroed row at `offset`.
+ */
+export function maskedOutputDrops(
+  net: Net,
+  inputs: tf.Tensor4D,
+  target: number,
+  baselines: number | tf.Tensor4D | undefined,
+  count: number,
+  perEval: number,
+  fillMask: (i: number, rows: Float32Array, offset: number) => void,
+): Float64Array {
+  const [, H, W, C] = inputs.shape;
+  const size = H * W * C;
+  const baseline = typeof baselines === "object" ? baselines : constantBaseline(inputs, baselines ?? 0);
+  try {
+    const fx = targetOutputs(net, inputs, target)[0];
+    const perturbed = evaluateInBatches(
+      net,
+      count,
+      Math.max(1, perEval),
+      (start, n) =>
+        tf.tidy(() => {
+          const masks = new Float32Array(n * size);
+          for (let i = 0; i < n; i++) fillMask(start + i, masks, i * size);
+          const m = tf.tensor4d(masks, [n, H, W, C]);
+          // x + m ⊙ (baseline − x): the baseline under the mask, x elsewhere.
+          return tf.add(inputs, tf.mul(m, tf.sub(baseline, inputs))) as tf.Tensor4D;
+        }),
+      target,
+    );
+    return Float64Array.from(perturbed, (v) => fx - v);
+  } finally {
+    if (baseline !== baselines) baseline.dispose();
+  }
+}
+
 export function sum(values: ArrayLike<number>): number {
   let s = 0;
   for (let i = 0; i < values.length; i++) s += values[i];

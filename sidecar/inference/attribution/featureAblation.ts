@@ -3,9 +3,8 @@
 // is the attribution of each of its elements. Without a mask every scalar is a feature.
 import * as tf from "@tensorflow/tfjs";
 import type { Net } from "../net.ts";
-import { evaluateInBatches } from "./common.ts";
+import { maskedOutputDrops } from "./common.ts";
 import { elementMask, type FeatureMask } from "./featureMask.ts";
-import { targetOutputs } from "./gradients.ts";
 
 export interface FeatureAblationOptions {
   featureMask?: FeatureMask;
@@ -24,27 +23,12 @@ export function featureAblation(net: Net, inputs: tf.Tensor4D, target: number, o
   let minId = Infinity;
   for (const v of mask.ids) minId = Math.min(minId, v);
   const ids = Array.from({ length: mask.count - minId }, (_, i) => minId + i);
-  const baseline = typeof opts.baselines === "object" ? opts.baselines : (tf.fill(inputs.shape, opts.baselines ?? 0) as tf.Tensor4D);
-  const fx = targetOutputs(net, inputs, target)[0];
-  const ablated = evaluateInBatches(
-    net,
-    ids.length,
-    Math.max(1, opts.perturbationsPerEval ?? 1),
-    (start, count) =>
-      tf.tidy(() => {
-        const masks = new Float32Array(count * size);
-        for (let i = 0; i < count; i++) {
-          const id = ids[start + i];
-          for (let e = 0; e < size; e++) if (mask.ids[e] === id) masks[i * size + e] = 1;
-        }
-        const m = tf.tensor4d(masks, [count, H, W, C]);
-        return tf.add(inputs, tf.mul(m, tf.sub(baseline, inputs))) as tf.Tensor4D;
-      }),
-    target,
-  );
-  if (baseline !== opts.baselines) baseline.dispose();
+  const drops = maskedOutputDrops(net, inputs, target, opts.baselines, ids.length, opts.perturbationsPerEval ?? 1, (i, rows, offset) => {
+    const id = ids[i];
+    for (let e = 0; e < size; e++) if (mask.ids[e] === id) rows[offset + e] = 1;
+  });
   const byId = new Map<number, number>();
-  ids.forEach((id, i) => byId.set(id, fx - ablated[i]));
+  ids.forEach((id, i) => byId.set(id, drops[i]));
   const attr = new Float32Array(size);
   for (let e = 0; e < size; e++) attr[e] = byId.get(mask.ids[e]) ?? 0;
   return tf.tensor4d(attr, [1, H, W, C]);

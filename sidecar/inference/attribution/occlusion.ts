@@ -6,8 +6,7 @@
 // Shapes are NHWC [h, w, c] here where Captum's image examples use CHW.
 import * as tf from "@tensorflow/tfjs";
 import type { Net } from "../net.ts";
-import { evaluateInBatches } from "./common.ts";
-import { targetOutputs } from "./gradients.ts";
+import { maskedOutputDrops } from "./common.ts";
 
 export interface OcclusionOptions {
   /** [h, w, c] window. */
@@ -45,23 +44,9 @@ export function occlusion(net: Net, inputs: tf.Tensor4D, target: number, opts: O
         for (let ch = p[2]; ch < Math.min(C, p[2] + wc); ch++) into[offset + (y * W + x) * C + ch] = 1;
   };
 
-  const baseline = typeof opts.baselines === "object" ? opts.baselines : (tf.fill(inputs.shape, opts.baselines ?? 0) as tf.Tensor4D);
-  const fx = targetOutputs(net, inputs, target)[0];
-  const occluded = evaluateInBatches(
-    net,
-    positions.length,
-    Math.max(1, opts.perturbationsPerEval ?? 1),
-    (start, count) =>
-      tf.tidy(() => {
-        const masks = new Float32Array(count * size);
-        for (let i = 0; i < count; i++) windowMask(positions[start + i], masks, i * size);
-        const m = tf.tensor4d(masks, [count, H, W, C]);
-        // x + m ⊙ (baseline − x): the baseline inside the window, x elsewhere.
-        return tf.add(inputs, tf.mul(m, tf.sub(baseline, inputs))) as tf.Tensor4D;
-      }),
-    target,
+  const drops = maskedOutputDrops(net, inputs, target, opts.baselines, positions.length, opts.perturbationsPerEval ?? 1, (i, rows, offset) =>
+    windowMask(positions[i], rows, offset),
   );
-  if (baseline !== opts.baselines) baseline.dispose();
 
   const total = new Float64Array(size);
   const weight = new Float64Array(size);
@@ -69,7 +54,7 @@ export function occlusion(net: Net, inputs: tf.Tensor4D, target: number, opts: O
   positions.forEach((p, i) => {
     one.fill(0);
     windowMask(p, one, 0);
-    const d = fx - occluded[i];
+    const d = drops[i];
     for (let e = 0; e < size; e++) {
       if (one[e]) {
         total[e] += d;
