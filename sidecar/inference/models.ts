@@ -4,22 +4,11 @@ import { CheckpointError, checkpointDir, listManifests, type CheckpointManifest 
 import { loadZooNet, type ZooNet } from "../zoo/zoo-net.ts";
 import { InferenceInputError } from "./errors.ts";
 
-export interface ModelInfo {
-  id: string;
-  arch: string;
-  dataset: string;
-  inputHeight: number;
-  inputWidth: number;
-  inputChannels: number;
-  classNames: string[];
-  testAccuracy: number;
-  trainSize: number;
-  testSize: number;
-  epochs: number;
-  trainedAt: string;
-  layers: string[];
-  defaultCamLayer: string;
-}
+/** What the catalogue tells clients about a checkpoint: its manifest, with the input shape spelled out. */
+export type ModelInfo = Pick<
+  CheckpointManifest,
+  "id" | "arch" | "dataset" | "classNames" | "testAccuracy" | "trainSize" | "testSize" | "epochs" | "trainedAt" | "layers" | "defaultCamLayer"
+> & { inputHeight: number; inputWidth: number; inputChannels: number };
 
 export function modelInfo(m: CheckpointManifest): ModelInfo {
   return {
