@@ -9,7 +9,7 @@ import { initBackend } from "../sidecar/inference/runtime/backend.ts";
 import { explain } from "../sidecar/inference/explain.ts";
 import { getNet, listModels } from "../sidecar/inference/models.ts";
 import { InferencePool } from "../sidecar/inference/pool.ts";
-import type { RawTensor } from "../sidecar/inference/image-input.ts";
+import type { RawTensor } from "../sidecar/inference/imageInput.ts";
 
 const { values } = parseArgs({ options: { models: { type: "string" }, requests: { type: "string", default: "8" } } });
 const requests = Number(values.requests);

@@ -9,7 +9,7 @@ import sharp from "sharp";
 import { Dataset, Picture } from "../../models/index.ts";
 // Pure file readers/generators shared with the sidecar's training code, so the pictures shown
 // here are exactly the images the platform's models were trained and tested on.
-import { readFashionMnistSplit } from "../../sidecar/data/fashion-mnist.ts";
+import { readFashionMnistSplit } from "../../sidecar/data/fashionMnist.ts";
 import { generateScenesSplit } from "../../sidecar/data/scenes.ts";
 import { readCifarDir } from "../../sidecar/data/cifar.ts";
 import type { ImageDataset } from "../../sidecar/data/dataset.ts";

@@ -2,10 +2,10 @@
 // checkpoints use. Operator-provided data (CIFAR binaries, image folders) is read
 // through its own readers with a path.
 import type { DatasetSplits } from "./dataset.ts";
-import { readFashionMnist } from "./fashion-mnist.ts";
+import { readFashionMnist } from "./fashionMnist.ts";
 import { generateScenes } from "./scenes.ts";
 import { readCifarDir } from "./cifar.ts";
-import { readImageFolderSplits } from "./image-folder.ts";
+import { readImageFolderSplits } from "./imageFolder.ts";
 
 export const BUILTIN_DATASETS = ["fashion-mnist", "scenes"] as const;
 

@@ -5,9 +5,9 @@ import { getAlgorithm, ALGORITHMS } from "./attribution/index.ts";
 import type { ParamSpec } from "./attribution/index.ts";
 import { InferenceInputError } from "./errors.ts";
 import { renderAttribution } from "./heatmap.ts";
-import { toModelInput, type ImageInput } from "./image-input.ts";
+import { toModelInput, type ImageInput } from "./imageInput.ts";
 import { getNet } from "./models.ts";
-import type { ZooNet } from "../zoo/zoo-net.ts";
+import type { ZooNet } from "../zoo/zooNet.ts";
 
 export interface PredictRequest {
   modelId: string;

@@ -2,7 +2,7 @@
 // contributed) and an overlay (the heatmap blended over the input). Both are the
 // input's size; the web app enlarges them for display.
 import { encodePng, type FloatImage } from "../data/png.ts";
-import type { RawTensor } from "./image-input.ts";
+import type { RawTensor } from "./imageInput.ts";
 
 /**
  * One non-negative value per input pixel. An input-shaped attribution [1, H, W, C]

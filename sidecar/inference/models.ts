@@ -1,7 +1,7 @@
 // The model catalogue (from checkpoint manifests, cheap: no weights read) and the
 // per-thread cache of loaded networks (each worker loads a model once, on first use).
 import { CheckpointError, checkpointDir, listManifests, type CheckpointManifest } from "../zoo/checkpoint.ts";
-import { loadZooNet, type ZooNet } from "../zoo/zoo-net.ts";
+import { loadZooNet, type ZooNet } from "../zoo/zooNet.ts";
 import { InferenceInputError } from "./errors.ts";
 
 /** What the catalogue tells clients about a checkpoint: its manifest, with the input shape spelled out. */

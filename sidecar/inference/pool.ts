@@ -7,9 +7,9 @@ import os from "node:os";
 import { Worker } from "node:worker_threads";
 import type { ExplainRequest, ExplainResult, PredictRequest, PredictResult } from "./explain.ts";
 import { CHECKPOINT_ERROR_NAMES, INPUT_ERROR_NAMES } from "./errors.ts";
-import type { WorkerInit, WorkerReady, WorkerReply, WorkerRequest } from "./pool-protocol.ts";
+import type { WorkerInit, WorkerReady, WorkerReply, WorkerRequest } from "./poolProtocol.ts";
 
-const WORKER_URL = new URL("./worker-entry.mjs", import.meta.url);
+const WORKER_URL = new URL("./workerEntry.mjs", import.meta.url);
 
 /** Why a pooled request failed: the caller's input, a broken checkpoint, or the runtime. */
 export class PoolRequestError extends Error {

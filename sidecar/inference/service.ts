@@ -13,7 +13,7 @@ import { bestGpu, setWorkerSlotsProvider } from "../registry/heartbeat.ts";
 import { ALGORITHMS } from "./attribution/index.ts";
 import type { ParamSpec } from "./attribution/index.ts";
 import type { ExplainResult } from "./explain.ts";
-import type { RawTensor } from "./image-input.ts";
+import type { RawTensor } from "./imageInput.ts";
 import { listModels } from "./models.ts";
 import { InferencePool, PoolRequestError, defaultWorkerCount } from "./pool.ts";
 

@@ -6,7 +6,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { initBackend, type BackendChoice } from "./runtime/backend.ts";
 import { explain, predict } from "./explain.ts";
 import { getNet } from "./models.ts";
-import type { WorkerInit, WorkerReply, WorkerRequest } from "./pool-protocol.ts";
+import type { WorkerInit, WorkerReply, WorkerRequest } from "./poolProtocol.ts";
 
 const init = (workerData ?? {}) as WorkerInit;
 if (init.checkpointDir) process.env.CHECKPOINT_DIR = init.checkpointDir;

@@ -10,7 +10,7 @@ import * as tf from "@tensorflow/tfjs";
 import type { LayerTap, ReluMode } from "../inference/net.ts";
 import { Rng } from "../data/prng.ts";
 import { relu } from "./relu.ts";
-import { conv2dSameTrainable } from "./conv-grad.ts";
+import { conv2dSameTrainable } from "./convGrad.ts";
 
 export interface ConvOptions {
   kernel?: number;

@@ -6,9 +6,9 @@ import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { DatasetFormatError, imageAt } from "../../sidecar/data/dataset.ts";
 import { parseIdx } from "../../sidecar/data/idx.ts";
-import { FASHION_MNIST_CLASSES, readFashionMnistSplit } from "../../sidecar/data/fashion-mnist.ts";
+import { FASHION_MNIST_CLASSES, readFashionMnistSplit } from "../../sidecar/data/fashionMnist.ts";
 import { CIFAR10_CLASSES, parseCifar, readCifarDir } from "../../sidecar/data/cifar.ts";
-import { readImageFolder, readImageFolderSplits } from "../../sidecar/data/image-folder.ts";
+import { readImageFolder, readImageFolderSplits } from "../../sidecar/data/imageFolder.ts";
 import { decodeImage, encodePng } from "../../sidecar/data/png.ts";
 
 const FIX = path.resolve(__dirname, "../fixtures/data");

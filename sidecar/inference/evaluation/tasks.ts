@@ -3,11 +3,11 @@
 // the first N of the dataset's test split in its fixed order (IDX file order for
 // Fashion-MNIST, generation index for the scenes), so every run sees the same split.
 import { takeFirst, type ImageDataset } from "../../data/dataset.ts";
-import { readFashionMnistSplit } from "../../data/fashion-mnist.ts";
+import { readFashionMnistSplit } from "../../data/fashionMnist.ts";
 import { generateScenesSplit } from "../../data/scenes.ts";
 import type { Net } from "../net.ts";
 import { CheckpointError, checkpointDir, readManifest } from "../../zoo/checkpoint.ts";
-import { loadZooNet, type ZooNet } from "../../zoo/zoo-net.ts";
+import { loadZooNet, type ZooNet } from "../../zoo/zooNet.ts";
 import type { SplitData } from "./engine.ts";
 
 export interface LoadedTask {
