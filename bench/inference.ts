@@ -22,7 +22,7 @@ function median(xs: number[]): number {
 function randomImage(shape: [number, number, number], seed: number): RawTensor {
   const n = shape[0] * shape[1] * shape[2];
   let x = seed;
-  const data = Array.from({ length: n }, () => ((x = (x * 1103515245 + 12345) >>> 0) / 2 ** 32));
+  const data = Array.from({ length: n }, () => (x = (x * 1103515245 + 12345) >>> 0) / 2 ** 32);
   return { shape, data };
 }
 
@@ -60,12 +60,22 @@ for (const m of models) {
     // Two rounds of warm-up per worker: the first IG in a fresh thread also pays for
     // kernel set-up and JIT, which would otherwise be charged to the 1-worker figure.
     for (let round = 0; round < 2; round++) {
-      await Promise.all(Array.from({ length: workers }, () => pool.explain({ modelId: m.id, image, algorithm: "IntegratedGradients", params: { n_steps: 50 }, noImages: true })));
+      await Promise.all(
+        Array.from({ length: workers }, () =>
+          pool.explain({ modelId: m.id, image, algorithm: "IntegratedGradients", params: { n_steps: 50 }, noImages: true }),
+        ),
+      );
     }
     const t0 = performance.now();
     await Promise.all(
       Array.from({ length: requests }, (_, i) =>
-        pool.explain({ modelId: m.id, image: { tensor: randomImage(shape, i + 2) }, algorithm: "IntegratedGradients", params: { n_steps: 50 }, noImages: true }),
+        pool.explain({
+          modelId: m.id,
+          image: { tensor: randomImage(shape, i + 2) },
+          algorithm: "IntegratedGradients",
+          params: { n_steps: 50 },
+          noImages: true,
+        }),
       ),
     );
     poolRate.push(requests / ((performance.now() - t0) / 1000));

@@ -49,7 +49,14 @@ try {
   console.log(`pages: ${N} sequential requests each, NODE_ENV=production; "X.data" = the loader data alone (no HTML render)`);
   console.log("path".padEnd(22), "status", "p50 ms".padStart(8), "p95 ms".padStart(8), "max ms".padStart(8), "req/s".padStart(8));
   for (const r of rows)
-    console.log(r.path.padEnd(22), String(r.status).padStart(6), r.p50.toFixed(1).padStart(8), r.p95.toFixed(1).padStart(8), r.max.toFixed(1).padStart(8), r.rps.toFixed(0).padStart(8));
+    console.log(
+      r.path.padEnd(22),
+      String(r.status).padStart(6),
+      r.p50.toFixed(1).padStart(8),
+      r.p95.toFixed(1).padStart(8),
+      r.max.toFixed(1).padStart(8),
+      r.rps.toFixed(0).padStart(8),
+    );
 } finally {
   await stack.stop();
 }

@@ -19,7 +19,9 @@ export function createSequelize(url = databaseUrl()): Sequelize {
     // WAL lets the web app read while a migration, seed or second process writes;
     // busy_timeout turns brief lock contention into waiting instead of SQLITE_BUSY errors.
     sequelize.addHook("afterConnect", async (conn: any) => {
-      await new Promise<void>((res, rej) => conn.exec("PRAGMA journal_mode=WAL; PRAGMA busy_timeout=5000; PRAGMA foreign_keys=ON;", (e: Error | null) => (e ? rej(e) : res())));
+      await new Promise<void>((res, rej) =>
+        conn.exec("PRAGMA journal_mode=WAL; PRAGMA busy_timeout=5000; PRAGMA foreign_keys=ON;", (e: Error | null) => (e ? rej(e) : res())),
+      );
     });
     return sequelize;
   }

@@ -82,7 +82,8 @@ export function readSuiteFolder(dir: string): SuiteFolder {
   if ("problems" in parsed) throw new SuiteImportError(parsed.problems.map((p) => `${suitePath}: ${p}`));
   const json = JSON.parse(raw.replace(/^\uFEFF/, "")) as Record<string, unknown>;
   const id = text(json.id) || path.basename(path.resolve(dir));
-  if (!/^[A-Za-z0-9_.-]{1,100}$/.test(id)) problems.push(`${suitePath}: "id" must be letters, digits, "_", "-" or "." (at most 100), found ${JSON.stringify(id)}`);
+  if (!/^[A-Za-z0-9_.-]{1,100}$/.test(id))
+    problems.push(`${suitePath}: "id" must be letters, digits, "_", "-" or "." (at most 100), found ${JSON.stringify(id)}`);
   const grid = (parsed.suite.grid as number[] | undefined) ?? DEFAULT_GRID;
   const filler = Array.isArray(json.filler) && json.filler.every((v) => typeof v === "number") ? (json.filler as number[]) : [0, 0, 0];
   const patchSize = typeof json.patchSize === "number" && Number.isInteger(json.patchSize) && json.patchSize > 0 ? json.patchSize : 2;
@@ -120,7 +121,14 @@ export function readSuiteFolder(dir: string): SuiteFolder {
       continue;
     }
     const localisation = readLocalisation(path.join(folder, "localisation.json"), parsed.suite.tasks, problems);
-    methods.push({ key, contributor: text(meta.contributor), institute: text(meta.institute), algorithm: text(meta.algorithm), scores: outcome.scores, localisation });
+    methods.push({
+      key,
+      contributor: text(meta.contributor),
+      institute: text(meta.institute),
+      algorithm: text(meta.algorithm),
+      scores: outcome.scores,
+      localisation,
+    });
   }
   if (problems.length > 0) throw new SuiteImportError(problems);
   return {
@@ -180,7 +188,11 @@ export async function importSuite(dir: string, position = 0): Promise<{ suite: s
       };
       const found = await BoardMethod.findOne({ where: { suiteId: folder.id, sourceKey: m.key }, transaction });
       if (found) await found.update(row, { transaction });
-      else await BoardMethod.create({ suiteId: folder.id, sourceKey: m.key, submissionId: null, ...row, metascore: 0, morfMetascore: 0, lerfMetascore: 0 }, { transaction });
+      else
+        await BoardMethod.create(
+          { suiteId: folder.id, sourceKey: m.key, submissionId: null, ...row, metascore: 0, morfMetascore: 0, lerfMetascore: 0 },
+          { transaction },
+        );
     }
     const board = await BoardMethod.findAll({ where: { suiteId: folder.id }, order: [["id", "ASC"]], transaction });
     if (board.length > 0) {

@@ -30,9 +30,7 @@ async function main() {
     },
   });
   const bound = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (err, p) =>
-      err ? reject(err) : resolve(p),
-    ),
+    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
   );
   logger.info({ port: bound, services: SERVICES.map((s) => s.name) }, "sidecar listening");
   for (const svc of SERVICES) await svc.start?.({ port: bound });

@@ -10,7 +10,10 @@ import { adminRegisterCode } from "./env.server.ts";
 
 /** A login refusal a person can act on; `field` says which input it belongs to. */
 export class LoginError extends Error {
-  constructor(message: string, readonly field: "username" | "password" | "code" | "form") {
+  constructor(
+    message: string,
+    readonly field: "username" | "password" | "code" | "form",
+  ) {
     super(message);
   }
 }

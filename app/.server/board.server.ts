@@ -95,7 +95,12 @@ function summary(s: Suite, methods: number): SuiteSummary {
 /** Every suite in leaderboard order, with how many methods its board has. */
 export async function listSuites(): Promise<SuiteSummary[]> {
   const [suites, counts] = await Promise.all([
-    Suite.findAll({ order: [["position", "ASC"], ["id", "ASC"]] }),
+    Suite.findAll({
+      order: [
+        ["position", "ASC"],
+        ["id", "ASC"],
+      ],
+    }),
     BoardMethod.count({ group: ["suiteId"] }) as unknown as Promise<{ suiteId: string; count: number }[]>,
   ]);
   const bySuite = new Map(counts.map((c) => [c.suiteId, Number(c.count)]));
@@ -104,12 +109,7 @@ export async function listSuites(): Promise<SuiteSummary[]> {
 
 /** The suite asked for by id, else the one marked default, else the first with methods, else the first. */
 export function chooseSuite(suites: readonly SuiteSummary[], requested?: string | null): SuiteSummary | undefined {
-  return (
-    (requested ? suites.find((s) => s.id === requested) : undefined) ??
-    suites.find((s) => s.isDefault) ??
-    suites.find((s) => s.methods > 0) ??
-    suites[0]
-  );
+  return (requested ? suites.find((s) => s.id === requested) : undefined) ?? suites.find((s) => s.isDefault) ?? suites.find((s) => s.methods > 0) ?? suites[0];
 }
 
 /** A suite's board ranked on one scope (overall κ, MoRF-only κ or LeRF-only κ). */
@@ -189,10 +189,21 @@ export interface InsertCandidateResult {
 
 /** The stored board of a suite as StoredMethod messages (and the rows, for their names). */
 export async function storedBoard(suiteId: string, transaction?: Transaction) {
-  const methods = await BoardMethod.findAll({ where: { suiteId }, order: [["id", "ASC"]], transaction, lock: transaction ? transaction.LOCK.UPDATE : undefined });
+  const methods = await BoardMethod.findAll({
+    where: { suiteId },
+    order: [["id", "ASC"]],
+    transaction,
+    lock: transaction ? transaction.LOCK.UPDATE : undefined,
+  });
   return {
     methods,
-    messages: methods.map((m) => ({ id: String(m.id), metascore: m.metascore, morfMetascore: m.morfMetascore, lerfMetascore: m.lerfMetascore, scores: m.scores })),
+    messages: methods.map((m) => ({
+      id: String(m.id),
+      metascore: m.metascore,
+      morfMetascore: m.morfMetascore,
+      lerfMetascore: m.lerfMetascore,
+      scores: m.scores,
+    })),
   };
 }
 

@@ -174,7 +174,8 @@ export async function explainPicture(viewer: Viewer, pictureId: unknown, modelId
   }
   const probabilities: number[] = (reply?.probabilities ?? reply?.prediction?.probabilities ?? []).map(Number);
   const predictedIndex = asNum(reply?.predictedClass ?? reply?.prediction?.classIndex ?? reply?.prediction ?? reply?.predicted) ?? argmax(probabilities);
-  if (predictedIndex == null || predictedIndex < 0) throw new ClassificationFailed("The compute server sent no prediction.", JSON.stringify(Object.keys(reply ?? {})));
+  if (predictedIndex == null || predictedIndex < 0)
+    throw new ClassificationFailed("The compute server sent no prediction.", JSON.stringify(Object.keys(reply ?? {})));
   const probability = probabilities[predictedIndex] ?? asNum(reply?.probability) ?? 0;
   const predictedClass = model.classNames[predictedIndex] ?? String(reply?.predictedLabel ?? predictedIndex);
 
@@ -216,7 +217,10 @@ async function enlarge(png: Buffer): Promise<Buffer> {
   const side = Math.max(meta.width ?? 0, meta.height ?? 0);
   if (!side || side >= 224) return png;
   const f = Math.ceil(224 / side);
-  return sharp(png).resize((meta.width ?? side) * f, (meta.height ?? side) * f, { kernel: "nearest" }).png().toBuffer();
+  return sharp(png)
+    .resize((meta.width ?? side) * f, (meta.height ?? side) * f, { kernel: "nearest" })
+    .png()
+    .toBuffer();
 }
 
 /** A heatmap from a raw attribution {shape [1,H,W,C] or [H,W,C], data}: |a| summed over channels, blue→red. */
@@ -237,16 +241,24 @@ export async function heatmapFromAttribution(att: { shape?: unknown; data?: unkn
     rgb[p * 3 + 1] = Math.round(255 * (1 - Math.abs(2 * t - 1)) * 0.8);
     rgb[p * 3 + 2] = Math.round(255 * Math.max(0, 1 - 2 * t));
   }
-  return sharp(rgb, { raw: { width: w, height: h, channels: 3 } }).png().toBuffer();
+  return sharp(rgb, { raw: { width: w, height: h, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
 /** The heatmap laid half-transparent over the model's input. */
 async function overlayOf(input: Buffer, heatmap: Buffer): Promise<Buffer> {
   const meta = await sharp(input).metadata();
-  const w = meta.width!, h = meta.height!;
+  const w = meta.width!,
+    h = meta.height!;
   // Alpha replaced (not kept) so an opaque RGBA heatmap still lets the input show through.
   const heat = await sharp(heatmap).resize(w, h, { fit: "fill" }).removeAlpha().ensureAlpha(0.55).png().toBuffer();
-  return sharp(input).toColourspace("srgb").ensureAlpha().composite([{ input: heat, blend: "over" }]).png().toBuffer();
+  return sharp(input)
+    .toColourspace("srgb")
+    .ensureAlpha()
+    .composite([{ input: heat, blend: "over" }])
+    .png()
+    .toBuffer();
 }
 
 export interface ResultView {
@@ -311,7 +323,8 @@ export async function reportGpu(): Promise<GpuReport> {
     const workers = asNum(r?.workers);
     return {
       gpuIndex: cpu ? `none (CPU-only host${device})` : String(index),
-      maxCompute: idle == null ? "unknown" : `${idle} idle worker${idle === 1 ? "" : "s"}${workers ? ` of ${workers}` : ""}${r?.queued ? `, ${r.queued} queued` : ""}`,
+      maxCompute:
+        idle == null ? "unknown" : `${idle} idle worker${idle === 1 ? "" : "s"}${workers ? ` of ${workers}` : ""}${r?.queued ? `, ${r.queued} queued` : ""}`,
     };
   } catch {
     return { gpuIndex: "unknown", maxCompute: "unknown" };
@@ -348,7 +361,9 @@ export const UPLOADS_DATASET = "My uploaded images";
 
 /** The user's private dataset for single-image uploads of the pool variant (made on first use). */
 export async function uploadsDataset(userId: number): Promise<Dataset> {
-  const [d] = await Dataset.findOrCreate({ where: { ownerId: userId, name: UPLOADS_DATASET }, defaults: { ownerId: userId, name: UPLOADS_DATASET, isPublic: false } });
+  const [d] = await Dataset.findOrCreate({
+    where: { ownerId: userId, name: UPLOADS_DATASET },
+    defaults: { ownerId: userId, name: UPLOADS_DATASET, isPublic: false },
+  });
   return d;
 }
-

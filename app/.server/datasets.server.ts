@@ -185,7 +185,10 @@ export interface DatasetPreview extends DatasetView {
  * fuzzy (case-insensitive substring) by dataset name, or exact by owner's user name, always
  * within what the viewer may see. Empty text lists every visible dataset (seed §4).
  */
-export async function searchDatasets(viewer: Viewer, opts: { type?: SearchType; q?: string; page?: number; perPage?: number; onlyUsers?: boolean }): Promise<Paged<DatasetPreview> & { noMatch: boolean }> {
+export async function searchDatasets(
+  viewer: Viewer,
+  opts: { type?: SearchType; q?: string; page?: number; perPage?: number; onlyUsers?: boolean },
+): Promise<Paged<DatasetPreview> & { noMatch: boolean }> {
   const q = (opts.q ?? "").trim();
   const perPage = opts.perPage ?? PREVIEWS_PER_PAGE;
   const conditions: WhereOptions<Dataset>[] = [visibleWhere(viewer)];
@@ -216,10 +219,20 @@ export interface UploadOutcome {
 }
 
 /** Stores the uploaded images of one request into a dataset the user owns. */
-export async function uploadPictures(user: NonNullable<Viewer>, datasetId: unknown, files: UploadedFile[], limitError?: { code: string }): Promise<UploadOutcome> {
+export async function uploadPictures(
+  user: NonNullable<Viewer>,
+  datasetId: unknown,
+  files: UploadedFile[],
+  limitError?: { code: string },
+): Promise<UploadOutcome> {
   const dataset = await requireOwnDataset(datasetId, user);
   if (limitError) {
-    const error = limitError.code === "LIMIT_FILE_SIZE" ? MSG.tooBig : limitError.code === "LIMIT_FILE_COUNT" ? MSG.tooMany : "The upload could not be read. Please try again.";
+    const error =
+      limitError.code === "LIMIT_FILE_SIZE"
+        ? MSG.tooBig
+        : limitError.code === "LIMIT_FILE_COUNT"
+          ? MSG.tooMany
+          : "The upload could not be read. Please try again.";
     return { saved: 0, rejected: [], error };
   }
   const pictures = files.filter((f) => f.size > 0 || f.originalName);
@@ -317,7 +330,10 @@ export function datasetIntros(): Map<string, DatasetIntro> {
   if (introCache) return introCache;
   const dir = path.resolve(process.env.DATASET_INTROS_DIR ?? "seeds/datasetIntros");
   const map = new Map<string, DatasetIntro>();
-  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
+  for (const file of fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort()) {
     const intro = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as DatasetIntro;
     map.set(intro.key, intro);
   }
@@ -344,7 +360,7 @@ export async function galleryCards(): Promise<GalleryCard[]> {
   const cards: GalleryCard[] = [];
   for (const key of keys) {
     const ds = bySlug.get(key) ?? null;
-    const samples = ds ? (await firstPictures([ds.id])).get(ds.id) ?? [] : [];
+    const samples = ds ? ((await firstPictures([ds.id])).get(ds.id) ?? []) : [];
     cards.push({
       key,
       title: intros.get(key)?.title ?? ds?.name ?? key,

@@ -38,7 +38,8 @@ export const MSG = {
   queueDown: "The job queue did not accept the run. Please try again in a moment.",
   cancelled: "The evaluation run was cancelled.",
   notCancellable: "That run has already finished.",
-  catalogDown: "The compute server did not answer, so the lists of suites and methods come from this platform's boards. Runs will wait until a compute server is online.",
+  catalogDown:
+    "The compute server did not answer, so the lists of suites and methods come from this platform's boards. Runs will wait until a compute server is online.",
   appRestarted: "The web app restarted before this run finished (jobs without Redis do not survive a restart). Please start it again.",
 } as const;
 
@@ -90,7 +91,9 @@ export interface StartInput {
 export type StartErrors = Partial<Record<keyof StartInput | "form", string>>;
 
 /** Form checks only; what the suite and method accept is the sidecar's to say (its registry). */
-export function checkStartInput(input: StartInput): { ok: true; value: { suite: string; method: string; limit: number; params: string } } | { ok: false; errors: StartErrors } {
+export function checkStartInput(
+  input: StartInput,
+): { ok: true; value: { suite: string; method: string; limit: number; params: string } } | { ok: false; errors: StartErrors } {
   const errors: StartErrors = {};
   const suite = input.suite.trim();
   const method = input.method.trim();
@@ -179,11 +182,19 @@ function evaluationClient(address: string) {
   if (!c) {
     let pkg = packages.get(EVALUATION_PROTO);
     if (!pkg) {
-      const def = protoLoader.loadSync(EVALUATION_PROTO, { keepCase: false, longs: Number, enums: String, defaults: true, oneofs: true, includeDirs: [path.resolve(process.cwd(), "proto")] });
+      const def = protoLoader.loadSync(EVALUATION_PROTO, {
+        keepCase: false,
+        longs: Number,
+        enums: String,
+        defaults: true,
+        oneofs: true,
+        includeDirs: [path.resolve(process.cwd(), "proto")],
+      });
       pkg = (grpc.loadPackageDefinition(def) as any).metarank.v1;
       packages.set(EVALUATION_PROTO, pkg);
     }
-    c = new pkg.Evaluation(address, grpc.credentials.createInsecure(), { "grpc.max_receive_message_length": 64 * 1024 * 1024 }) as grpc.Client & Record<string, any>;
+    c = new pkg.Evaluation(address, grpc.credentials.createInsecure(), { "grpc.max_receive_message_length": 64 * 1024 * 1024 }) as grpc.Client &
+      Record<string, any>;
     streamClients.set(address, c);
   }
   return c;
@@ -241,7 +252,13 @@ export function streamEvaluation(
     });
     call.on("error", (err: grpc.ServiceError) => {
       const human = err.code === grpc.status.INVALID_ARGUMENT || err.code === grpc.status.FAILED_PRECONDITION || err.code === grpc.status.NOT_FOUND;
-      settle(new SidecarCallError(human ? err.details : `The compute server failed during the evaluation (${grpc.status[err.code] ?? err.code}: ${err.details}).`, err.code, err.details));
+      settle(
+        new SidecarCallError(
+          human ? err.details : `The compute server failed during the evaluation (${grpc.status[err.code] ?? err.code}: ${err.details}).`,
+          err.code,
+          err.details,
+        ),
+      );
     });
     call.on("end", () => settle(null));
   });
@@ -303,7 +320,14 @@ async function runRowFor(job: JobContext<EvaluationJobPayload>): Promise<Evaluat
   const p = job.payload;
   const found = p.runId ? await EvaluationRun.findByPk(p.runId) : null;
   if (found) return found;
-  return EvaluationRun.create({ userId: job.user.id, suiteId: String(p.suite), method: String(p.method), paramsJson: p.params ?? "", imageLimit: Number(p.limit), jobId: job.id });
+  return EvaluationRun.create({
+    userId: job.user.id,
+    suiteId: String(p.suite),
+    method: String(p.method),
+    paramsJson: p.params ?? "",
+    imageLimit: Number(p.limit),
+    jobId: job.id,
+  });
 }
 
 export async function runEvaluationJob(job: JobContext<EvaluationJobPayload>): Promise<unknown> {
@@ -329,7 +353,13 @@ export async function runEvaluationJob(job: JobContext<EvaluationJobPayload>): P
     writing = writing.then(async () => {
       await job.progress(Math.min(percent, 99)).catch(() => {});
       const [n] = await EvaluationRun.update(
-        { progress: Math.min(percent, 99), imagesDone: p.imagesDone, imagesTotal: p.imagesTotal, etaSeconds: p.etaSeconds ?? null, currentTask: p.task || null },
+        {
+          progress: Math.min(percent, 99),
+          imagesDone: p.imagesDone,
+          imagesTotal: p.imagesTotal,
+          etaSeconds: p.etaSeconds ?? null,
+          currentTask: p.task || null,
+        },
         { where: { id, state: "running" } },
       );
       // Cancelled from the page (maybe by another app process): stop the sidecar.
@@ -340,7 +370,11 @@ export async function runEvaluationJob(job: JobContext<EvaluationJobPayload>): P
   try {
     const address = await pickSidecar();
     await EvaluationRun.update({ sidecar: address }, { where: { id } });
-    const result = await streamEvaluation(address, { suiteId: row.suiteId, method: row.method, paramsJson: row.paramsJson, limit: row.imageLimit }, { signal: ctrl.signal, onProgress });
+    const result = await streamEvaluation(
+      address,
+      { suiteId: row.suiteId, method: row.method, paramsJson: row.paramsJson, limit: row.imageLimit },
+      { signal: ctrl.signal, onProgress },
+    );
     await writing;
     const resultDir = await writeResultFiles(id, result);
     const score = await scoreAgainstBoard(row.suiteId, result.morfCsv, result.lerfCsv);
@@ -506,8 +540,9 @@ if (jobQueue().backend === "memory") {
     gg[KEY_RECOVERED] = true;
     const startedAt = new Date();
     // Only rows from before this process: a run started right after boot is this process's own.
-    EvaluationRun.update({ state: "failed", error: MSG.appRestarted, finishedAt: startedAt }, { where: { state: { [Op.in]: ACTIVE }, createdAt: { [Op.lt]: startedAt } } }).catch((err) =>
-      log.warn({ err: (err as Error).message }, "could not mark interrupted evaluation runs"),
-    );
+    EvaluationRun.update(
+      { state: "failed", error: MSG.appRestarted, finishedAt: startedAt },
+      { where: { state: { [Op.in]: ACTIVE }, createdAt: { [Op.lt]: startedAt } } },
+    ).catch((err) => log.warn({ err: (err as Error).message }, "could not mark interrupted evaluation runs"));
   }
 }

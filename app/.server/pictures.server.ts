@@ -34,17 +34,23 @@ const EXT: Record<ImageMime, string> = { "image/png": "png", "image/jpeg": "jpg"
 
 /** The image type from its first bytes (magic numbers), never from the name or the client's Content-Type. */
 export function sniffImageType(b: Uint8Array): ImageMime | null {
-  if (b.length >= 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 && b[4] === 0x0d && b[5] === 0x0a && b[6] === 0x1a && b[7] === 0x0a) return "image/png";
+  if (b.length >= 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 && b[4] === 0x0d && b[5] === 0x0a && b[6] === 0x1a && b[7] === 0x0a)
+    return "image/png";
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return "image/jpeg";
-  if (b.length >= 6 && b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x38 && (b[4] === 0x37 || b[4] === 0x39) && b[5] === 0x61) return "image/gif";
-  if (b.length >= 12 && b[0] === 0x52 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x46 && b[8] === 0x57 && b[9] === 0x45 && b[10] === 0x42 && b[11] === 0x50) return "image/webp";
+  if (b.length >= 6 && b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x38 && (b[4] === 0x37 || b[4] === 0x39) && b[5] === 0x61)
+    return "image/gif";
+  if (b.length >= 12 && b[0] === 0x52 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x46 && b[8] === 0x57 && b[9] === 0x45 && b[10] === 0x42 && b[11] === 0x50)
+    return "image/webp";
   return null;
 }
 
 /** A client file name reduced to something safe to show: base name only, no control characters, bounded. */
 export function displayNameOf(clientName: string): string {
   const base = clientName.split(/[\\/]/).pop() ?? "";
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, "").replace(/^\.+/, "").trim();
+  const clean = base
+    .replace(/[\u0000-\u001f\u007f]/g, "")
+    .replace(/^\.+/, "")
+    .trim();
   return (clean || "picture").slice(0, 120);
 }
 
@@ -120,4 +126,12 @@ export async function readStored(relative: string): Promise<Buffer | null> {
 }
 
 export const mimeOfStored = (relative: string): string =>
-  relative.endsWith(".png") ? "image/png" : relative.endsWith(".jpg") ? "image/jpeg" : relative.endsWith(".gif") ? "image/gif" : relative.endsWith(".webp") ? "image/webp" : "application/octet-stream";
+  relative.endsWith(".png")
+    ? "image/png"
+    : relative.endsWith(".jpg")
+      ? "image/jpeg"
+      : relative.endsWith(".gif")
+        ? "image/gif"
+        : relative.endsWith(".webp")
+          ? "image/webp"
+          : "application/octet-stream";

@@ -23,7 +23,13 @@ export interface JobUser {
 /** Payload of each job kind. Other kinds extend this by declaration merging (`declare module`). */
 export interface JobPayloads {
   /** An evaluation run of one attribution method on one suite (the evaluation issue). */
-  evaluation: { suite: string; method: string; limit: number; /** the EvaluationRun row it fills */ runId?: number; /** JSON of the method's parameters */ params?: string };
+  evaluation: {
+    suite: string;
+    method: string;
+    limit: number;
+    /** the EvaluationRun row it fills */ runId?: number;
+    /** JSON of the method's parameters */ params?: string;
+  };
 }
 export type JobKind = keyof JobPayloads & string;
 export const KNOWN_JOB_KINDS: JobKind[] = ["evaluation"];
@@ -129,7 +135,14 @@ function checkUser(user: JobUser): JobUser {
   return { id: user.id, username: user.username };
 }
 
-function makeContext<P>(id: string, kind: string, data: StoredData, attempt: number, maxAttempts: number, progress: (n: number) => Promise<void>): JobContext<P> {
+function makeContext<P>(
+  id: string,
+  kind: string,
+  data: StoredData,
+  attempt: number,
+  maxAttempts: number,
+  progress: (n: number) => Promise<void>,
+): JobContext<P> {
   return {
     id,
     kind,
@@ -203,15 +216,12 @@ function bullQueueSystem(cfg: Required<Pick<QueueConfig, "attempts" | "backoffMs
       });
     },
     async enqueueJob(kind, payload, user, opts = {}) {
-      const job = await queue(kind).add(
-        { payload, user: checkUser(user) } satisfies StoredData,
-        {
-          attempts: opts.attempts ?? cfg.attempts,
-          backoff: { type: "exponential", delay: opts.backoffMs ?? cfg.backoffMs },
-          removeOnComplete: 1000,
-          removeOnFail: 1000,
-        },
-      );
+      const job = await queue(kind).add({ payload, user: checkUser(user) } satisfies StoredData, {
+        attempts: opts.attempts ?? cfg.attempts,
+        backoff: { type: "exponential", delay: opts.backoffMs ?? cfg.backoffMs },
+        removeOnComplete: 1000,
+        removeOnFail: 1000,
+      });
       log.info({ kind, id: job.id, user: user.username }, "job queued");
       return info(kind, job);
     },
@@ -284,11 +294,14 @@ function memoryQueueSystem(cfg: Required<Pick<QueueConfig, "attempts" | "backoff
       log.warn({ kind, id: job.info.id, attemptsMade: job.info.attemptsMade, err: job.info.failedReason }, "job attempt failed");
       if (isRetryable(err) && job.info.attemptsMade < job.info.maxAttempts && !closed) {
         job.info.state = "delayed";
-        const t = setTimeout(() => {
-          timers.delete(t);
-          job.info.state = "waiting";
-          pump(kind);
-        }, job.backoffMs * 2 ** (job.info.attemptsMade - 1));
+        const t = setTimeout(
+          () => {
+            timers.delete(t);
+            job.info.state = "waiting";
+            pump(kind);
+          },
+          job.backoffMs * 2 ** (job.info.attemptsMade - 1),
+        );
         timers.add(t);
       } else {
         job.info.state = "failed";

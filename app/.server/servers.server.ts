@@ -149,11 +149,13 @@ export function parseHeartbeat(body: unknown): Heartbeat | null {
   // host:port, nothing else: the app dials it.
   if (!/^[A-Za-z0-9._\-\[\]:]{1,250}:\d{1,5}$/.test(b.grpcAddress)) return null;
   const processes = Array.isArray(b.processes)
-    ? b.processes.slice(0, 256).flatMap((p: any) =>
-        p && typeof p === "object" && num(p.pid) !== null
-          ? [{ pid: num(p.pid)!, name: str(p.name, 255), memoryMiB: num(p.memoryMiB), gpuIndex: num(p.gpuIndex) ?? -1 }]
-          : [],
-      )
+    ? b.processes
+        .slice(0, 256)
+        .flatMap((p: any) =>
+          p && typeof p === "object" && num(p.pid) !== null
+            ? [{ pid: num(p.pid)!, name: str(p.name, 255), memoryMiB: num(p.memoryMiB), gpuIndex: num(p.gpuIndex) ?? -1 }]
+            : [],
+        )
     : [];
   return {
     name: b.name,
@@ -214,7 +216,9 @@ const dummyHash = () => (dummy ??= hashPassword("not-a-server-password"));
 // ---- choosing a sidecar ---------------------------------------------------------------
 
 /** Online sidecars, least loaded first: GPU hosts before CPU hosts, then most free compute, then freshest heartbeat. */
-export async function onlineSidecars(now = Date.now()): Promise<{ id: number; username: string; grpcAddress: string; gpuIndex: number; freeCompute: number }[]> {
+export async function onlineSidecars(
+  now = Date.now(),
+): Promise<{ id: number; username: string; grpcAddress: string; gpuIndex: number; freeCompute: number }[]> {
   const rows = await Server.findAll({ where: { lastLogin: { [Op.gt]: new Date(now - onlineThresholdMs()) }, grpcAddress: { [Op.ne]: null } } });
   return rows
     .sort(
@@ -238,7 +242,10 @@ export async function chooseSidecar(): Promise<string> {
     return [];
   });
   if (online.length) return online[0].grpcAddress;
-  const configured = (process.env.SIDECARS ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const configured = (process.env.SIDECARS ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (configured.length) return configured[0];
   throw new SidecarUnavailableError(NO_SERVER_ONLINE);
 }
@@ -264,7 +271,15 @@ export interface ChartSample {
 }
 
 export type ServerTelemetry =
-  | { ok: true; driverVersion: string | null; cudaVersion: string | null; gpuName: string | null; noGpuReason: string | null; sampledAt: number; samples: ChartSample[] }
+  | {
+      ok: true;
+      driverVersion: string | null;
+      cudaVersion: string | null;
+      gpuName: string | null;
+      noGpuReason: string | null;
+      sampledAt: number;
+      samples: ChartSample[];
+    }
   | { ok: false; reason: string };
 
 const TELEMETRY_PROTO = "metarank/v1/telemetry.proto";

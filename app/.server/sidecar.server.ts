@@ -21,7 +21,10 @@ function metarankV1(file: string): any {
 
 export function configuredSidecars(): string[] {
   const list = process.env.SIDECARS ?? `127.0.0.1:${process.env.SIDECAR_PORT ?? 50051}`;
-  return list.split(",").map((s) => s.trim()).filter(Boolean);
+  return list
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** Hook for the server registry: returns the address to use, least loaded first. */
@@ -58,7 +61,11 @@ function client(file: string, service: string, address: string): any {
 
 /** A gRPC failure translated for people: the sidecar's message for INVALID_ARGUMENT, a generic one otherwise. */
 export class SidecarCallError extends Error {
-  constructor(message: string, readonly code: grpc.status, readonly details: string) {
+  constructor(
+    message: string,
+    readonly code: grpc.status,
+    readonly details: string,
+  ) {
     super(message);
   }
 }
@@ -67,7 +74,13 @@ export class SidecarCallError extends Error {
  * Calls one unary RPC with a deadline. INVALID_ARGUMENT and FAILED_PRECONDITION keep the
  * sidecar's own message (it is written for people); anything else becomes "unavailable".
  */
-export async function callSidecar<Res = any>(file: string, service: string, method: string, request: unknown, opts: { deadlineMs?: number; address?: string } = {}): Promise<Res> {
+export async function callSidecar<Res = any>(
+  file: string,
+  service: string,
+  method: string,
+  request: unknown,
+  opts: { deadlineMs?: number; address?: string } = {},
+): Promise<Res> {
   const address = opts.address ?? (await pickSidecar());
   const c = client(file, service, address);
   const deadline = new Date(Date.now() + (opts.deadlineMs ?? 10_000));
@@ -81,7 +94,13 @@ export async function callSidecar<Res = any>(file: string, service: string, meth
 }
 
 /** Opens a server-stream RPC (telemetry); the caller cancels it. */
-export async function streamSidecar(file: string, service: string, method: string, request: unknown, address?: string): Promise<grpc.ClientReadableStream<any>> {
+export async function streamSidecar(
+  file: string,
+  service: string,
+  method: string,
+  request: unknown,
+  address?: string,
+): Promise<grpc.ClientReadableStream<any>> {
   const c = client(file, service, address ?? (await pickSidecar()));
   return c[method](request);
 }

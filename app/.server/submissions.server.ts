@@ -83,7 +83,10 @@ async function removeStored(name: string | null | undefined): Promise<void> {
 /** A display name for a client's file: its base name only, printable, bounded. */
 export function cleanFileName(name: string, fallback: string): string {
   const base = name.split(/[\\/]/).pop() ?? "";
-  const clean = base.replace(/[^\w.\- ()]/g, "_").slice(0, 120).trim();
+  const clean = base
+    .replace(/[^\w.\- ()]/g, "_")
+    .slice(0, 120)
+    .trim();
   return clean || fallback;
 }
 
@@ -144,7 +147,13 @@ function suiteRequest(suite: Suite) {
 
 /** Both files checked together: every problem (FILE:LINE:COLUMN message) or the case scores. */
 export async function validatePair(suite: Suite, morf: { name: string; content: Buffer }, lerf: { name: string; content: Buffer }) {
-  const res = await callSidecar<ValidateResponse>(METASCORE_PROTO, "Metascore", "ValidateResultFiles", { ...suiteRequest(suite), morf, lerf }, { deadlineMs: 15_000 });
+  const res = await callSidecar<ValidateResponse>(
+    METASCORE_PROTO,
+    "Metascore",
+    "ValidateResultFiles",
+    { ...suiteRequest(suite), morf, lerf },
+    { deadlineMs: 15_000 },
+  );
   return res.valid ? { ok: true as const, scores: res.scores } : { ok: false as const, errors: withOmitted(res.errors, res.omittedErrors) };
 }
 
@@ -154,7 +163,13 @@ export async function validatePair(suite: Suite, morf: { name: string; content: 
  * the first copy's (the service lists MoRF problems first and caps each file on its own).
  */
 export async function validateSingle(suite: Suite, file: { name: string; content: Buffer }): Promise<string[]> {
-  const res = await callSidecar<ValidateResponse>(METASCORE_PROTO, "Metascore", "ValidateResultFiles", { ...suiteRequest(suite), morf: file, lerf: file }, { deadlineMs: 15_000 });
+  const res = await callSidecar<ValidateResponse>(
+    METASCORE_PROTO,
+    "Metascore",
+    "ValidateResultFiles",
+    { ...suiteRequest(suite), morf: file, lerf: file },
+    { deadlineMs: 15_000 },
+  );
   if (res.valid) return [];
   return withOmitted(res.errors.slice(0, res.errors.length / 2), res.omittedErrors / 2);
 }
@@ -325,8 +340,24 @@ async function computeScores(
     const m = names.get(r.id);
     // The candidate row shows who is asking and the typed name (seed §7, getUsrRank2).
     return m
-      ? { id: r.id, rank: r.rank, contributor: m.contributor, institute: m.institute, algorithm: m.algorithm, metascore: r.metascore, metascoreText: r.metascoreText || formatMetascore(r.metascore) }
-      : { id: r.id, rank: r.rank, contributor: user.username, institute: user.institute, algorithm: draft.algorithm, metascore: r.metascore, metascoreText: r.metascoreText || formatMetascore(r.metascore) };
+      ? {
+          id: r.id,
+          rank: r.rank,
+          contributor: m.contributor,
+          institute: m.institute,
+          algorithm: m.algorithm,
+          metascore: r.metascore,
+          metascoreText: r.metascoreText || formatMetascore(r.metascore),
+        }
+      : {
+          id: r.id,
+          rank: r.rank,
+          contributor: user.username,
+          institute: user.institute,
+          algorithm: draft.algorithm,
+          metascore: r.metascore,
+          metascoreText: r.metascoreText || formatMetascore(r.metascore),
+        };
   };
   const own = boards.current.find((r) => r.id === "candidate")!;
   return {
@@ -343,7 +374,8 @@ async function computeScores(
   };
 }
 
-export type SubmitOutcome = { ok: true; id: number; withPython: boolean } | { ok: false; errors: Record<string, string>; fileErrors?: string[]; message?: string };
+export type SubmitOutcome =
+  { ok: true; id: number; withPython: boolean } | { ok: false; errors: Record<string, string>; fileErrors?: string[]; message?: string };
 
 /**
  * "Submit your algorithm": the draft's files (already on disk) become an In Process record.
@@ -415,11 +447,15 @@ export async function submitDraft(
       { transaction },
     );
     const withPython = Boolean(fresh.pythonFile);
-    await fresh.update({ morfFile: null, morfName: null, lerfFile: null, lerfName: null, pythonFile: null, pythonName: null, resultJson: null }, { transaction });
+    await fresh.update(
+      { morfFile: null, morfName: null, lerfFile: null, lerfName: null, pythonFile: null, pythonName: null, resultJson: null },
+      { transaction },
+    );
     return { id: row.id, withPython };
   });
   if (id === null) return { ok: false, errors: {}, message: dailyLimitMessage(limit) };
-  if (id === undefined) return { ok: false, errors: {}, message: `${MSG.submitFailed} Your files changed while submitting; please check them and submit again.` };
+  if (id === undefined)
+    return { ok: false, errors: {}, message: `${MSG.submitFailed} Your files changed while submitting; please check them and submit again.` };
   return { ok: true, ...id };
 }
 
@@ -507,10 +543,7 @@ export async function decideSubmission(admin: { id: number }, id: number, decisi
   const status: SubmissionStatus = decision === "approve" ? "Approved" : "Rejected";
   try {
     const changed = await sequelize.transaction(writeTransaction(), async (transaction) => {
-      const [affected] = await Submission.update(
-        { status, decidedBy: admin.id, decidedAt: new Date() },
-        { where: { id, status: "In Process" }, transaction },
-      );
+      const [affected] = await Submission.update({ status, decidedBy: admin.id, decidedAt: new Date() }, { where: { id, status: "In Process" }, transaction });
       if (affectedRows(affected) !== 1) return false;
       if (decision === "approve") {
         const sub = (await Submission.findByPk(id, { transaction }))!;
@@ -522,7 +555,13 @@ export async function decideSubmission(admin: { id: number }, id: number, decisi
         const user = await User.findByPk(sub.userId, { transaction });
         const fused = await fuseIntoBoard(
           sub.suiteId,
-          { contributor: user?.username ?? "(deleted user)", institute: user?.institute ?? "", algorithm: sub.algorithm, scores: JSON.parse(sub.scoresJson) as TaskScore[], submissionId: sub.id },
+          {
+            contributor: user?.username ?? "(deleted user)",
+            institute: user?.institute ?? "",
+            algorithm: sub.algorithm,
+            scores: JSON.parse(sub.scoresJson) as TaskScore[],
+            submissionId: sub.id,
+          },
           transaction,
         );
         // The history shows the method's place on the board it joined.
@@ -530,7 +569,9 @@ export async function decideSubmission(admin: { id: number }, id: number, decisi
       }
       return true;
     });
-    return changed ? { ok: true, message: decision === "approve" ? MSG.approved : MSG.rejected } : { ok: false, message: failed, detail: "Only submissions that are In Process can be decided, and only once." };
+    return changed
+      ? { ok: true, message: decision === "approve" ? MSG.approved : MSG.rejected }
+      : { ok: false, message: failed, detail: "Only submissions that are In Process can be decided, and only once." };
   } catch (err) {
     if (isSidecarFailure(err)) return { ok: false, message: failed, detail: sidecarMessage(err) };
     throw err;

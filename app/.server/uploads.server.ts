@@ -50,11 +50,15 @@ export function multipartMiddleware(): RequestHandler {
     const limits = limitsFor(req.path);
     if (!limits) return next();
     const timer = setTimeout(() => {
-      if (!res.headersSent) res.status(408).type("text/plain").send("The upload took longer than 30 seconds and was cancelled. Please try again with fewer or smaller files.");
+      if (!res.headersSent)
+        res.status(408).type("text/plain").send("The upload took longer than 30 seconds and was cancelled. Please try again with fewer or smaller files.");
       req.destroy();
     }, UPLOAD_TIMEOUT_MS);
     res.on("close", () => clearTimeout(timer));
-    const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: limits.fileSize, files: limits.files, fields: limits.fields ?? 50, fieldSize: 64 * 1024 } }).any();
+    const upload = multer({
+      storage: multer.memoryStorage(),
+      limits: { fileSize: limits.fileSize, files: limits.files, fields: limits.fields ?? 50, fieldSize: 64 * 1024 },
+    }).any();
     upload(req, res, (err: unknown) => {
       clearTimeout(timer);
       const body = (req.body ?? {}) as Record<string, unknown>;

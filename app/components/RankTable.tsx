@@ -35,7 +35,12 @@ export function useHrefWith() {
 
 export function Pager({ page, pages, total, param, label }: { page: number; pages: number; total: number; param: string; label: string }) {
   const hrefWith = useHrefWith();
-  if (pages <= 1) return <p className="pager muted">{total} {total === 1 ? "entry" : "entries"}</p>;
+  if (pages <= 1)
+    return (
+      <p className="pager muted">
+        {total} {total === 1 ? "entry" : "entries"}
+      </p>
+    );
   return (
     <nav className="pager" aria-label={`${label} pages`}>
       {page > 1 ? (
@@ -103,7 +108,10 @@ export function RankTable({
                 <th>algorithm</th>
                 <th style={{ width: "9rem" }}>metascore</th>
                 {withLocalisation ? (
-                  <th style={{ width: "8rem" }} title="Share of the method's positive attribution that falls inside the object mask (generated scenes, which have ground truth). Higher is better.">
+                  <th
+                    style={{ width: "8rem" }}
+                    title="Share of the method's positive attribution that falls inside the object mask (generated scenes, which have ground truth). Higher is better."
+                  >
                     localisation
                   </th>
                 ) : null}

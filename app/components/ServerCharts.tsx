@@ -78,7 +78,11 @@ function Chart({ points, spec, utcOffsetMinutes }: { points: ChartPoint[]; spec:
 
 export function ServerCharts({ points, utcOffsetMinutes }: { points: ChartPoint[]; utcOffsetMinutes: number }) {
   return (
-    <div className="server-charts" data-testid="server-charts" style={{ display: "grid", gridTemplateColumns: `repeat(auto-fill, minmax(${WIDTH}px, 1fr))`, gap: "1.25rem" }}>
+    <div
+      className="server-charts"
+      data-testid="server-charts"
+      style={{ display: "grid", gridTemplateColumns: `repeat(auto-fill, minmax(${WIDTH}px, 1fr))`, gap: "1.25rem" }}
+    >
       {CHARTS.map((spec) => (
         <Chart key={spec.key} points={points} spec={spec} utcOffsetMinutes={utcOffsetMinutes} />
       ))}

@@ -58,7 +58,8 @@ export function ServerTable({ servers }: { servers: ServerTableRow[] }) {
                         title={p.name}
                         style={{ background: p.colour, color: "#fff", borderRadius: "999px", padding: ".15rem .6rem", fontSize: ".8rem", whiteSpace: "nowrap" }}
                       >
-                        GPU {p.gpuIndex >= 0 ? p.gpuIndex : "?"} · {p.pid} · {p.name.split("/").pop()} · {p.memoryMiB === null ? "unknown" : `${p.memoryMiB} MiB`}
+                        GPU {p.gpuIndex >= 0 ? p.gpuIndex : "?"} · {p.pid} · {p.name.split("/").pop()} ·{" "}
+                        {p.memoryMiB === null ? "unknown" : `${p.memoryMiB} MiB`}
                       </span>
                     ))}
                   </div>
@@ -67,7 +68,13 @@ export function ServerTable({ servers }: { servers: ServerTableRow[] }) {
                 )}
               </td>
               <td>
-                <button type="submit" name="only" value={s.id} className="p-button p-button-danger p-button-text p-button-sm" aria-label={`Delete ${s.username}`}>
+                <button
+                  type="submit"
+                  name="only"
+                  value={s.id}
+                  className="p-button p-button-danger p-button-text p-button-sm"
+                  aria-label={`Delete ${s.username}`}
+                >
                   Delete
                 </button>
               </td>

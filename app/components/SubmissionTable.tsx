@@ -40,7 +40,13 @@ function SortHeader({ field, label, sort, dir }: { field: SortKey; label: string
   const nextDir = active ? (dir === "asc" ? "desc" : "asc") : field === "time" ? "desc" : "asc";
   const icon = active ? (dir === "asc" ? "pi-sort-amount-up-alt" : "pi-sort-amount-down") : "pi-sort-alt";
   return (
-    <Link to={hrefWith({ sort: field, dir: nextDir, confirm: null, decision: null })} preventScrollReset className="sort-link" data-testid={`sort-${field}`} aria-sort={active ? (dir === "asc" ? "ascending" : "descending") : undefined}>
+    <Link
+      to={hrefWith({ sort: field, dir: nextDir, confirm: null, decision: null })}
+      preventScrollReset
+      className="sort-link"
+      data-testid={`sort-${field}`}
+      aria-sort={active ? (dir === "asc" ? "ascending" : "descending") : undefined}
+    >
       {label} <i className={`pi ${icon}`} />
     </Link>
   );
@@ -64,13 +70,23 @@ export function SubmissionTable({
 }) {
   return (
     <div data-testid={testId}>
-      <DataTable value={rows} dataKey="id" size="small" stripedRows emptyMessage="No submissions yet." rowClassName={(r: SubmissionRow) => `submission-row submission-${r.id}`}>
+      <DataTable
+        value={rows}
+        dataKey="id"
+        size="small"
+        stripedRows
+        emptyMessage="No submissions yet."
+        rowClassName={(r: SubmissionRow) => `submission-row submission-${r.id}`}
+      >
         <Column field="username" header="user name" />
         <Column field="institute" header="institute" />
         <Column field="algorithm" header="algorithm name" />
         <Column field="metascoreText" header={<SortHeader field="metascore" label="metascore" sort={sort} dir={dir} />} />
         <Column field="ranking" header={<SortHeader field="ranking" label="ranking" sort={sort} dir={dir} />} />
-        <Column header={<SortHeader field="time" label="Submit Time" sort={sort} dir={dir} />} body={(r: SubmissionRow) => <time dateTime={r.submitTime}>{formatTime(r.submitTime)}</time>} />
+        <Column
+          header={<SortHeader field="time" label="Submit Time" sort={sort} dir={dir} />}
+          body={(r: SubmissionRow) => <time dateTime={r.submitTime}>{formatTime(r.submitTime)}</time>}
+        />
         <Column header="Status" body={(r: SubmissionRow) => <StatusText status={r.status} />} />
         {extraColumns}
       </DataTable>

@@ -59,7 +59,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     algorithms: ALGORITHM_OPTIONS,
     model: sp.get("model") ?? "",
     algorithm: sp.get("algorithm") ?? "",
-    picture: picked ? { id: picked.picture.id, url: `/picture/${picked.picture.id}`, label: picked.picture.label ?? null, name: picked.picture.displayName } : null,
+    picture: picked
+      ? { id: picked.picture.id, url: `/picture/${picked.picture.id}`, label: picked.picture.label ?? null, name: picked.picture.displayName }
+      : null,
     result: result && picked && result.pictureId === picked.picture.id ? result : null,
     ok: sp.get("ok") === "1",
   };
@@ -96,7 +98,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!uploads && (request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
     return data<ActionResult>({ errors: { upload: "The upload could not be read. Please try again." } }, { status: 400 });
   }
-  const fields: Record<string, string> = uploads ? uploads.fields : Object.fromEntries([...(await request.formData()).entries()].filter(([, v]) => typeof v === "string")) as Record<string, string>;
+  const fields: Record<string, string> = uploads
+    ? uploads.fields
+    : (Object.fromEntries([...(await request.formData()).entries()].filter(([, v]) => typeof v === "string")) as Record<string, string>);
   const url = new URL(request.url);
   if (fields.intent === "upload") {
     // The earlier variant's upload dialog: one image, stored in the user's private uploads dataset.
@@ -104,7 +108,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const files = (uploads?.files ?? []).filter((f) => f.field === "picture");
     const target = await uploadsDataset(user.id);
     const before = await Picture.max<number, Picture>("id", { where: { datasetId: target.id } });
-    const outcome = await uploadPictures(user, target.id, files.slice(0, 1), uploads?.error?.code === "LIMIT_FILE_COUNT" ? { code: "ONE_FILE" } : uploads?.error);
+    const outcome = await uploadPictures(
+      user,
+      target.id,
+      files.slice(0, 1),
+      uploads?.error?.code === "LIMIT_FILE_COUNT" ? { code: "ONE_FILE" } : uploads?.error,
+    );
     if (outcome.error || outcome.rejected.length) {
       const message = uploads?.error?.code === "LIMIT_FILE_COUNT" ? "Please upload one image at a time." : (outcome.error ?? outcome.rejected[0]);
       return data<ActionResult>({ errors: { upload: message } }, { status: uploads?.error?.code === "LIMIT_FILE_SIZE" ? 413 : 400 });
@@ -120,7 +129,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const algorithm = fields.algorithm ?? "";
   const pictureId = fields.picture ?? "";
   if (!model) return data<ActionResult>({ errors: { model: CLASSIFICATION_MSG.chooseModel } }, { status: 400 });
-  if (!CLASSIFICATION_ALGORITHMS.some((a) => a.value === algorithm)) return data<ActionResult>({ errors: { algorithm: CLASSIFICATION_MSG.chooseAlgorithm } }, { status: 400 });
+  if (!CLASSIFICATION_ALGORITHMS.some((a) => a.value === algorithm))
+    return data<ActionResult>({ errors: { algorithm: CLASSIFICATION_MSG.chooseAlgorithm } }, { status: 400 });
   if (!pictureId) return data<ActionResult>({ errors: { image: CLASSIFICATION_MSG.chooseImage } }, { status: 400 });
   try {
     const outcome = await explainPicture(viewer, pictureId, model, algorithm);
@@ -147,7 +157,13 @@ export default function UserImgclassification() {
     if (d.ok && d.result) toast.current?.show({ severity: "success", summary: CLASSIFICATION_MSG.success, life: 3000 });
   }, [d.ok, d.result?.id]);
   useEffect(() => {
-    if (res?.failure) toast.current?.show({ severity: "error", summary: "The algorithm did not run", detail: "The algorithm did not run. Please try again later.", life: 10_000 });
+    if (res?.failure)
+      toast.current?.show({
+        severity: "error",
+        summary: "The algorithm did not run",
+        detail: "The algorithm did not run. Please try again later.",
+        life: 10_000,
+      });
   }, [res]);
   return (
     <section>
@@ -168,7 +184,13 @@ export default function UserImgclassification() {
         </Notice>
       ) : null}
       <div className="ds-steps">
-        {d.tab === "pool" ? <PoolStep {...(d as PoolData)} uploadError={res?.errors?.upload} /> : (d as DatasetsData).step === 1 ? <DatasetStep {...(d as Step1)} /> : <ImageStep {...(d as Step2)} />}
+        {d.tab === "pool" ? (
+          <PoolStep {...(d as PoolData)} uploadError={res?.errors?.upload} />
+        ) : (d as DatasetsData).step === 1 ? (
+          <DatasetStep {...(d as Step1)} />
+        ) : (
+          <ImageStep {...(d as Step2)} />
+        )}
         {d.tab === "pool" || (d as DatasetsData).step === 2 ? <RunStep data={d as PoolData | Step2} res={res} /> : null}
         {res?.failure ? <FailurePanel failure={res.failure} /> : null}
         {d.result ? <Results result={d.result} /> : null}
@@ -221,7 +243,12 @@ function ImageStep({ dataset, pictures, picture, model, algorithm }: Step2) {
         ))}
       </div>
       {pictures.total === 0 ? <p className="muted">This dataset has no pictures.</p> : null}
-      <Pager page={pictures.page} pageCount={pictures.pageCount} href={(p) => href({ page: String(p), ...(picture ? { picture: String(picture.id) } : {}) })} label="Image pages" />
+      <Pager
+        page={pictures.page}
+        pageCount={pictures.pageCount}
+        href={(p) => href({ page: String(p), ...(picture ? { picture: String(picture.id) } : {}) })}
+        label="Image pages"
+      />
     </div>
   );
 }
@@ -242,7 +269,12 @@ function PoolStep({ pool, seed, picture, signedIn, uploadError }: PoolData & { u
       {pool.length ? (
         <div className="ds-grid" style={{ gridTemplateColumns: "repeat(6, minmax(0, 1fr))" }} data-testid="image-pool">
           {pool.map((p) => (
-            <a key={p.id} href={`/UserImgclassification?tab=pool&pool=${seed}&picture=${p.id}`} className={"ds-tile" + (picture?.id === p.id ? " picked" : "")} data-picture-id={p.id}>
+            <a
+              key={p.id}
+              href={`/UserImgclassification?tab=pool&pool=${seed}&picture=${p.id}`}
+              className={"ds-tile" + (picture?.id === p.id ? " picked" : "")}
+              data-picture-id={p.id}
+            >
               <img src={p.thumbUrl} alt={p.label ?? "pool image"} />
             </a>
           ))}
@@ -252,7 +284,21 @@ function PoolStep({ pool, seed, picture, signedIn, uploadError }: PoolData & { u
       )}
       {picture && !pool.some((p) => p.id === picture.id) ? (
         <p>
-          Chosen image: <img src={`${picture.url}`} alt={picture.name} style={{ width: 96, height: 96, objectFit: "contain", imageRendering: "pixelated", border: "2px solid #dc2626", borderRadius: 6, verticalAlign: "middle" }} /> {picture.name}
+          Chosen image:{" "}
+          <img
+            src={`${picture.url}`}
+            alt={picture.name}
+            style={{
+              width: 96,
+              height: 96,
+              objectFit: "contain",
+              imageRendering: "pixelated",
+              border: "2px solid #dc2626",
+              borderRadius: 6,
+              verticalAlign: "middle",
+            }}
+          />{" "}
+          {picture.name}
         </p>
       ) : null}
       <h3>Upload an image</h3>
@@ -335,7 +381,8 @@ function FailurePanel({ failure }: { failure: Failure }) {
       <h2 style={{ marginTop: 0 }}>The algorithm did not run</h2>
       <p>The algorithm did not run, possibly because the server does not have enough compute right now or because of a program error.</p>
       <p>
-        Maximum available compute: <strong data-testid="max-compute">{failure.maxCompute}</strong> · GPU index: <strong data-testid="gpu-index">{failure.gpuIndex}</strong>
+        Maximum available compute: <strong data-testid="max-compute">{failure.maxCompute}</strong> · GPU index:{" "}
+        <strong data-testid="gpu-index">{failure.gpuIndex}</strong>
       </p>
       <p>Please try again later.</p>
       <p className="muted" style={{ fontSize: ".85rem" }}>

@@ -47,7 +47,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
         splitImages: s.splitImages,
         tasks: s.tasks.map((t) => ({ id: t.id, available: t.available, problem: t.problem })),
       }))
-    : (await listSuites()).map((s) => ({ id: s.id, name: s.name, splitImages: MAX_LIMIT, tasks: s.tasks.map((t) => ({ id: t, available: true, problem: "" })) }));
+    : (await listSuites()).map((s) => ({
+        id: s.id,
+        name: s.name,
+        splitImages: MAX_LIMIT,
+        tasks: s.tasks.map((t) => ({ id: t, available: true, problem: "" })),
+      }));
   const msg = url.searchParams.get("msg");
   return {
     suites,
@@ -170,7 +175,14 @@ export default function AdminEvaluations() {
           </div>
           <div className="field">
             <label htmlFor="evaluation-params">Parameters (JSON, optional)</label>
-            <input id="evaluation-params" name="params" defaultValue={values.params ?? ""} placeholder={'e.g. {"n_steps": 20}; empty = the suite\'s defaults'} aria-describedby="params-error" maxLength={10000} />
+            <input
+              id="evaluation-params"
+              name="params"
+              defaultValue={values.params ?? ""}
+              placeholder={'e.g. {"n_steps": 20}; empty = the suite\'s defaults'}
+              aria-describedby="params-error"
+              maxLength={10000}
+            />
             <FieldError id="params-error" message={result?.errors.params} />
           </div>
           <button type="submit" className="p-button p-component" disabled={busy} data-testid="start-evaluation">
@@ -226,14 +238,22 @@ function RunTable({ runs }: { runs: RunView[] }) {
               <td>{r.suite}</td>
               <td>
                 {r.method}
-                {r.params && r.params !== "{}" ? <div className="muted" style={{ fontSize: ".8rem" }}>{r.params}</div> : null}
+                {r.params && r.params !== "{}" ? (
+                  <div className="muted" style={{ fontSize: ".8rem" }}>
+                    {r.params}
+                  </div>
+                ) : null}
               </td>
               <td>{r.limit}</td>
               <td>
                 <span className={`p-tag ${STATE_TAG[r.state]}`} data-testid="run-state">
                   {r.state}
                 </span>
-                {r.attempts > 1 ? <div className="muted" style={{ fontSize: ".8rem" }}>attempt {r.attempts}</div> : null}
+                {r.attempts > 1 ? (
+                  <div className="muted" style={{ fontSize: ".8rem" }}>
+                    attempt {r.attempts}
+                  </div>
+                ) : null}
               </td>
               <td>
                 <ProgressBar value={r.progress} aria-label={`Run ${r.id} progress`} style={{ height: "1.1rem" }} />

@@ -49,7 +49,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
   if (intent === "create") {
-    const input = { username: String(form.get("username") ?? ""), password: String(form.get("password") ?? ""), password2: String(form.get("password2") ?? "") };
+    const input = {
+      username: String(form.get("username") ?? ""),
+      password: String(form.get("password") ?? ""),
+      password2: String(form.get("password2") ?? ""),
+    };
     const r = await createServer(input);
     if (r.ok) return redirect("/admin/manage_server?msg=created");
     // Field errors keep the form open with what was typed; any other failure reloads the list.
@@ -82,8 +86,8 @@ export default function ManageServer() {
         </Link>
       </div>
       <p className="muted">
-        A sidecar started with a server's name and password (SIDECAR_NAME, SIDECAR_PASSWORD, APP_URL) registers itself; a server is online while its
-        last heartbeat is less than {thresholdSeconds} s old.
+        A sidecar started with a server's name and password (SIDECAR_NAME, SIDECAR_PASSWORD, APP_URL) registers itself; a server is online while its last
+        heartbeat is less than {thresholdSeconds} s old.
       </p>
       {notice ? <Notice kind={notice.kind}>{notice.text}</Notice> : null}
       {loadFailed ? <Notice kind="error">The server list could not be loaded.</Notice> : null}
@@ -113,7 +117,12 @@ function CreateDialog({ open, children }: { open: boolean; children: React.React
       </div>
     );
   return (
-    <Dialog header="New server" visible onHide={() => navigate("/admin/manage_server", { replace: true, preventScrollReset: true })} style={{ width: "min(480px, 95vw)" }}>
+    <Dialog
+      header="New server"
+      visible
+      onHide={() => navigate("/admin/manage_server", { replace: true, preventScrollReset: true })}
+      style={{ width: "min(480px, 95vw)" }}
+    >
       {children}
     </Dialog>
   );

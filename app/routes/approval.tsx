@@ -34,7 +34,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     sort,
     dir,
     done: done === "approved" ? MSG.approved : done === "rejected" ? MSG.rejected : null,
-    confirm: pending && (decision === "approve" || decision === "reject") ? { id: pending.id, decision: decision as Decision, algorithm: pending.algorithm, username: pending.username } : null,
+    confirm:
+      pending && (decision === "approve" || decision === "reject")
+        ? { id: pending.id, decision: decision as Decision, algorithm: pending.algorithm, username: pending.username }
+        : null,
   };
 }
 
@@ -69,7 +72,11 @@ export default function Approval() {
 
   const extra = [
     <Column key="details" header="Details" body={(r: SubmissionRow) => <Details row={r} />} className="details-cell" />,
-    <Column key="decisions" header="Decisions" body={(r: SubmissionRow) => (r.status === "In Process" ? <DecisionButtons row={r} /> : <StatusText status={r.status} />)} />,
+    <Column
+      key="decisions"
+      header="Decisions"
+      body={(r: SubmissionRow) => (r.status === "In Process" ? <DecisionButtons row={r} /> : <StatusText status={r.status} />)}
+    />,
   ];
   return (
     <section className="card">
@@ -121,10 +128,20 @@ function DecisionButtons({ row }: { row: SubmissionRow }) {
   const hrefWith = useHrefWith();
   return (
     <div className="decision-buttons">
-      <Link to={hrefWith({ confirm: row.id, decision: "approve", done: null })} preventScrollReset className="p-button p-button-success p-button-sm" data-testid={`approve-${row.id}`}>
+      <Link
+        to={hrefWith({ confirm: row.id, decision: "approve", done: null })}
+        preventScrollReset
+        className="p-button p-button-success p-button-sm"
+        data-testid={`approve-${row.id}`}
+      >
         Approve
       </Link>
-      <Link to={hrefWith({ confirm: row.id, decision: "reject", done: null })} preventScrollReset className="p-button p-button-danger p-button-sm" data-testid={`reject-${row.id}`}>
+      <Link
+        to={hrefWith({ confirm: row.id, decision: "reject", done: null })}
+        preventScrollReset
+        className="p-button p-button-danger p-button-sm"
+        data-testid={`reject-${row.id}`}
+      >
         Reject
       </Link>
     </div>
@@ -167,7 +184,13 @@ function ConfirmDialog({ confirm }: { confirm: Confirm }) {
   const [params] = useSearchParams();
   const cancel = hrefWith({ confirm: null, decision: null });
   return (
-    <Dialog header="Warning" visible onHide={() => navigate(cancel, { replace: true, preventScrollReset: true })} style={{ width: "min(440px, 95vw)" }} key={params.toString()}>
+    <Dialog
+      header="Warning"
+      visible
+      onHide={() => navigate(cancel, { replace: true, preventScrollReset: true })}
+      style={{ width: "min(440px, 95vw)" }}
+      key={params.toString()}
+    >
       <p>
         <i className="pi pi-exclamation-triangle" style={{ color: "#ea580c", marginRight: ".5rem" }} />
         {question(confirm)} {WARNING}

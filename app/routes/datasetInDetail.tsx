@@ -98,7 +98,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirect(back({ dataset: r.dataset!.id, msg: "created" }));
   }
   if (intent === "upload") {
-    const outcome = await uploadPictures(user, f.datasetId, form.files.filter((x) => x.field === "pictures"), form.error);
+    const outcome = await uploadPictures(
+      user,
+      f.datasetId,
+      form.files.filter((x) => x.field === "pictures"),
+      form.error,
+    );
     if (outcome.error) return data<ActionResult>({ intent, error: outcome.error }, { status: form.error?.code === "LIMIT_FILE_SIZE" ? 413 : 400 });
     if (outcome.rejected.length) return data<ActionResult>({ intent, saved: outcome.saved, rejected: outcome.rejected }, { status: outcome.saved ? 200 : 400 });
     const last = (await listPictures(Number(f.datasetId), Number.MAX_SAFE_INTEGER)).pageCount;
@@ -162,13 +167,29 @@ function DatasetList({ type, q, result, notice }: Extract<ReturnType<typeof useL
       </div>
       <div className="card">
         <h2 style={{ marginTop: 0 }}>Datasets visible to you</h2>
-        <DatasetSearch action="/datasetInDetail" type={type} q={q} result={result} pickHref={(id) => `/datasetInDetail?dataset=${id}`} pickLabel="Open" pageHref={qs} />
+        <DatasetSearch
+          action="/datasetInDetail"
+          type={type}
+          q={q}
+          result={result}
+          pickHref={(id) => `/datasetInDetail?dataset=${id}`}
+          pickLabel="Open"
+          pageHref={qs}
+        />
       </div>
     </>
   );
 }
 
-function DatasetScreen({ dataset, pictures, mode, selectAll, upload, notice, limits }: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { kind: "dataset" }>) {
+function DatasetScreen({
+  dataset,
+  pictures,
+  mode,
+  selectAll,
+  upload,
+  notice,
+  limits,
+}: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { kind: "dataset" }>) {
   const res = useActionData<typeof action>() as ActionResult | undefined;
   const hydrated = useHydrated();
   const navigate = useNavigate();
@@ -185,7 +206,8 @@ function DatasetScreen({ dataset, pictures, mode, selectAll, upload, notice, lim
       </p>
       <h1 style={{ marginBottom: ".25rem" }}>{dataset.name}</h1>
       <p className="muted" style={{ marginTop: 0 }}>
-        {dataset.platform ? "Installed on this platform" : `Owner: ${dataset.owner}`} · {dataset.isPublic ? "public" : "private"} · {pictures.total} picture{pictures.total === 1 ? "" : "s"}
+        {dataset.platform ? "Installed on this platform" : `Owner: ${dataset.owner}`} · {dataset.isPublic ? "public" : "private"} · {pictures.total} picture
+        {pictures.total === 1 ? "" : "s"}
       </p>
       {notice ? <Notice kind="success">{notice}</Notice> : null}
       {res?.error ? <Notice kind="error">{res.error}</Notice> : null}
@@ -214,7 +236,12 @@ function DatasetScreen({ dataset, pictures, mode, selectAll, upload, notice, lim
       ) : null}
       {upload ? (
         hydrated ? (
-          <Dialog header="Upload pictures" visible onHide={() => navigate(here, { replace: true, preventScrollReset: true })} style={{ width: "min(520px, 95vw)" }}>
+          <Dialog
+            header="Upload pictures"
+            visible
+            onHide={() => navigate(here, { replace: true, preventScrollReset: true })}
+            style={{ width: "min(520px, 95vw)" }}
+          >
             <UploadForm datasetId={dataset.id} action={here} cancelHref={here} limits={limits} />
           </Dialog>
         ) : (
@@ -250,7 +277,17 @@ function DatasetScreen({ dataset, pictures, mode, selectAll, upload, notice, lim
   );
 }
 
-function UploadForm({ datasetId, action, cancelHref, limits }: { datasetId: number; action: string; cancelHref: string; limits: { maxMb: number; maxFiles: number } }) {
+function UploadForm({
+  datasetId,
+  action,
+  cancelHref,
+  limits,
+}: {
+  datasetId: number;
+  action: string;
+  cancelHref: string;
+  limits: { maxMb: number; maxFiles: number };
+}) {
   const busy = useNavigation().state === "submitting";
   return (
     // Manual upload (seed §4): choose files, then confirm; nothing is sent on selection.
@@ -258,7 +295,9 @@ function UploadForm({ datasetId, action, cancelHref, limits }: { datasetId: numb
       <input type="hidden" name="intent" value="upload" />
       <input type="hidden" name="datasetId" value={datasetId} />
       <div className="field">
-        <label htmlFor="pictures">Pictures (PNG, JPEG, GIF or WebP; up to {limits.maxMb} MB each, {limits.maxFiles} at a time)</label>
+        <label htmlFor="pictures">
+          Pictures (PNG, JPEG, GIF or WebP; up to {limits.maxMb} MB each, {limits.maxFiles} at a time)
+        </label>
         <input id="pictures" name="pictures" type="file" multiple accept="image/png,image/jpeg,image/gif,image/webp" required />
       </div>
       <div className="ds-toolbar">
@@ -272,7 +311,19 @@ function UploadForm({ datasetId, action, cancelHref, limits }: { datasetId: numb
 }
 
 /** Delete mode (seed §4): checkboxes for this page only, select all, cancel all, confirm, cancel. */
-function DeleteMode({ datasetId, page, pictures, selectAll, here }: { datasetId: number; page: number; pictures: { id: number; thumbUrl: string; url: string; name: string; label: string | null; width: number; height: number }[]; selectAll: boolean; here: string }) {
+function DeleteMode({
+  datasetId,
+  page,
+  pictures,
+  selectAll,
+  here,
+}: {
+  datasetId: number;
+  page: number;
+  pictures: { id: number; thumbUrl: string; url: string; name: string; label: string | null; width: number; height: number }[];
+  selectAll: boolean;
+  here: string;
+}) {
   const hydrated = useHydrated();
   const [selected, setSelected] = useState<Set<number>>(() => new Set(selectAll ? pictures.map((p) => p.id) : []));
   // Selection is per page: a new page starts empty (or all, when asked by the no-JS link).

@@ -117,7 +117,9 @@ function PublicTab({ cards, intro, lang, details, preview }: PublicData) {
       {installed.length ? (
         <>
           <h2 style={{ marginTop: "2rem" }}>Installed on this platform</h2>
-          <p className="muted">Real data this server holds; the platform's own models are trained on it, and its pictures can be explained on the image classification page.</p>
+          <p className="muted">
+            Real data this server holds; the platform's own models are trained on it, and its pictures can be explained on the image classification page.
+          </p>
           <div className="ds-cards">
             {installed.map((c) => (
               <GalleryCardView key={c.key} card={c} />

@@ -62,7 +62,10 @@ export default function Documentation() {
         </section>
         <section id="algorithms" className="card doc-section">
           <h2>{SECTIONS[2].title}</h2>
-          <p>可选算法包括 Saliency、InputXGradient、Integrated Gradients、SmoothGrad、GradientShap、Guided Backprop、Deconvolution、GradCAM、Occlusion、LIME 与 KernelSHAP。</p>
+          <p>
+            可选算法包括 Saliency、InputXGradient、Integrated Gradients、SmoothGrad、GradientShap、Guided Backprop、Deconvolution、GradCAM、Occlusion、LIME 与
+            KernelSHAP。
+          </p>
         </section>
         <section id="workflow" className="card doc-section">
           <h2>{SECTIONS[3].title}</h2>

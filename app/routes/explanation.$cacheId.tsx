@@ -10,6 +10,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const png = await resultImage(viewer, params.cacheId, kind);
   if (!png) throw new Response("There is no such result.", { status: 404, statusText: "Not Found" });
   return new Response(png, {
-    headers: { "Content-Type": "image/png", "Content-Length": String(png.length), "Cache-Control": "private, max-age=300", "X-Content-Type-Options": "nosniff" },
+    headers: {
+      "Content-Type": "image/png",
+      "Content-Length": String(png.length),
+      "Cache-Control": "private, max-age=300",
+      "X-Content-Type-Options": "nosniff",
+    },
   });
 }

@@ -24,7 +24,10 @@ export default function Homepage() {
     <>
       <section className="hero">
         <h1>Meta-Rank</h1>
-        <p className="tagline">On the evaluation consistency of attribution-based explanations: one metascore for attribution methods, fused over datasets, models and masking orders.</p>
+        <p className="tagline">
+          On the evaluation consistency of attribution-based explanations: one metascore for attribution methods, fused over datasets, models and masking
+          orders.
+        </p>
         <div className="hero-actions">
           <Link to="/Algorithm" className="p-button p-component">
             <i className="pi pi-book" style={{ marginRight: ".5rem" }} /> Tutorial
@@ -44,28 +47,29 @@ export default function Homepage() {
         <article className="card">
           <h2>Motivation</h2>
           <p>
-            Attribution methods explain an image classifier by scoring every pixel. Whether a method is "good" depends on how it is evaluated: the same method can rank first on one dataset,
-            model or masking order and last on another. Meta-Rank measures that inconsistency and resolves it into one ranking.
+            Attribution methods explain an image classifier by scoring every pixel. Whether a method is "good" depends on how it is evaluated: the same method
+            can rank first on one dataset, model or masking order and last on another. Meta-Rank measures that inconsistency and resolves it into one ranking.
           </p>
         </article>
         <article className="card">
           <h2>Unified evaluation framework</h2>
           <p>
-            Pixels are ordered by attribution and removed patch by patch, most relevant first (MoRF) or least relevant first (LeRF). The model's accuracy after each removal step gives a curve
-            per task; the area under it is the case score. Pairwise wins across all cases become a metascore κ by a logit model, and new methods join by history fusion without recomputing
-            the board.
+            Pixels are ordered by attribution and removed patch by patch, most relevant first (MoRF) or least relevant first (LeRF). The model's accuracy after
+            each removal step gives a curve per task; the area under it is the case score. Pairwise wins across all cases become a metascore κ by a logit model,
+            and new methods join by history fusion without recomputing the board.
           </p>
         </article>
         <article className="card">
           <h2>Experiments</h2>
           <p>
-            The original Meta-Rank leaderboard covers four datasets, three models, two masking orders and 8 classic attribution methods, with 22 tasks per method.
+            The original Meta-Rank leaderboard covers four datasets, three models, two masking orders and 8 classic attribution methods, with 22 tasks per
+            method.
           </p>
           {board ? (
             <p data-testid="board-coverage">
-              The leaderboard on this server is computed by the platform itself, on models it trained on data it ships: {board.datasets} datasets, {board.models} models, two masking
-              orders and {board.methods} attribution methods, with {board.tasks} tasks ({board.tasks * 2} cases) per method. See the{" "}
-              <Link to={`/leaderboard?suite=${encodeURIComponent(board.id)}`}>LEADERBOARD</Link> for the details.
+              The leaderboard on this server is computed by the platform itself, on models it trained on data it ships: {board.datasets} datasets,{" "}
+              {board.models} models, two masking orders and {board.methods} attribution methods, with {board.tasks} tasks ({board.tasks * 2} cases) per method.
+              See the <Link to={`/leaderboard?suite=${encodeURIComponent(board.id)}`}>LEADERBOARD</Link> for the details.
             </p>
           ) : (
             <p data-testid="board-coverage">
@@ -76,8 +80,8 @@ export default function Homepage() {
         <article className="card">
           <h2>Flexible usage</h2>
           <p>
-            Run the evaluation for your own method, upload the MoRF and LeRF result files, see your current metascore and rank against the classic methods, and submit it for inclusion. Try
-            live demos of Integrated Gradients, GradCAM, Occlusion and more on real images.
+            Run the evaluation for your own method, upload the MoRF and LeRF result files, see your current metascore and rank against the classic methods, and
+            submit it for inclusion. Try live demos of Integrated Gradients, GradCAM, Occlusion and more on real images.
           </p>
         </article>
       </div>

@@ -33,7 +33,9 @@ export default function Leaderboard() {
     return (
       <section className="card">
         <h1>Leaderboard</h1>
-        <p>No benchmark suite is installed yet. An operator seeds them from <code>seeds/suites/</code> (see its README).</p>
+        <p>
+          No benchmark suite is installed yet. An operator seeds them from <code>seeds/suites/</code> (see its README).
+        </p>
       </section>
     );
   }
@@ -44,7 +46,12 @@ export default function Leaderboard() {
       {suites.length > 1 ? (
         <nav className="tabs" aria-label="Suites">
           {suites.map((s) => (
-            <Link key={s.id} to={`?suite=${encodeURIComponent(s.id)}`} className={"tab" + (s.id === suite.id ? " active" : "")} aria-current={s.id === suite.id ? "page" : undefined}>
+            <Link
+              key={s.id}
+              to={`?suite=${encodeURIComponent(s.id)}`}
+              className={"tab" + (s.id === suite.id ? " active" : "")}
+              aria-current={s.id === suite.id ? "page" : undefined}
+            >
               {s.name} <span className="muted">({s.methods})</span>
             </Link>
           ))}
@@ -53,21 +60,22 @@ export default function Leaderboard() {
       <h2 data-testid="suite-name">{suite.name}</h2>
       <p className="muted">{suite.description}</p>
       <p className="muted">
-        {suite.tasks.length} tasks × MoRF and LeRF = {suite.tasks.length * 2} cases · patch size {suite.patchSize} · filler {suite.filler.join(" ")} · removal fractions {suite.grid.join(", ")}.
-        Metascore κ: pairwise wins over every case, through a logit; higher is better (<Link to="/Algorithm">how it works</Link>).
+        {suite.tasks.length} tasks × MoRF and LeRF = {suite.tasks.length * 2} cases · patch size {suite.patchSize} · filler {suite.filler.join(" ")} · removal
+        fractions {suite.grid.join(", ")}. Metascore κ: pairwise wins over every case, through a logit; higher is better (
+        <Link to="/Algorithm">how it works</Link>).
       </p>
       {empty ? (
         <div className="empty-board" data-testid="empty-board">
           <p>
-            <strong>This suite has no baseline methods yet, so its board is empty.</strong> No published baseline numbers are
-            shipped with it and none are invented.
+            <strong>This suite has no baseline methods yet, so its board is empty.</strong> No published baseline numbers are shipped with it and none are
+            invented.
           </p>
           <p>
-            An operator imports baselines by putting one folder per method (<code>morf.csv</code>, <code>lerf.csv</code>,{" "}
-            <code>method.json</code> with contributor, institute and algorithm) next to a copy of this suite's{" "}
-            <code>suite.json</code> and running <code>make import-baselines DIR=path/to/that-folder</code>. Every file is checked
-            as submissions are; nothing is imported if any file has a problem. Signed-in researchers can also{" "}
-            <Link to={`/submission?suite=${encodeURIComponent(suite.id)}`}>submit their algorithm</Link>; approved submissions join this board.
+            An operator imports baselines by putting one folder per method (<code>morf.csv</code>, <code>lerf.csv</code>, <code>method.json</code> with
+            contributor, institute and algorithm) next to a copy of this suite's <code>suite.json</code> and running{" "}
+            <code>make import-baselines DIR=path/to/that-folder</code>. Every file is checked as submissions are; nothing is imported if any file has a problem.
+            Signed-in researchers can also <Link to={`/submission?suite=${encodeURIComponent(suite.id)}`}>submit their algorithm</Link>; approved submissions
+            join this board.
           </p>
         </div>
       ) : null}
@@ -77,7 +85,8 @@ export default function Leaderboard() {
         <RankTable title="LeRF-only ranking" page={boards.lerf} param="lerfPage" testId="board-lerf" showLocalisation={false} />
       </div>
       <p className="muted">
-        The MoRF-only and LeRF-only boards apply the same metascore to one removal order's cases. <Link to={hrefWith({ page: null, morfPage: null, lerfPage: null })}>First pages</Link>
+        The MoRF-only and LeRF-only boards apply the same metascore to one removal order's cases.{" "}
+        <Link to={hrefWith({ page: null, morfPage: null, lerfPage: null })}>First pages</Link>
       </p>
     </section>
   );

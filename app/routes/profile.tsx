@@ -114,7 +114,13 @@ function EditForm({ errors, authority }: { errors?: FieldErrors; authority: numb
       {errors?.form ? <Notice kind="error">{errors.form}</Notice> : null}
       <div className="field">
         <label htmlFor="telephone">Phone number</label>
-        <InputText id="telephone" name="telephone" inputMode="numeric" placeholder="leave empty to keep" onBlur={(e) => check("telephone", e.currentTarget.value ? checkPhone(e.currentTarget.value.trim()) : undefined)} />
+        <InputText
+          id="telephone"
+          name="telephone"
+          inputMode="numeric"
+          placeholder="leave empty to keep"
+          onBlur={(e) => check("telephone", e.currentTarget.value ? checkPhone(e.currentTarget.value.trim()) : undefined)}
+        />
         <FieldError id="telephone-error" message={errorOf("telephone")} />
       </div>
       <div className="field">
@@ -150,7 +156,13 @@ function PasswordForm({ errors }: { errors?: FieldErrors }) {
       <input type="hidden" name="intent" value="password" />
       <div className="field">
         <label htmlFor="oldPassword">Old password</label>
-        <InputText id="oldPassword" name="oldPassword" type="password" autoComplete="current-password" onBlur={(e) => check("oldPassword", e.currentTarget.value ? undefined : MSG.pwdRequired)} />
+        <InputText
+          id="oldPassword"
+          name="oldPassword"
+          type="password"
+          autoComplete="current-password"
+          onBlur={(e) => check("oldPassword", e.currentTarget.value ? undefined : MSG.pwdRequired)}
+        />
         <FieldError id="oldPassword-error" message={errorOf("oldPassword")} />
       </div>
       <div className="field">

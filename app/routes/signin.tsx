@@ -28,8 +28,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 type ActionResult =
-  | { intent: "login"; error: string; field: string; values: { username: string } }
-  | { intent: "register"; errors: FieldErrors; values: Record<string, string> };
+  { intent: "login"; error: string; field: string; values: { username: string } } | { intent: "register"; errors: FieldErrors; values: Record<string, string> };
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.clone().formData();
@@ -41,7 +40,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return redirect(safeRedirect(form.get("redirectTo")), { headers: { "Set-Cookie": cookie } });
     } catch (err) {
       if (err instanceof LoginError) {
-        return data<ActionResult>({ intent: "login", error: err.message, field: err.field, values: { username: String(form.get("username") ?? "") } }, { status: 400 });
+        return data<ActionResult>(
+          { intent: "login", error: err.message, field: err.field, values: { username: String(form.get("username") ?? "") } },
+          { status: 400 },
+        );
       }
       throw err;
     }
@@ -73,7 +75,14 @@ export default function SignIn() {
         <Link to={qs("login")} role="tab" aria-selected={tab === "login"} className={"tab" + (tab === "login" ? " active" : "")} replace preventScrollReset>
           Log in
         </Link>
-        <Link to={qs("register")} role="tab" aria-selected={tab === "register"} className={"tab" + (tab === "register" ? " active" : "")} replace preventScrollReset>
+        <Link
+          to={qs("register")}
+          role="tab"
+          aria-selected={tab === "register"}
+          className={"tab" + (tab === "register" ? " active" : "")}
+          replace
+          preventScrollReset
+        >
           Register
         </Link>
       </div>
@@ -94,7 +103,14 @@ function Captcha({ captcha, name, error, onBlur }: { captcha: { id: string; imag
     <div className="field">
       <label htmlFor={name}>Verification code</label>
       <div className="captcha-row">
-        <InputText id={name} name={name} autoComplete="off" aria-invalid={Boolean(error)} aria-describedby={`${name}-error`} onBlur={(e) => onBlur?.(e.currentTarget.value)} />
+        <InputText
+          id={name}
+          name={name}
+          autoComplete="off"
+          aria-invalid={Boolean(error)}
+          aria-describedby={`${name}-error`}
+          onBlur={(e) => onBlur?.(e.currentTarget.value)}
+        />
         <img src={captcha.image} alt="verification code" width={120} height={44} />
         <Link to={{ search: location.search }} preventScrollReset replace title="Get a new picture" className="pi pi-refresh" aria-label="Get a new picture" />
       </div>
@@ -104,7 +120,15 @@ function Captcha({ captcha, name, error, onBlur }: { captcha: { id: string; imag
   );
 }
 
-function LoginForm({ captcha, redirectTo, result }: { captcha: { id: string; image: string }; redirectTo: string; result?: Extract<ActionResult, { intent: "login" }> }) {
+function LoginForm({
+  captcha,
+  redirectTo,
+  result,
+}: {
+  captcha: { id: string; image: string };
+  redirectTo: string;
+  result?: Extract<ActionResult, { intent: "login" }>;
+}) {
   const busy = useNavigation().state === "submitting";
   const err = (f: string) => (result?.field === f ? result.error : undefined);
   return (
@@ -114,7 +138,14 @@ function LoginForm({ captcha, redirectTo, result }: { captcha: { id: string; ima
       {result?.field === "form" ? <Notice kind="error">{result.error}</Notice> : null}
       <div className="field">
         <label htmlFor="username">Username</label>
-        <InputText id="username" name="username" autoComplete="username" defaultValue={result?.values.username} required aria-invalid={Boolean(err("username"))} />
+        <InputText
+          id="username"
+          name="username"
+          autoComplete="username"
+          defaultValue={result?.values.username}
+          required
+          aria-invalid={Boolean(err("username"))}
+        />
         <FieldError id="username-error" message={err("username")} />
       </div>
       <div className="field">
@@ -141,22 +172,49 @@ function RegisterForm({ captcha, result }: { captcha: { id: string; image: strin
       {result?.errors.form ? <Notice kind="error">{result.errors.form}</Notice> : null}
       <div className="field">
         <label htmlFor="account">Username</label>
-        <InputText id="account" name="account" autoComplete="username" defaultValue={v.account} maxLength={400} onBlur={(e) => check("account", checkUsername(e.currentTarget.value.trim()))} />
+        <InputText
+          id="account"
+          name="account"
+          autoComplete="username"
+          defaultValue={v.account}
+          maxLength={400}
+          onBlur={(e) => check("account", checkUsername(e.currentTarget.value.trim()))}
+        />
         <FieldError id="account-error" message={errorOf("account")} />
       </div>
       <div className="field">
         <label htmlFor="pass">Password</label>
-        <InputText id="pass" name="pass" type="password" autoComplete="new-password" ref={passRef} onBlur={(e) => check("pass", checkPassword(e.currentTarget.value))} />
+        <InputText
+          id="pass"
+          name="pass"
+          type="password"
+          autoComplete="new-password"
+          ref={passRef}
+          onBlur={(e) => check("pass", checkPassword(e.currentTarget.value))}
+        />
         <FieldError id="pass-error" message={errorOf("pass")} />
       </div>
       <div className="field">
         <label htmlFor="checkPass">Confirm password</label>
-        <InputText id="checkPass" name="checkPass" type="password" autoComplete="new-password" onBlur={(e) => check("checkPass", checkConfirmation(passRef.current?.value ?? "", e.currentTarget.value))} />
+        <InputText
+          id="checkPass"
+          name="checkPass"
+          type="password"
+          autoComplete="new-password"
+          onBlur={(e) => check("checkPass", checkConfirmation(passRef.current?.value ?? "", e.currentTarget.value))}
+        />
         <FieldError id="checkPass-error" message={errorOf("checkPass")} />
       </div>
       <div className="field">
         <label htmlFor="phoneNumber">Phone number</label>
-        <InputText id="phoneNumber" name="phoneNumber" inputMode="numeric" autoComplete="tel" defaultValue={v.phoneNumber} onBlur={(e) => check("phoneNumber", checkPhone(e.currentTarget.value.trim()))} />
+        <InputText
+          id="phoneNumber"
+          name="phoneNumber"
+          inputMode="numeric"
+          autoComplete="tel"
+          defaultValue={v.phoneNumber}
+          onBlur={(e) => check("phoneNumber", checkPhone(e.currentTarget.value.trim()))}
+        />
         <FieldError id="phoneNumber-error" message={errorOf("phoneNumber")} />
       </div>
       <div className="field">
@@ -177,7 +235,12 @@ function RegisterForm({ captcha, result }: { captcha: { id: string; image: strin
         <InputText id="checkAdministrator" name="checkAdministrator" type="password" autoComplete="off" />
         <FieldError id="checkAdministrator-error" message={errorOf("checkAdministrator")} />
       </div>
-      <Captcha captcha={captcha} name="verificationCode" error={errorOf("verificationCode")} onBlur={(value) => check("verificationCode", checkCodePresent(value))} />
+      <Captcha
+        captcha={captcha}
+        name="verificationCode"
+        error={errorOf("verificationCode")}
+        onBlur={(value) => check("verificationCode", checkCodePresent(value))}
+      />
       <Button type="submit" label="Register" icon="pi pi-user-plus" loading={busy} className="w-full" />
     </Form>
   );

@@ -54,7 +54,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     suites: suites.map((s) => ({ id: s.id, name: s.name })),
     draft,
     boards,
-    flash: submitted ? { submitted: MSG.submitted, python: url.searchParams.get("py") === "1" ? MSG.withPython : MSG.noPython, withPython: url.searchParams.get("py") === "1" } : null,
+    flash: submitted
+      ? { submitted: MSG.submitted, python: url.searchParams.get("py") === "1" ? MSG.withPython : MSG.noPython, withPython: url.searchParams.get("py") === "1" }
+      : null,
   };
 }
 
@@ -85,7 +87,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (intent === "upload-morf" || intent === "upload-lerf") {
     const protocol = intent === "upload-morf" ? "morf" : "lerf";
     const r = await uploadResultFile(user.id, suite, protocol, filesOf(form, "file"));
-    return r.ok ? reply({ intent, ok: true, message: r.message, warning: r.warning }) : reply({ intent, ok: false, message: r.message, errors: { [protocol]: r.message }, fileErrors: r.errors });
+    return r.ok
+      ? reply({ intent, ok: true, message: r.message, warning: r.warning })
+      : reply({ intent, ok: false, message: r.message, errors: { [protocol]: r.message }, fileErrors: r.errors });
   }
   if (intent === "upload-python") {
     const r = await uploadPythonFile(user.id, suite, filesOf(form, "file"));
@@ -97,7 +101,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return reply({ intent, ok: false, message: r.message, errors: r.errors, fileErrors: r.fileErrors }, r.message ? 503 : 400);
   }
   if (intent === "submit") {
-    const r = await submitDraft(user, suite, { algorithm: form.fields.algorithm ?? "", email: form.fields.email ?? "", info: form.fields.info ?? "", python: filesOf(form, "python") });
+    const r = await submitDraft(user, suite, {
+      algorithm: form.fields.algorithm ?? "",
+      email: form.fields.email ?? "",
+      info: form.fields.info ?? "",
+      python: filesOf(form, "python"),
+    });
     if (r.ok) return redirect(back({ submitted: "1", py: r.withPython ? "1" : "0" }));
     return reply({ intent, ok: false, message: r.message, errors: r.errors, fileErrors: r.fileErrors }, r.message ? 409 : 400);
   }
@@ -115,7 +124,8 @@ function useResultToasts(toast: React.RefObject<Toast>, result: SubmissionAction
     }
     const messages = [...new Set([...Object.values(result.errors ?? {}), ...(result.message ? [result.message] : [])])];
     for (const m of messages) toast.current.show({ severity: "error", summary: m, life: TOAST_LIFE });
-    if (result.fileErrors?.length) toast.current.show({ severity: "error", summary: "Problems in your file", detail: result.fileErrors.slice(0, 5).join("\n"), life: TOAST_LIFE });
+    if (result.fileErrors?.length)
+      toast.current.show({ severity: "error", summary: "Problems in your file", detail: result.fileErrors.slice(0, 5).join("\n"), life: TOAST_LIFE });
   }, [result, toast]);
 }
 
@@ -168,8 +178,8 @@ export default function SubmissionPage() {
         </nav>
       ) : null}
       <p className="muted">
-        Suite <strong>{suite.name}</strong>: each file needs the header <code>task,{suite.grid.join(",")}</code> and one row per task ({suite.tasks.join(", ")}).
-        CSV files of at most 500KB.
+        Suite <strong>{suite.name}</strong>: each file needs the header <code>task,{suite.grid.join(",")}</code> and one row per task ({suite.tasks.join(", ")}
+        ). CSV files of at most 500KB.
       </p>
       {flash ? (
         <>
@@ -186,11 +196,34 @@ export default function SubmissionPage() {
           <div className="step">
             <h3>Step 1 · Algorithm name</h3>
             <label htmlFor="algorithm">Name of your attribution algorithm</label>
-            <InputText id="algorithm" name="algorithm" defaultValue={draft.algorithm} maxLength={200} style={{ width: "100%" }} aria-describedby="algorithm-error" />
+            <InputText
+              id="algorithm"
+              name="algorithm"
+              defaultValue={draft.algorithm}
+              maxLength={200}
+              style={{ width: "100%" }}
+              aria-describedby="algorithm-error"
+            />
             <FieldError id="algorithm-error" message={errors.algorithm} />
           </div>
-          <ResultFileStep protocol="morf" title="Step 2 · MoRF result" suiteId={suite.id} current={draft.morfName} hydrated={hydrated} toast={toast} error={scoreResult ? errors.morf : undefined} />
-          <ResultFileStep protocol="lerf" title="Step 3 · LeRF result" suiteId={suite.id} current={draft.lerfName} hydrated={hydrated} toast={toast} error={scoreResult ? errors.lerf : undefined} />
+          <ResultFileStep
+            protocol="morf"
+            title="Step 2 · MoRF result"
+            suiteId={suite.id}
+            current={draft.morfName}
+            hydrated={hydrated}
+            toast={toast}
+            error={scoreResult ? errors.morf : undefined}
+          />
+          <ResultFileStep
+            protocol="lerf"
+            title="Step 3 · LeRF result"
+            suiteId={suite.id}
+            current={draft.lerfName}
+            hydrated={hydrated}
+            toast={toast}
+            error={scoreResult ? errors.lerf : undefined}
+          />
         </div>
         <FileErrors errors={scoreResult?.fileErrors} />
         <div style={{ marginTop: "1rem" }}>
@@ -202,10 +235,17 @@ export default function SubmissionPage() {
         <div id="results" data-testid="results">
           <h2>Your scores</h2>
           <p data-testid="candidate-score">
-            <strong>{draft.result.algorithm}</strong>: metascore <strong>{draft.result.metascoreText}</strong>, rank <strong>{draft.result.rank}</strong> of {draft.result.current.length}.
+            <strong>{draft.result.algorithm}</strong>: metascore <strong>{draft.result.metascoreText}</strong>, rank <strong>{draft.result.rank}</strong> of{" "}
+            {draft.result.current.length}.
           </p>
           <div className="boards-2">
-            <RankTable title="The original Meta-Rank" page={boards.original} param="origPage" testId="board-original" emptyMessage="No approved methods on this board yet: yours would be the first." />
+            <RankTable
+              title="The original Meta-Rank"
+              page={boards.original}
+              param="origPage"
+              testId="board-original"
+              emptyMessage="No approved methods on this board yet: yours would be the first."
+            />
             <RankTable title="Current Meta-Rank" page={boards.current} param="curPage" testId="board-current" highlightId="candidate" />
           </div>
 
@@ -337,12 +377,29 @@ function UploadBox({
   );
 }
 
-function ResultFileStep(props: { protocol: "morf" | "lerf"; title: string; suiteId: string; current: string | null; hydrated: boolean; toast: React.RefObject<Toast>; error?: string }) {
+function ResultFileStep(props: {
+  protocol: "morf" | "lerf";
+  title: string;
+  suiteId: string;
+  current: string | null;
+  hydrated: boolean;
+  toast: React.RefObject<Toast>;
+  error?: string;
+}) {
   const name = props.protocol === "morf" ? "MoRF" : "LeRF";
   return (
     <div className="step">
       <h3>{props.title}</h3>
-      <UploadBox intent={`upload-${props.protocol}`} field={props.protocol} accept=".csv,text/csv" kind="csv" suiteId={props.suiteId} hydrated={props.hydrated} toast={props.toast} label={`${name} result file (CSV)`} />
+      <UploadBox
+        intent={`upload-${props.protocol}`}
+        field={props.protocol}
+        accept=".csv,text/csv"
+        kind="csv"
+        suiteId={props.suiteId}
+        hydrated={props.hydrated}
+        toast={props.toast}
+        label={`${name} result file (CSV)`}
+      />
       {props.current ? (
         <div className="file-state" data-testid={`${props.protocol}-state`}>
           <i className="pi pi-check-circle" /> {props.current} uploaded{props.hydrated ? "" : " (choose another file to replace it)"}
@@ -357,7 +414,16 @@ function PythonStep(props: { suiteId: string; current: string | null; hydrated: 
   return (
     <div className="field">
       <label>Algorithm file (.py, optional)</label>
-      <UploadBox intent="upload-python" field="python" accept=".py" kind="python" suiteId={props.suiteId} hydrated={props.hydrated} toast={props.toast} label="Algorithm file (.py)" />
+      <UploadBox
+        intent="upload-python"
+        field="python"
+        accept=".py"
+        kind="python"
+        suiteId={props.suiteId}
+        hydrated={props.hydrated}
+        toast={props.toast}
+        label="Algorithm file (.py)"
+      />
       {props.current ? (
         <div className="file-state" data-testid="python-state">
           <i className="pi pi-check-circle" /> {props.current} uploaded

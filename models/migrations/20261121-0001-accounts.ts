@@ -1,7 +1,10 @@
 import { DataTypes } from "sequelize";
 import type { MigrationFn } from "../migrate.ts";
 
-const ts = { createdAt: { type: DataTypes.DATE, allowNull: false, field: "created_at" }, updatedAt: { type: DataTypes.DATE, allowNull: false, field: "updated_at" } };
+const ts = {
+  createdAt: { type: DataTypes.DATE, allowNull: false, field: "created_at" },
+  updatedAt: { type: DataTypes.DATE, allowNull: false, field: "updated_at" },
+};
 
 export const up: MigrationFn = async ({ context: qi }) => {
   await qi.createTable("users", {

@@ -29,11 +29,23 @@ interface Source {
 }
 
 const SOURCES: Source[] = [
-  { slug: "fashion-mnist", name: "Fashion-MNIST (test split)", load: (n) => takeFirst(readFashionMnistSplit("test"), n), count: count("SEED_FASHION_MNIST_PICTURES", 300) },
+  {
+    slug: "fashion-mnist",
+    name: "Fashion-MNIST (test split)",
+    load: (n) => takeFirst(readFashionMnistSplit("test"), n),
+    count: count("SEED_FASHION_MNIST_PICTURES", 300),
+  },
   { slug: "scenes", name: "Scenes (generated, test split)", load: (n) => generateScenesSplit("test", n), count: count("SEED_SCENES_PICTURES", 120) },
   // An operator's CIFAR-10/100 binary folder (CIFAR_DIR) fills the gallery's CIFAR card with real samples.
   ...(process.env.CIFAR_DIR
-    ? [{ slug: "cifar", name: "CIFAR (test split)", load: (n: number) => takeFirst(readCifarDir(process.env.CIFAR_DIR!).test, n), count: count("SEED_CIFAR_PICTURES", 300) }]
+    ? [
+        {
+          slug: "cifar",
+          name: "CIFAR (test split)",
+          load: (n: number) => takeFirst(readCifarDir(process.env.CIFAR_DIR!).test, n),
+          count: count("SEED_CIFAR_PICTURES", 300),
+        },
+      ]
     : []),
 ];
 
@@ -91,8 +103,25 @@ async function importSource(src: Source): Promise<string> {
     if (!(await exists(full))) await writeAtomically(full, png);
     const thumbFull = path.join(storageRoot(), thumbPath);
     // Tiny images scaled up ×4 with hard pixel edges, so the grid shows them legibly.
-    if (!(await exists(thumbFull))) await writeAtomically(thumbFull, await sharp(raw, input).resize(ds.width * 4, ds.height * 4, { kernel: "nearest" }).png().toBuffer());
-    rows.push({ datasetId: dataset.id, filePath, thumbPath, mimeType: "image/png", size: png.length, width: ds.width, height: ds.height, displayName: `${src.slug}-${i}.png`, label: ds.classNames[ds.labels[i]] });
+    if (!(await exists(thumbFull)))
+      await writeAtomically(
+        thumbFull,
+        await sharp(raw, input)
+          .resize(ds.width * 4, ds.height * 4, { kernel: "nearest" })
+          .png()
+          .toBuffer(),
+      );
+    rows.push({
+      datasetId: dataset.id,
+      filePath,
+      thumbPath,
+      mimeType: "image/png",
+      size: png.length,
+      width: ds.width,
+      height: ds.height,
+      displayName: `${src.slug}-${i}.png`,
+      label: ds.classNames[ds.labels[i]],
+    });
   }
   for (let k = 0; k < rows.length; k += 200) await Picture.bulkCreate(rows.slice(k, k + 200));
   return `${src.slug}: ${rows.length} added, ${have.size} present`;
@@ -106,4 +135,3 @@ export const seedDatasets: SeedStep = {
     return parts.join("; ");
   },
 };
-

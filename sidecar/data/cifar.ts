@@ -43,8 +43,7 @@ export function parseCifar(chunks: Array<{ file: string; bytes: Uint8Array }>, o
       if (label >= numClasses) throw new DatasetFormatError(`${c.file}: record ${n} has label ${label}, outside 0..${numClasses - 1}`);
       labels[n] = label;
       const px = off + labelBytes;
-      for (let p = 0; p < PIXELS; p++)
-        for (let ch = 0; ch < 3; ch++) images[(n * PIXELS + p) * 3 + ch] = c.bytes[px + ch * PIXELS + p] / 255;
+      for (let p = 0; p < PIXELS; p++) for (let ch = 0; ch < 3; ch++) images[(n * PIXELS + p) * 3 + ch] = c.bytes[px + ch * PIXELS + p] / 255;
     }
   }
   const classNames = opts.classNames ?? (opts.variant === 10 ? CIFAR10_CLASSES : Array.from({ length: numClasses }, (_, i) => `class ${i}`));
@@ -54,7 +53,11 @@ export function parseCifar(chunks: Array<{ file: string; bytes: Uint8Array }>, o
 
 function readLines(file: string): string[] | undefined {
   if (!fs.existsSync(file)) return undefined;
-  return fs.readFileSync(file, "utf8").split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  return fs
+    .readFileSync(file, "utf8")
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
 }
 
 /**
@@ -83,7 +86,5 @@ export function readCifarDir(dir: string, labels: "fine" | "coarse" = "fine"): D
       test: parseCifar(read(["test.bin"]), { ...o, name: "cifar-100/test" }),
     };
   }
-  throw new DatasetFormatError(
-    `${dir} holds neither CIFAR-10 (data_batch_N.bin + test_batch.bin) nor CIFAR-100 (train.bin + test.bin) binary files`,
-  );
+  throw new DatasetFormatError(`${dir} holds neither CIFAR-10 (data_batch_N.bin + test_batch.bin) nor CIFAR-100 (train.bin + test.bin) binary files`);
 }

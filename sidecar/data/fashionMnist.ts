@@ -5,18 +5,7 @@ import path from "node:path";
 import { DatasetFormatError, type DatasetSplits, type ImageDataset } from "./dataset.ts";
 import { readIdxFile } from "./idx.ts";
 
-export const FASHION_MNIST_CLASSES = [
-  "T-shirt/top",
-  "Trouser",
-  "Pullover",
-  "Dress",
-  "Coat",
-  "Sandal",
-  "Shirt",
-  "Sneaker",
-  "Bag",
-  "Ankle boot",
-];
+export const FASHION_MNIST_CLASSES = ["T-shirt/top", "Trouser", "Pullover", "Dress", "Coat", "Sandal", "Shirt", "Sneaker", "Bag", "Ankle boot"];
 
 /** Where Debian installs the files; FASHION_MNIST_DIR overrides it. */
 export const DEFAULT_FASHION_MNIST_DIR = "/usr/share/datasets/fashion-mnist";

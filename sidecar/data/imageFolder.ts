@@ -19,7 +19,10 @@ export interface ImageFolderOptions {
 
 export function readImageFolder(root: string, opts: ImageFolderOptions = {}): ImageDataset {
   if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new DatasetFormatError(`image folder ${root} not found`);
-  const classDirs = fs.readdirSync(root).filter((d) => fs.statSync(path.join(root, d)).isDirectory()).sort();
+  const classDirs = fs
+    .readdirSync(root)
+    .filter((d) => fs.statSync(path.join(root, d)).isDirectory())
+    .sort();
   const classNames = opts.classNames ?? classDirs;
   if (classNames.length === 0) throw new DatasetFormatError(`${root} has no class sub-folders (expected one folder per class)`);
   const entries: Array<{ file: string; label: number }> = [];
@@ -66,7 +69,11 @@ export function readImageFolderSplits(root: string, opts: ImageFolderOptions = {
   }
   const train = readImageFolder(path.join(root, "train"), { ...opts, name: `${path.basename(root)}/train` });
   const test = readImageFolder(path.join(root, "test"), {
-    height: train.height, width: train.width, channels: train.channels as 1 | 3, classNames: train.classNames, name: `${path.basename(root)}/test`,
+    height: train.height,
+    width: train.width,
+    channels: train.channels as 1 | 3,
+    classNames: train.classNames,
+    name: `${path.basename(root)}/test`,
   });
   return { train, test };
 }

@@ -25,7 +25,9 @@ export function sniffImageKind(bytes: Uint8Array): ImageKind | null {
 function fromRgba(rgba: Uint8Array, width: number, height: number, channels: 1 | 3): FloatImage {
   const data = new Float32Array(width * height * channels);
   for (let p = 0; p < width * height; p++) {
-    const r = rgba[p * 4], g = rgba[p * 4 + 1], b = rgba[p * 4 + 2];
+    const r = rgba[p * 4],
+      g = rgba[p * 4 + 1],
+      b = rgba[p * 4 + 2];
     if (channels === 1) data[p] = (0.299 * r + 0.587 * g + 0.114 * b) / 255;
     else {
       data[p * 3] = r / 255;
@@ -101,17 +103,21 @@ export function encodeJpeg(img: FloatImage, quality = 90): Buffer {
 export function resizeBilinear(img: FloatImage, height: number, width: number): FloatImage {
   if (img.height === height && img.width === width) return img;
   const out = new Float32Array(height * width * img.channels);
-  const sy = img.height / height, sx = img.width / width;
+  const sy = img.height / height,
+    sx = img.width / width;
   for (let y = 0; y < height; y++) {
     const fy = Math.max(0, (y + 0.5) * sy - 0.5);
-    const y0 = Math.min(img.height - 1, Math.floor(fy)), y1 = Math.min(img.height - 1, y0 + 1), wy = fy - y0;
+    const y0 = Math.min(img.height - 1, Math.floor(fy)),
+      y1 = Math.min(img.height - 1, y0 + 1),
+      wy = fy - y0;
     for (let x = 0; x < width; x++) {
       const fx = Math.max(0, (x + 0.5) * sx - 0.5);
-      const x0 = Math.min(img.width - 1, Math.floor(fx)), x1 = Math.min(img.width - 1, x0 + 1), wx = fx - x0;
+      const x0 = Math.min(img.width - 1, Math.floor(fx)),
+        x1 = Math.min(img.width - 1, x0 + 1),
+        wx = fx - x0;
       for (let c = 0; c < img.channels; c++) {
         const at = (yy: number, xx: number) => img.data[(yy * img.width + xx) * img.channels + c];
-        out[(y * width + x) * img.channels + c] =
-          (1 - wy) * ((1 - wx) * at(y0, x0) + wx * at(y0, x1)) + wy * ((1 - wx) * at(y1, x0) + wx * at(y1, x1));
+        out[(y * width + x) * img.channels + c] = (1 - wy) * ((1 - wx) * at(y0, x0) + wx * at(y0, x1)) + wy * ((1 - wx) * at(y1, x0) + wx * at(y1, x1));
       }
     }
   }

@@ -23,12 +23,18 @@ function hsv(h: number, s: number, v: number): Rgb {
   const q = v * (1 - f * s);
   const t = v * (1 - (1 - f) * s);
   switch (((i % 6) + 6) % 6) {
-    case 0: return [v, t, p];
-    case 1: return [q, v, p];
-    case 2: return [p, v, t];
-    case 3: return [p, q, v];
-    case 4: return [t, p, v];
-    default: return [v, p, q];
+    case 0:
+      return [v, t, p];
+    case 1:
+      return [q, v, p];
+    case 2:
+      return [p, v, t];
+    case 3:
+      return [p, q, v];
+    case 4:
+      return [t, p, v];
+    default:
+      return [v, p, q];
   }
 }
 
@@ -90,7 +96,10 @@ export function renderScene(seed: number, split: number, index: number, size = S
   const bgB = hsv(rng.float(), rng.uniform(0.1, 0.8), rng.uniform(0.2, 0.9));
   const gAngle = rng.uniform(0, 2 * Math.PI);
   const waves = Array.from({ length: 3 }, () => ({
-    fx: rng.uniform(-0.4, 0.4), fy: rng.uniform(-0.4, 0.4), ph: rng.uniform(0, 2 * Math.PI), amp: rng.uniform(0.02, 0.08),
+    fx: rng.uniform(-0.4, 0.4),
+    fy: rng.uniform(-0.4, 0.4),
+    ph: rng.uniform(0, 2 * Math.PI),
+    amp: rng.uniform(0.02, 0.08),
   }));
   for (let y = 0; y < size; y++) {
     for (let x = 0; x < size; x++) {
@@ -106,14 +115,19 @@ export function renderScene(seed: number, split: number, index: number, size = S
   for (let k = 0; k < clutter; k++) {
     const col = hsv(rng.float(), rng.uniform(0.2, 1), rng.uniform(0.1, 1));
     if (rng.float() < 0.5) {
-      const x0 = rng.uniform(0, size), y0 = rng.uniform(0, size);
-      const ang = rng.uniform(0, Math.PI), len = rng.uniform(3, 7);
+      const x0 = rng.uniform(0, size),
+        y0 = rng.uniform(0, size);
+      const ang = rng.uniform(0, Math.PI),
+        len = rng.uniform(3, 7);
       for (let s = 0; s <= len * 2; s++) {
-        const xx = Math.round(x0 + Math.cos(ang) * s * 0.5), yy = Math.round(y0 + Math.sin(ang) * s * 0.5);
+        const xx = Math.round(x0 + Math.cos(ang) * s * 0.5),
+          yy = Math.round(y0 + Math.sin(ang) * s * 0.5);
         if (xx >= 0 && yy >= 0 && xx < size && yy < size) for (let c = 0; c < 3; c++) px[(yy * size + xx) * 3 + c] = col[c];
       }
     } else {
-      const cx = rng.int(0, size - 1), cy = rng.int(0, size - 1), r = rng.uniform(0.8, 1.8);
+      const cx = rng.int(0, size - 1),
+        cy = rng.int(0, size - 1),
+        r = rng.uniform(0.8, 1.8);
       for (let yy = Math.floor(cy - r); yy <= cy + r; yy++)
         for (let xx = Math.floor(cx - r); xx <= cx + r; xx++)
           if (xx >= 0 && yy >= 0 && xx < size && yy < size && (xx - cx) ** 2 + (yy - cy) ** 2 <= r * r)
@@ -127,19 +141,24 @@ export function renderScene(seed: number, split: number, index: number, size = S
   if (Math.abs(luma(fg) - bgLuma) < 0.25) fg = hsv(rng.float(), rng.uniform(0.4, 1), bgLuma > 0.5 ? rng.uniform(0.05, 0.25) : rng.uniform(0.8, 1));
   const fg2: Rgb = [fg[0] * 0.6, fg[1] * 0.6, fg[2] * 0.6];
   const texture = rng.int(0, 3); // 0 solid, 1 stripes, 2 checker, 3 speckle
-  const period = rng.uniform(2.5, 5), stripeAngle = rng.uniform(0, Math.PI);
+  const period = rng.uniform(2.5, 5),
+    stripeAngle = rng.uniform(0, Math.PI);
   const radius = rng.uniform(7, 12);
-  const cx = rng.uniform(radius + 1, size - radius - 1), cy = rng.uniform(radius + 1, size - radius - 1);
+  const cx = rng.uniform(radius + 1, size - radius - 1),
+    cy = rng.uniform(radius + 1, size - radius - 1);
   const rot = SCENE_CLASSES[label] === "triangle" || SCENE_CLASSES[label] === "star" ? rng.uniform(-0.35, 0.35) : rng.uniform(0, Math.PI / 2);
-  const cosR = Math.cos(rot), sinR = Math.sin(rot);
+  const cosR = Math.cos(rot),
+    sinR = Math.sin(rot);
   for (let y = 0; y < size; y++) {
     for (let x = 0; x < size; x++) {
       // 2×2 supersampling: anti-aliased edges; the mask is where coverage is at least half.
       let cover = 0;
-      for (const oy of [0.25, 0.75]) for (const ox of [0.25, 0.75]) {
-        const dx = (x + ox - cx) / radius, dy = (y + oy - cy) / radius;
-        if (insideShape(label, dx * cosR + dy * sinR, -dx * sinR + dy * cosR)) cover++;
-      }
+      for (const oy of [0.25, 0.75])
+        for (const ox of [0.25, 0.75]) {
+          const dx = (x + ox - cx) / radius,
+            dy = (y + oy - cy) / radius;
+          if (insideShape(label, dx * cosR + dy * sinR, -dx * sinR + dy * cosR)) cover++;
+        }
       if (cover === 0) continue;
       const a = cover / 4;
       if (a >= 0.5) mask[y * size + x] = 1;

@@ -46,7 +46,14 @@ async function run(argv: string[]): Promise<unknown> {
     const { models } = listModels();
     return {
       models: models.map((m) => ({
-        id: m.id, arch: m.arch, dataset: m.dataset, height: m.inputHeight, width: m.inputWidth, channels: m.inputChannels, classes: m.classNames, testAccuracy: m.testAccuracy,
+        id: m.id,
+        arch: m.arch,
+        dataset: m.dataset,
+        height: m.inputHeight,
+        width: m.inputWidth,
+        channels: m.inputChannels,
+        classes: m.classNames,
+        testAccuracy: m.testAccuracy,
       })),
       algorithms: listAlgorithms().map((a) => ({ name: a.name, hasBaseline: a.hasBaseline, params: a.params })),
     };

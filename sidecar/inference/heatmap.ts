@@ -25,10 +25,14 @@ export function attributionMap(att: RawTensor, height: number, width: number): F
   const out = new Float32Array(height * width);
   for (let y = 0; y < height; y++) {
     const fy = Math.min(h - 1, Math.max(0, ((y + 0.5) * h) / height - 0.5));
-    const y0 = Math.floor(fy), y1 = Math.min(h - 1, y0 + 1), wy = fy - y0;
+    const y0 = Math.floor(fy),
+      y1 = Math.min(h - 1, y0 + 1),
+      wy = fy - y0;
     for (let x = 0; x < width; x++) {
       const fx = Math.min(w - 1, Math.max(0, ((x + 0.5) * w) / width - 0.5));
-      const x0 = Math.floor(fx), x1 = Math.min(w - 1, x0 + 1), wx = fx - x0;
+      const x0 = Math.floor(fx),
+        x1 = Math.min(w - 1, x0 + 1),
+        wx = fx - x0;
       out[y * width + x] = (1 - wy) * ((1 - wx) * map[y0 * w + x0] + wx * map[y0 * w + x1]) + wy * ((1 - wx) * map[y1 * w + x0] + wx * map[y1 * w + x1]);
     }
   }
@@ -57,7 +61,8 @@ const STOPS: Array<[number, [number, number, number]]> = [
 export function colour(v: number): [number, number, number] {
   for (let i = 1; i < STOPS.length; i++) {
     if (v <= STOPS[i][0]) {
-      const [t0, c0] = STOPS[i - 1], [t1, c1] = STOPS[i];
+      const [t0, c0] = STOPS[i - 1],
+        [t1, c1] = STOPS[i];
       const f = (v - t0) / (t1 - t0);
       return [c0[0] + f * (c1[0] - c0[0]), c0[1] + f * (c1[1] - c0[1]), c0[2] + f * (c1[2] - c0[2])];
     }

@@ -40,7 +40,9 @@ export function toModelInput(image: ImageInput, inputShape: [number, number, num
     const { shape, data } = image.tensor!;
     const dims = shape.length === 4 && shape[0] === 1 ? shape.slice(1) : shape;
     if (dims.length !== 3 || dims[0] !== h || dims[1] !== w || dims[2] !== c) {
-      throw new InferenceInputError(`the image tensor has shape [${shape.join(", ")}] but model ${modelId} takes [${h}, ${w}, ${c}] (or [1, ${h}, ${w}, ${c}])`);
+      throw new InferenceInputError(
+        `the image tensor has shape [${shape.join(", ")}] but model ${modelId} takes [${h}, ${w}, ${c}] (or [1, ${h}, ${w}, ${c}])`,
+      );
     }
     if (data.length !== h * w * c) throw new InferenceInputError(`the image tensor has ${data.length} values; shape [${shape.join(", ")}] needs ${h * w * c}`);
     const out = Float32Array.from(data);

@@ -13,7 +13,11 @@ const WORKER_URL = new URL("./workerEntry.mjs", import.meta.url);
 
 /** Why a pooled request failed: the caller's input, a broken checkpoint, or the runtime. */
 export class PoolRequestError extends Error {
-  constructor(readonly kind: "input" | "checkpoint" | "internal", message: string, readonly originalName: string) {
+  constructor(
+    readonly kind: "input" | "checkpoint" | "internal",
+    message: string,
+    readonly originalName: string,
+  ) {
     super(message);
     this.name = "PoolRequestError";
   }
@@ -89,16 +93,21 @@ export class InferencePool {
       slot.gone = true;
       const job = slot.job;
       slot.job = null;
-      job?.reject(new PoolRequestError("internal", `the inference worker stopped while running this request (${why}); it has been restarted, try again`, "WorkerCrashed"));
+      job?.reject(
+        new PoolRequestError("internal", `the inference worker stopped while running this request (${why}); it has been restarted, try again`, "WorkerCrashed"),
+      );
       if (this.closed) return;
       // Replace the thread in place; a restart storm (e.g. a backend that cannot start) is slowed down.
       this.restarts++;
       const idx = this.slots.indexOf(slot);
       const delay = Math.min(5000, 100 * this.restarts);
-      setTimeout(() => {
-        if (this.closed || idx < 0) return;
-        this.slots[idx] = this.spawn();
-      }, this.restarts > 3 ? delay : 0).unref();
+      setTimeout(
+        () => {
+          if (this.closed || idx < 0) return;
+          this.slots[idx] = this.spawn();
+        },
+        this.restarts > 3 ? delay : 0,
+      ).unref();
     };
     worker.on("error", (err) => onGone(err.message));
     worker.on("exit", (code) => onGone(`exit code ${code}`));
@@ -144,7 +153,13 @@ export class InferencePool {
   }
 
   stats(): { workers: number; busy: number; queued: number; backend: string; restarts: number } {
-    return { workers: this.size, busy: this.slots.filter((s) => s.job !== null).length, queued: this.queue.length, backend: this.backend, restarts: this.restarts };
+    return {
+      workers: this.size,
+      busy: this.slots.filter((s) => s.job !== null).length,
+      queued: this.queue.length,
+      backend: this.backend,
+      restarts: this.restarts,
+    };
   }
 
   /** Test hook: end one worker thread abruptly, as a crash would. */

@@ -7,8 +7,7 @@ export type WorkerRequest =
   | { id: number; kind: "warm"; modelIds: string[] };
 
 export type WorkerReply =
-  | { id: number; ok: true; result: PredictResult | ExplainResult | null }
-  | { id: number; ok: false; error: { name: string; message: string } };
+  { id: number; ok: true; result: PredictResult | ExplainResult | null } | { id: number; ok: false; error: { name: string; message: string } };
 
 export interface WorkerInit {
   backend?: string;

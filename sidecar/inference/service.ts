@@ -65,9 +65,10 @@ function paramsOf(req: any): Record<string, unknown> {
     try {
       parsed = JSON.parse(req.paramsJson);
     } catch {
-      throw new BadRequest("params_json is not valid JSON (expected an object such as {\"n_steps\": 20})");
+      throw new BadRequest('params_json is not valid JSON (expected an object such as {"n_steps": 20})');
     }
-    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new BadRequest("params_json must be a JSON object of parameter names to values");
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
+      throw new BadRequest("params_json must be a JSON object of parameter names to values");
     Object.assign(params, parsed);
   }
   return params;
@@ -120,7 +121,12 @@ export function inferenceHandlers(): grpc.UntypedServiceImplementation {
     },
     ListAlgorithms(_call: grpc.ServerUnaryCall<any, any>, cb: grpc.sendUnaryData<unknown>) {
       cb(null, {
-        algorithms: Object.values(ALGORITHMS).map((a) => ({ name: a.name, description: a.description, hasBaseline: a.hasBaseline, params: a.params.map(paramToProto) })),
+        algorithms: Object.values(ALGORITHMS).map((a) => ({
+          name: a.name,
+          description: a.description,
+          hasBaseline: a.hasBaseline,
+          params: a.params.map(paramToProto),
+        })),
       });
     },
     async Predict(call: grpc.ServerUnaryCall<any, any>, cb: grpc.sendUnaryData<unknown>) {
@@ -161,7 +167,14 @@ export function inferenceHandlers(): grpc.UntypedServiceImplementation {
           const sample = await sharedSampler().current();
           const best = sample.noGpuReason ? null : bestGpu(sample.gpus);
           if (best) {
-            cb(null, { ...base, gpuIndex: best.index, device: `gpu ${best.index} (tensorflow, CUDA)`, freeCompute: best.freeCompute, maxCompute: Math.round(best.freeCompute), cpuOnly: false });
+            cb(null, {
+              ...base,
+              gpuIndex: best.index,
+              device: `gpu ${best.index} (tensorflow, CUDA)`,
+              freeCompute: best.freeCompute,
+              maxCompute: Math.round(best.freeCompute),
+              cpuOnly: false,
+            });
             return;
           }
         }

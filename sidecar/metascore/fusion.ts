@@ -5,10 +5,7 @@ import { BoardError, SCOPES } from "./types.ts";
 import type { Kappas, MethodScores, RankedRow, StoredMethod } from "./types.ts";
 
 /** κ after inserting `candidate`: the stored methods' new κ (board order) and the candidate's. */
-export function fuseCandidate(
-  board: readonly StoredMethod[],
-  candidate: MethodScores,
-): { board: Kappas[]; candidate: Kappas } {
+export function fuseCandidate(board: readonly StoredMethod[], candidate: MethodScores): { board: Kappas[]; candidate: Kappas } {
   const cases = boardCases([...board, candidate]);
   const n = board.length;
   const fused: Kappas[] = board.map(() => ({ overall: 0, morf: 0, lerf: 0 }));
@@ -33,10 +30,7 @@ export function fuseCandidate(
  * The two boards of the submission screen (spec §7): the stored board as it is, and the
  * same board with the candidate inserted by fusion. Both best first.
  */
-export function insertCandidate(
-  board: readonly StoredMethod[],
-  candidate: MethodScores,
-): { original: RankedRow[]; current: RankedRow[] } {
+export function insertCandidate(board: readonly StoredMethod[], candidate: MethodScores): { original: RankedRow[]; current: RankedRow[] } {
   const fused = fuseCandidate(board, candidate);
   const ids = board.map((m) => m.id);
   return {

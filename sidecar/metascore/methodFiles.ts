@@ -14,9 +14,7 @@ export interface NamedFile {
   content: Buffer | string;
 }
 
-export type MethodFilesOutcome =
-  | { ok: true; scores: CaseScores }
-  | { ok: false; problems: FileProblem[]; omitted: number };
+export type MethodFilesOutcome = { ok: true; scores: CaseScores } | { ok: false; problems: FileProblem[]; omitted: number };
 
 /** Parse both files; problems of the MoRF file come first, each file capped on its own. */
 export function scoreMethodFiles(suite: SuiteExpectation, morf: NamedFile, lerf: NamedFile): MethodFilesOutcome {

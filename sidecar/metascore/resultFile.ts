@@ -24,9 +24,7 @@ export interface ParsedResultFile {
   curves: Record<string, number[]>;
 }
 
-export type ResultFileOutcome =
-  | { ok: true; file: ParsedResultFile }
-  | { ok: false; problems: FileProblem[]; omitted: number };
+export type ResultFileOutcome = { ok: true; file: ParsedResultFile } | { ok: false; problems: FileProblem[]; omitted: number };
 
 export interface ResultFileExpectation {
   /** Name used in every message, e.g. "morf.csv" or the path the user gave. */
@@ -83,9 +81,7 @@ function quoted(text: string): string {
 function splitCells(line: string): string[] {
   return line.split(",").map((cell) => {
     const trimmed = cell.trim();
-    return trimmed.length >= 2 && trimmed.startsWith('"') && trimmed.endsWith('"')
-      ? trimmed.slice(1, -1).trim()
-      : trimmed;
+    return trimmed.length >= 2 && trimmed.startsWith('"') && trimmed.endsWith('"') ? trimmed.slice(1, -1).trim() : trimmed;
   });
 }
 
@@ -109,11 +105,7 @@ function parseHeaderGrid(cells: string[], line: number, problems: ProblemList): 
   const before = problems.count;
   const fractions = cells.slice(1);
   if (fractions.length < 2) {
-    problems.add(
-      `the header needs at least two removal fractions after "task" (the first 0, the last 1), found ${fractions.length}`,
-      line,
-      cells.length + 1,
-    );
+    problems.add(`the header needs at least two removal fractions after "task" (the first 0, the last 1), found ${fractions.length}`, line, cells.length + 1);
     return undefined;
   }
   const grid: number[] = [];
@@ -142,11 +134,7 @@ function checkSuiteGrid(grid: number[], suiteGrid: readonly number[], line: numb
   if (!differs) return;
   let column = 2;
   while (column - 2 < grid.length && Math.abs(grid[column - 2] - suiteGrid[column - 2]) <= GRID_TOLERANCE) column++;
-  problems.add(
-    `removal fractions ${describeGrid(grid)} do not match the suite's grid ${describeGrid(suiteGrid)}`,
-    line,
-    column,
-  );
+  problems.add(`removal fractions ${describeGrid(grid)} do not match the suite's grid ${describeGrid(suiteGrid)}`, line, column);
 }
 
 /**

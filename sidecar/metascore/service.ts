@@ -49,7 +49,10 @@ function toCaseScores(owner: string, scores: TaskScoreMsg[] | undefined): CaseSc
   for (const s of scores) {
     if (!s.task) throw new InvalidRequest(`${owner} has a score with an empty task id`);
     if (s.task in out.morf) throw new InvalidRequest(`${owner} lists task "${s.task}" twice`);
-    for (const [protocol, value] of [["morf", s.morf], ["lerf", s.lerf]] as const) {
+    for (const [protocol, value] of [
+      ["morf", s.morf],
+      ["lerf", s.lerf],
+    ] as const) {
       if (!Number.isFinite(value) || value < 0 || value > 1) {
         throw new InvalidRequest(`${owner}: ${protocol} score of task "${s.task}" must be in [0, 1], got ${value}`);
       }

@@ -129,18 +129,14 @@ export class HeartbeatClient {
   async buildBody(): Promise<HeartbeatBody> {
     const sample = await this.sampler.current();
     const best = sample.noGpuReason ? null : bestGpu(sample.gpus);
-    const [cudaVersion, processes] = best
-      ? await Promise.all([this.sampler.cudaVersion(), this.listProcesses()])
-      : [null, [] as GpuProcess[]];
+    const [cudaVersion, processes] = best ? await Promise.all([this.sampler.cudaVersion(), this.listProcesses()]) : [null, [] as GpuProcess[]];
     return {
       name: this.cfg.name,
       password: this.cfg.password,
       grpcAddress: this.cfg.grpcAddress,
       gpuIndex: best ? best.index : -1,
       freeCompute: best ? best.freeCompute : freeWorkerSlots(),
-      totalMemoryMiB: best
-        ? sample.gpus.reduce((sum, g) => sum + (g.memoryTotalMiB ?? 0), 0)
-        : Math.round(os.totalmem() / (1024 * 1024)),
+      totalMemoryMiB: best ? sample.gpus.reduce((sum, g) => sum + (g.memoryTotalMiB ?? 0), 0) : Math.round(os.totalmem() / (1024 * 1024)),
       driverVersion: sample.gpus.find((g) => g.driverVersion)?.driverVersion ?? "",
       cudaVersion: cudaVersion ?? "",
       processes: processes.map((p) => ({ pid: p.pid, name: p.name, memoryMiB: p.memoryMiB, gpuIndex: p.gpuIndex ?? -1 })),
@@ -186,8 +182,7 @@ export class HeartbeatClient {
 
   /** Delay before the next beat: the interval, doubling per consecutive failure, capped, ±10 % jitter. */
   nextDelayMs(): number {
-    const base =
-      this.failures === 0 ? this.cfg.intervalMs : Math.min(this.cfg.maxBackoffMs, this.cfg.intervalMs * 2 ** Math.min(this.failures - 1, 16));
+    const base = this.failures === 0 ? this.cfg.intervalMs : Math.min(this.cfg.maxBackoffMs, this.cfg.intervalMs * 2 ** Math.min(this.failures - 1, 16));
     // Jitter spreads many sidecars out after an app restart instead of all beating at once.
     return Math.round(base * (0.9 + Math.random() * 0.2));
   }

@@ -69,29 +69,27 @@ type RunResult = { ok: true; stdout: string } | { ok: false; reason: string };
 export function runNvidiaSmi(args: string[], opts?: SmiOptions): Promise<RunResult> {
   const { binary, timeoutMs, env } = resolveOptions(opts);
   return new Promise((resolve) => {
-    execFile(
-      binary,
-      args,
-      { timeout: timeoutMs, killSignal: "SIGKILL", maxBuffer: 4 * 1024 * 1024, env, windowsHide: true },
-      (err, stdout, stderr) => {
-        if (!err) return resolve({ ok: true, stdout: String(stdout) });
-        const e = err as NodeJS.ErrnoException & { killed?: boolean; signal?: string | null; code?: unknown };
-        if (e.code === "ENOENT") {
-          const where = binary.includes("/") ? `${binary} does not exist` : `${binary} is not on PATH`;
-          return resolve({ ok: false, reason: `nvidia-smi not found (${where}): no NVIDIA driver on this host` });
-        }
-        if (e.code === "EACCES") return resolve({ ok: false, reason: `nvidia-smi (${binary}) is not executable` });
-        if (e.killed || e.signal) {
-          return resolve({ ok: false, reason: `nvidia-smi did not answer within ${timeoutMs} ms` });
-        }
-        // nvidia-smi prints its failure ("NVIDIA-SMI has failed because it couldn't
-        // communicate with the NVIDIA driver…", "No devices were found") on stdout.
-        const text = `${String(stdout)}\n${String(stderr)}`.trim();
-        const firstLine = text.split(/\r?\n/).find((l) => l.trim() !== "")?.trim();
-        const code = typeof e.code === "number" ? ` (exit ${e.code})` : "";
-        resolve({ ok: false, reason: firstLine ? `nvidia-smi failed${code}: ${firstLine}` : `nvidia-smi failed${code}` });
-      },
-    );
+    execFile(binary, args, { timeout: timeoutMs, killSignal: "SIGKILL", maxBuffer: 4 * 1024 * 1024, env, windowsHide: true }, (err, stdout, stderr) => {
+      if (!err) return resolve({ ok: true, stdout: String(stdout) });
+      const e = err as NodeJS.ErrnoException & { killed?: boolean; signal?: string | null; code?: unknown };
+      if (e.code === "ENOENT") {
+        const where = binary.includes("/") ? `${binary} does not exist` : `${binary} is not on PATH`;
+        return resolve({ ok: false, reason: `nvidia-smi not found (${where}): no NVIDIA driver on this host` });
+      }
+      if (e.code === "EACCES") return resolve({ ok: false, reason: `nvidia-smi (${binary}) is not executable` });
+      if (e.killed || e.signal) {
+        return resolve({ ok: false, reason: `nvidia-smi did not answer within ${timeoutMs} ms` });
+      }
+      // nvidia-smi prints its failure ("NVIDIA-SMI has failed because it couldn't
+      // communicate with the NVIDIA driver…", "No devices were found") on stdout.
+      const text = `${String(stdout)}\n${String(stderr)}`.trim();
+      const firstLine = text
+        .split(/\r?\n/)
+        .find((l) => l.trim() !== "")
+        ?.trim();
+      const code = typeof e.code === "number" ? ` (exit ${e.code})` : "";
+      resolve({ ok: false, reason: firstLine ? `nvidia-smi failed${code}: ${firstLine}` : `nvidia-smi failed${code}` });
+    });
   });
 }
 
@@ -230,10 +228,7 @@ export async function readCudaVersion(opts?: SmiOptions): Promise<string | null>
 
 /** Processes using the GPUs, each tied to its GPU index. */
 export async function readGpuProcesses(opts?: SmiOptions): Promise<ProcessReading> {
-  const apps = await runNvidiaSmi(
-    ["--query-compute-apps=gpu_uuid,pid,process_name,used_memory", "--format=csv,noheader,nounits"],
-    opts,
-  );
+  const apps = await runNvidiaSmi(["--query-compute-apps=gpu_uuid,pid,process_name,used_memory", "--format=csv,noheader,nounits"], opts);
   if (!apps.ok) return apps;
   const uuids = await runNvidiaSmi(["--query-gpu=index,uuid", "--format=csv,noheader,nounits"], opts);
   // Without the uuid map the processes are still worth listing; their GPU is just unknown.

@@ -63,7 +63,10 @@ export function telemetryHandlers(sampler: TelemetrySampler, smi?: SmiOptions): 
           processes: procs.processes.map(processToProto),
           processesError: procs.error,
           // A sample may land while processes are listed; keep history consistent with sampledAtMs.
-          history: sampler.history(sinceMs).filter((h) => h.timestampMs <= latest.timestampMs).map(sampleToProto),
+          history: sampler
+            .history(sinceMs)
+            .filter((h) => h.timestampMs <= latest.timestampMs)
+            .map(sampleToProto),
           intervalMs: sampler.intervalMs,
           totalMemoryMib: latest.gpus.reduce((sum, g) => sum + (g.memoryTotalMiB ?? 0), 0),
         });

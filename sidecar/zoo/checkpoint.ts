@@ -136,7 +136,8 @@ export function readCheckpoint(id: string, dir = checkpointDir()): { manifest: C
   const size = DTYPE_BYTES[dtype];
   if (!size) fail(id, `manifest has unknown weight dtype "${dtype}"`);
   const expected = manifest.weights.reduce((s, w) => s + w.shape.reduce((a, b) => a * b, 1), 0);
-  if (buf.length !== expected * size) fail(id, `weights file holds ${buf.length} bytes but the manifest describes ${expected * size} (truncated or from another model)`);
+  if (buf.length !== expected * size)
+    fail(id, `weights file holds ${buf.length} bytes but the manifest describes ${expected * size} (truncated or from another model)`);
   const sha = crypto.createHash("sha256").update(buf).digest("hex");
   if (sha !== manifest.weightsSha256) fail(id, "weights file does not match the checksum in its manifest (corrupt or altered)");
   const arrays: NamedArray[] = [];
@@ -157,7 +158,10 @@ export function listManifests(dir = checkpointDir()): { manifests: CheckpointMan
   const manifests: CheckpointManifest[] = [];
   const problems: string[] = [];
   if (!fs.existsSync(dir)) return { manifests, problems: [`checkpoint folder ${dir} does not exist`] };
-  for (const f of fs.readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
+  for (const f of fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort()) {
     try {
       manifests.push(readManifest(f.replace(/\.json$/, ""), dir));
     } catch (err) {

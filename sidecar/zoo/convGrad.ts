@@ -25,7 +25,12 @@ function padOrCrop(x: tf.Tensor4D, axis: 1 | 2, before: number, after: number): 
     y = tf.slice(y, begin, size);
   }
   if (before > 0 || after > 0) {
-    const pads: Array<[number, number]> = [[0, 0], [0, 0], [0, 0], [0, 0]];
+    const pads: Array<[number, number]> = [
+      [0, 0],
+      [0, 0],
+      [0, 0],
+      [0, 0],
+    ];
     pads[axis] = [Math.max(0, before), Math.max(0, after)];
     y = tf.pad(y, pads);
   }
@@ -36,16 +41,25 @@ function padOrCrop(x: tf.Tensor4D, axis: 1 | 2, before: number, after: number): 
 function dilate(dy: tf.Tensor4D, stride: number): tf.Tensor4D {
   if (stride === 1) return dy;
   const [n, h, w, c] = dy.shape;
-  const spread = tf.pad(tf.reshape(dy, [n, h, 1, w, 1, c]), [[0, 0], [0, 0], [0, stride - 1], [0, 0], [0, stride - 1], [0, 0]]);
+  const spread = tf.pad(tf.reshape(dy, [n, h, 1, w, 1, c]), [
+    [0, 0],
+    [0, 0],
+    [0, stride - 1],
+    [0, 0],
+    [0, stride - 1],
+    [0, 0],
+  ]);
   return tf.slice(tf.reshape(spread, [n, h * stride, w * stride, c]) as tf.Tensor4D, [0, 0, 0, 0], [n, (h - 1) * stride + 1, (w - 1) * stride + 1, c]);
 }
 
 function inputGradient(dy: tf.Tensor4D, w: tf.Tensor4D, inH: number, inW: number, stride: number): tf.Tensor4D {
   const k = w.shape[0];
-  const ph = samePadding(inH, k, stride), pw = samePadding(inW, w.shape[1], stride);
+  const ph = samePadding(inH, k, stride),
+    pw = samePadding(inW, w.shape[1], stride);
   const d = dilate(dy, stride);
   // dx[i] = Σ_j d[i + before − (k−1) + j] · flip(w)[j]: a valid correlation of d padded by (k−1−before) on the left.
-  const left = k - 1 - ph.before, leftW = w.shape[1] - 1 - pw.before;
+  const left = k - 1 - ph.before,
+    leftW = w.shape[1] - 1 - pw.before;
   let p = padOrCrop(d, 1, left, inH + k - 1 - left - d.shape[1]);
   p = padOrCrop(p, 2, leftW, inW + w.shape[1] - 1 - leftW - d.shape[2]);
   const flipped = tf.transpose(tf.reverse(w, [0, 1]), [0, 1, 3, 2]) as tf.Tensor4D;
@@ -54,7 +68,8 @@ function inputGradient(dy: tf.Tensor4D, w: tf.Tensor4D, inH: number, inW: number
 
 function filterGradient(x: tf.Tensor4D, dy: tf.Tensor4D, kh: number, kw: number, stride: number): tf.Tensor4D {
   const [, inH, inW] = x.shape;
-  const ph = samePadding(inH, kh, stride), pw = samePadding(inW, kw, stride);
+  const ph = samePadding(inH, kh, stride),
+    pw = samePadding(inW, kw, stride);
   const [, outH, outW] = dy.shape;
   // dW[a, b, ci, co] = Σ_{n,y,x} xp[n, y·s + a, x·s + b, ci] · dy[n, y, x, co]: a convolution of
   // xp (channels ↔ batch swapped) with dy as the filter, dilated by the stride.
@@ -69,16 +84,14 @@ function filterGradient(x: tf.Tensor4D, dy: tf.Tensor4D, kh: number, kw: number,
 /** conv2d(x, w, stride, "same") with both gradients computed by forward convolutions. */
 export function conv2dSameTrainable(x: tf.Tensor4D, w: tf.Tensor4D, stride: number): tf.Tensor4D {
   const op = tf.customGrad((...args: Array<tf.Tensor | tf.GradSaveFunc>) => {
-    const xi = args[0] as tf.Tensor4D, wi = args[1] as tf.Tensor4D;
+    const xi = args[0] as tf.Tensor4D,
+      wi = args[1] as tf.Tensor4D;
     (args[2] as tf.GradSaveFunc)([xi, wi]);
     return {
       value: tf.conv2d(xi as tf.Tensor4D, wi as tf.Tensor4D, stride, "same"),
       gradFunc: (dy: tf.Tensor4D, saved: tf.Tensor[]) => {
         const [sx, sw] = saved as tf.Tensor4D[];
-        return [
-          inputGradient(dy, sw, sx.shape[1], sx.shape[2], stride),
-          filterGradient(sx, dy, sw.shape[0], sw.shape[1], stride),
-        ];
+        return [inputGradient(dy, sw, sx.shape[1], sx.shape[2], stride), filterGradient(sx, dy, sw.shape[0], sw.shape[1], stride)];
       },
     };
   });

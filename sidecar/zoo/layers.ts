@@ -42,7 +42,10 @@ function heNormal(rng: Rng, shape: number[], fanIn: number): tf.Tensor {
 
 abstract class BaseOps implements Ops {
   readonly tapNames: string[] = [];
-  constructor(protected reluMode: ReluMode = "normal", protected layerTap?: LayerTap) {}
+  constructor(
+    protected reluMode: ReluMode = "normal",
+    protected layerTap?: LayerTap,
+  ) {}
   abstract conv(name: string, x: tf.Tensor4D, filters: number, opts?: ConvOptions): tf.Tensor4D;
   abstract dense(name: string, x: tf.Tensor2D, units: number): tf.Tensor2D;
   relu<T extends tf.Tensor>(x: T): T {
@@ -119,7 +122,11 @@ export class TrainOps extends BaseOps {
 
 /** Inference-time layers over folded weights (`<conv>/kernel`, `<conv>/bias`, `<dense>/kernel`, `<dense>/bias`). */
 export class InferOps extends BaseOps {
-  constructor(private weights: WeightMap, reluMode: ReluMode = "normal", layerTap?: LayerTap) {
+  constructor(
+    private weights: WeightMap,
+    reluMode: ReluMode = "normal",
+    layerTap?: LayerTap,
+  ) {
     super(reluMode, layerTap);
   }
   private get(name: string): tf.Variable {

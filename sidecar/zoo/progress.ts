@@ -3,12 +3,16 @@
 export class ProgressBar {
   private started = Date.now();
   private lastPrinted = -1;
-  constructor(private label: string, private total: number, private out: NodeJS.WriteStream = process.stderr) {}
+  constructor(
+    private label: string,
+    private total: number,
+    private out: NodeJS.WriteStream = process.stderr,
+  ) {}
 
   update(done: number, extra = ""): void {
     const frac = Math.min(1, done / this.total);
     const elapsed = (Date.now() - this.started) / 1000;
-    const eta = frac > 0 ? elapsed * (1 - frac) / frac : 0;
+    const eta = frac > 0 ? (elapsed * (1 - frac)) / frac : 0;
     const width = 30;
     const filled = Math.round(frac * width);
     const line = `${this.label} [${"#".repeat(filled)}${".".repeat(width - filled)}] ${(frac * 100).toFixed(0).padStart(3)}% ${done}/${this.total} ${elapsed.toFixed(0)}s eta ${eta.toFixed(0)}s ${extra}`;

@@ -53,8 +53,7 @@ function batchTensor(ds: ImageDataset, idx: ArrayLike<number>, rng: Rng | null):
     const src = idx[b] * n;
     if (rng && rng.float() < 0.5) {
       for (let y = 0; y < h; y++)
-        for (let x = 0; x < w; x++)
-          for (let ch = 0; ch < c; ch++) buf[b * n + (y * w + x) * c + ch] = ds.images[src + (y * w + (w - 1 - x)) * c + ch];
+        for (let x = 0; x < w; x++) for (let ch = 0; ch < c; ch++) buf[b * n + (y * w + x) * c + ch] = ds.images[src + (y * w + (w - 1 - x)) * c + ch];
     } else buf.set(ds.images.subarray(src, src + n), b * n);
   }
   return tf.tensor4d(buf, [idx.length, h, w, c]);
@@ -73,14 +72,18 @@ export function accuracy(forward: (x: tf.Tensor4D) => tf.Tensor2D, ds: ImageData
 
 export async function train(opts: TrainOptions): Promise<CheckpointManifest> {
   const backend = await initBackend();
-  const log = (s: string) => { if (!opts.quiet) process.stderr.write(s + "\n"); };
+  const log = (s: string) => {
+    if (!opts.quiet) process.stderr.write(s + "\n");
+  };
   const t0 = Date.now();
   const data = loadDataset(opts.dataset);
   const trainSet = data.train;
   const trainSize = Math.min(opts.trainSize ?? trainSet.size, trainSet.size);
   const arch = architecture(opts.arch);
   const numClasses = trainSet.classNames.length;
-  log(`training ${opts.arch} on ${opts.dataset} (${trainSize} train / ${data.test.size} test images, ${trainSet.height}×${trainSet.width}×${trainSet.channels}, ${numClasses} classes) on ${backend.name}`);
+  log(
+    `training ${opts.arch} on ${opts.dataset} (${trainSize} train / ${data.test.size} test images, ${trainSet.height}×${trainSet.width}×${trainSet.channels}, ${numClasses} classes) on ${backend.name}`,
+  );
 
   const rng = new Rng(opts.seed);
   const weights: WeightMap = new Map();
@@ -102,13 +105,22 @@ export async function train(opts: TrainOptions): Promise<CheckpointManifest> {
   for (let epoch = 0; epoch < opts.epochs; epoch++) {
     const order = rng.permutation(trainSet.size).subarray(0, trainSize);
     const bar = opts.quiet ? null : new ProgressBar(`epoch ${epoch + 1}/${opts.epochs}`, stepsPerEpoch);
-    let lossSum = 0, lossN = 0;
+    let lossSum = 0,
+      lossN = 0;
     for (let s = 0; s < stepsPerEpoch; s++, step++) {
       // Cosine decay to 2 % of the initial rate over the whole run.
       (optimizer as unknown as { learningRate: number }).learningRate = opts.lr * (0.02 + 0.98 * 0.5 * (1 + Math.cos((Math.PI * step) / totalSteps)));
       const idx = order.subarray(s * opts.batch, Math.min((s + 1) * opts.batch, trainSize));
       const x = batchTensor(trainSet, idx, opts.flip ? rng : null);
-      const y = tf.tidy(() => tf.oneHot(tf.tensor1d(Array.from(idx, (i) => trainSet.labels[i]), "int32"), numClasses));
+      const y = tf.tidy(() =>
+        tf.oneHot(
+          tf.tensor1d(
+            Array.from(idx, (i) => trainSet.labels[i]),
+            "int32",
+          ),
+          numClasses,
+        ),
+      );
       const ops = new TrainOps(weights, stats, rng, true);
       const loss = optimizer.minimize(() => tf.losses.softmaxCrossEntropy(y, arch.forward(ops, x, numClasses, opts.config)) as tf.Scalar, true, vars);
       lossSum += loss!.dataSync()[0];
@@ -185,7 +197,10 @@ async function main() {
   const height = values.dataset === "fashion-mnist" ? 28 : 32;
   const def = defaultConfig(arch, height);
   const num = (v: string | undefined, d: number) => (v === undefined ? d : Number(v));
-  const datasetSlug = values.dataset.replace(/^(cifar|folder):.*[\\/]([^\\/]+)[\\/]?$/, "$1-$2").toLowerCase().replace(/[^a-z0-9._-]/g, "-");
+  const datasetSlug = values.dataset
+    .replace(/^(cifar|folder):.*[\\/]([^\\/]+)[\\/]?$/, "$1-$2")
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]/g, "-");
   await train({
     dataset: values.dataset,
     arch,

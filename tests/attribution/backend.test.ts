@@ -6,7 +6,10 @@ import * as tf from "@tensorflow/tfjs";
 import { activeBackend, BackendUnavailableError, initBackend } from "../../sidecar/inference/runtime/backend.ts";
 
 it("auto picks wasm without tfjs-node, registers the filter-gradient kernel, and reports it", async () => {
-  const hasNative = await import("@tensorflow/tfjs-node" as string).then(() => true, () => false);
+  const hasNative = await import("@tensorflow/tfjs-node" as string).then(
+    () => true,
+    () => false,
+  );
   const info = await initBackend("auto");
   expect(info.name).toBe(hasNative ? "tensorflow" : "wasm");
   expect(tf.getBackend()).toBe(info.name);
@@ -15,7 +18,10 @@ it("auto picks wasm without tfjs-node, registers the filter-gradient kernel, and
 });
 
 it("an explicit tensorflow backend that cannot load is a clear error", async () => {
-  const hasNative = await import("@tensorflow/tfjs-node" as string).then(() => true, () => false);
+  const hasNative = await import("@tensorflow/tfjs-node" as string).then(
+    () => true,
+    () => false,
+  );
   if (hasNative) return;
   await expect(initBackend("tensorflow")).rejects.toThrow(BackendUnavailableError);
   await expect(initBackend("tensorflow")).rejects.toThrow(/tfjs-node-gpu nor @tensorflow\/tfjs-node/);

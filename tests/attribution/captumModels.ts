@@ -73,8 +73,12 @@ export function basicModel3(): Net {
 
 /** BasicModel: 1 − ReLU(1 − x) elementwise; as a Net its one output is the sum over elements. */
 export function basicModel(features: number): Net {
-  return makeNet("BasicModel", [1, 1, features], 1, [], (x, o) =>
-    tf.sum(tf.sub(1, reluWithMode(tf.sub(1, x.reshape([-1, features])), o.relu)), 1, true) as tf.Tensor2D,
+  return makeNet(
+    "BasicModel",
+    [1, 1, features],
+    1,
+    [],
+    (x, o) => tf.sum(tf.sub(1, reluWithMode(tf.sub(1, x.reshape([-1, features])), o.relu)), 1, true) as tf.Tensor2D,
   );
 }
 
@@ -92,9 +96,31 @@ export function basicModelMultiLayer(addInput?: number[]): Net {
     let input = x.reshape([-1, 3]) as tf.Tensor2D;
     if (addInput) input = tf.add(input, tf.tensor1d(addInput)) as tf.Tensor2D;
     const lin0 = tap("linear0", linear(input, eye, [0, 0, 0])) as tf.Tensor2D;
-    const lin1 = tap("linear1", linear(lin0, [[1, 1, 1], [1, 1, 1], [1, 1, 1], [1, 1, 1]], [-10, 1, 1, 1])) as tf.Tensor2D;
+    const lin1 = tap(
+      "linear1",
+      linear(
+        lin0,
+        [
+          [1, 1, 1],
+          [1, 1, 1],
+          [1, 1, 1],
+          [1, 1, 1],
+        ],
+        [-10, 1, 1, 1],
+      ),
+    ) as tf.Tensor2D;
     const relu = tap("relu", reluWithMode(lin1, o.relu)) as tf.Tensor2D;
-    return tap("linear2", linear(relu, [[1, 1, 1, 1], [1, 1, 1, 1]], [-1, 1])) as tf.Tensor2D;
+    return tap(
+      "linear2",
+      linear(
+        relu,
+        [
+          [1, 1, 1, 1],
+          [1, 1, 1, 1],
+        ],
+        [-1, 1],
+      ),
+    ) as tf.Tensor2D;
   });
 }
 

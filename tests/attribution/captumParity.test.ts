@@ -14,16 +14,7 @@ import { occlusion } from "../../sidecar/inference/attribution/occlusion.ts";
 import { featureAblation } from "../../sidecar/inference/attribution/featureAblation.ts";
 import { maskFrom } from "../../sidecar/inference/attribution/featureMask.ts";
 import { targetOutputs } from "../../sidecar/inference/attribution/gradients.ts";
-import {
-  arange16,
-  basicModel,
-  basicModel2,
-  basicModel3,
-  basicModelConvNetOneConv,
-  basicModelMultiLayer,
-  image,
-  rows,
-} from "./captumModels.ts";
+import { arange16, basicModel, basicModel2, basicModel3, basicModelConvNetOneConv, basicModelMultiLayer, image, rows } from "./captumModels.ts";
 
 /** Captum's assertTensorAlmostEqual, mode "max" (the default used by these tests is "sum" ≤ 1e-4 per element). */
 function expectClose(actual: tf.Tensor, expected: number[] | number[][], delta = 1e-4): void {
@@ -73,7 +64,17 @@ describe.each(backends)("Captum parity on %s", (backend) => {
         [0.5, 0.1, 2.3],
         [1.5, 2.0, 1.3],
       ];
-      const all = integratedGradients(net, rows(batch), rows([[0, 0, 0], [0, 0, 0], [0, 0, 0]]), 0, { nSteps: 1500, method: "riemann_trapezoid" });
+      const all = integratedGradients(
+        net,
+        rows(batch),
+        rows([
+          [0, 0, 0],
+          [0, 0, 0],
+          [0, 0, 0],
+        ]),
+        0,
+        { nSteps: 1500, method: "riemann_trapezoid" },
+      );
       let total = 0;
       batch.forEach((row, i) => {
         const one = integratedGradients(net, rows([row]), rows([[0, 0, 0]]), 0, { nSteps: 1500, method: "riemann_trapezoid" });
@@ -103,21 +104,29 @@ describe.each(backends)("Captum parity on %s", (backend) => {
 
   describe("GuidedBackprop and Deconvolution on BasicModel_ConvNet_One_Conv (target 0, delta 0.01)", () => {
     it("GuidedBackprop, one input (test_simple_input_conv_gb)", () => {
-      expectClose(guidedBackprop(basicModelConvNetOneConv(), image(arange16()), 0), [
-        [0, 1, 1, 1],
-        [1, 3, 3, 2],
-        [1, 3, 3, 2],
-        [1, 2, 2, 1],
-      ], 0.01);
+      expectClose(
+        guidedBackprop(basicModelConvNetOneConv(), image(arange16()), 0),
+        [
+          [0, 1, 1, 1],
+          [1, 3, 3, 2],
+          [1, 3, 3, 2],
+          [1, 2, 2, 1],
+        ],
+        0.01,
+      );
     });
     it("GuidedBackprop, x + ones (test_simple_multi_input_conv_gb)", () => {
       const net = basicModelConvNetOneConv(tf.ones([1, 4, 4, 1]) as tf.Tensor4D);
-      expectClose(guidedBackprop(net, image(arange16()), 0), [
-        [1, 2, 2, 1],
-        [2, 4, 4, 2],
-        [2, 4, 4, 2],
-        [1, 2, 2, 1],
-      ], 0.01);
+      expectClose(
+        guidedBackprop(net, image(arange16()), 0),
+        [
+          [1, 2, 2, 1],
+          [2, 4, 4, 2],
+          [2, 4, 4, 2],
+          [1, 2, 2, 1],
+        ],
+        0.01,
+      );
     });
     it("Deconvolution, one input and x + ones (test_simple_input_conv_deconv)", () => {
       const exp = [
@@ -135,20 +144,48 @@ describe.each(backends)("Captum parity on %s", (backend) => {
     it("conv1 of BasicModel_ConvNet_One_Conv", () => {
       const map = layerGradCam(basicModelConvNetOneConv(), image(arange16()), 0, "conv1");
       expect(map.shape).toEqual([1, 2, 2, 1]);
-      expectClose(map, [[11.25, 13.5], [20.25, 22.5]], 0.01);
+      expectClose(
+        map,
+        [
+          [11.25, 13.5],
+          [20.25, 22.5],
+        ],
+        0.01,
+      );
     });
     it("relu1 of BasicModel_ConvNet_One_Conv", () => {
-      expectClose(layerGradCam(basicModelConvNetOneConv(), image(arange16()), 0, "relu1"), [[0, 4], [28, 32.5]], 0.01);
+      expectClose(
+        layerGradCam(basicModelConvNetOneConv(), image(arange16()), 0, "relu1"),
+        [
+          [0, 4],
+          [28, 32.5],
+        ],
+        0.01,
+      );
     });
     it("conv1 with x + ones (test_simple_multi_input_conv)", () => {
       const net = basicModelConvNetOneConv(tf.ones([1, 4, 4, 1]) as tf.Tensor4D);
-      expectClose(layerGradCam(net, image(arange16()), 0, "conv1"), [[14.5, 19.0], [32.5, 37.0]], 0.01);
+      expectClose(
+        layerGradCam(net, image(arange16()), 0, "conv1"),
+        [
+          [14.5, 19.0],
+          [32.5, 37.0],
+        ],
+        0.01,
+      );
     });
     it("a non-convolutional layer (linear0 of BasicModel_MultiLayer)", () => {
       expectClose(layerGradCam(basicModelMultiLayer(), rows([[0, 100, 0]]), 0, "linear0"), [400], 0.01);
     });
     it("through a fused linear-activation conv the values are the same", () => {
-      expectClose(layerGradCam(basicModelConvNetOneConv(undefined, true), image(arange16()), 0, "conv1"), [[11.25, 13.5], [20.25, 22.5]], 0.01);
+      expectClose(
+        layerGradCam(basicModelConvNetOneConv(undefined, true), image(arange16()), 0, "conv1"),
+        [
+          [11.25, 13.5],
+          [20.25, 22.5],
+        ],
+        0.01,
+      );
     });
   });
 

@@ -29,8 +29,22 @@ beforeAll(async () => {
 describe("approximation methods (tests/attr/test_approximation_methods.py, delta 0.05 max)", () => {
   const cases: Record<number, { lrm: number[]; trap: number[]; left: number[]; right: number[]; middle: number[]; trapA: number[] }> = {
     2: { lrm: [0.5, 0.5], trap: [0.25, 0.25], left: [0, 0.5], right: [0.5, 1], middle: [0.25, 0.75], trapA: [0, 1] },
-    3: { lrm: [1 / 3, 1 / 3, 1 / 3], trap: [1 / 6, 1 / 3, 1 / 6], left: [0, 1 / 3, 2 / 3], right: [1 / 3, 2 / 3, 1], middle: [1 / 6, 0.5, 1 - 1 / 6], trapA: [0, 0.5, 1] },
-    4: { lrm: [0.25, 0.25, 0.25, 0.25], trap: [1 / 8, 1 / 4, 1 / 4, 1 / 8], left: [0, 0.25, 0.5, 0.75], right: [0.25, 0.5, 0.75, 1], middle: [0.125, 0.375, 0.625, 0.875], trapA: [0, 1 / 3, 2 / 3, 1] },
+    3: {
+      lrm: [1 / 3, 1 / 3, 1 / 3],
+      trap: [1 / 6, 1 / 3, 1 / 6],
+      left: [0, 1 / 3, 2 / 3],
+      right: [1 / 3, 2 / 3, 1],
+      middle: [1 / 6, 0.5, 1 - 1 / 6],
+      trapA: [0, 0.5, 1],
+    },
+    4: {
+      lrm: [0.25, 0.25, 0.25, 0.25],
+      trap: [1 / 8, 1 / 4, 1 / 4, 1 / 8],
+      left: [0, 0.25, 0.5, 0.75],
+      right: [0.25, 0.5, 0.75, 1],
+      middle: [0.125, 0.375, 0.625, 0.875],
+      trapA: [0, 1 / 3, 2 / 3, 1],
+    },
   };
   for (const [n, e] of Object.entries(cases)) {
     it(`riemann rules with n = ${n}`, () => {
@@ -73,12 +87,22 @@ describe("NoiseTunnel behaviour", () => {
     const run = (ntType: "smoothgrad" | "smoothgrad_sq" | "vargrad") =>
       Array.from(noiseTunnel((noisy) => ({ attributions: saliency(net, noisy, 0) }), x, { ntType, ntSamples: 4, stdevs: 0 }).attributions.dataSync());
     expectClose(run("smoothgrad"), base, 1e-6);
-    expectClose(run("smoothgrad_sq"), base.map((v) => v * v), 1e-5);
+    expectClose(
+      run("smoothgrad_sq"),
+      base.map((v) => v * v),
+      1e-5,
+    );
     expectClose(run("vargrad"), [0, 0, 0], 1e-5);
   });
   it("is reproducible with a seed and differs with another seed", () => {
     const run = (seed: number) =>
-      Array.from(noiseTunnel((noisy) => ({ attributions: saliency(net, noisy, 0, { abs: false }) }), rows([[0.1, -0.2, 0.05]]), { ntSamples: 8, stdevs: 1, seed }).attributions.dataSync());
+      Array.from(
+        noiseTunnel((noisy) => ({ attributions: saliency(net, noisy, 0, { abs: false }) }), rows([[0.1, -0.2, 0.05]]), {
+          ntSamples: 8,
+          stdevs: 1,
+          seed,
+        }).attributions.dataSync(),
+      );
     expect(run(7)).toEqual(run(7));
     expect(run(7)).not.toEqual(run(8));
   });

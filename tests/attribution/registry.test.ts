@@ -109,20 +109,23 @@ describe("ALGORITHMS registry", () => {
 });
 
 describe("wasm smoke parity of the registry", () => {
-  it.each(["Saliency", "IntegratedGradients", "GuidedBackprop", "GradCAM", "Occlusion", "KernelShap"])("%s gives the same attribution on wasm as on cpu", async (name) => {
-    const params = name === "IntegratedGradients" ? { n_steps: 16 } : {};
-    const run = async (backend: string) => {
-      await tf.setBackend(backend);
-      const x = image();
-      const r = await getAlgorithm(name).run(net, x, 1, params);
-      const v = Array.from(r.attribution.dataSync());
-      tf.dispose([x, r.attribution, r.baseline ?? []]);
-      return v;
-    };
-    const cpu = await run("cpu");
-    const wasm = await run("wasm");
-    await tf.setBackend("cpu");
-    const scale = Math.max(1e-6, ...cpu.map(Math.abs));
-    for (let i = 0; i < cpu.length; i++) expect(Math.abs(cpu[i] - wasm[i]) / scale).toBeLessThan(1e-3);
-  });
+  it.each(["Saliency", "IntegratedGradients", "GuidedBackprop", "GradCAM", "Occlusion", "KernelShap"])(
+    "%s gives the same attribution on wasm as on cpu",
+    async (name) => {
+      const params = name === "IntegratedGradients" ? { n_steps: 16 } : {};
+      const run = async (backend: string) => {
+        await tf.setBackend(backend);
+        const x = image();
+        const r = await getAlgorithm(name).run(net, x, 1, params);
+        const v = Array.from(r.attribution.dataSync());
+        tf.dispose([x, r.attribution, r.baseline ?? []]);
+        return v;
+      };
+      const cpu = await run("cpu");
+      const wasm = await run("wasm");
+      await tf.setBackend("cpu");
+      const scale = Math.max(1e-6, ...cpu.map(Math.abs));
+      for (let i = 0; i < cpu.length; i++) expect(Math.abs(cpu[i] - wasm[i]) / scale).toBeLessThan(1e-3);
+    },
+  );
 });

@@ -7,7 +7,10 @@ import { reluWithMode } from "../../sidecar/inference/runtime/relu.ts";
 /** Deterministic weights so cpu and wasm see the same network. */
 export function det(shape: number[], seed: number): tf.Tensor {
   const n = shape.reduce((a, b) => a * b, 1);
-  return tf.tensor(Float32Array.from({ length: n }, (_, i) => Math.sin(seed * 12.9898 + i * 78.233) * 0.5), shape);
+  return tf.tensor(
+    Float32Array.from({ length: n }, (_, i) => Math.sin(seed * 12.9898 + i * 78.233) * 0.5),
+    shape,
+  );
 }
 
 /** A small conv net on 8×8×3 images: fused conv (linear) → ReLU → conv → ReLU → GAP → dense. */
@@ -33,4 +36,3 @@ export function tinyCnn(): Net {
     trainableVariables: () => [w1, b1, w2, wd],
   };
 }
-

@@ -35,7 +35,17 @@ const convCases: { x: [number, number, number, number]; f: [number, number, numb
   { x: [2, 7, 6, 3], f: [3, 3, 3, 4], s: 1, pad: "same" },
   { x: [1, 9, 8, 2], f: [3, 2, 2, 5], s: 2, pad: "same" },
   { x: [3, 8, 8, 4], f: [5, 5, 4, 2], s: [2, 1], pad: "valid" },
-  { x: [2, 6, 7, 3], f: [3, 3, 3, 3], s: 2, pad: [[0, 0], [1, 2], [2, 0], [0, 0]] },
+  {
+    x: [2, 6, 7, 3],
+    f: [3, 3, 3, 3],
+    s: 2,
+    pad: [
+      [0, 0],
+      [1, 2],
+      [2, 0],
+      [0, 0],
+    ],
+  },
   { x: [1, 5, 5, 1], f: [1, 1, 1, 6], s: 1, pad: "valid" },
 ];
 
@@ -46,8 +56,14 @@ describe("wasm gradient kernels", () => {
   });
 
   it.each(convCases)("Conv2DBackpropFilter matches cpu for x=$x f=$f s=$s pad=$pad", async ({ x, f, s, pad }) => {
-    const xv = rand(x.reduce((a, b) => a * b), 1);
-    const fv = rand(f.reduce((a, b) => a * b), 2);
+    const xv = rand(
+      x.reduce((a, b) => a * b),
+      1,
+    );
+    const fv = rand(
+      f.reduce((a, b) => a * b),
+      2,
+    );
     const grads = async (backend: "cpu" | "wasm") =>
       onBackend(backend, async () => {
         const g = tf.tidy(() => {
@@ -75,8 +91,14 @@ describe("wasm gradient kernels", () => {
     // (tfjs-core's depthwise gradient itself rejects dilation > 1, on every backend.)
     { x: [1, 9, 9, 2] as [number, number, number, number], f: [3, 3, 2, 2] as [number, number, number, number], s: 1, pad: "valid" as const, d: 1 },
   ])("depthwise conv gradients match cpu for x=$x f=$f s=$s d=$d", async ({ x, f, s, pad, d }) => {
-    const xv = rand(x.reduce((a, b) => a * b), 3);
-    const fv = rand(f.reduce((a, b) => a * b), 4);
+    const xv = rand(
+      x.reduce((a, b) => a * b),
+      3,
+    );
+    const fv = rand(
+      f.reduce((a, b) => a * b),
+      4,
+    );
     const grads = async (backend: "cpu" | "wasm") =>
       onBackend(backend, async () => {
         const g = tf.tidy(() =>

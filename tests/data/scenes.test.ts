@@ -37,10 +37,20 @@ describe("scenes", () => {
 
   it("draws the object where its mask is: masked pixels differ from the background around them", () => {
     const s = renderScene(20240611, 0, 3);
-    let inside = 0, n = 0;
-    for (let p = 0; p < 1024; p++) if (s.mask[p]) { inside += s.pixels[p * 3] + s.pixels[p * 3 + 1] + s.pixels[p * 3 + 2]; n++; }
-    let outside = 0, m = 0;
-    for (let p = 0; p < 1024; p++) if (!s.mask[p]) { outside += s.pixels[p * 3] + s.pixels[p * 3 + 1] + s.pixels[p * 3 + 2]; m++; }
+    let inside = 0,
+      n = 0;
+    for (let p = 0; p < 1024; p++)
+      if (s.mask[p]) {
+        inside += s.pixels[p * 3] + s.pixels[p * 3 + 1] + s.pixels[p * 3 + 2];
+        n++;
+      }
+    let outside = 0,
+      m = 0;
+    for (let p = 0; p < 1024; p++)
+      if (!s.mask[p]) {
+        outside += s.pixels[p * 3] + s.pixels[p * 3 + 1] + s.pixels[p * 3 + 2];
+        m++;
+      }
     expect(Math.abs(inside / n - outside / m)).toBeGreaterThan(0.1);
   });
 });

@@ -14,7 +14,10 @@ let uploadDir: string;
 
 beforeAll(async () => {
   uploadDir = path.join(ROOT, `var/test/uploads_e2e_${process.pid}_${Date.now()}`);
-  [stack, browser] = await Promise.all([startStack({ env: { ...process.env, UPLOAD_DIR: uploadDir, SEED_FASHION_MNIST_PICTURES: "40", SEED_SCENES_PICTURES: "20" } }), launchBrowser()]);
+  [stack, browser] = await Promise.all([
+    startStack({ env: { ...process.env, UPLOAD_DIR: uploadDir, SEED_FASHION_MNIST_PICTURES: "40", SEED_SCENES_PICTURES: "20" } }),
+    launchBrowser(),
+  ]);
 });
 afterAll(async () => {
   await browser?.close();

@@ -104,7 +104,12 @@ describe("server pages in Chromium", () => {
     expect(await page.getByTestId("cuda-version").textContent()).toBe("12.2");
     // hours:minutes ticks, and react-vis's stylesheet is applied (the plot box is positioned by it).
     expect(await page.locator(".rv-xy-plot__axis--horizontal .rv-xy-plot__axis__tick__text").first().textContent()).toMatch(/^\d\d:\d\d$/);
-    expect(await page.locator(".rv-xy-plot").first().evaluate((el) => getComputedStyle(el).position)).toBe("relative");
+    expect(
+      await page
+        .locator(".rv-xy-plot")
+        .first()
+        .evaluate((el) => getComputedStyle(el).position),
+    ).toBe("relative");
 
     const firstLoad = await page.getByTestId("loaded-at").textContent();
     const firstPoints = Number(await page.getByTestId("chart-memoryMiB").getAttribute("data-points"));

@@ -67,7 +67,9 @@ describe("submission page", () => {
     await expect(current.locator(".rank-row-candidate").innerText()).resolves.toMatch(/1\s+js_user\s+Test University\s+JS-CAM\s+0\.0000/);
     await expect(page.getByTestId("board-original").innerText()).resolves.toContain("No approved methods");
 
-    await page.getByTestId("upload-python").setInputFiles({ name: "js_cam.py", mimeType: "text/x-python", buffer: Buffer.from("def explain(x):\n    return x\n") });
+    await page
+      .getByTestId("upload-python")
+      .setInputFiles({ name: "js_cam.py", mimeType: "text/x-python", buffer: Buffer.from("def explain(x):\n    return x\n") });
     await toast(page, "File uploaded successfully.");
     await page.getByRole("button", { name: "Submit your algorithm" }).click();
     await toast(page, "Please provide your email address!");

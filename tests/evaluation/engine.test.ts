@@ -5,12 +5,7 @@ import { describe, it, expect, beforeAll } from "vitest";
 import * as tf from "@tensorflow/tfjs";
 import { initBackend } from "../../sidecar/inference/runtime/backend.ts";
 import { getAlgorithm } from "../../sidecar/inference/attribution/index.ts";
-import {
-  evaluateIndices,
-  EvaluationCancelled,
-  pixelMap,
-  summarise,
-} from "../../sidecar/inference/evaluation/engine.ts";
+import { evaluateIndices, EvaluationCancelled, pixelMap, summarise } from "../../sidecar/inference/evaluation/engine.ts";
 import { brightImages, GRID11, keyPatchNet } from "./fixtures.ts";
 
 const settings = { patchSize: 2, filler: [0, 0, 0], grid: GRID11 };
@@ -20,20 +15,17 @@ describe("MoRF/LeRF on a one-patch net", () => {
     await initBackend("cpu");
   });
 
-  it.each(["Saliency", "InputXGradient", "IntegratedGradients", "GuidedBackprop"])(
-    "%s: MoRF drops at the first step, LeRF only at the last",
-    async (name) => {
-      const net = keyPatchNet();
-      const split = brightImages(3);
-      const results = await evaluateIndices(net, getAlgorithm(name), {}, settings, split, [0, 1, 2]);
-      const s = summarise(results, GRID11.length);
-      expect(s.images).toBe(3);
-      expect(s.morf).toEqual([1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
-      expect(s.lerf).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0]);
-      // The whole positive mass sits on the key patch.
-      expect(s.localisation).toBeCloseTo(1, 6);
-    },
-  );
+  it.each(["Saliency", "InputXGradient", "IntegratedGradients", "GuidedBackprop"])("%s: MoRF drops at the first step, LeRF only at the last", async (name) => {
+    const net = keyPatchNet();
+    const split = brightImages(3);
+    const results = await evaluateIndices(net, getAlgorithm(name), {}, settings, split, [0, 1, 2]);
+    const s = summarise(results, GRID11.length);
+    expect(s.images).toBe(3);
+    expect(s.morf).toEqual([1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(s.lerf).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0]);
+    // The whole positive mass sits on the key patch.
+    expect(s.localisation).toBeCloseTo(1, 6);
+  });
 
   it("a non-zero filler that keeps the key bright keeps the class", async () => {
     const net = keyPatchNet();

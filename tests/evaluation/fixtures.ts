@@ -46,7 +46,6 @@ export function brightImages(n: number): SplitData {
   return { height: SIZE, width: SIZE, channels: 1, size: n, images, labels: new Int32Array(n), masks };
 }
 
-
 /** Like brightImages, but every third image has a dark key patch and label 1, and the ramp varies per image. */
 export function mixedImages(n: number): SplitData {
   const split = brightImages(n);

@@ -17,7 +17,14 @@ describe("evaluation pool", () => {
   });
 
   it("two workers give the in-thread results, sorted by image", async () => {
-    const local = await evaluateIndices(keyPatchNet(), getAlgorithm("InputXGradient"), {}, settings, mixedImages(N), Array.from({ length: N }, (_, i) => i));
+    const local = await evaluateIndices(
+      keyPatchNet(),
+      getAlgorithm("InputXGradient"),
+      {},
+      settings,
+      mixedImages(N),
+      Array.from({ length: N }, (_, i) => i),
+    );
     const pool = new EvaluationPool({ workers: 2, backend: "cpu", loaderModule });
     const progress: Progress[] = [];
     try {
@@ -52,7 +59,12 @@ describe("evaluation pool", () => {
     const ctrl = new AbortController();
     const run = pool.run(
       { taskId: "keypatch_mixed", algorithm: "IntegratedGradients", params: {}, settings, images: 200 },
-      { signal: ctrl.signal, onProgress: (p) => { if (p.done === 1) ctrl.abort(); } },
+      {
+        signal: ctrl.signal,
+        onProgress: (p) => {
+          if (p.done === 1) ctrl.abort();
+        },
+      },
     );
     await expect(run).rejects.toBeInstanceOf(EvaluationCancelled);
     await expect(pool.run({ taskId: "keypatch_mixed", algorithm: "Saliency", params: {}, settings, images: 1 })).rejects.toThrow(/closed/);

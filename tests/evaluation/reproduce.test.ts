@@ -29,9 +29,16 @@ const readImages = (folder: string) => JSON.parse(fs.readFileSync(path.join(suit
 
 describe(`committed baseline of ${SUITE}`, () => {
   it("lists the eight classic methods, each with a complete folder the parser accepts", () => {
-    expect(evaluation.methods.map((m) => m.algorithm).sort()).toEqual(
-      ["Deconvolution", "GradCAM", "GradientShap", "GuidedBackprop", "InputXGradient", "IntegratedGradients", "Saliency", "SmoothGrad"],
-    );
+    expect(evaluation.methods.map((m) => m.algorithm).sort()).toEqual([
+      "Deconvolution",
+      "GradCAM",
+      "GradientShap",
+      "GuidedBackprop",
+      "InputXGradient",
+      "IntegratedGradients",
+      "Saliency",
+      "SmoothGrad",
+    ]);
     for (const m of evaluation.methods) {
       for (const protocol of ["morf", "lerf"] as const) {
         const file = path.join(suite.dir, m.folder, `${protocol}.csv`);
@@ -48,7 +55,10 @@ describe(`committed baseline of ${SUITE}`, () => {
       const rec = readImages(m.folder);
       expect(rec).toMatchObject({ algorithm: m.algorithm, params: m.params, backend: evaluation.backend, images: evaluation.images });
       for (const protocol of ["morf", "lerf"] as const) {
-        const lines = fs.readFileSync(path.join(suite.dir, m.folder, `${protocol}.csv`), "utf8").trim().split("\n");
+        const lines = fs
+          .readFileSync(path.join(suite.dir, m.folder, `${protocol}.csv`), "utf8")
+          .trim()
+          .split("\n");
         expect(lines[0]).toBe(["task", ...suite.settings.grid.map(fractionCell)].join(","));
         for (const line of lines.slice(1)) {
           const [task, ...cells] = line.split(",");

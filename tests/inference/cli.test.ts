@@ -8,7 +8,10 @@ const sample = "tests/fixtures/data/samples/fashion-mnist-0.png";
 
 function explainCli(...args: string[]) {
   const r = spawnSync(path.join(root, "node_modules/.bin/tsx"), ["sidecar/inference/cli.ts", ...args], {
-    cwd: root, encoding: "utf8", env: { ...process.env, TENSOR_BACKEND: "wasm" }, timeout: 120_000,
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, TENSOR_BACKEND: "wasm" },
+    timeout: 120_000,
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }

@@ -27,7 +27,10 @@ describe(`IG completeness on ${MODEL}`, () => {
     }
   });
 
-  it.each([["fashion-mnist-0.png", undefined], ["fashion-mnist-1.png", 4]])("%s, target %s: Σ attribution ≈ F(x) − F(0)", async (file, target) => {
+  it.each([
+    ["fashion-mnist-0.png", undefined],
+    ["fashion-mnist-1.png", 4],
+  ])("%s, target %s: Σ attribution ≈ F(x) − F(0)", async (file, target) => {
     const png = fs.readFileSync(path.join(SAMPLES, file));
     // The path integrand of a ReLU network is only piecewise smooth, so the quadrature
     // error shrinks slowly with the step count: 50 steps leave up to ~4 % on this model,

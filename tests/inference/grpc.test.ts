@@ -23,7 +23,6 @@ let sidecar: ChildProcess;
 let client: grpc.Client & Record<string, Function>;
 let output = "";
 
-
 function call<Res = any>(method: string, request: unknown): Promise<Res> {
   return new Promise((resolve, reject) => {
     client[method](request, { deadline: new Date(Date.now() + 60_000) }, (err: grpc.ServiceError | null, res: Res) => (err ? reject(err) : resolve(res)));
@@ -31,7 +30,10 @@ function call<Res = any>(method: string, request: unknown): Promise<Res> {
 }
 
 async function invalid(method: string, request: unknown): Promise<string> {
-  const err = (await call(method, request).then(() => null, (e) => e)) as grpc.ServiceError | null;
+  const err = (await call(method, request).then(
+    () => null,
+    (e) => e,
+  )) as grpc.ServiceError | null;
   expect(err, `${method} should have failed`).not.toBeNull();
   expect(err!.code).toBe(grpc.status.INVALID_ARGUMENT);
   return err!.details;
@@ -41,7 +43,15 @@ beforeAll(async () => {
   const port = await freePort();
   sidecar = spawn(path.join(root, "node_modules/.bin/tsx"), ["sidecar/main.ts"], {
     cwd: root,
-    env: { ...process.env, SIDECAR_PORT: String(port), SIDECAR_HOST: "127.0.0.1", LOG_LEVEL: "warn", SIDECAR_WORKERS: "1", TENSOR_BACKEND: "wasm", APP_URL: "" },
+    env: {
+      ...process.env,
+      SIDECAR_PORT: String(port),
+      SIDECAR_HOST: "127.0.0.1",
+      LOG_LEVEL: "warn",
+      SIDECAR_WORKERS: "1",
+      TENSOR_BACKEND: "wasm",
+      APP_URL: "",
+    },
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -117,14 +127,22 @@ describe("Inference over gRPC", () => {
   it("answers bad input with INVALID_ARGUMENT and a message saying what to change, then still serves", async () => {
     expect(await invalid("Explain", { modelId: "nope", algorithm: "Saliency", imagePng: fashionPng })).toMatch(/unknown model "nope"; available models:/);
     expect(await invalid("Explain", { modelId: MODEL, algorithm: "Magic", imagePng: fashionPng })).toMatch(/unknown attribution method "Magic"/);
-    expect(await invalid("Explain", { modelId: MODEL, algorithm: "Saliency", imagePng: scenesPng })).toMatch(/32×32 pixels but model resnet-fashion-mnist takes 28×28/);
+    expect(await invalid("Explain", { modelId: MODEL, algorithm: "Saliency", imagePng: scenesPng })).toMatch(
+      /32×32 pixels but model resnet-fashion-mnist takes 28×28/,
+    );
     expect(await invalid("Predict", { modelId: MODEL, imagePng: Buffer.from("GIF89a not a png") })).toMatch(/neither PNG nor JPEG/);
     expect(await invalid("Predict", { modelId: MODEL })).toMatch(/no image/);
     expect(await invalid("Predict", { modelId: MODEL, imageTensor: { shape: [28, 28, 3], data: [] } })).toMatch(/takes \[28, 28, 1\]/);
-    expect(await invalid("Explain", { modelId: MODEL, algorithm: "IntegratedGradients", params: { n_steps: "0" }, imagePng: fashionPng })).toMatch(/n_steps.*between 1 and/);
-    expect(await invalid("Explain", { modelId: MODEL, algorithm: "IntegratedGradients", params: { colour: "red" }, imagePng: fashionPng })).toMatch(/no parameter "colour"/);
+    expect(await invalid("Explain", { modelId: MODEL, algorithm: "IntegratedGradients", params: { n_steps: "0" }, imagePng: fashionPng })).toMatch(
+      /n_steps.*between 1 and/,
+    );
+    expect(await invalid("Explain", { modelId: MODEL, algorithm: "IntegratedGradients", params: { colour: "red" }, imagePng: fashionPng })).toMatch(
+      /no parameter "colour"/,
+    );
     expect(await invalid("Explain", { modelId: MODEL, algorithm: "Saliency", imagePng: fashionPng, target: 10 })).toMatch(/target 10 is not a class/);
-    expect(await invalid("Explain", { modelId: MODEL, algorithm: "Saliency", imagePng: fashionPng, paramsJson: "[1" })).toMatch(/params_json is not valid JSON/);
+    expect(await invalid("Explain", { modelId: MODEL, algorithm: "Saliency", imagePng: fashionPng, paramsJson: "[1" })).toMatch(
+      /params_json is not valid JSON/,
+    );
     const after = await call("Predict", { modelId: MODEL, imagePng: fashionPng });
     expect(after.predictedClass).toBe(9);
   });

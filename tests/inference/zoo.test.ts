@@ -23,12 +23,18 @@ const maxAbsDiff = (a: tf.Tensor, b: tf.Tensor) => tf.tidy(() => tf.max(tf.abs(t
 
 describe("conv2dSameTrainable", () => {
   it.each([
-    [9, 3, 1], [9, 3, 2], [8, 3, 2], [7, 1, 2], [6, 1, 1], [5, 3, 1],
+    [9, 3, 1],
+    [9, 3, 2],
+    [8, 3, 2],
+    [7, 1, 2],
+    [6, 1, 1],
+    [5, 3, 1],
   ])("matches tf.conv2d's gradients on the cpu backend (size %i, kernel %i, stride %i)", async (size, k, stride) => {
     const x = tf.randomNormal([2, size, size + 1, 3], 0, 1, "float32", 1) as tf.Tensor4D;
     const w = tf.randomNormal([k, k, 3, 4], 0, 1, "float32", 2) as tf.Tensor4D;
     const dy = tf.randomNormal(tf.conv2d(x, w, stride, "same").shape, 0, 1, "float32", 3);
-    const loss = (f: (a: tf.Tensor4D, b: tf.Tensor4D) => tf.Tensor) => (a: tf.Tensor, b: tf.Tensor) => tf.sum(tf.mul(f(a as tf.Tensor4D, b as tf.Tensor4D), dy));
+    const loss = (f: (a: tf.Tensor4D, b: tf.Tensor4D) => tf.Tensor) => (a: tf.Tensor, b: tf.Tensor) =>
+      tf.sum(tf.mul(f(a as tf.Tensor4D, b as tf.Tensor4D), dy));
     await tf.setBackend("cpu");
     const [dxRef, dwRef] = tf.grads(loss((a, b) => tf.conv2d(a, b, stride, "same")))([x, w]);
     await tf.setBackend("wasm");
@@ -43,7 +49,13 @@ describe("ReLU backward modes", () => {
   it("keeps the forward value and changes only the gradient", () => {
     const x = tf.tensor1d([-1, 2, 3, -4]);
     const w = tf.tensor1d([1, 1, -1, -1]);
-    const g = (mode: "normal" | "guided" | "deconv") => Array.from(tf.grad((v: tf.Tensor) => tf.sum(tf.mul(relu(v, mode), w)))(x).dataSync(), (v) => v + 0); // + 0 turns −0 into 0
+    const g = (mode: "normal" | "guided" | "deconv") =>
+      Array.from(
+        tf
+          .grad((v: tf.Tensor) => tf.sum(tf.mul(relu(v, mode), w)))(x)
+          .dataSync(),
+        (v) => v + 0,
+      ); // + 0 turns −0 into 0
     expect(Array.from(relu(x, "guided").dataSync())).toEqual([0, 2, 3, 0]);
     expect(g("normal")).toEqual([0, 1, -1, 0]);
     expect(g("guided")).toEqual([0, 1, 0, 0]); // negative gradients stopped as well
@@ -55,34 +67,45 @@ describe("ReLU backward modes", () => {
 function trainedTiny(archName: string, shape: [number, number, number]) {
   const arch = architecture(archName);
   const cfg = { width: 4, stemStride: 1 };
-  const weights: WeightMap = new Map(), stats: WeightMap = new Map();
+  const weights: WeightMap = new Map(),
+    stats: WeightMap = new Map();
   const rng = new Rng(3);
   const x = tf.randomUniform([8, ...shape], 0, 1, "float32", 5) as tf.Tensor4D;
   const y = tf.oneHot(tf.tensor1d([0, 1, 2, 0, 1, 2, 0, 1], "int32"), 3);
-  tf.tidy(() => { arch.forward(new TrainOps(weights, stats, rng, false), x, 3, cfg); });
+  tf.tidy(() => {
+    arch.forward(new TrainOps(weights, stats, rng, false), x, 3, cfg);
+  });
   const opt = tf.train.adam(0.01);
   for (let i = 0; i < 3; i++) {
     const ops = new TrainOps(weights, stats, rng, true);
     opt.minimize(() => tf.losses.softmaxCrossEntropy(y, arch.forward(ops, x, 3, cfg)) as tf.Scalar, false, [...weights.values()]);
-    for (const p of ops.pendingStats) { p.variable.assign(p.value); p.value.dispose(); }
+    for (const p of ops.pendingStats) {
+      p.variable.assign(p.value);
+      p.value.dispose();
+    }
   }
   return { arch, cfg, weights, stats, x };
 }
 
 describe("batch-norm folding and checkpoints", () => {
-  it.each(ARCH_NAMES.flatMap((a) => [[a, [28, 28, 1]], [a, [32, 32, 3]]] as Array<[string, [number, number, number]]>))(
-    "%s on %j: the folded network computes what the trained one does in inference mode",
-    (archName, shape) => {
-      const { arch, cfg, weights, stats, x } = trainedTiny(archName, shape);
-      const evalOps = new TrainOps(weights, stats, new Rng(0), false);
-      const expected = arch.forward(evalOps, x, 3, cfg);
-      const folded = new Map(foldBatchNorm(weights, stats).map((a) => [a.name, tf.variable(tf.tensor(a.data, a.shape), false)]));
-      const got = arch.forward(new InferOps(folded), x, 3, cfg);
-      expect(got.shape).toEqual([8, 3]);
-      expect(maxAbsDiff(got, expected)).toBeLessThan(1e-3 * (1 + tf.max(tf.abs(expected)).dataSync()[0]));
-      expect(evalOps.tapNames).toContain(arch.defaultCamLayer);
-    },
-  );
+  it.each(
+    ARCH_NAMES.flatMap(
+      (a) =>
+        [
+          [a, [28, 28, 1]],
+          [a, [32, 32, 3]],
+        ] as Array<[string, [number, number, number]]>,
+    ),
+  )("%s on %j: the folded network computes what the trained one does in inference mode", (archName, shape) => {
+    const { arch, cfg, weights, stats, x } = trainedTiny(archName, shape);
+    const evalOps = new TrainOps(weights, stats, new Rng(0), false);
+    const expected = arch.forward(evalOps, x, 3, cfg);
+    const folded = new Map(foldBatchNorm(weights, stats).map((a) => [a.name, tf.variable(tf.tensor(a.data, a.shape), false)]));
+    const got = arch.forward(new InferOps(folded), x, 3, cfg);
+    expect(got.shape).toEqual([8, 3]);
+    expect(maxAbsDiff(got, expected)).toBeLessThan(1e-3 * (1 + tf.max(tf.abs(expected)).dataSync()[0]));
+    expect(evalOps.tapNames).toContain(arch.defaultCamLayer);
+  });
 
   it("float16 storage round-trips values to half precision", () => {
     for (const v of [0, 1, -2.5, 65504, 1e-3, -3.14159, 6e-8]) {
@@ -97,11 +120,28 @@ describe("batch-norm folding and checkpoints", () => {
     const { arch, cfg, weights, stats, x } = trainedTiny("resnet", [28, 28, 1]);
     const ops = new TrainOps(weights, stats, new Rng(0), false);
     const expected = arch.forward(ops, x, 3, cfg);
-    writeCheckpoint(dir, {
-      id: "tiny", arch: "resnet", archConfig: cfg, dataset: "unit", inputShape: [28, 28, 1], classNames: ["a", "b", "c"],
-      testAccuracy: 0.5, trainSize: 8, testSize: 8, epochs: 3, trainedAt: new Date().toISOString(), trainingSeconds: 0,
-      backend: "wasm", layers: ops.tapNames, defaultCamLayer: arch.defaultCamLayer,
-    }, foldBatchNorm(weights, stats), dtype);
+    writeCheckpoint(
+      dir,
+      {
+        id: "tiny",
+        arch: "resnet",
+        archConfig: cfg,
+        dataset: "unit",
+        inputShape: [28, 28, 1],
+        classNames: ["a", "b", "c"],
+        testAccuracy: 0.5,
+        trainSize: 8,
+        testSize: 8,
+        epochs: 3,
+        trainedAt: new Date().toISOString(),
+        trainingSeconds: 0,
+        backend: "wasm",
+        layers: ops.tapNames,
+        defaultCamLayer: arch.defaultCamLayer,
+      },
+      foldBatchNorm(weights, stats),
+      dtype,
+    );
     return { x, expected };
   }
 
@@ -137,7 +177,11 @@ describe("batch-norm folding and checkpoints", () => {
     const original = fs.readFileSync(bin);
     const expectError = (re: RegExp) => {
       let err: unknown;
-      try { loadZooNet("tiny", dir); } catch (e) { err = e; }
+      try {
+        loadZooNet("tiny", dir);
+      } catch (e) {
+        err = e;
+      }
       expect(err).toBeInstanceOf(CheckpointError);
       expect((err as Error).message).toMatch(re);
     };

@@ -55,7 +55,11 @@ describe("steps and validation", () => {
   });
 
   it("shows the seed's failure panel with GPU index and maximum compute when the algorithm cannot run", async () => {
-    const res = await run(alice, `dataset=${fashionId}&picture=${firstPicture}`, { model: "no-such-model", algorithm: "Occlusion", picture: String(firstPicture) });
+    const res = await run(alice, `dataset=${fashionId}&picture=${firstPicture}`, {
+      model: "no-such-model",
+      algorithm: "Occlusion",
+      picture: String(firstPicture),
+    });
     expect(res.status).toBe(503);
     const html = await res.text();
     expect(html).toContain('data-testid="failure-panel"');

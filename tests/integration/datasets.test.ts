@@ -20,7 +20,10 @@ let publicId: number;
 const ids = (html: string) => [...html.matchAll(/data-picture-id="(\d+)"/g)].map((m) => Number(m[1]));
 const storedFiles = () =>
   fs.existsSync(path.join(uploadDir, "datasets"))
-    ? fs.readdirSync(path.join(uploadDir, "datasets"), { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && !e.parentPath.includes("platform")).map((e) => path.join(e.parentPath, e.name))
+    ? fs
+        .readdirSync(path.join(uploadDir, "datasets"), { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile() && !e.parentPath.includes("platform"))
+        .map((e) => path.join(e.parentPath, e.name))
     : [];
 
 async function create(c: Client, name: string, visibility: "public" | "private") {
@@ -39,7 +42,9 @@ function upload(c: Client, datasetId: number, files: { name: string; bytes: Buff
 
 beforeAll(async () => {
   uploadDir = path.join(ROOT, `var/test/uploads_${process.pid}_${Date.now()}`);
-  stack = await startStack({ env: { UPLOAD_DIR: uploadDir, SEED_FASHION_MNIST_PICTURES: "20", SEED_SCENES_PICTURES: "12", CIFAR_DIR: path.join(ROOT, "tests/fixtures/data/cifar-10") } });
+  stack = await startStack({
+    env: { UPLOAD_DIR: uploadDir, SEED_FASHION_MNIST_PICTURES: "20", SEED_SCENES_PICTURES: "12", CIFAR_DIR: path.join(ROOT, "tests/fixtures/data/cifar-10") },
+  });
   alice = await userClient(stack.baseUrl, "alice");
   bob = await userClient(stack.baseUrl, "bob");
   anon = new Client(stack.baseUrl);
@@ -121,7 +126,11 @@ describe("paging and delete mode", () => {
   it("shows 16 pictures a page with a pager, and hides the pager on one page", async () => {
     const one = await alice.html(`/datasetInDetail?dataset=${privateId}`);
     expect(one).not.toContain('aria-label="Picture pages"');
-    const res = await upload(alice, publicId, Array.from({ length: 18 }, (_, i) => ({ name: `s${i}.png`, bytes: fixture("red.png") })));
+    const res = await upload(
+      alice,
+      publicId,
+      Array.from({ length: 18 }, (_, i) => ({ name: `s${i}.png`, bytes: fixture("red.png") })),
+    );
     expect(res.status).toBe(302);
     const p1 = await alice.html(`/datasetInDetail?dataset=${publicId}&page=1`);
     expect(ids(p1)).toHaveLength(16);
@@ -193,7 +202,14 @@ describe("visibility", () => {
     expect((await upload(bob, privateId, [{ name: "x.png", bytes: fixture("red.png") }])).status).toBe(404);
     expect((await upload(bob, publicId, [{ name: "x.png", bytes: fixture("red.png") }])).status).toBe(403);
     const del = (datasetId: number, pic: number) =>
-      bob.request(`/datasetInDetail?dataset=${datasetId}`, { method: "POST", body: new URLSearchParams([["intent", "deletePictures"], ["datasetId", String(datasetId)], ["pictureIds", String(pic)]]) });
+      bob.request(`/datasetInDetail?dataset=${datasetId}`, {
+        method: "POST",
+        body: new URLSearchParams([
+          ["intent", "deletePictures"],
+          ["datasetId", String(datasetId)],
+          ["pictureIds", String(pic)],
+        ]),
+      });
     expect((await del(privateId, alicePrivatePic)).status).toBe(404);
     expect((await del(publicId, alicePublicPic)).status).toBe(403);
     // A dataset of Bob's own cannot be used to reach Alice's picture either.
@@ -213,7 +229,8 @@ describe("visibility", () => {
 describe("public gallery", () => {
   it("shows the nine Meta-rank datasets, real samples only for installed data, and the storage warning", async () => {
     const html = await anon.html("/datasetPreview");
-    for (const key of ["cifar", "imagenet", "voc", "coco", "cub", "cars", "nwpu", "food", "places", "fashion-mnist", "scenes"]) expect(html).toContain(`data-gallery="${key}"`);
+    for (const key of ["cifar", "imagenet", "voc", "coco", "cub", "cars", "nwpu", "food", "places", "fashion-mnist", "scenes"])
+      expect(html).toContain(`data-gallery="${key}"`);
     // CIFAR comes from the operator's folder (CIFAR_DIR, here the reader's fixture); the other eight are not installed.
     expect(html.match(/data-testid="not-installed"/g)).toHaveLength(8);
     expect(html).toMatch(/data-gallery="cifar"[\s\S]*?<img src="\/picture\/\d+\?size=thumb" alt="CIFAR: /);

@@ -31,7 +31,13 @@ async function until<T>(what: string, fn: () => Promise<T | false | null | undef
 /** The <tr> of one run in the page's HTML, with React's text separators and entities undone. */
 function runRow(html: string, id: number): string | null {
   const m = html.match(new RegExp(`<tr[^>]*data-testid="run-${id}"[^>]*>([\\s\\S]*?)</tr>`));
-  return m ? m[0].replace(/<!-- -->/g, "").replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&amp;/g, "&") : null;
+  return m
+    ? m[0]
+        .replace(/<!-- -->/g, "")
+        .replace(/&quot;/g, '"')
+        .replace(/&#x27;/g, "'")
+        .replace(/&amp;/g, "&")
+    : null;
 }
 const rowState = (row: string) => row.match(/data-state="(\w+)"/)?.[1];
 
@@ -56,7 +62,15 @@ async function finished(admin: Client, id: number): Promise<string> {
 
 function parseCsv(text: string): { header: string; rows: Map<string, number[]> } {
   const [header, ...lines] = text.trim().split("\n");
-  return { header, rows: new Map(lines.map((l) => { const [task, ...v] = l.split(","); return [task, v.map(Number)]; })) };
+  return {
+    header,
+    rows: new Map(
+      lines.map((l) => {
+        const [task, ...v] = l.split(",");
+        return [task, v.map(Number)];
+      }),
+    ),
+  };
 }
 
 /** What the committed baseline's per-image record says the first n images give (the engine is deterministic). */
@@ -165,7 +179,9 @@ function describeStack(label: string, env: () => Record<string, string>, full: b
     it("non-admins get 403 on the page, the action and the downloads; visitors are sent to log in", async () => {
       const user = await userClient(stack.baseUrl, `evaluser${crypto.randomBytes(3).toString("hex")}`);
       expect((await user.get("/admin/evaluations")).status).toBe(403);
-      expect((await user.post("/admin/evaluations", { intent: "start", suite: "metarank-local", method: "Saliency", limit: "2", params: "" })).status).toBe(403);
+      expect((await user.post("/admin/evaluations", { intent: "start", suite: "metarank-local", method: "Saliency", limit: "2", params: "" })).status).toBe(
+        403,
+      );
       expect((await user.post("/admin/evaluations", { intent: "cancel", id: "1" })).status).toBe(403);
       expect((await user.get("/admin/evaluations/1/morf.csv")).status).toBe(403);
       expect((await user.get("/admin/evaluations/1/lerf.csv")).status).toBe(403);

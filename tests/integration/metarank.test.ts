@@ -39,7 +39,12 @@ function submitForm(fields: Record<string, string>, python?: { name: string; tex
   return f;
 }
 
-const decode = (html: string) => html.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&amp;/g, "&").replace(/<!-- -->/g, "");
+const decode = (html: string) =>
+  html
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&amp;/g, "&")
+    .replace(/<!-- -->/g, "");
 
 async function scoreAndSubmit(c: Client, algorithm: string, quality: number, python?: { name: string; text: string }) {
   const scored = await c.post(`/submission?suite=${SUITE}`, scoreForm(algorithm, morfCsv(quality), lerfCsv(quality)));
@@ -95,7 +100,9 @@ describe("submission", () => {
     let res = await c.post(`/submission?suite=${SUITE}`, scoreForm(""));
     expect(res.status).toBe(400);
     let html = decode(await res.text());
-    expect(alerts(html)).toEqual(expect.arrayContaining(["Please input the name of your attribution algorithm!", "Please upload your morf result!", "Please upload your lerf result!"]));
+    expect(alerts(html)).toEqual(
+      expect.arrayContaining(["Please input the name of your attribution algorithm!", "Please upload your morf result!", "Please upload your lerf result!"]),
+    );
 
     const broken = resultCsv(0.2).split("\n");
     broken[3] = broken[3].replace(/^([^,]+),([^,]+),([^,]+)/, "$1,$2,abc");
@@ -127,7 +134,9 @@ describe("submission", () => {
     await c.post(`/submission?suite=${SUITE}`, scoreForm("Mine", morfCsv(0.5), lerfCsv(0.5)));
     res = await c.post(`/submission?suite=${SUITE}`, submitForm({ algorithm: "Mine", email: "", info: "" }, { name: "algo.txt", text: "print(1)" }));
     html = decode(await res.text());
-    expect(alerts(html)).toEqual(expect.arrayContaining(["Please provide your email address!", "Please complete information about your algorithm!", "Please upload a python file."]));
+    expect(alerts(html)).toEqual(
+      expect.arrayContaining(["Please provide your email address!", "Please complete information about your algorithm!", "Please upload a python file."]),
+    );
   });
 
   it("upload → score → submit → history → approve → the board changes", async () => {
@@ -142,7 +151,13 @@ describe("submission", () => {
     // The candidate row: the user's name, institute and typed algorithm, first (best quality).
     expect(current).toMatch(/rank-row-candidate[^]*?<td[^>]*>1<\/td><td[^>]*>alice<\/td><td[^>]*>Test University<\/td><td[^>]*>Alice-CAM</);
 
-    const sub = await alice.post(`/submission?suite=${SUITE}`, submitForm({ algorithm: "Alice-CAM", email: "alice@example.org", info: "A CAM variant." }, { name: "alice_cam.py", text: "def explain(x):\n    return x\n" }));
+    const sub = await alice.post(
+      `/submission?suite=${SUITE}`,
+      submitForm(
+        { algorithm: "Alice-CAM", email: "alice@example.org", info: "A CAM variant." },
+        { name: "alice_cam.py", text: "def explain(x):\n    return x\n" },
+      ),
+    );
     expect(sub.status).toBe(302);
     html = decode(await alice.html(location(sub)!));
     expect(html).toContain("Upload algorithm successfully!");
@@ -213,7 +228,10 @@ describe("submission", () => {
     expect((await scoreAndSubmit(carol, "Carol-Race", 0.6)).status).toBe(302);
     const [a1, a2] = [await adminClient(stack.baseUrl), await adminClient(stack.baseUrl)];
     const id = await latestSubmissionId(a1, "Carol-Race");
-    const results = await Promise.all([a1.post("/approval", { id: String(id), decision: "approve" }), a2.post("/approval", { id: String(id), decision: "approve" })]);
+    const results = await Promise.all([
+      a1.post("/approval", { id: String(id), decision: "approve" }),
+      a2.post("/approval", { id: String(id), decision: "approve" }),
+    ]);
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([302, 409]);
     const loser = results.find((r) => r.status === 409)!;

@@ -78,7 +78,10 @@ async function createServer(c: Client, username: string, password: string, passw
 }
 
 beforeAll(async () => {
-  stack = await startStack({ sidecar: false, env: { NODE_ENV: "test", SERVER_ONLINE_THRESHOLD_MS: String(THRESHOLD_MS), LOCAL_SIDECAR_PASSWORD: "local-secret-1", SIDECARS: "" } });
+  stack = await startStack({
+    sidecar: false,
+    env: { NODE_ENV: "test", SERVER_ONLINE_THRESHOLD_MS: String(THRESHOLD_MS), LOCAL_SIDECAR_PASSWORD: "local-secret-1", SIDECARS: "" },
+  });
   admin = await adminClient(stack.baseUrl);
   user = await userClient(stack.baseUrl, "plain-user");
 });
@@ -170,7 +173,17 @@ describe("sidecar registration and heartbeats", () => {
     const res = await fetch(`${stack.baseUrl}/api/sidecars/heartbeat`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ name: "gpu-a", password: "wrong", grpcAddress: "127.0.0.1:1", gpuIndex: 0, freeCompute: 1, totalMemoryMiB: 1, driverVersion: "", cudaVersion: "", processes: [] }),
+      body: JSON.stringify({
+        name: "gpu-a",
+        password: "wrong",
+        grpcAddress: "127.0.0.1:1",
+        gpuIndex: 0,
+        freeCompute: 1,
+        totalMemoryMiB: 1,
+        driverVersion: "",
+        cudaVersion: "",
+        processes: [],
+      }),
     });
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ ok: false });
@@ -257,7 +270,17 @@ describe("sidecar registration and heartbeats", () => {
       fetch(`${stack.baseUrl}/api/sidecars/heartbeat`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ name: "gpu-a", password, grpcAddress: "127.0.0.1:1", gpuIndex: -1, freeCompute: 0, totalMemoryMiB: 0, driverVersion: "", cudaVersion: "", processes: [] }),
+        body: JSON.stringify({
+          name: "gpu-a",
+          password,
+          grpcAddress: "127.0.0.1:1",
+          gpuIndex: -1,
+          freeCompute: 0,
+          totalMemoryMiB: 0,
+          driverVersion: "",
+          cudaVersion: "",
+          processes: [],
+        }),
       });
     let status = 0;
     for (let i = 0; i < 25 && status !== 429; i++) status = (await beat(`guess-${i}`)).status;

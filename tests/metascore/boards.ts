@@ -26,16 +26,12 @@ export function methodScoresArb(tasks: number, score: fc.Arbitrary<number> = cas
 
 /** A board of `minMethods`..8 methods over 1..6 tasks, ids m0, m1, … */
 export function boardArb(minMethods = 1, score: fc.Arbitrary<number> = caseScore) {
-  return fc
-    .record({ tasks: fc.integer({ min: 1, max: 6 }), n: fc.integer({ min: minMethods, max: 8 }) })
-    .chain(({ tasks, n }) =>
-      fc.record({
-        tasks: fc.constant(tasks),
-        methods: fc
-          .array(methodScoresArb(tasks, score), { minLength: n, maxLength: n })
-          .map((rows) => rows.map((r, i) => method(`m${i}`, r.morf, r.lerf))),
-      }),
-    );
+  return fc.record({ tasks: fc.integer({ min: 1, max: 6 }), n: fc.integer({ min: minMethods, max: 8 }) }).chain(({ tasks, n }) =>
+    fc.record({
+      tasks: fc.constant(tasks),
+      methods: fc.array(methodScoresArb(tasks, score), { minLength: n, maxLength: n }).map((rows) => rows.map((r, i) => method(`m${i}`, r.morf, r.lerf))),
+    }),
+  );
 }
 
 export function byId<T extends { id: string }>(rows: T[]): Map<string, T> {

@@ -13,8 +13,18 @@ describe("trapezoidAuc (spec §3)", () => {
 
   it("gives 1 for a curve that stays at 1 and 0 for one at 0", () => {
     const grid = Array.from({ length: 11 }, (_, i) => i / 10);
-    expect(trapezoidAuc(grid, grid.map(() => 1))).toBeCloseTo(1, 12);
-    expect(trapezoidAuc(grid, grid.map(() => 0))).toBe(0);
+    expect(
+      trapezoidAuc(
+        grid,
+        grid.map(() => 1),
+      ),
+    ).toBeCloseTo(1, 12);
+    expect(
+      trapezoidAuc(
+        grid,
+        grid.map(() => 0),
+      ),
+    ).toBe(0);
   });
 
   it("rejects a curve whose length differs from the grid", () => {

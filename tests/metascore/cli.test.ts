@@ -35,9 +35,36 @@ function board(name: string, methods: Record<string, Record<string, string>>, su
 // Three methods whose curves end at different accuracies: "good" falls least under LeRF and
 // most under MoRF, so it beats the others on every case.
 const methods = {
-  good: { "morf.csv": validCsv(tasks, tasks.map(() => 0)), "lerf.csv": validCsv(tasks, tasks.map(() => 0.9)) },
-  fair: { "morf.csv": validCsv(tasks, tasks.map(() => 0.3)), "lerf.csv": validCsv(tasks, tasks.map(() => 0.6)) },
-  poor: { "morf.csv": validCsv(tasks, tasks.map(() => 0.6)), "lerf.csv": validCsv(tasks, tasks.map(() => 0.2)) },
+  good: {
+    "morf.csv": validCsv(
+      tasks,
+      tasks.map(() => 0),
+    ),
+    "lerf.csv": validCsv(
+      tasks,
+      tasks.map(() => 0.9),
+    ),
+  },
+  fair: {
+    "morf.csv": validCsv(
+      tasks,
+      tasks.map(() => 0.3),
+    ),
+    "lerf.csv": validCsv(
+      tasks,
+      tasks.map(() => 0.6),
+    ),
+  },
+  poor: {
+    "morf.csv": validCsv(
+      tasks,
+      tasks.map(() => 0.6),
+    ),
+    "lerf.csv": validCsv(
+      tasks,
+      tasks.map(() => 0.2),
+    ),
+  },
 };
 
 beforeAll(() => {
@@ -99,9 +126,7 @@ describe("metascore rank DIR", () => {
     expect(lines[1]).toBe("invalid/fair/morf.csv: task imagenet_vgg19 is missing");
     expect(lines[2]).toBe('invalid/fair/lerf.csv:2:4 "abc" is not a number');
     expect(lines).toContain("invalid/fair/lerf.csv: task food_resnet18 is missing");
-    expect(lines[lines.length - 1]).toBe(
-      "invalid/poor/lerf.csv: file not found; each method folder needs morf.csv and lerf.csv",
-    );
+    expect(lines[lines.length - 1]).toBe("invalid/poor/lerf.csv: file not found; each method folder needs morf.csv and lerf.csv");
     expect(lines).toHaveLength(2 + 1 + 10 + 1);
   });
 
@@ -109,7 +134,10 @@ describe("metascore rank DIR", () => {
     const grid = [0, 0.5, 1];
     const dir = board("grid", {
       coarse: {
-        "morf.csv": resultCsv(tasks.map((t) => [t, [1, 0.5, 0]]), grid),
+        "morf.csv": resultCsv(
+          tasks.map((t) => [t, [1, 0.5, 0]]),
+          grid,
+        ),
         "lerf.csv": validCsv(tasks) + "\n".repeat(600_000),
       },
     });

@@ -6,9 +6,13 @@ import { fileURLToPath } from "node:url";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 /** The seed suite as shipped (seeds/suites/metarank-seed/suite.json). */
-export const seedSuite = JSON.parse(
-  fs.readFileSync(path.join(root, "seeds/suites/metarank-seed/suite.json"), "utf8"),
-) as { id: string; tasks: string[]; grid: number[]; patchSize: number; filler: number[] };
+export const seedSuite = JSON.parse(fs.readFileSync(path.join(root, "seeds/suites/metarank-seed/suite.json"), "utf8")) as {
+  id: string;
+  tasks: string[];
+  grid: number[];
+  patchSize: number;
+  filler: number[];
+};
 
 export const GRID = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
 

@@ -19,7 +19,6 @@ let sidecar: ChildProcess;
 let client: grpc.Client & Record<string, Function>;
 let output = "";
 
-
 function call<Res>(method: string, request: unknown): Promise<Res> {
   return new Promise((resolve, reject) => {
     const deadline = new Date(Date.now() + 10_000);
@@ -47,16 +46,12 @@ beforeAll(async () => {
   const Metascore = loadPackage("metarank/v1/metascore.proto").metarank.v1.Metascore;
   client = new Metascore(address, grpc.credentials.createInsecure());
   await new Promise<void>((resolve, reject) =>
-    client.waitForReady(new Date(Date.now() + 60_000), (err) =>
-      err ? reject(new Error(`sidecar did not start: ${err.message}\n${output}`)) : resolve(),
-    ),
+    client.waitForReady(new Date(Date.now() + 60_000), (err) => (err ? reject(new Error(`sidecar did not start: ${err.message}\n${output}`)) : resolve())),
   );
   const Health = loadPackage("grpc/health/v1/health.proto").grpc.health.v1.Health;
   const health = new Health(address, grpc.credentials.createInsecure());
   const status = await new Promise<{ status: string }>((resolve, reject) =>
-    health.Check({ service: "metarank.v1.Metascore" }, (err: Error | null, res: { status: string }) =>
-      err ? reject(err) : resolve(res),
-    ),
+    health.Check({ service: "metarank.v1.Metascore" }, (err: Error | null, res: { status: string }) => (err ? reject(err) : resolve(res))),
   );
   health.close();
   expect(status.status).toBe("SERVING");
@@ -98,15 +93,18 @@ function flatScores(morf: number, lerf: number): TaskScore[] {
 
 describe("metarank.v1.Metascore over gRPC", () => {
   it("ValidateResultFiles returns case scores in suite order for valid files", async () => {
-    const res = await call<{ valid: boolean; errors: string[]; scores: TaskScore[]; omittedErrors: number }>(
-      "ValidateResultFiles",
-      {
-        tasks,
-        grid: seedSuite.grid,
-        morf: file("morf.csv", validCsv(tasks)),
-        lerf: file("lerf.csv", validCsv(tasks, tasks.map(() => 0.5))),
-      },
-    );
+    const res = await call<{ valid: boolean; errors: string[]; scores: TaskScore[]; omittedErrors: number }>("ValidateResultFiles", {
+      tasks,
+      grid: seedSuite.grid,
+      morf: file("morf.csv", validCsv(tasks)),
+      lerf: file(
+        "lerf.csv",
+        validCsv(
+          tasks,
+          tasks.map(() => 0.5),
+        ),
+      ),
+    });
     expect(res.valid).toBe(true);
     expect(res.errors).toEqual([]);
     expect(res.omittedErrors).toBe(0);
@@ -201,7 +199,12 @@ describe("metarank.v1.Metascore over gRPC", () => {
       ["ValidateResultFiles", { tasks: [], morf: file("m.csv", ""), lerf: file("l.csv", "") }, /"tasks" must be a non-empty list/],
       [
         "RankBoard",
-        { methods: [{ id: "a", scores: flatScores(0.2, 0.3) }, { id: "b", scores: flatScores(0.2, 0.3).slice(1) }] },
+        {
+          methods: [
+            { id: "a", scores: flatScores(0.2, 0.3) },
+            { id: "b", scores: flatScores(0.2, 0.3).slice(1) },
+          ],
+        },
         /"b" has no morf score for task "nwpuresisc45_resnet18"/,
       ],
       ["RankBoard", { methods: [{ id: "a", scores: flatScores(1.5, 0.3) }] }, /morf score of task .* must be in \[0, 1\], got 1.5/],

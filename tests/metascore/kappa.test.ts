@@ -3,15 +3,7 @@
 // A–B: A wins both → w = 2, P = 2.5/3, L = ln 5.   A–C: one each → P = 1/2, L = 0.
 // B–C: MoRF tie (0.5), C wins LeRF → w[B][C] = 0.5, P = 1/3, L = −ln 2.
 import { describe, expect, it } from "vitest";
-import {
-  boardCases,
-  caseWin,
-  computeKappas,
-  formatMetascore,
-  pairLogit,
-  rankBoard,
-  rankKappas,
-} from "../../sidecar/metascore/kappa.ts";
+import { boardCases, caseWin, computeKappas, formatMetascore, pairLogit, rankBoard, rankKappas } from "../../sidecar/metascore/kappa.ts";
 import { BoardError } from "../../sidecar/metascore/types.ts";
 import { byId, method } from "./boards.ts";
 
@@ -108,20 +100,14 @@ describe("rankKappas", () => {
 
 describe("board checks", () => {
   it("rejects a method that lacks a task the others have", () => {
-    expect(() => computeKappas([method("A", [0.1, 0.2], [0.3, 0.4]), method("B", [0.1], [0.3, 0.4])])).toThrow(
-      BoardError,
-    );
-    expect(() => computeKappas([method("A", [0.1, 0.2], [0.3, 0.4]), method("B", [0.1], [0.3, 0.4])])).toThrow(
-      /"B" has no morf score for task "t1"/,
-    );
+    expect(() => computeKappas([method("A", [0.1, 0.2], [0.3, 0.4]), method("B", [0.1], [0.3, 0.4])])).toThrow(BoardError);
+    expect(() => computeKappas([method("A", [0.1, 0.2], [0.3, 0.4]), method("B", [0.1], [0.3, 0.4])])).toThrow(/"B" has no morf score for task "t1"/);
   });
 
   it("rejects an extra task, a duplicate id and a non-finite score", () => {
     expect(() => computeKappas([method("A", [0.1], [0.3]), method("B", [0.1, 0.2], [0.3])])).toThrow(/which "A" lacks/);
     expect(() => computeKappas([method("A", [0.1], [0.3]), method("A", [0.2], [0.3])])).toThrow(/appears twice/);
-    expect(() => computeKappas([method("A", [Number.NaN], [0.3]), method("B", [0.2], [0.3])])).toThrow(
-      /not a finite number/,
-    );
+    expect(() => computeKappas([method("A", [Number.NaN], [0.3]), method("B", [0.2], [0.3])])).toThrow(/not a finite number/);
   });
 });
 

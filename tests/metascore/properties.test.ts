@@ -74,10 +74,7 @@ describe("spec §6 properties", () => {
         let board: StoredMethod[] = [];
         for (const candidate of methods) {
           const fused = fuseCandidate(board, candidate);
-          board = [
-            ...board.map((m, i) => ({ ...m, kappa: fused.board[i] })),
-            { ...candidate, kappa: fused.candidate },
-          ];
+          board = [...board.map((m, i) => ({ ...m, kappa: fused.board[i] })), { ...candidate, kappa: fused.candidate }];
         }
         const full = computeKappas(methods);
         board.forEach((m, i) => {
@@ -104,9 +101,7 @@ describe("spec §6 properties", () => {
           const old = methods[who].scores[protocol][task];
           // MoRF improves downwards (towards 0), LeRF upwards (towards 1).
           const better = protocol === "morf" ? old * (1 - step) : old + (1 - old) * step;
-          const improved = methods.map((m, i) =>
-            i === who ? { ...m, scores: { ...m.scores, [protocol]: { ...m.scores[protocol], [task]: better } } } : m,
-          );
+          const improved = methods.map((m, i) => (i === who ? { ...m, scores: { ...m.scores, [protocol]: { ...m.scores[protocol], [task]: better } } } : m));
           const before = computeKappas(methods)[who];
           const after = computeKappas(improved)[who];
           expect(after.overall).toBeGreaterThanOrEqual(before.overall);

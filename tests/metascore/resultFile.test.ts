@@ -1,13 +1,7 @@
 // Spec §2: result-file parsing against the seed suite, malformed files included.
 import { describe, expect, it } from "vitest";
 import { scoreMethodFiles } from "../../sidecar/metascore/methodFiles.ts";
-import {
-  MAX_PROBLEMS,
-  MAX_RESULT_FILE_BYTES,
-  fileCaseScores,
-  formatProblem,
-  parseResultFile,
-} from "../../sidecar/metascore/resultFile.ts";
+import { MAX_PROBLEMS, MAX_RESULT_FILE_BYTES, fileCaseScores, formatProblem, parseResultFile } from "../../sidecar/metascore/resultFile.ts";
 import type { ResultFileOutcome } from "../../sidecar/metascore/resultFile.ts";
 import { GRID, linearCurve, resultCsv, seedSuite, validCsv } from "./csv.ts";
 
@@ -62,7 +56,10 @@ describe("valid result files", () => {
   });
 
   it("accepts any valid grid when the suite gives none", () => {
-    const text = resultCsv(tasks.map((t) => [t, [1, 0.6, 0]]), [0, 0.25, 1]);
+    const text = resultCsv(
+      tasks.map((t) => [t, [1, 0.6, 0]]),
+      [0, 0.25, 1],
+    );
     const outcome = parse(text, "morf.csv", null);
     expect(outcome.ok).toBe(true);
     if (outcome.ok) expect(fileCaseScores(outcome.file)[tasks[0]]).toBeCloseTo((0.25 * 1.6 + 0.75 * 0.6) / 2, 12);
@@ -96,10 +93,7 @@ describe("malformed result files", () => {
       rows[1][1][0] = 1.2;
       rows[1][1][10] = -0.1;
     });
-    expect(errors(parse(text))).toEqual([
-      "morf.csv:3:2 accuracy 1.2 is outside [0, 1]",
-      "morf.csv:3:12 accuracy -0.1 is outside [0, 1]",
-    ]);
+    expect(errors(parse(text))).toEqual(["morf.csv:3:2 accuracy 1.2 is outside [0, 1]", "morf.csv:3:12 accuracy -0.1 is outside [0, 1]"]);
   });
 
   it("reports unknown, duplicate and missing tasks", () => {
@@ -129,9 +123,7 @@ describe("malformed result files", () => {
   it("reports a bad header: first cell, non-numeric, out of range, not increasing", () => {
     const rows = tasks.map((t): [string, number[]] => [t, [1, 0.5, 0.4, 0]]);
     const firstCell = resultCsv(rows, [0, 0.5, 0.6, 1]).replace(/^task/, "name");
-    expect(errors(parse(firstCell, "morf.csv", null))).toEqual([
-      'morf.csv:1:1 the header\'s first cell must be "task", found "name"',
-    ]);
+    expect(errors(parse(firstCell, "morf.csv", null))).toEqual(['morf.csv:1:1 the header\'s first cell must be "task", found "name"']);
     expect(errors(parse(resultCsv(rows, [0, "half", 1.5, 1]), "morf.csv", null))).toEqual([
       'morf.csv:1:3 removal fraction "half" is not a number',
       "morf.csv:1:4 removal fraction 1.5 is outside [0, 1]",
@@ -142,7 +134,10 @@ describe("malformed result files", () => {
   });
 
   it("explains a file saved without its header, and still checks its first row", () => {
-    const text = rowsWith((rows) => (rows[0][1][1] = "abc")).split("\n").slice(1).join("\n");
+    const text = rowsWith((rows) => (rows[0][1][1] = "abc"))
+      .split("\n")
+      .slice(1)
+      .join("\n");
     expect(errors(parse(text))).toEqual([
       'morf.csv:1:1 the file has no header; its first line must be the removal fractions, e.g. "task,0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1"',
       'morf.csv:1:3 "abc" is not a number',
@@ -163,7 +158,10 @@ describe("malformed result files", () => {
 
   it("reports a grid that differs from the suite's removal grid", () => {
     const grid = [0, 0.2, 0.4, 0.6, 0.8, 1];
-    const text = resultCsv(tasks.map((t) => [t, linearCurve(1, 0, grid.length)]), grid);
+    const text = resultCsv(
+      tasks.map((t) => [t, linearCurve(1, 0, grid.length)]),
+      grid,
+    );
     expect(errors(parse(text))).toEqual([
       "morf.csv:1:3 removal fractions 0, 0.2, 0.4, 0.6, 0.8, 1 (6 points) do not match the suite's grid 0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1 (11 points)",
     ]);
@@ -176,9 +174,7 @@ describe("malformed result files", () => {
     expect(parse(exact).ok).toBe(true);
     // One byte more, and garbage after it: only the size is reported, the content is never read.
     const over = Buffer.from(`${exact}x`);
-    expect(errors(parse(over))).toEqual([
-      "morf.csv: the file is 512,001 bytes; result files may be at most 512,000 bytes (500 KB)",
-    ]);
+    expect(errors(parse(over))).toEqual(["morf.csv: the file is 512,001 bytes; result files may be at most 512,000 bytes (500 KB)"]);
   });
 
   it("reports at most 20 problems and counts the rest", () => {
@@ -192,12 +188,8 @@ describe("malformed result files", () => {
   });
 
   it("reports an empty file and a file that is not UTF-8", () => {
-    expect(errors(parse("\r\n\n"))).toEqual([
-      'morf.csv: the file is empty; expected a header "task,0,…,1" and one row per task',
-    ]);
-    expect(errors(parse(Buffer.from([0x74, 0x61, 0xff, 0xfe, 0x0a])))).toEqual([
-      "morf.csv: the file is not UTF-8 text; save it as UTF-8 CSV",
-    ]);
+    expect(errors(parse("\r\n\n"))).toEqual(['morf.csv: the file is empty; expected a header "task,0,…,1" and one row per task']);
+    expect(errors(parse(Buffer.from([0x74, 0x61, 0xff, 0xfe, 0x0a])))).toEqual(["morf.csv: the file is not UTF-8 text; save it as UTF-8 CSV"]);
   });
 
   it("reports every problem of a file in one pass, in line order", () => {
@@ -217,10 +209,17 @@ describe("malformed result files", () => {
 
 describe("scoreMethodFiles", () => {
   it("scores both files of a valid method", () => {
-    const outcome = scoreMethodFiles(suite, { name: "morf.csv", content: validCsv(tasks) }, {
-      name: "lerf.csv",
-      content: validCsv(tasks, tasks.map(() => 0.5)),
-    });
+    const outcome = scoreMethodFiles(
+      suite,
+      { name: "morf.csv", content: validCsv(tasks) },
+      {
+        name: "lerf.csv",
+        content: validCsv(
+          tasks,
+          tasks.map(() => 0.5),
+        ),
+      },
+    );
     expect(outcome.ok).toBe(true);
     if (!outcome.ok) return;
     expect(outcome.scores.morf[tasks[3]]).toBeCloseTo(0.5, 12);
@@ -229,10 +228,14 @@ describe("scoreMethodFiles", () => {
 
   it("reports the problems of both files, MoRF first, and stores nothing", () => {
     const bad = rowsWith((rows) => (rows[0][1][0] = "abc"));
-    const outcome = scoreMethodFiles(suite, { name: "morf.csv", content: validCsv(tasks).replace("food_vgg19", "food_vgg16") }, {
-      name: "lerf.csv",
-      content: bad,
-    });
+    const outcome = scoreMethodFiles(
+      suite,
+      { name: "morf.csv", content: validCsv(tasks).replace("food_vgg19", "food_vgg16") },
+      {
+        name: "lerf.csv",
+        content: bad,
+      },
+    );
     expect(outcome).toEqual({
       ok: false,
       omitted: 0,

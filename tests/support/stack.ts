@@ -134,7 +134,13 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     });
   const baseUrl = `http://127.0.0.1:${webPort}`;
   let web: ChildProcess;
-  const webUp = () => waitFor(async () => (await fetch(`${baseUrl}/healthz`)).ok, "web app", web, () => log);
+  const webUp = () =>
+    waitFor(
+      async () => (await fetch(`${baseUrl}/healthz`)).ok,
+      "web app",
+      web,
+      () => log,
+    );
   try {
     await run(["--import", "tsx", "models/migrate.ts"], env);
     await run(["--import", "tsx", "seeds/seed.ts"], env);

@@ -124,7 +124,13 @@ describe("heartbeat", () => {
     const cfg = heartbeatConfigFromEnv(50051, { APP_URL: "http://app/", SIDECAR_NAME: "a", SIDECAR_PASSWORD: "p" })!;
     expect(cfg).toMatchObject({ appUrl: "http://app", grpcAddress: `${os.hostname()}:50051`, intervalMs: 15000 });
     expect(
-      heartbeatConfigFromEnv(1, { APP_URL: "http://app", SIDECAR_NAME: "a", SIDECAR_PASSWORD: "p", SIDECAR_ADVERTISE_ADDRESS: "10.0.0.5:6000", HEARTBEAT_INTERVAL_MS: "500" }),
+      heartbeatConfigFromEnv(1, {
+        APP_URL: "http://app",
+        SIDECAR_NAME: "a",
+        SIDECAR_PASSWORD: "p",
+        SIDECAR_ADVERTISE_ADDRESS: "10.0.0.5:6000",
+        HEARTBEAT_INTERVAL_MS: "500",
+      }),
     ).toMatchObject({ grpcAddress: "10.0.0.5:6000", intervalMs: 500 });
   });
 });

@@ -34,7 +34,16 @@ describe("/metrics", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = await res.text();
-    for (const name of ["DCGM_FI_DEV_FB_USED", "DCGM_FI_DEV_FB_FREE", "DCGM_FI_DEV_FB_TOTAL", "DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_FAN_SPEED", "DCGM_FI_DEV_GPU_TEMP", "DCGM_FI_DEV_POWER_USAGE", "DCGM_FI_DEV_PSTATE"]) {
+    for (const name of [
+      "DCGM_FI_DEV_FB_USED",
+      "DCGM_FI_DEV_FB_FREE",
+      "DCGM_FI_DEV_FB_TOTAL",
+      "DCGM_FI_DEV_GPU_UTIL",
+      "DCGM_FI_DEV_FAN_SPEED",
+      "DCGM_FI_DEV_GPU_TEMP",
+      "DCGM_FI_DEV_POWER_USAGE",
+      "DCGM_FI_DEV_PSTATE",
+    ]) {
       expect(text).toContain(`# HELP ${name} `);
       expect(text).toContain(`# TYPE ${name} gauge`);
     }
@@ -79,7 +88,24 @@ describe("/metrics", () => {
 
   it("escapes label values", () => {
     const text = renderMetrics(
-      { timestampMs: 0, noGpuReason: null, gpus: [{ index: 0, name: 'a"b\\c', driverVersion: null, memoryUsedMiB: 1, memoryTotalMiB: null, utilizationPercent: null, fanPercent: null, temperatureC: null, performanceState: null, powerW: null }] },
+      {
+        timestampMs: 0,
+        noGpuReason: null,
+        gpus: [
+          {
+            index: 0,
+            name: 'a"b\\c',
+            driverVersion: null,
+            memoryUsedMiB: 1,
+            memoryTotalMiB: null,
+            utilizationPercent: null,
+            fanPercent: null,
+            temperatureC: null,
+            performanceState: null,
+            powerW: null,
+          },
+        ],
+      },
       "h",
     );
     expect(text).toContain('DCGM_FI_DEV_FB_USED{gpu="0",device="nvidia0",modelName="a\\"b\\\\c",Hostname="h"} 1');

@@ -24,7 +24,20 @@ describe("TelemetrySampler", () => {
     let n = 0;
     const read = async (): Promise<GpuReading> => ({
       ok: true,
-      gpus: [{ index: 0, name: "G", driverVersion: "1", memoryUsedMiB: n++, memoryTotalMiB: 100, utilizationPercent: 1, fanPercent: null, temperatureC: 1, performanceState: 0, powerW: 1 }],
+      gpus: [
+        {
+          index: 0,
+          name: "G",
+          driverVersion: "1",
+          memoryUsedMiB: n++,
+          memoryTotalMiB: 100,
+          utilizationPercent: 1,
+          fanPercent: null,
+          temperatureC: 1,
+          performanceState: 0,
+          powerW: 1,
+        },
+      ],
     });
     const s = new TelemetrySampler({ intervalMs: 60_000, read, readCuda: async () => "12.2", now: () => now });
     // 60 samples per hour + 1: take 100 a minute apart.

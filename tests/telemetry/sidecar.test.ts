@@ -174,13 +174,19 @@ describe("sidecar on a host with four GPUs", () => {
   it("lists GPU processes", async () => {
     const res: any = await unary(client, "ListProcesses", {});
     expect(res.error).toBe("");
-    expect(res.processes.map((p: any) => [p.pid, p.gpuIndex])).toEqual([[21877, 0], [30411, 2], [30502, 2]]);
+    expect(res.processes.map((p: any) => [p.pid, p.gpuIndex])).toEqual([
+      [21877, 0],
+      [30411, 2],
+      [30502, 2],
+    ]);
   });
 
   it("serves /metrics", async () => {
     const text = await (await fetch(`http://127.0.0.1:${sidecar.metricsPort}/metrics`)).text();
     expect(text).toContain("# TYPE DCGM_FI_DEV_GPU_UTIL gauge");
-    expect(text).toMatch(new RegExp(`DCGM_FI_DEV_GPU_UTIL\\{gpu="2",device="nvidia2",modelName="NVIDIA GeForce RTX 3090",Hostname="${os.hostname()}"\\} 100\\n`));
+    expect(text).toMatch(
+      new RegExp(`DCGM_FI_DEV_GPU_UTIL\\{gpu="2",device="nvidia2",modelName="NVIDIA GeForce RTX 3090",Hostname="${os.hostname()}"\\} 100\\n`),
+    );
     expect(text).not.toMatch(/DCGM_FI_DEV_FAN_SPEED\{gpu="0"/);
   });
 
@@ -231,8 +237,8 @@ describe.each([
       expect(snap.driverVersion).toBe("");
       expect(snap.cudaVersion).toBe("");
       // toMatchObject: with proto-loader's `oneofs: true`, a set proto3 optional also
-    // decodes with its synthetic oneof marker ("_memoryMib": "memoryMib").
-    expect(snap.processes).toMatchObject([]);
+      // decodes with its synthetic oneof marker ("_memoryMib": "memoryMib").
+      expect(snap.processes).toMatchObject([]);
       const procs: any = await unary(client, "ListProcesses", {});
       expect(procs.error).toMatch(reason);
 

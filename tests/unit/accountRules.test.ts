@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { MSG, checkPhone, checkUsername, validatePasswordChange, validateRegisterShape, authorityLabel } from "../../app/lib/accountRules.ts";
 
-const valid = { account: "alice", pass: "p", checkPass: "p", phoneNumber: "13800138000", verificationCode: "ab12", institute: "", authority: "0", checkAdministrator: "" };
+const valid = {
+  account: "alice",
+  pass: "p",
+  checkPass: "p",
+  phoneNumber: "13800138000",
+  verificationCode: "ab12",
+  institute: "",
+  authority: "0",
+  checkAdministrator: "",
+};
 
 describe("register rules (seed 000 §5)", () => {
   it("accepts a valid form", () => expect(validateRegisterShape(valid)).toEqual({}));
@@ -28,7 +37,11 @@ describe("register rules (seed 000 §5)", () => {
 
 describe("password dialog rules", () => {
   it("requires all three and equality", () => {
-    expect(validatePasswordChange({ oldPassword: "", newPassword: "", confirmPassword: "" })).toEqual({ oldPassword: MSG.pwdRequired, newPassword: MSG.pwdRequired, confirmPassword: MSG.pwdAgain });
+    expect(validatePasswordChange({ oldPassword: "", newPassword: "", confirmPassword: "" })).toEqual({
+      oldPassword: MSG.pwdRequired,
+      newPassword: MSG.pwdRequired,
+      confirmPassword: MSG.pwdAgain,
+    });
     expect(validatePasswordChange({ oldPassword: "a", newPassword: "b", confirmPassword: "c" })).toEqual({ confirmPassword: MSG.pwdMismatch });
     expect(validatePasswordChange({ oldPassword: "a", newPassword: "b", confirmPassword: "b" })).toEqual({});
   });

@@ -2,7 +2,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { chooseSuite, formatMetascore, paginate, rankByKappa, rankingSortParams, sortRanking, type RankRow, type SuiteSummary } from "~/.server/board.server.ts";
+import {
+  chooseSuite,
+  formatMetascore,
+  paginate,
+  rankByKappa,
+  rankingSortParams,
+  sortRanking,
+  type RankRow,
+  type SuiteSummary,
+} from "~/.server/board.server.ts";
 import { MSG, checkCsvFile, checkPythonFile, cleanFileName, historySortParams, storedPath, uploadLimitMessage } from "~/.server/submissions.server.ts";
 import { SuiteImportError, readSuiteFolder } from "../../seeds/importSuite.ts";
 import { BASELINES, lerfCsv, suiteFolder } from "../integration/metarankFixtures.ts";
@@ -53,7 +62,8 @@ describe("chooseSuite", () => {
 });
 
 describe("contributor ranking sort", () => {
-  const row = (rank: number, contributor: string, institute: string) => ({ id: String(rank), rank, contributor, institute, algorithm: "x", metascore: -rank, metascoreText: "" }) as RankRow;
+  const row = (rank: number, contributor: string, institute: string) =>
+    ({ id: String(rank), rank, contributor, institute, algorithm: "x", metascore: -rank, metascoreText: "" }) as RankRow;
   const rows = [row(1, "zoe", "MIT"), row(2, "Adam", "ETH"), row(3, "bob", "Ames")];
   it("by contributor or institute, case-insensitive, either direction", () => {
     expect(sortRanking(rows, "contributor", "asc").map((r) => r.contributor)).toEqual(["Adam", "bob", "zoe"]);
@@ -134,7 +144,9 @@ describe("readSuiteFolder (make import-baselines)", () => {
     expect(suite.methods.find((m) => m.key === "ig")?.localisation).toEqual({ food_resnet18: 0.62, imagenet_vgg19: 0.4 });
     expect(suite.methods.find((m) => m.key === "saliency")?.localisation).toBeNull();
     fs.writeFileSync(path.join(dir, "ig", "localisation.json"), JSON.stringify({ food_resnet18: 1.5, mnist: 0.2 }));
-    expect(() => readSuiteFolder(dir)).toThrowError(/food_resnet18 must be a number in \[0, 1\][\s\S]*unknown task "mnist"|unknown task "mnist"[\s\S]*food_resnet18 must be a number/);
+    expect(() => readSuiteFolder(dir)).toThrowError(
+      /food_resnet18 must be a number in \[0, 1\][\s\S]*unknown task "mnist"|unknown task "mnist"[\s\S]*food_resnet18 must be a number/,
+    );
   });
   it("the shipped seed suite has no baselines and is valid", () => {
     const suite = readSuiteFolder(path.resolve("seeds/suites/metarank-seed"));

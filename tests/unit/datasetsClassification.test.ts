@@ -6,7 +6,18 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { heatmapFromAttribution, modelInput, modelOptions, type TrainedModel } from "../../app/.server/classification.server.ts";
 
-const model = (over: Partial<TrainedModel>): TrainedModel => ({ id: "x", dataset: "fashion-mnist", arch: "resnet", inputHeight: 28, inputWidth: 28, inputChannels: 1, classNames: [], testAccuracy: 0.9, trainedAt: "2026-11-21T00:00:00Z", ...over });
+const model = (over: Partial<TrainedModel>): TrainedModel => ({
+  id: "x",
+  dataset: "fashion-mnist",
+  arch: "resnet",
+  inputHeight: 28,
+  inputWidth: 28,
+  inputChannels: 1,
+  classNames: [],
+  testAccuracy: 0.9,
+  trainedAt: "2026-11-21T00:00:00Z",
+  ...over,
+});
 const MODELS = [
   model({ id: "fashion-mnist-resnet", dataset: "fashion-mnist" }),
   model({ id: "fashion-mnist-vgg", dataset: "fashion-mnist", arch: "vgg" }),

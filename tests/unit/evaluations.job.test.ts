@@ -25,10 +25,19 @@ let isRetryable: (err: unknown) => boolean;
 let userId: number;
 
 const CSV = (v: string) => `task,0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1\nscenes_resnet,${Array(11).fill(v).join(",")}\n`;
-const progress = (done: number, total: number) => ({ progress: { imagesDone: done, imagesTotal: total, etaSeconds: 1, task: "scenes_resnet", taskNumber: 1, taskCount: 1 } });
+const progress = (done: number, total: number) => ({
+  progress: { imagesDone: done, imagesTotal: total, etaSeconds: 1, task: "scenes_resnet", taskNumber: 1, taskCount: 1 },
+});
 
 beforeAll(async () => {
-  const def = protoLoader.loadSync("metarank/v1/evaluation.proto", { keepCase: false, longs: Number, enums: String, defaults: true, oneofs: true, includeDirs: [path.resolve("proto")] });
+  const def = protoLoader.loadSync("metarank/v1/evaluation.proto", {
+    keepCase: false,
+    longs: Number,
+    enums: String,
+    defaults: true,
+    oneofs: true,
+    includeDirs: [path.resolve("proto")],
+  });
   const Svc = (grpc.loadPackageDefinition(def) as any).metarank.v1.Evaluation;
   server = new grpc.Server();
   server.addService(Svc.service, {
@@ -38,7 +47,9 @@ beforeAll(async () => {
       void script(call);
     },
   });
-  const port = await new Promise<number>((res, rej) => server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? rej(e) : res(p))));
+  const port = await new Promise<number>((res, rej) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? rej(e) : res(p))),
+  );
   process.env.SIDECARS = `127.0.0.1:${port}`;
   const { migrate } = await import("../../models/migrate.ts");
   await migrate();
@@ -80,14 +91,35 @@ describe("evaluation job", () => {
       call.write(progress(1, 2));
       await new Promise((r) => setTimeout(r, 1100));
       call.write(progress(2, 2));
-      call.write({ result: { morfCsv: CSV("1"), lerfCsv: CSV("0.5"), localisation: [{ task: "scenes_resnet", share: 0.25 }], imagesJson: "{}", paramsJson: "{}", tasks: ["scenes_resnet"], imagesPerTask: 2, seconds: 1.5, backend: "wasm" } });
+      call.write({
+        result: {
+          morfCsv: CSV("1"),
+          lerfCsv: CSV("0.5"),
+          localisation: [{ task: "scenes_resnet", share: 0.25 }],
+          imagesJson: "{}",
+          paramsJson: "{}",
+          tasks: ["scenes_resnet"],
+          imagesPerTask: 2,
+          seconds: 1.5,
+          backend: "wasm",
+        },
+      });
       call.end();
     };
     const row = await newRun();
     const { ctx, reported } = job(row.id);
     await expect(ev.runEvaluationJob(ctx)).resolves.toMatchObject({ runId: row.id, state: "completed" });
     await row.reload();
-    expect(row).toMatchObject({ state: "completed", progress: 100, imagesDone: 2, imagesTotal: 2, attempts: 1, backend: "wasm", metascore: null, sidecar: process.env.SIDECARS });
+    expect(row).toMatchObject({
+      state: "completed",
+      progress: 100,
+      imagesDone: 2,
+      imagesTotal: 2,
+      attempts: 1,
+      backend: "wasm",
+      metascore: null,
+      sidecar: process.env.SIDECARS,
+    });
     expect(row.metascoreNote).toContain("no board for suite metarank-local");
     expect(JSON.parse(row.localisationJson!)).toEqual({ scenes_resnet: 0.25 });
     expect(reported).toContain(50);
@@ -106,14 +138,20 @@ describe("evaluation job", () => {
       setTimeout(() => call.emit("error", { code: grpc.status.INTERNAL, details: "worker crashed" }), 50);
     };
     const row = await newRun();
-    const first = await ev.runEvaluationJob(job(row.id, 1, 2).ctx).then(() => null, (e) => e);
+    const first = await ev.runEvaluationJob(job(row.id, 1, 2).ctx).then(
+      () => null,
+      (e) => e,
+    );
     expect(isRetryable(first)).toBe(true);
     await row.reload();
     expect(row.state).toBe("queued");
     expect(row.error).toMatch(/^Attempt 1 of 2 failed: The compute server failed during the evaluation \(INTERNAL: worker crashed\)\. It will be retried\.$/);
     expect(row.progress).toBe(25);
 
-    const last = await ev.runEvaluationJob(job(row.id, 2, 2).ctx).then(() => null, (e) => e);
+    const last = await ev.runEvaluationJob(job(row.id, 2, 2).ctx).then(
+      () => null,
+      (e) => e,
+    );
     expect(isRetryable(last)).toBe(true);
     await row.reload();
     expect(row).toMatchObject({ state: "failed", attempts: 2 });
@@ -124,7 +162,10 @@ describe("evaluation job", () => {
   it("INVALID_ARGUMENT fails the run at once with the sidecar's own message", async () => {
     script = (call) => void call.emit("error", { code: grpc.status.INVALID_ARGUMENT, details: 'unknown attribution method "X" (known: Saliency)' });
     const row = await newRun();
-    const err = await ev.runEvaluationJob(job(row.id).ctx).then(() => null, (e) => e);
+    const err = await ev.runEvaluationJob(job(row.id).ctx).then(
+      () => null,
+      (e) => e,
+    );
     expect(isRetryable(err)).toBe(false);
     await row.reload();
     expect(row).toMatchObject({ state: "failed", error: 'unknown attribution method "X" (known: Saliency)' });
@@ -136,7 +177,10 @@ describe("evaluation job", () => {
     script = (call) => void call.write(progress(1, 4));
     try {
       const row = await newRun();
-      const err = await ev.runEvaluationJob(job(row.id).ctx).then(() => null, (e) => e);
+      const err = await ev.runEvaluationJob(job(row.id).ctx).then(
+        () => null,
+        (e) => e,
+      );
       expect(err?.message).toContain("sent no progress for 0 s");
       expect(isRetryable(err)).toBe(true);
       await new Promise((r) => setTimeout(r, 200));
@@ -180,9 +224,18 @@ describe("evaluation job", () => {
   });
 
   it("the form's checks", () => {
-    expect(ev.checkStartInput({ suite: "metarank-local", method: "Saliency", limit: "2", params: "" })).toEqual({ ok: true, value: { suite: "metarank-local", method: "Saliency", limit: 2, params: "" } });
+    expect(ev.checkStartInput({ suite: "metarank-local", method: "Saliency", limit: "2", params: "" })).toEqual({
+      ok: true,
+      value: { suite: "metarank-local", method: "Saliency", limit: 2, params: "" },
+    });
     const bad = ev.checkStartInput({ suite: "", method: " ", limit: "1001", params: "{" });
-    expect(bad).toEqual({ ok: false, errors: { suite: ev.MSG.suiteRequired, method: ev.MSG.methodRequired, limit: ev.MSG.limitRange, params: ev.MSG.paramsJson } });
-    expect(ev.checkStartInput({ suite: "s", method: "m", limit: "2.5", params: "[]" })).toMatchObject({ ok: false, errors: { limit: ev.MSG.limitRange, params: ev.MSG.paramsJson } });
+    expect(bad).toEqual({
+      ok: false,
+      errors: { suite: ev.MSG.suiteRequired, method: ev.MSG.methodRequired, limit: ev.MSG.limitRange, params: ev.MSG.paramsJson },
+    });
+    expect(ev.checkStartInput({ suite: "s", method: "m", limit: "2.5", params: "[]" })).toMatchObject({
+      ok: false,
+      errors: { limit: ev.MSG.limitRange, params: ev.MSG.paramsJson },
+    });
   });
 });

@@ -20,7 +20,9 @@ beforeAll(async () => {
   server = new grpc.Server();
   // The cpu backend: no wasm files to load in the test's threads, and the same numbers for these nets.
   server.addService(Svc.service, evaluationHandlers({ backend: "cpu" }));
-  const port = await new Promise<number>((res, rej) => server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? rej(e) : res(p))));
+  const port = await new Promise<number>((res, rej) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? rej(e) : res(p))),
+  );
   client = new Svc(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
 });
 afterAll(() => {
@@ -99,17 +101,24 @@ describe("Evaluation service", () => {
     expect(await invalid({ ...base, method: "Nope" })).toMatch(/unknown attribution method "Nope" \(known: Saliency/);
     expect(await invalid({ ...base, paramsJson: "{oops" })).toMatch(/params_json is not valid JSON/);
     expect(await invalid({ ...base, paramsJson: "[1]" })).toMatch(/params_json must be a JSON object/);
-    expect(await invalid({ ...base, method: "IntegratedGradients", paramsJson: '{"n_steps": "many"}' })).toMatch(/IntegratedGradients parameter "n_steps" must be a number/);
+    expect(await invalid({ ...base, method: "IntegratedGradients", paramsJson: '{"n_steps": "many"}' })).toMatch(
+      /IntegratedGradients parameter "n_steps" must be a number/,
+    );
     expect(await invalid({ ...base, limit: 0 })).toMatch(/limit must be a whole number from 1 to 100/);
     expect(await invalid({ ...base, limit: 101 })).toMatch(/limit must be a whole number from 1 to 100/);
     expect(await invalid({ ...base, tasks: ["cifar_resnet"] })).toMatch(/suite metarank-local has no task "cifar_resnet"/);
-    expect(await invalid({ ...base, suiteId: "metarank-seed", tasks: [] })).toMatch(/not installed on this sidecar: .*Install the checkpoint or choose other tasks/);
+    expect(await invalid({ ...base, suiteId: "metarank-seed", tasks: [] })).toMatch(
+      /not installed on this sidecar: .*Install the checkpoint or choose other tasks/,
+    );
   });
 
   it("a task whose checkpoint is missing is refused before any work, with how to train one", () => {
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), "no-checkpoints-"));
     try {
-      expect(taskAvailability("scenes_vgg", empty)).toMatchObject({ available: false, problem: expect.stringContaining("npm run train -- --dataset scenes --arch vgg") });
+      expect(taskAvailability("scenes_vgg", empty)).toMatchObject({
+        available: false,
+        problem: expect.stringContaining("npm run train -- --dataset scenes --arch vgg"),
+      });
       const previous = process.env.CHECKPOINT_DIR;
       process.env.CHECKPOINT_DIR = empty;
       try {

@@ -79,11 +79,25 @@ describe("telemetry snapshot → charts", () => {
       driverVersion: "535.161.08",
       cudaVersion: "",
       sampledAtMs: 2000,
-      gpus: [{ index: 1, name: "B" }, { index: 0, name: "NVIDIA A100" }],
+      gpus: [
+        { index: 1, name: "B" },
+        { index: 0, name: "NVIDIA A100" },
+      ],
       history: [
-        { timestampMs: 1000, gpus: [{ index: 0, memoryUsedMib: 100, utilizationPercent: 5, temperatureC: 40, performanceState: 0, powerW: 60 }], noGpuReason: "" },
+        {
+          timestampMs: 1000,
+          gpus: [{ index: 0, memoryUsedMib: 100, utilizationPercent: 5, temperatureC: 40, performanceState: 0, powerW: 60 }],
+          noGpuReason: "",
+        },
         { timestampMs: 1500, gpus: [], noGpuReason: "driver failed" },
-        { timestampMs: 2000, gpus: [{ index: 1, memoryUsedMib: 9 }, { index: 0, memoryUsedMib: 200, fanPercent: 30 }], noGpuReason: "" },
+        {
+          timestampMs: 2000,
+          gpus: [
+            { index: 1, memoryUsedMib: 9 },
+            { index: 0, memoryUsedMib: 200, fanPercent: 30 },
+          ],
+          noGpuReason: "",
+        },
       ],
     });
     expect(t.driverVersion).toBe("535.161.08");

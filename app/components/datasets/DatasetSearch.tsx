@@ -55,7 +55,8 @@ export function DatasetSearch({
             <div>
               <h3 style={{ margin: "0 0 .35rem" }}>{d.name}</h3>
               <p className="muted" style={{ margin: "0 0 .75rem" }}>
-                {d.platform ? "Installed on this platform" : `by ${d.owner ?? "?"}`} · {d.isPublic ? "public" : "private"} · {d.pictureCount} picture{d.pictureCount === 1 ? "" : "s"}
+                {d.platform ? "Installed on this platform" : `by ${d.owner ?? "?"}`} · {d.isPublic ? "public" : "private"} · {d.pictureCount} picture
+                {d.pictureCount === 1 ? "" : "s"}
               </p>
               <div className="ds-preview-pics">
                 {d.pictures.map((p) => (

@@ -16,13 +16,7 @@ export function repeatRows(x: tf.Tensor4D, times: number): tf.Tensor4D {
 }
 
 /** Evaluates F(·)[target] on a list of inputs built lazily, `perEval` rows per forward pass. */
-export function evaluateInBatches(
-  net: Net,
-  count: number,
-  perEval: number,
-  build: (start: number, n: number) => tf.Tensor4D,
-  target: number,
-): Float32Array {
+export function evaluateInBatches(net: Net, count: number, perEval: number, build: (start: number, n: number) => tf.Tensor4D, target: number): Float32Array {
   const out = new Float32Array(count);
   for (let start = 0; start < count; start += perEval) {
     const n = Math.min(perEval, count - start);

@@ -129,15 +129,16 @@ export function inputGradientsAndOutputs(
     for (let start = 0; start < n; start += batch) {
       const count = Math.min(batch, n - start);
       let picked: tf.Tensor1D | null = null;
-      const g = withoutFilterGradients(() =>
-        tf.tidy(() =>
-          tf.grad((inp: tf.Tensor) => {
-            const out = net.forward(inp as tf.Tensor4D, { relu: opts.relu ?? "normal", training: false });
-            const rows = pickTargets(out, target, start);
-            picked = tf.keep(tf.clone(rows));
-            return tf.sum(rows) as tf.Scalar;
-          })(rowsOf(x, start, count)),
-        ) as tf.Tensor4D,
+      const g = withoutFilterGradients(
+        () =>
+          tf.tidy(() =>
+            tf.grad((inp: tf.Tensor) => {
+              const out = net.forward(inp as tf.Tensor4D, { relu: opts.relu ?? "normal", training: false });
+              const rows = pickTargets(out, target, start);
+              picked = tf.keep(tf.clone(rows));
+              return tf.sum(rows) as tf.Scalar;
+            })(rowsOf(x, start, count)),
+          ) as tf.Tensor4D,
       );
       outputs.set((picked as tf.Tensor1D | null)!.dataSync(), start);
       (picked as tf.Tensor1D | null)!.dispose();

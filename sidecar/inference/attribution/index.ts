@@ -60,8 +60,21 @@ const INTERNAL_BATCH: ParamSpec = {
   description: "path points per backward pass (memory vs speed)",
 };
 const NT_SAMPLES = (def: number): ParamSpec => ({ name: "nt_samples", type: "int", default: def, min: 1, max: 500, description: "noisy copies" });
-const STDEVS = (def: number): ParamSpec => ({ name: "stdevs", type: "float", default: def, min: 0, max: 100, description: "standard deviation of the Gaussian noise" });
-const NT_TYPE = (def: NoiseTunnelType): ParamSpec => ({ name: "nt_type", type: "choice", default: def, choices: [...NT_TYPES], description: "aggregation of the noisy attributions" });
+const STDEVS = (def: number): ParamSpec => ({
+  name: "stdevs",
+  type: "float",
+  default: def,
+  min: 0,
+  max: 100,
+  description: "standard deviation of the Gaussian noise",
+});
+const NT_TYPE = (def: NoiseTunnelType): ParamSpec => ({
+  name: "nt_type",
+  type: "choice",
+  default: def,
+  choices: [...NT_TYPES],
+  description: "aggregation of the noisy attributions",
+});
 const PER_EVAL: ParamSpec = { name: "perturbations_per_eval", type: "int", default: 32, min: 1, max: 1024, description: "perturbed images per forward pass" };
 const LAYER: ParamSpec = { name: "layer", type: "string", default: null, description: "layer to explain; the model's last convolutional layer by default" };
 
@@ -79,7 +92,9 @@ function checkSteps(name: string, method: string, nSteps: number): void {
 function camLayer(name: string, net: Net, requested: string | null): string {
   const layer = requested ?? net.defaultCamLayer ?? net.layers[net.layers.length - 1];
   if (!layer || !net.layers.includes(layer)) {
-    throw new AttributionParamError(`${name}: layer must be one of ${net.layers.join(", ") || "(this model exposes no layers)"} (got ${JSON.stringify(requested)})`);
+    throw new AttributionParamError(
+      `${name}: layer must be one of ${net.layers.join(", ") || "(this model exposes no layers)"} (got ${JSON.stringify(requested)})`,
+    );
   }
   return layer;
 }
@@ -190,7 +205,8 @@ const SPECS: Spec[] = [
   },
   {
     name: "IG_with_noise_tunnel",
-    description: "Integrated Gradients averaged over noisy copies of the input (NoiseTunnel smoothgrad over IG; Captum's ResNet tutorial uses 10 samples). Delta: mean |delta| over the copies.",
+    description:
+      "Integrated Gradients averaged over noisy copies of the input (NoiseTunnel smoothgrad over IG; Captum's ResNet tutorial uses 10 samples). Delta: mean |delta| over the copies.",
     params: [NT_TYPE("smoothgrad"), NT_SAMPLES(10), STDEVS(1.0), N_STEPS, METHOD, INTERNAL_BATCH, BASELINE_VALUE, SEED_PARAM],
     hasBaseline: true,
     compute: (net, x, t, p) => {
@@ -228,7 +244,8 @@ const SPECS: Spec[] = [
   },
   {
     name: "GradientShap",
-    description: "Expected gradients × (input − baseline) at random points between noisy inputs and baselines drawn from a distribution (Lundberg & Lee 2017). Delta: mean of the per-draw deltas.",
+    description:
+      "Expected gradients × (input − baseline) at random points between noisy inputs and baselines drawn from a distribution (Lundberg & Lee 2017). Delta: mean of the per-draw deltas.",
     params: [
       { name: "n_samples", type: "int", default: 5, min: 1, max: 1000, description: "random draws" },
       STDEVS(0),
@@ -278,7 +295,8 @@ const SPECS: Spec[] = [
   },
   {
     name: "LayerGradCam",
-    description: "Grad-CAM map of a convolutional layer: channels weighted by their mean gradient (Selvaraju et al. 2017); returned at the layer's resolution [1, h, w, 1].",
+    description:
+      "Grad-CAM map of a convolutional layer: channels weighted by their mean gradient (Selvaraju et al. 2017); returned at the layer's resolution [1, h, w, 1].",
     params: [LAYER, { name: "relu_attributions", type: "bool", default: false, description: "apply ReLU to the map (Captum default: no)" }],
     hasBaseline: false,
     compute: (net, x, t, p) => ({
@@ -301,11 +319,22 @@ const SPECS: Spec[] = [
       }),
     }),
   },
-  occlusionSpec("Occlusion", "A patch slides over the image and is replaced by the baseline; each pixel gets the average drop in the class score. Default window and stride: Captum's tutorial 15 px / 8 px at 224 px, scaled to this input.", 15, 8),
-  occlusionSpec("Occlusion_using_larger_sliding_window", "Occlusion with the larger window of Captum's tutorial (60 px window, 50 px stride at 224 px, scaled to this input).", 60, 50),
+  occlusionSpec(
+    "Occlusion",
+    "A patch slides over the image and is replaced by the baseline; each pixel gets the average drop in the class score. Default window and stride: Captum's tutorial 15 px / 8 px at 224 px, scaled to this input.",
+    15,
+    8,
+  ),
+  occlusionSpec(
+    "Occlusion_using_larger_sliding_window",
+    "Occlusion with the larger window of Captum's tutorial (60 px window, 50 px stride at 224 px, scaled to this input).",
+    60,
+    50,
+  ),
   {
     name: "FeatureAblation",
-    description: "Each feature (every scalar by default, or pixels, or square superpixels) is replaced by the baseline; its attribution is the drop in the class score.",
+    description:
+      "Each feature (every scalar by default, or pixels, or square superpixels) is replaced by the baseline; its attribution is the drop in the class score.",
     params: [
       { name: "feature_mask", type: "choice", default: "elements", choices: ["elements", "pixels", "grid"], description: "what one feature is" },
       { name: "superpixel_size", type: "int", default: 4, min: 1, max: 4096, description: "grid cell size in pixels (feature_mask=grid)" },
@@ -325,7 +354,8 @@ const SPECS: Spec[] = [
   },
   {
     name: "Lime",
-    description: "Lasso surrogate fitted to random on/off patterns of square superpixels, weighted by cosine similarity (Ribeiro et al. 2016; Captum's defaults).",
+    description:
+      "Lasso surrogate fitted to random on/off patterns of square superpixels, weighted by cosine similarity (Ribeiro et al. 2016; Captum's defaults).",
     params: [
       { name: "n_samples", type: "int", default: 50, min: 1, max: 20000 },
       { name: "superpixel_size", type: "int", default: null, min: 1, max: 4096, description: "superpixel side in pixels; a 4×4 grid by default" },
@@ -380,7 +410,14 @@ function occlusionSpec(name: string, description: string, window224: number, str
     name,
     description,
     params: [
-      { name: "window", type: "int", default: null, min: 1, max: 4096, description: `square window side in pixels (all channels); ${window224}/224 of the height by default` },
+      {
+        name: "window",
+        type: "int",
+        default: null,
+        min: 1,
+        max: 4096,
+        description: `square window side in pixels (all channels); ${window224}/224 of the height by default`,
+      },
       { name: "stride", type: "int", default: null, min: 1, max: 4096, description: `stride in pixels; ${stride224}/224 of the height by default` },
       BASELINE_VALUE,
       PER_EVAL,
@@ -418,9 +455,7 @@ function toAlgorithm(spec: Spec): AttributionAlgorithm {
   };
 }
 
-export const ALGORITHMS: Readonly<Record<string, AttributionAlgorithm>> = Object.freeze(
-  Object.fromEntries(SPECS.map((s) => [s.name, toAlgorithm(s)])),
-);
+export const ALGORITHMS: Readonly<Record<string, AttributionAlgorithm>> = Object.freeze(Object.fromEntries(SPECS.map((s) => [s.name, toAlgorithm(s)])));
 
 export const ALGORITHM_NAMES: readonly string[] = SPECS.map((s) => s.name);
 

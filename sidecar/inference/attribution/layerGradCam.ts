@@ -36,9 +36,7 @@ export type InterpolateMode = "nearest" | "bilinear";
 export function interpolateMap(map: tf.Tensor4D, size: [number, number], mode: InterpolateMode = "nearest"): tf.Tensor4D {
   // torch's "nearest" picks floor(dst · in/out) and bilinear uses align_corners=False,
   // which is tfjs with alignCorners=false and halfPixelCenters (bilinear) / false (nearest).
-  return mode === "nearest"
-    ? tf.image.resizeNearestNeighbor(map, size, false, false)
-    : tf.image.resizeBilinear(map, size, false, true);
+  return mode === "nearest" ? tf.image.resizeNearestNeighbor(map, size, false, false) : tf.image.resizeBilinear(map, size, false, true);
 }
 
 export function gradCam(

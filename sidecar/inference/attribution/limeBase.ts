@@ -32,10 +32,7 @@ export function limeBase(net: Net, inputs: tf.Tensor4D, target: number, opts: Li
   const size = H * W * C;
   const { ids, count } = opts.featureMask;
   const x = inputs.dataSync() as Float32Array;
-  const b =
-    typeof opts.baselines === "object"
-      ? (opts.baselines.dataSync() as Float32Array)
-      : new Float32Array(size).fill(opts.baselines ?? 0);
+  const b = typeof opts.baselines === "object" ? (opts.baselines.dataSync() as Float32Array) : new Float32Array(size).fill(opts.baselines ?? 0);
   const samples: Uint8Array[] = [];
   const weights = new Float64Array(opts.nSamples);
   const perturbed = (z: Uint8Array) => {

@@ -49,13 +49,7 @@ function centre(X: ArrayLike<number>[], y: ArrayLike<number>, w: ArrayLike<numbe
   return { xs, ys, xMean, yMean, n };
 }
 
-export function lasso(
-  X: ArrayLike<number>[],
-  y: ArrayLike<number>,
-  w: ArrayLike<number>,
-  alpha: number,
-  { maxIter = 10000, tol = 1e-10 } = {},
-): LinearFit {
+export function lasso(X: ArrayLike<number>[], y: ArrayLike<number>, w: ArrayLike<number>, alpha: number, { maxIter = 10000, tol = 1e-10 } = {}): LinearFit {
   const { xs, ys, xMean, yMean, n } = centre(X, y, w);
   const p = xs.length;
   const beta = new Float64Array(p);
@@ -71,7 +65,7 @@ export function lasso(
       const old = beta[j];
       let rho = 0;
       for (let i = 0; i < n; i++) rho += col[i] * (resid[i] + col[i] * old);
-      const next = Math.sign(rho) * Math.max(Math.abs(rho) - l1, 0) / norms[j];
+      const next = (Math.sign(rho) * Math.max(Math.abs(rho) - l1, 0)) / norms[j];
       if (next !== old) {
         const d = next - old;
         for (let i = 0; i < n; i++) resid[i] -= d * col[i];

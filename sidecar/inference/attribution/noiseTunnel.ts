@@ -44,11 +44,7 @@ export function addNoise(x: tf.Tensor4D, stdev: number, rng: Rng): tf.Tensor4D {
   return tf.tidy(() => tf.add(x, tf.tensor(noise, x.shape)) as tf.Tensor4D);
 }
 
-export function noiseTunnel(
-  attribute: (noisy: tf.Tensor4D) => TunnelledResult,
-  inputs: tf.Tensor4D,
-  opts: NoiseTunnelOptions = {},
-): NoiseTunnelResult {
+export function noiseTunnel(attribute: (noisy: tf.Tensor4D) => TunnelledResult, inputs: tf.Tensor4D, opts: NoiseTunnelOptions = {}): NoiseTunnelResult {
   const ntType = opts.ntType ?? "smoothgrad";
   const ntSamples = opts.ntSamples ?? 5;
   const stdevs = opts.stdevs ?? 1.0;

@@ -40,8 +40,7 @@ export function occlusion(net: Net, inputs: tf.Tensor4D, target: number, opts: O
   const size = H * W * C;
   const windowMask = (p: [number, number, number], into: Float32Array, offset: number) => {
     for (let y = p[0]; y < Math.min(H, p[0] + wh); y++)
-      for (let x = p[1]; x < Math.min(W, p[1] + ww); x++)
-        for (let ch = p[2]; ch < Math.min(C, p[2] + wc); ch++) into[offset + (y * W + x) * C + ch] = 1;
+      for (let x = p[1]; x < Math.min(W, p[1] + ww); x++) for (let ch = p[2]; ch < Math.min(C, p[2] + wc); ch++) into[offset + (y * W + x) * C + ch] = 1;
   };
 
   const drops = maskedOutputDrops(net, inputs, target, opts.baselines, positions.length, opts.perturbationsPerEval ?? 1, (i, rows, offset) =>

@@ -48,11 +48,7 @@ export interface AttributionAlgorithm {
  * wrong types and out-of-range values throw AttributionParamError naming the
  * parameter and what is allowed.
  */
-export function resolveParams(
-  algorithm: string,
-  specs: ParamSpec[],
-  params: Record<string, unknown> | undefined,
-): Record<string, ParamValue | null> {
+export function resolveParams(algorithm: string, specs: ParamSpec[], params: Record<string, unknown> | undefined): Record<string, ParamValue | null> {
   const out: Record<string, ParamValue | null> = {};
   const given = params ?? {};
   for (const key of Object.keys(given)) {
@@ -110,9 +106,7 @@ function coerce(algorithm: string, spec: ParamSpec, raw: unknown): ParamValue {
 export function checkTarget(algorithm: string, net: Net, target: number): void {
   const classes = net.classNames.length;
   if (!Number.isInteger(target) || target < 0 || (classes > 0 && target >= classes)) {
-    throw new AttributionParamError(
-      `${algorithm}: target must be a class index from 0 to ${classes - 1} (got ${target})`,
-    );
+    throw new AttributionParamError(`${algorithm}: target must be a class index from 0 to ${classes - 1} (got ${target})`);
   }
 }
 

@@ -56,18 +56,46 @@ function parseArgs(argv: string[]): Args {
       return v;
     };
     switch (flag) {
-      case "--suite": a.suite = value(); break;
-      case "--method": a.method = value(); break;
-      case "--params": a.params = value(); break;
-      case "--limit": a.limit = int("--limit"); break;
-      case "--task": a.tasks.push(...value().split(",").map((t) => t.trim()).filter(Boolean)); break;
-      case "--workers": a.workers = int("--workers"); break;
-      case "--backend": a.backend = value(); break;
-      case "--out": a.out = value(); break;
-      case "--all-methods": a.allMethods = true; break;
-      case "--write-suite": a.writeSuite = true; break;
-      case "-h": case "--help": throw new UsageError("");
-      default: throw new UsageError(`unknown option ${flag}`);
+      case "--suite":
+        a.suite = value();
+        break;
+      case "--method":
+        a.method = value();
+        break;
+      case "--params":
+        a.params = value();
+        break;
+      case "--limit":
+        a.limit = int("--limit");
+        break;
+      case "--task":
+        a.tasks.push(
+          ...value()
+            .split(",")
+            .map((t) => t.trim())
+            .filter(Boolean),
+        );
+        break;
+      case "--workers":
+        a.workers = int("--workers");
+        break;
+      case "--backend":
+        a.backend = value();
+        break;
+      case "--out":
+        a.out = value();
+        break;
+      case "--all-methods":
+        a.allMethods = true;
+        break;
+      case "--write-suite":
+        a.writeSuite = true;
+        break;
+      case "-h":
+      case "--help":
+        throw new UsageError("");
+      default:
+        throw new UsageError(`unknown option ${flag}`);
     }
   }
   if (!a.suite) throw new UsageError("--suite is required");
@@ -160,11 +188,7 @@ async function main(): Promise<number> {
       getAlgorithm(m.algorithm); // fail before any work on an unknown name
       const run: MethodRun = { algorithm: m.algorithm, params: m.params, tasks, images };
       const outcome = await evaluateMethod(suite, run, pool, { signal: ctrl.signal, onProgress: progressPrinter(m.algorithm) });
-      const dir = args.writeSuite
-        ? path.join(suite.dir, m.folder)
-        : args.allMethods
-          ? path.join(args.out!, m.folder)
-          : args.out!;
+      const dir = args.writeSuite ? path.join(suite.dir, m.folder) : args.allMethods ? path.join(args.out!, m.folder) : args.out!;
       const meta = args.allMethods ? { contributor: "Meta-Rank baseline", institute: "Meta-Rank platform", algorithm: m.algorithm } : undefined;
       for (const f of writeMethodFolder(dir, suite, run, outcome, { backend, meta })) console.log(path.relative(process.cwd(), f));
       console.error(`${m.algorithm}: ${tasks.length} task(s) × ${images} images in ${outcome.seconds.toFixed(1)} s`);

@@ -151,8 +151,7 @@ export interface TaskSummary {
 /** Accuracy per grid point over the images, and the mean localisation. */
 export function summarise(results: ImageResult[], gridLength: number): TaskSummary {
   const n = results.length;
-  const acc = (key: Protocol) =>
-    Array.from({ length: gridLength }, (_, g) => (n === 0 ? 0 : results.reduce((s, r) => s + r[key][g], 0) / n));
+  const acc = (key: Protocol) => Array.from({ length: gridLength }, (_, g) => (n === 0 ? 0 : results.reduce((s, r) => s + r[key][g], 0) / n));
   const summary: TaskSummary = { images: n, morf: acc("morf"), lerf: acc("lerf") };
   const locs = results.filter((r) => r.localisation !== undefined);
   if (locs.length > 0) {

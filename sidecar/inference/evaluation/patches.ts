@@ -21,7 +21,11 @@ export interface PatchGrid {
 
 export function patchGrid(height: number, width: number, channels: number, patchSize: number): PatchGrid {
   if (!Number.isInteger(patchSize) || patchSize < 1) throw new RangeError(`patch size must be a whole number of pixels ≥ 1 (got ${patchSize})`);
-  for (const [name, v] of [["height", height], ["width", width], ["channels", channels]] as const) {
+  for (const [name, v] of [
+    ["height", height],
+    ["width", width],
+    ["channels", channels],
+  ] as const) {
     if (!Number.isInteger(v) || v < 1) throw new RangeError(`image ${name} must be a whole number ≥ 1 (got ${v})`);
   }
   const cols = Math.ceil(width / patchSize);

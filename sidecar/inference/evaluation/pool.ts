@@ -23,9 +23,7 @@ export interface EvalRequest {
   settings: EvaluationSettings;
 }
 
-export type WorkerReply =
-  | { type: "image"; seq: number; result: ImageResult }
-  | { type: "error"; seq: number; message: string };
+export type WorkerReply = { type: "image"; seq: number; result: ImageResult } | { type: "error"; seq: number; message: string };
 
 export interface EvalJob {
   taskId: string;

@@ -57,7 +57,13 @@ export function taskAvailability(taskId: string, dir = checkpointDir()): TaskAva
     return { id: taskId, available: false, checkpointId: "", problem: (err as Error).message };
   }
   const zooDataset = ZOO_DATASET[parts.dataset];
-  if (!zooDataset) return { id: taskId, available: false, checkpointId: "", problem: `no evaluation data for dataset "${parts.dataset}" (known: ${Object.keys(ZOO_DATASET).join(", ")})` };
+  if (!zooDataset)
+    return {
+      id: taskId,
+      available: false,
+      checkpointId: "",
+      problem: `no evaluation data for dataset "${parts.dataset}" (known: ${Object.keys(ZOO_DATASET).join(", ")})`,
+    };
   const problems: string[] = [];
   for (const id of [taskId, `${parts.architecture}-${zooDataset}`]) {
     try {
@@ -90,7 +96,11 @@ export function listSuiteConfigs(dir = process.env.EVALUATION_SUITES_DIR ?? SUIT
   const problems: string[] = [];
   let names: string[] = [];
   try {
-    names = fs.readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+    names = fs
+      .readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
   } catch (err) {
     problems.push(`suites folder ${dir} cannot be read: ${(err as Error).message}`);
   }
@@ -147,7 +157,7 @@ export function checkRunRequest(
       throw new BadEvaluationRequest(`params_json is not valid JSON (${(err as Error).message}); give an object such as {"n_steps": 20} or leave it empty`);
     }
     if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-      throw new BadEvaluationRequest("params_json must be a JSON object of parameter names to values, e.g. {\"n_steps\": 20}");
+      throw new BadEvaluationRequest('params_json must be a JSON object of parameter names to values, e.g. {"n_steps": 20}');
     }
     params = parsed as Record<string, unknown>;
   }
@@ -161,7 +171,9 @@ export function checkRunRequest(
   const max = splitImages(suite);
   const limit = Number(req.limit ?? 0);
   if (!Number.isInteger(limit) || limit < 1 || limit > max) {
-    throw new BadEvaluationRequest(`limit must be a whole number from 1 to ${max} (suite ${suite.id} evaluates the first ${max} images of each task's test split); got ${req.limit}`);
+    throw new BadEvaluationRequest(
+      `limit must be a whole number from 1 to ${max} (suite ${suite.id} evaluates the first ${max} images of each task's test split); got ${req.limit}`,
+    );
   }
   const wanted = (req.tasks ?? []).map((t) => String(t).trim()).filter(Boolean);
   for (const t of wanted) {
@@ -261,7 +273,16 @@ export function evaluationHandlers(opts: { loaderModule?: string; backend?: stri
           lerfCsv: resultCsv("lerf", suite.settings.grid, run.tasks, outcome.summaries),
           localisation: Object.entries(loc).map(([task, share]) => (share === null ? { task } : { task, share })),
           // The CLI's images.json, so a web run can be compared image by image with a committed baseline.
-          imagesJson: JSON.stringify({ suite: suite.id, algorithm: run.algorithm, params: run.params, backend, images: run.images, settings: suite.settings, checkpoints, tasks: outcome.perImage }),
+          imagesJson: JSON.stringify({
+            suite: suite.id,
+            algorithm: run.algorithm,
+            params: run.params,
+            backend,
+            images: run.images,
+            settings: suite.settings,
+            checkpoints,
+            tasks: outcome.perImage,
+          }),
           paramsJson: JSON.stringify(run.params),
           tasks: run.tasks,
           imagesPerTask: run.images,
@@ -280,7 +301,8 @@ export function evaluationHandlers(opts: { loaderModule?: string; backend?: stri
           return;
         }
         logger.error({ ...log, err }, "evaluation failed");
-        if (!call.cancelled) call.emit("error", grpcError(grpc.status.INTERNAL, `evaluation of ${run.algorithm} on ${suite.id} failed: ${(err as Error).message}`));
+        if (!call.cancelled)
+          call.emit("error", grpcError(grpc.status.INTERNAL, `evaluation of ${run.algorithm} on ${suite.id} failed: ${(err as Error).message}`));
       } finally {
         activeRuns.delete(ctrl);
         await pool.close();

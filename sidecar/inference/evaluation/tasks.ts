@@ -68,7 +68,10 @@ export function loadTaskNet(taskId: string, dir = checkpointDir()): ZooNet {
       problems.push(err.message);
     }
   }
-  if (!net) throw new TaskUnavailableError(`${taskId}: no usable checkpoint (${problems.join("; ")}); train one with npm run train -- --dataset ${zooDataset} --arch ${architecture}`);
+  if (!net)
+    throw new TaskUnavailableError(
+      `${taskId}: no usable checkpoint (${problems.join("; ")}); train one with npm run train -- --dataset ${zooDataset} --arch ${architecture}`,
+    );
   if (net.manifest.dataset !== zooDataset || net.manifest.arch !== architecture) {
     net.dispose();
     throw new TaskUnavailableError(`${taskId}: checkpoint ${net.manifest.id} is ${net.manifest.arch} on ${net.manifest.dataset}`);

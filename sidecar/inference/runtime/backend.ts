@@ -38,9 +38,7 @@ function parseChoice(value: string | undefined): BackendChoice {
   const v = (value ?? "auto").trim().toLowerCase();
   if (v === "" || v === "auto") return "auto";
   if (v === "wasm" || v === "cpu" || v === "tensorflow") return v;
-  throw new BackendUnavailableError(
-    `TENSOR_BACKEND must be one of auto, wasm, cpu, tensorflow (got "${value}")`,
-  );
+  throw new BackendUnavailableError(`TENSOR_BACKEND must be one of auto, wasm, cpu, tensorflow (got "${value}")`);
 }
 
 /** Imports the first native binding that loads; it registers the "tensorflow" backend as a side effect. */
@@ -78,9 +76,7 @@ async function select(choice: BackendChoice): Promise<BackendInfo> {
       return { name: "tensorflow", requested: choice, nativePackage: pkg, gpu: pkg.endsWith("-gpu") };
     }
     if (choice === "tensorflow") {
-      throw new BackendUnavailableError(
-        "TENSOR_BACKEND=tensorflow but neither @tensorflow/tfjs-node-gpu nor @tensorflow/tfjs-node can be loaded on this host",
-      );
+      throw new BackendUnavailableError("TENSOR_BACKEND=tensorflow but neither @tensorflow/tfjs-node-gpu nor @tensorflow/tfjs-node can be loaded on this host");
     }
   }
   if (choice === "wasm" || choice === "auto") {

@@ -48,7 +48,12 @@ function padForConv(x: tf.Tensor4D, info: tf.backend_util.Conv2DInfo): tf.Tensor
   const bottom = Math.max(0, needH - top - info.inHeight);
   const right = Math.max(0, needW - left - info.inWidth);
   if (top === 0 && left === 0 && bottom === 0 && right === 0) return x;
-  return tf.pad(x, [[0, 0], [top, bottom], [left, right], [0, 0]]);
+  return tf.pad(x, [
+    [0, 0],
+    [top, bottom],
+    [left, right],
+    [0, 0],
+  ]);
 }
 
 /** The input values under kernel tap (kh, kw) for every output position: [N, outH, outW, C]. */
@@ -169,7 +174,14 @@ export function depthwiseBackpropInputImpl(
       let contrib = tf.sum(tf.mul(dyR, w), 4) as tf.Tensor4D; // [N, OH, OW, C]
       if (sH > 1 || sW > 1) {
         contrib = tf
-          .pad(contrib.reshape([N, OH, 1, OW, 1, C]), [[0, 0], [0, 0], [0, sH - 1], [0, 0], [0, sW - 1], [0, 0]])
+          .pad(contrib.reshape([N, OH, 1, OW, 1, C]), [
+            [0, 0],
+            [0, 0],
+            [0, sH - 1],
+            [0, 0],
+            [0, sW - 1],
+            [0, 0],
+          ])
           .reshape([N, OH * sH, OW * sW, C]);
       }
       const h0 = kh * info.dilationHeight;
@@ -250,20 +262,11 @@ const unsortedSegmentSumConfig: KernelConfig = {
   kernelName: "UnsortedSegmentSum",
   backendName: "wasm",
   kernelFunc: opKernel((inputs, attrs, wrap) =>
-    unsortedSegmentSumImpl(
-      wrap(inputs.x as TensorInfo),
-      wrap(inputs.segmentIds as TensorInfo),
-      attrs.numSegments as number,
-    ),
+    unsortedSegmentSumImpl(wrap(inputs.x as TensorInfo), wrap(inputs.segmentIds as TensorInfo), attrs.numSegments as number),
   ),
 };
 
-export const WASM_GRADIENT_KERNELS: KernelConfig[] = [
-  conv2dBackpropFilterConfig,
-  depthwiseFilterConfig,
-  depthwiseInputConfig,
-  unsortedSegmentSumConfig,
-];
+export const WASM_GRADIENT_KERNELS: KernelConfig[] = [conv2dBackpropFilterConfig, depthwiseFilterConfig, depthwiseInputConfig, unsortedSegmentSumConfig];
 
 /** Registers the kernels above for "wasm", skipping any that a newer wasm build already has. */
 export function registerWasmGradientKernels(): string[] {
