@@ -1,25 +1,28 @@
-// The web app's process: Express serving the Remix build, with multer (uploads) and,
-// later, bull-board mounted beside it. `make start` runs it; NODE_ENV=development uses Vite.
+// The web app's process: Express serving the Remix build. It imports nothing from app/: what
+// Express needs from the app (start-up, multipart parsing, bull-board) comes from the build's
+// entry module (app/entry.server.tsx `integration`), so every app module is loaded once
+// (docs/architecture.md). `make start` runs it in production mode; NODE_ENV=development
+// serves the app through Vite's dev server instead of build/.
 import crypto from "node:crypto";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import express from "express";
 import compression from "compression";
-import pino from "pino";
 import { createRequestHandler } from "@remix-run/express";
-import type { ServerBuild } from "@remix-run/node";
-import { multipartMiddleware } from "./app/.server/uploads.server.ts";
-import { CLIENT_IP_HEADER } from "./app/.server/auth.server.ts";
-import { mountExtras } from "./app/.server/express.server.ts";
+import type { AppLoadContext, ServerBuild } from "@remix-run/node";
+import type { AppServerIntegration } from "./server/appEntry.ts";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const isProduction = process.env.NODE_ENV === "production";
 const useVite = process.env.NODE_ENV === "development";
-export const logger = pino({ name: "web", level: process.env.LOG_LEVEL ?? "info" });
 
-if (process.env.CAPTCHA_FIXED_ANSWER) {
-  if (isProduction) logger.warn("CAPTCHA_FIXED_ANSWER is set but NODE_ENV=production: it is ignored, captchas stay random");
-  else logger.warn("CAPTCHA_FIXED_ANSWER is set: every captcha has that answer (tests only)");
+type Req = express.Request & { requestId?: string; uploads?: AppLoadContext["uploads"] };
+
+/** The build's server entry module with the integration it exports. */
+function integrationOf(build: ServerBuild): AppServerIntegration {
+  const integration = (build.entry.module as unknown as { integration?: AppServerIntegration }).integration;
+  if (!integration) throw new Error("The server build's entry module does not export `integration` (app/entry.server.tsx).");
+  return integration;
 }
 
 export async function createApp() {
@@ -27,13 +30,28 @@ export async function createApp() {
   app.disable("x-powered-by");
   app.set("trust proxy", process.env.TRUST_PROXY === "1");
 
+  let build: ServerBuild | (() => Promise<ServerBuild>);
+  let integration: AppServerIntegration;
+  let viteServer: { middlewares: express.RequestHandler } | null = null;
+  if (useVite) {
+    const vite = await import("vite").then((v) => v.createServer({ server: { middlewareMode: true } }));
+    viteServer = vite;
+    const load = () => vite.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>;
+    build = load;
+    integration = integrationOf(await load());
+  } else {
+    build = (await import(pathToFileURL(path.join(root, "build/server/index.js")).href)) as ServerBuild;
+    integration = integrationOf(build);
+  }
+  const { logger } = await integration.startRuntime();
+
   // One log line per request: method, path (no query string: it may carry tokens), status, ms, id.
-  app.use((req, res, next) => {
+  app.use((req: Req, res, next) => {
     const start = process.hrtime.bigint();
     const requestId = (req.headers["x-request-id"] as string | undefined)?.slice(0, 64) || crypto.randomUUID();
-    (req as any).requestId = requestId;
+    req.requestId = requestId;
     res.setHeader("X-Request-Id", requestId);
-    req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "unknown";
+    req.headers[integration.clientIpHeader] = req.ip ?? req.socket.remoteAddress ?? "unknown";
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       logger.info({ reqId: requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
@@ -43,46 +61,41 @@ export async function createApp() {
   app.use(compression());
   app.get("/healthz", (_req, res) => res.json({ ok: true }));
 
-  let build: ServerBuild | (() => Promise<ServerBuild>);
-  if (useVite) {
-    const vite = await import("vite").then((v) => v.createServer({ server: { middlewareMode: true } }));
-    app.use(vite.middlewares);
-    build = () => vite.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>;
-  } else {
+  if (viteServer) app.use(viteServer.middlewares);
+  else {
     app.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }));
     app.use(express.static(path.join(root, "build/client"), { maxAge: "1h" }));
-    build = (await import(pathToFileURL(path.join(root, "build/server/index.js")).href)) as ServerBuild;
   }
 
-  await mountExtras(app);
-  app.use(multipartMiddleware());
+  await integration.mountExpressRoutes(app);
+  app.use(integration.multipartMiddleware());
   app.all(
     "*",
     createRequestHandler({
       build,
       mode: isProduction ? "production" : "development",
-      getLoadContext: (req) => ({
-        requestId: (req as any).requestId as string,
-        ip: (req.headers[CLIENT_IP_HEADER] as string) ?? "unknown",
-        uploads: (req as any).uploads,
+      getLoadContext: (req: Req) => ({
+        requestId: req.requestId ?? "",
+        ip: (req.headers[integration.clientIpHeader] as string) ?? "unknown",
+        uploads: req.uploads,
       }),
     }),
   );
-  app.use(((err, req, res, _next) => {
-    logger.error({ err, reqId: (req as any).requestId }, "unhandled error");
-    res.status(500).send("Something went wrong. Request id: " + (req as any).requestId);
+  app.use(((err, req: Req, res, _next) => {
+    logger.error({ err, reqId: req.requestId }, "unhandled error");
+    res.status(500).type("text/plain").send("Something went wrong. Please try again later.");
   }) as express.ErrorRequestHandler);
-  return app;
+  return { app, integration };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const port = Number(process.env.PORT ?? 3000);
   createApp()
-    .then((app) => {
-      const server = app.listen(port, () => logger.info({ port }, `Meta-Rank listening on http://localhost:${port}`));
+    .then(({ app, integration }) => {
+      const server = app.listen(port, () => console.log(JSON.stringify({ level: 30, msg: `Meta-Rank listening on http://localhost:${port}`, port })));
       // Idle keep-alive sockets would hold close() open; in-flight requests get 5 s to finish.
       const stop = () => {
-        server.close(() => process.exit(0));
+        server.close(() => void integration.stopRuntime().finally(() => process.exit(0)));
         server.closeIdleConnections();
         setTimeout(() => process.exit(0), 5000).unref();
       };
@@ -90,7 +103,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       process.on("SIGINT", stop);
     })
     .catch((err) => {
-      logger.error({ err }, "web app failed to start");
+      console.error("web app failed to start", err);
       process.exit(1);
     });
 }

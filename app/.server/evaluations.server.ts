@@ -12,15 +12,15 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
-import pino from "pino";
 import { Op } from "sequelize";
 import { EvaluationRun, Suite, User, type EvaluationState } from "./db.server.ts";
 import { SidecarCallError, callSidecar, pickSidecar } from "./sidecar.server.ts";
-import { RetryableJobError, enqueueJob, isRetryable, jobQueue, registerJobHandler, type JobContext, type JobPayloads, type JobUser } from "./queue.server.ts";
+import { RetryableJobError, enqueueJob, isRetryable, type JobContext, type JobPayloads, type JobQueue, type JobUser } from "./queue.server.ts";
+import { logger } from "./logger.server.ts";
 import { formatMetascore, insertCandidate, storedBoard } from "./board.server.ts";
 import { validatePair } from "./submissions.server.ts";
 
-const log = pino({ name: "evaluations", level: process.env.LOG_LEVEL ?? "info" });
+const log = logger("evaluations");
 
 export const EVALUATION_PROTO = "metarank/v1/evaluation.proto";
 /** The form's bounds; the sidecar narrows the upper one to the suite's evaluation split. */
@@ -134,9 +134,7 @@ export async function startEvaluation(user: JobUser, input: StartInput): Promise
 }
 
 /** Runs being evaluated by this process, so a cancel here stops the stream at once. */
-const KEY = Symbol.for("metarank.evaluationControllers");
-const g = globalThis as typeof globalThis & { [KEY]?: Map<number, AbortController> };
-const controllers = (g[KEY] ??= new Map());
+const controllers = new Map<number, AbortController>();
 
 export async function cancelEvaluation(id: number, admin: { username: string }): Promise<boolean> {
   const [n] = await EvaluationRun.update(
@@ -524,25 +522,22 @@ export async function evaluationFile(id: number, file: string): Promise<{ name: 
 }
 
 // ---- registration at app start --------------------------------------------------------------
-// Registered when the server build loads (admin.evaluations.tsx imports this module), so the
-// app works queued jobs from its first request on, not only after someone opens the page.
-// One run at a time per app process: a run already spreads over the sidecar's threads.
-registerJobHandler("evaluation", (job) => runEvaluationJob(job), {
-  concurrency: Math.max(1, Number(process.env.EVALUATION_CONCURRENCY) || 1),
-});
-
-// In-process jobs die with the process: rows they left queued or running would wait
-// forever, so they are marked failed (with Redis the jobs survive and pick the rows up).
-if (jobQueue().backend === "memory") {
-  const KEY_RECOVERED = Symbol.for("metarank.evaluationsRecovered");
-  const gg = globalThis as typeof globalThis & { [KEY_RECOVERED]?: boolean };
-  if (!gg[KEY_RECOVERED]) {
-    gg[KEY_RECOVERED] = true;
-    const startedAt = new Date();
-    // Only rows from before this process: a run started right after boot is this process's own.
-    EvaluationRun.update(
-      { state: "failed", error: MSG.appRestarted, finishedAt: startedAt },
-      { where: { state: { [Op.in]: ACTIVE }, createdAt: { [Op.lt]: startedAt } } },
-    ).catch((err) => log.warn({ err: (err as Error).message }, "could not mark interrupted evaluation runs"));
-  }
+/**
+ * Called by startRuntime() (app/.server/runtime.server.ts), so the app works queued jobs from
+ * its first request on. One run at a time per app process: a run already spreads over the
+ * sidecar's threads.
+ */
+export async function registerEvaluationJobs(queue: JobQueue): Promise<void> {
+  queue.registerJobHandler("evaluation", (job) => runEvaluationJob(job), {
+    concurrency: Math.max(1, Number(process.env.EVALUATION_CONCURRENCY) || 1),
+  });
+  // In-process jobs die with the process: rows they left queued or running would wait
+  // forever, so they are marked failed (with Redis the jobs survive and pick the rows up).
+  if (queue.backend !== "memory") return;
+  const startedAt = new Date();
+  // Only rows from before this process: a run started right after boot is this process's own.
+  await EvaluationRun.update(
+    { state: "failed", error: MSG.appRestarted, finishedAt: startedAt },
+    { where: { state: { [Op.in]: ACTIVE }, createdAt: { [Op.lt]: startedAt } } },
+  ).catch((err) => log.warn({ err: (err as Error).message }, "could not mark interrupted evaluation runs"));
 }

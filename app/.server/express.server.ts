@@ -1,11 +1,11 @@
-// Express routes that live beside Remix (not pages): mounted by server.ts before the Remix handler.
+// Express routes that live beside Remix (not pages): exported by the build's entry module and
+// mounted by server.ts before the Remix handler.
 import type { Express, NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { createBullBoard } from "@bull-board/api";
 import { BullAdapter } from "@bull-board/api/bullAdapter";
 import { ExpressAdapter } from "@bull-board/express";
 import { getUser } from "./session.server.ts";
 import { KNOWN_JOB_KINDS, jobQueue } from "./queue.server.ts";
-import { installSidecarChooser } from "./servers.server.ts";
 
 export const QUEUE_BOARD_PATH = "/admin/queues";
 
@@ -24,10 +24,8 @@ export async function requireAdminExpress(req: ExpressRequest, res: ExpressRespo
   }
 }
 
-export async function mountExtras(app: Express): Promise<void> {
-  // server.ts's own module graph calls sidecars too (queue workers): give it the registry chooser.
-  installSidecarChooser();
-
+/** Mounts bull-board; the queue must exist (startRuntime() ran). */
+export async function mountExpressRoutes(app: Express): Promise<void> {
   const queue = jobQueue();
   if (queue.backend === "memory") {
     app.use(QUEUE_BOARD_PATH, requireAdminExpress, (_req, res) => {

@@ -9,10 +9,10 @@
 // the sidecar refusing the input, or RetryableJobError) is retried with exponential backoff;
 // any other error fails the job at once, because running it again would fail the same way.
 import Bull from "bull";
-import pino from "pino";
+import { logger } from "./logger.server.ts";
 import { SidecarCallError, SidecarUnavailableError } from "./sidecar.server.ts";
 
-const log = pino({ name: "queue", level: process.env.LOG_LEVEL ?? "info" });
+const log = logger("queue");
 
 /** Who asked for a job: every job carries it, so results and failures can go back to them. */
 export interface JobUser {
@@ -374,20 +374,32 @@ export function createJobQueue(cfg: QueueConfig = {}): JobQueue {
 }
 
 // ---- the app's queue -----------------------------------------------------------------------
-// Kept on globalThis: server.ts (bull-board) and the Remix build (routes, handlers) each load
-// their own copy of this module, and both must see the same queues and handlers.
-const KEY = Symbol.for("metarank.jobQueue");
-type Global = typeof globalThis & { [KEY]?: JobQueue };
+// Created once by startRuntime() (app/.server/runtime.server.ts); the build is the only module
+// graph that loads this file, so a plain module variable is the one queue (docs/architecture.md).
+let appQueue: JobQueue | null = null;
 
-/** The app's queue system, from REDIS_URL and QUEUE_PREFIX. */
-export function jobQueue(): JobQueue {
-  const g = globalThis as Global;
-  return (g[KEY] ??= createJobQueue({
+/** The app's queue from REDIS_URL and QUEUE_PREFIX; created by startRuntime(), not on import. */
+export function createAppQueue(): JobQueue {
+  if (appQueue) return appQueue;
+  appQueue = createJobQueue({
     redisUrl: process.env.REDIS_URL || null,
     prefix: process.env.QUEUE_PREFIX || "metarank",
     lockDurationMs: Number(process.env.QUEUE_LOCK_DURATION_MS) || undefined,
     stalledIntervalMs: Number(process.env.QUEUE_STALLED_INTERVAL_MS) || undefined,
-  }));
+  });
+  return appQueue;
+}
+
+/** The queue startRuntime() created; calling it before start-up is a programming error. */
+export function jobQueue(): JobQueue {
+  if (!appQueue) throw new Error("The job queue is not started: call startRuntime() first (server.ts does).");
+  return appQueue;
+}
+
+export async function closeAppQueue(): Promise<void> {
+  const q = appQueue;
+  appQueue = null;
+  await q?.close();
 }
 
 export const registerJobHandler: JobQueue["registerJobHandler"] = (kind, handler, opts) => jobQueue().registerJobHandler(kind, handler, opts);

@@ -1,13 +1,13 @@
 // Compute servers: the admin's entries, the sidecars' heartbeats, online state, and the
 // chooser that sends work to the least loaded online sidecar.
-import pino from "pino";
 import { Op } from "sequelize";
 import { Server, type ServerProcess } from "./db.server.ts";
 import { hashPassword, verifyPassword } from "./password.server.ts";
 import { SidecarUnavailableError, callSidecar, setSidecarChooser } from "./sidecar.server.ts";
 import { lockedFor, recordFailure } from "./throttle.server.ts";
+import { logger } from "./logger.server.ts";
 
-export const log = pino({ name: "servers", level: process.env.LOG_LEVEL ?? "info" });
+export const log = logger("servers");
 
 /** Seed messages (000 §5, §8). */
 export const SERVER_MSG = {
@@ -254,8 +254,6 @@ export async function chooseSidecar(): Promise<string> {
 export function installSidecarChooser(): void {
   setSidecarChooser(chooseSidecar);
 }
-// Every module graph that imports this file (the Remix build and server.ts) gets the chooser.
-installSidecarChooser();
 
 // ---- telemetry for the detail page ----------------------------------------------------
 

@@ -1,0 +1,37 @@
+// Start-up of the web app's long-lived parts, in one explicit place: the logger, the job
+// queue, the sidecar chooser and the job handlers. server.ts calls startRuntime() (through
+// the build's entry module) before it listens; no module sets any of this up on import
+// (docs/architecture.md, "Start-up").
+import type { Logger } from "pino";
+import { registerEvaluationJobs } from "./evaluations.server.ts";
+import { rootLogger } from "./logger.server.ts";
+import { closeAppQueue, createAppQueue, type JobQueue } from "./queue.server.ts";
+import { installSidecarChooser } from "./servers.server.ts";
+
+export interface Runtime {
+  logger: Logger;
+  queue: JobQueue;
+}
+
+let started: Promise<Runtime> | null = null;
+
+export function startRuntime(): Promise<Runtime> {
+  return (started ??= (async () => {
+    const logger = rootLogger();
+    if (process.env.CAPTCHA_FIXED_ANSWER) {
+      if (process.env.NODE_ENV === "production") logger.warn("CAPTCHA_FIXED_ANSWER is set but NODE_ENV=production: it is ignored, captchas stay random");
+      else logger.warn("CAPTCHA_FIXED_ANSWER is set: every captcha has that answer (tests only)");
+    }
+    const queue = createAppQueue();
+    installSidecarChooser();
+    await registerEvaluationJobs(queue);
+    logger.info({ queue: queue.backend }, "runtime started");
+    return { logger, queue };
+  })());
+}
+
+export async function stopRuntime(): Promise<void> {
+  if (!started) return;
+  started = null;
+  await closeAppQueue();
+}

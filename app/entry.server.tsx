@@ -1,0 +1,65 @@
+// The server entry of the Remix build. Besides rendering (Remix's Node entry, streamed; bots
+// and no-JS crawlers get the whole document at once), it exports what server.ts needs from the
+// app (`integration`), so Express and the routes share one module graph (docs/architecture.md).
+import { PassThrough } from "node:stream";
+import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
+import { createReadableStreamFromReadable } from "@remix-run/node";
+import { RemixServer } from "@remix-run/react";
+import { isbot } from "isbot";
+import { renderToPipeableStream } from "react-dom/server";
+import type { AppServerIntegration } from "../server/appEntry.ts";
+import { CLIENT_IP_HEADER } from "./.server/auth.server.ts";
+import { mountExpressRoutes } from "./.server/express.server.ts";
+import { logger } from "./.server/logger.server.ts";
+import { startRuntime, stopRuntime } from "./.server/runtime.server.ts";
+import { multipartMiddleware } from "./.server/uploads.server.ts";
+
+const ABORT_DELAY_MS = 5_000;
+
+export const integration: AppServerIntegration = {
+  startRuntime,
+  stopRuntime,
+  clientIpHeader: CLIENT_IP_HEADER,
+  mountExpressRoutes,
+  multipartMiddleware,
+};
+
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+  _loadContext: AppLoadContext,
+) {
+  const waitForAll = isbot(request.headers.get("user-agent") ?? "");
+  return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false;
+    const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} />, {
+      [waitForAll ? "onAllReady" : "onShellReady"]() {
+        shellRendered = true;
+        const body = new PassThrough();
+        responseHeaders.set("Content-Type", "text/html");
+        resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+        pipe(body);
+      },
+      onShellError(error: unknown) {
+        reject(error);
+      },
+      onError(error: unknown) {
+        responseStatusCode = 500;
+        // Errors after the shell are logged here; before it, handleError below sees them.
+        if (shellRendered) logger("render").error({ err: error }, "render error after the shell");
+      },
+    });
+    setTimeout(abort, ABORT_DELAY_MS);
+  });
+}
+
+/** Loader, action and render errors, logged once with the request id (aborted requests are not errors). */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (request.signal.aborted) return;
+  logger("remix").error(
+    { err: error, reqId: context?.requestId, method: request.method, path: new URL(request.url).pathname },
+    "unhandled error in a loader, action or render",
+  );
+};
