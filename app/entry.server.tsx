@@ -6,9 +6,13 @@ import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-r
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
+import { createInstance } from "i18next";
 import { renderToPipeableStream } from "react-dom/server";
+import { I18nextProvider, initReactI18next } from "react-i18next";
 import type { AppServerIntegration } from "../server/appEntry.ts";
 import { CLIENT_IP_HEADER } from "./.server/auth.server.ts";
+import { requestLanguage } from "./.server/i18n.server.ts";
+import { i18nConfig, resources } from "./i18n/config.ts";
 import { mountExpressRoutes } from "./.server/express.server.ts";
 import { logger } from "./.server/logger.server.ts";
 import { startRuntime, stopRuntime } from "./.server/runtime.server.ts";
@@ -24,33 +28,41 @@ export const integration: AppServerIntegration = {
   multipartMiddleware,
 };
 
-export default function handleRequest(
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
   _loadContext: AppLoadContext,
 ) {
+  // One i18next instance per request: two visitors in two languages never share one.
+  const i18n = createInstance();
+  await i18n.use(initReactI18next).init({ ...i18nConfig, resources, lng: await requestLanguage(request) });
   const waitForAll = isbot(request.headers.get("user-agent") ?? "");
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
-    const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} />, {
-      [waitForAll ? "onAllReady" : "onShellReady"]() {
-        shellRendered = true;
-        const body = new PassThrough();
-        responseHeaders.set("Content-Type", "text/html");
-        resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
-        pipe(body);
+    const { pipe, abort } = renderToPipeableStream(
+      <I18nextProvider i18n={i18n}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} />
+      </I18nextProvider>,
+      {
+        [waitForAll ? "onAllReady" : "onShellReady"]() {
+          shellRendered = true;
+          const body = new PassThrough();
+          responseHeaders.set("Content-Type", "text/html");
+          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+          pipe(body);
+        },
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          // Errors after the shell are logged here; before it, handleError below sees them.
+          if (shellRendered) logger("render").error({ err: error }, "render error after the shell");
+        },
       },
-      onShellError(error: unknown) {
-        reject(error);
-      },
-      onError(error: unknown) {
-        responseStatusCode = 500;
-        // Errors after the shell are logged here; before it, handleError below sees them.
-        if (shellRendered) logger("render").error({ err: error }, "render error after the shell");
-      },
-    });
+    );
     setTimeout(abort, ABORT_DELAY_MS);
   });
 }

@@ -5,7 +5,13 @@ import themeHref from "primereact/resources/themes/lara-light-indigo/theme.css?u
 import primeHref from "primereact/resources/primereact.min.css?url";
 import iconsHref from "primeicons/primeicons.css?url";
 import appHref from "~/styles/app.css?url";
+import { useTranslation } from "react-i18next";
+import { useChangeLanguage } from "remix-i18next/react";
+import { requestLanguage } from "~/.server/i18n.server.ts";
+import { siteInfo } from "~/.server/env.server.ts";
 import { getUser } from "~/.server/session.server.ts";
+import { htmlLang, type Language } from "~/i18n/config.ts";
+import notoSansScHref from "@fontsource/noto-sans-sc/400.css?url";
 import { TopMenu } from "~/components/TopMenu.tsx";
 import { SiteFooter } from "~/components/SiteFooter.tsx";
 
@@ -13,6 +19,9 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href: themeHref },
   { rel: "stylesheet", href: primeHref },
   { rel: "stylesheet", href: iconsHref },
+  // Chinese glyphs on every visitor's machine: Noto Sans SC split by unicode-range, so a
+  // browser downloads only the slices of the characters a page uses (docs/i18n.md).
+  { rel: "stylesheet", href: notoSansScHref },
   { rel: "stylesheet", href: appHref },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
@@ -20,13 +29,18 @@ export const links: LinksFunction = () => [
 export const meta: MetaFunction = () => [{ title: "Meta-Rank — benchmarking attribution methods" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return { user: await getUser(request) };
+  const [user, locale] = await Promise.all([getUser(request), requestLanguage(request)]);
+  const url = new URL(request.url);
+  return { user, locale, path: url.pathname + url.search, site: siteInfo() };
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
+  const locale: Language = data?.locale ?? "en";
+  // The server rendered in `locale`; after the toggle's POST the browser's i18next follows it.
+  useChangeLanguage(locale);
   return (
-    <html lang="en">
+    <html lang={htmlLang(locale)}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -35,9 +49,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         <PrimeReactProvider value={{ ripple: false }}>
-          <TopMenu user={data?.user ?? null} />
+          <TopMenu user={data?.user ?? null} locale={locale} path={data?.path ?? "/homepage"} />
           <main className="page">{children}</main>
-          <SiteFooter />
+          <SiteFooter site={data?.site ?? null} />
         </PrimeReactProvider>
         <ScrollRestoration />
         <Scripts />
@@ -53,18 +67,20 @@ export default function App() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
-  let title = "Something went wrong";
-  let detail = "Please try again later.";
+  const { t } = useTranslation();
+  let title = t("error.generic");
+  let detail = t("error.genericDetail");
   if (isRouteErrorResponse(error)) {
+    const given = typeof error.data === "string" && error.data ? error.data : null;
     if (error.status === 403) {
-      title = "403 — Forbidden";
-      detail = typeof error.data === "string" && error.data ? error.data : "You do not have permission to see this page.";
+      title = t("error.forbidden");
+      detail = given ?? t("error.forbiddenDetail");
     } else if (error.status === 404) {
-      title = "404 — Not found";
-      detail = typeof error.data === "string" && error.data ? error.data : "There is nothing at this address.";
+      title = t("error.notFound");
+      detail = given ?? t("error.notFoundDetail");
     } else {
-      title = `${error.status} — ${error.statusText || "Error"}`;
-      if (typeof error.data === "string" && error.data) detail = error.data;
+      title = t("error.other", { status: error.status, statusText: error.statusText || t("error.otherStatus") });
+      if (given) detail = given;
     }
   }
   return (
@@ -72,7 +88,7 @@ export function ErrorBoundary() {
       <h1>{title}</h1>
       <p>{detail}</p>
       <p>
-        <a href="/homepage">Back to the home page</a>
+        <a href="/homepage">{t("error.back")}</a>
       </p>
     </section>
   );

@@ -15,3 +15,11 @@ export function adminRegisterCode(): string | undefined {
 export function sessionSecret(): string {
   return process.env.SESSION_SECRET || "meta-rank-dev-secret-change-me";
 }
+
+/** Who runs this server, shown in the footer (SITE_TEAM, SITE_CONTACT); the defaults say so plainly. */
+export function siteInfo(): { team: string; contact: string } {
+  return {
+    team: process.env.SITE_TEAM || "the Meta-Rank open-source contributors",
+    contact: process.env.SITE_CONTACT || "the administrator of this server (SITE_CONTACT is not set)",
+  };
+}

@@ -1,9 +1,17 @@
-export function SiteFooter() {
+import { useTranslation } from "react-i18next";
+
+/** Team and contact come from the server's configuration (SITE_TEAM, SITE_CONTACT in the README). */
+export function SiteFooter({ site }: { site: { team: string; contact: string } | null }) {
+  const { t } = useTranslation();
   return (
     <footer className="site-footer">
-      <p>Meta-Rank is developed by the Explainable AI research team, School of Computer Science, an open research university.</p>
-      <p>Maintenance contact: meta-rank@lab.example.org</p>
-      <p>Copyright © 2023 Meta-Rank team. All rights reserved.</p>
+      {site ? (
+        <>
+          <p>{t("footer.team", { team: site.team })}</p>
+          <p>{t("footer.contact", { contact: site.contact })}</p>
+        </>
+      ) : null}
+      <p>{t("footer.copyright", { year: 2023 })}</p>
     </footer>
   );
 }

@@ -1,0 +1,39 @@
+// The two interface languages and the i18next settings shared by the server render and the
+// browser. Translations live in app/locales/<lng>/<namespace>.json, one namespace per area;
+// tests/unit/i18n.test.ts fails when a key exists in one language only (docs/i18n.md).
+import enCommon from "~/locales/en/common.json";
+import enHome from "~/locales/en/home.json";
+import zhCommon from "~/locales/zh/common.json";
+import zhHome from "~/locales/zh/home.json";
+
+export const LANGUAGES = ["en", "zh"] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const FALLBACK_LANGUAGE: Language = "en";
+export const DEFAULT_NAMESPACE = "common";
+
+export const resources = {
+  en: { common: enCommon, home: enHome },
+  zh: { common: zhCommon, home: zhHome },
+} as const;
+
+export type Namespace = keyof (typeof resources)["en"];
+export const NAMESPACES = Object.keys(resources.en) as Namespace[];
+
+export const i18nConfig = {
+  supportedLngs: [...LANGUAGES],
+  fallbackLng: FALLBACK_LANGUAGE,
+  defaultNS: DEFAULT_NAMESPACE,
+  ns: NAMESPACES,
+  // React escapes what it renders; i18next must not escape a second time.
+  interpolation: { escapeValue: false },
+  react: { useSuspense: false },
+};
+
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === "string" && (LANGUAGES as readonly string[]).includes(value);
+}
+
+/** The `<html lang>` value of a language (BCP 47): Simplified Chinese as used in mainland China. */
+export function htmlLang(lng: Language): string {
+  return lng === "zh" ? "zh-CN" : "en";
+}

@@ -1,0 +1,48 @@
+// The language toggle in a real Chromium, with JavaScript on and off; the Chinese page is
+// rendered with the shipped Noto Sans SC (a screenshot is kept under var/screenshots/).
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { startStack, type Stack } from "../support/stack.ts";
+import { launchBrowser, newContext } from "./browser.ts";
+
+let stack: Stack;
+let browser: Browser;
+beforeAll(async () => {
+  [stack, browser] = await Promise.all([startStack({ sidecar: false }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+describe("interface languages in Chromium", () => {
+  for (const javaScriptEnabled of [true, false]) {
+    it(`the toggle switches to Chinese and back (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async () => {
+      const ctx = await newContext(browser, stack.baseUrl, javaScriptEnabled);
+      const page = await ctx.newPage();
+      const errors: string[] = [];
+      page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+      await page.goto("/homepage");
+      expect(await page.getAttribute("html", "lang")).toBe("en");
+      await page.getByRole("button", { name: "中文" }).click();
+      await page.getByRole("navigation").getByRole("link", { name: "排行榜" }).waitFor({ state: "visible" });
+      expect(await page.getAttribute("html", "lang")).toBe("zh-CN");
+      await expect(page.getByRole("heading", { name: "研究动机" }).isVisible()).resolves.toBe(true);
+      if (javaScriptEnabled) {
+        // The Chinese glyphs come from the shipped web font, not the machine's fonts.
+        await page.evaluate(() => document.fonts.ready);
+        const loaded = await page.evaluate(() => [...document.fonts].some((f) => f.family.includes("Noto Sans SC") && f.status === "loaded"));
+        expect(loaded).toBe(true);
+        fs.mkdirSync(path.resolve("var/screenshots"), { recursive: true });
+        await page.screenshot({ path: path.resolve("var/screenshots/homepage-zh.png"), fullPage: true });
+      }
+      await page.getByRole("button", { name: "English" }).click();
+      await page.getByRole("navigation").getByRole("link", { name: "LEADERBOARD" }).waitFor({ state: "visible" });
+      expect(await page.getAttribute("html", "lang")).toBe("en");
+      expect(errors.filter((e) => /hydrat/i.test(e))).toEqual([]);
+      await ctx.close();
+    });
+  }
+});

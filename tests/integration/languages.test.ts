@@ -1,0 +1,58 @@
+// The interface language: Accept-Language on a first visit, the top bar's toggle (a plain
+// form, no JavaScript) afterwards, kept in a cookie; <html lang> follows it.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStack, type Stack } from "../support/stack.ts";
+import { Client, location } from "../support/client.ts";
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ sidecar: false });
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const htmlLang = (html: string) => html.match(/<html lang="([^"]+)"/)?.[1];
+
+describe(`interface languages on ${process.env.TEST_DB}`, () => {
+  it("a first visit follows Accept-Language; English otherwise", async () => {
+    const c = new Client(stack.baseUrl);
+    const en = await c.html("/homepage");
+    expect(htmlLang(en)).toBe("en");
+    expect(en).toContain(">LEADERBOARD<");
+    const zh = await (await c.request("/homepage", { headers: { "Accept-Language": "zh-CN,zh;q=0.9,en;q=0.5" } })).text();
+    expect(htmlLang(zh)).toBe("zh-CN");
+    expect(zh).toContain(">排行榜<");
+    expect(zh).toContain("研究动机");
+    expect(zh).not.toContain("Motivation");
+  });
+
+  it("the toggle sets a cookie that wins over Accept-Language and returns to the same page", async () => {
+    const c = new Client(stack.baseUrl);
+    const res = await c.post("/language", { lng: "zh", redirectTo: "/leaderboard?suite=x" });
+    expect(res.status).toBe(302);
+    expect(location(res)).toBe("/leaderboard?suite=x");
+    expect(c.cookies.get("lng")).toBeTruthy();
+    const page = await (await c.request("/homepage", { headers: { "Accept-Language": "en" } })).text();
+    expect(htmlLang(page)).toBe("zh-CN");
+    // The toggle now offers English.
+    expect(page).toMatch(/name="lng" value="en"/);
+    await c.post("/language", { lng: "en", redirectTo: "/homepage" });
+    expect(htmlLang(await c.html("/homepage"))).toBe("en");
+  });
+
+  it("unknown languages and foreign redirect targets fall back safely", async () => {
+    const c = new Client(stack.baseUrl);
+    const res = await c.post("/language", { lng: "xx", redirectTo: "https://evil.example/" });
+    expect(location(res)).toBe("/homepage");
+    expect(htmlLang(await c.html("/homepage"))).toBe("en");
+  });
+
+  it("error pages are translated too", async () => {
+    const c = new Client(stack.baseUrl);
+    await c.post("/language", { lng: "zh", redirectTo: "/homepage" });
+    const res = await c.get("/no-such-page");
+    expect(res.status).toBe(404);
+    expect(await res.text()).toContain("404 — 未找到");
+  });
+});
