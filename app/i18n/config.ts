@@ -2,8 +2,10 @@
 // browser. Translations live in app/locales/<lng>/<namespace>.json, one namespace per area;
 // tests/unit/i18n.test.ts fails when a key exists in one language only (docs/i18n.md).
 import enCommon from "~/locales/en/common.json";
+import enDocs from "~/locales/en/docs.json";
 import enHome from "~/locales/en/home.json";
 import zhCommon from "~/locales/zh/common.json";
+import zhDocs from "~/locales/zh/docs.json";
 import zhHome from "~/locales/zh/home.json";
 
 export const LANGUAGES = ["en", "zh"] as const;
@@ -12,8 +14,8 @@ export const FALLBACK_LANGUAGE: Language = "en";
 export const DEFAULT_NAMESPACE = "common";
 
 export const resources = {
-  en: { common: enCommon, home: enHome },
-  zh: { common: zhCommon, home: zhHome },
+  en: { common: enCommon, home: enHome, docs: enDocs },
+  zh: { common: zhCommon, home: zhHome, docs: zhDocs },
 } as const;
 
 export type Namespace = keyof (typeof resources)["en"];

@@ -1,25 +1,29 @@
-import type { MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { i18nServer } from "~/.server/i18n.server.ts";
 
-export const meta: MetaFunction = () => [{ title: "系统文档 — Meta-Rank" }];
+export const handle = { i18n: "docs" };
 
-const SECTIONS = [
-  { id: "concepts", title: "可视化解释的概念与意义" },
-  { id: "datasets", title: "数据集介绍与选择" },
-  { id: "algorithms", title: "算法介绍与选择" },
-  { id: "workflow", title: "系统使用流程" },
-  { id: "users", title: "系统用户管理" },
-];
+export async function loader({ request }: LoaderFunctionArgs) {
+  const t = await i18nServer.getFixedT(request, "docs");
+  return { title: t("metaTitle") };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title ?? "Meta-Rank" }];
+
+const SECTION_IDS = ["concepts", "datasets", "algorithms", "workflow", "users"] as const;
 
 export default function Documentation() {
-  const [active, setActive] = useState(SECTIONS[0].id);
+  const { t } = useTranslation("docs");
+  const [active, setActive] = useState<string>(SECTION_IDS[0]);
   // Highlight the section being read: the last section whose top has scrolled past the header.
   useEffect(() => {
     const onScroll = () => {
-      let current = SECTIONS[0].id;
-      for (const s of SECTIONS) {
-        const el = document.getElementById(s.id);
-        if (el && el.getBoundingClientRect().top <= 120) current = s.id;
+      let current: string = SECTION_IDS[0];
+      for (const id of SECTION_IDS) {
+        const el = document.getElementById(id);
+        if (el && el.getBoundingClientRect().top <= 120) current = id;
       }
       setActive(current);
     };
@@ -29,51 +33,76 @@ export default function Documentation() {
   }, []);
   return (
     <div className="doc-layout">
-      <nav className="doc-menu card" aria-label="文档目录">
-        {SECTIONS.map((s) => (
+      <nav className="doc-menu card" aria-label={t("menuLabel")}>
+        {SECTION_IDS.map((id) => (
           <a
-            key={s.id}
-            href={`#${s.id}`}
-            className={active === s.id ? "active" : undefined}
-            aria-current={active === s.id ? "true" : undefined}
+            key={id}
+            href={`#${id}`}
+            className={active === id ? "active" : undefined}
+            aria-current={active === id ? "true" : undefined}
             onClick={(e) => {
               e.preventDefault();
-              document.getElementById(s.id)?.scrollIntoView({ behavior: "smooth" });
-              history.replaceState(null, "", `#${s.id}`);
-              setActive(s.id);
+              document.getElementById(id)?.scrollIntoView({ behavior: "smooth" });
+              history.replaceState(null, "", `#${id}`);
+              setActive(id);
             }}
           >
-            {s.title}
+            {t(`sections.${id}`)}
           </a>
         ))}
       </nav>
       <div>
+        <h1 className="visually-hidden">{t("metaTitle")}</h1>
         <section id="concepts" className="card doc-section">
-          <h2>{SECTIONS[0].title}</h2>
-          <p>可视化解释（归因方法）为图像分类模型的每个像素给出相关性分数，帮助研究者理解模型依据图像中的哪些区域作出判断。</p>
-          <video controls preload="metadata" width="100%" poster="/doc/intro-poster.svg" data-testid="doc-video">
-            <source src="/doc/intro.webm" type="video/webm" />
-            您的浏览器不支持视频播放。
-          </video>
+          <h2>{t("sections.concepts")}</h2>
+          <p>{t("concepts.p1")}</p>
+          <p>{t("concepts.p2")}</p>
+          <p>{t("concepts.p3")}</p>
+          <figure>
+            <video controls preload="metadata" width="100%" poster="/doc/intro-poster.svg" data-testid="doc-video">
+              <source src="/doc/intro.webm" type="video/webm" />
+              {t("concepts.noVideo")}
+            </video>
+            <figcaption className="muted">{t("concepts.video")}</figcaption>
+          </figure>
         </section>
         <section id="datasets" className="card doc-section">
-          <h2>{SECTIONS[1].title}</h2>
-          <p>平台支持 Fashion-MNIST、程序生成的彩色场景数据集，以及管理员导入的 CIFAR-10/100 与图像文件夹数据集。详见“DATASETS”页面。</p>
+          <h2>{t("sections.datasets")}</h2>
+          <p>{t("datasets.p1")}</p>
+          <ul>
+            <li>{t("datasets.fashion")}</li>
+            <li>{t("datasets.scenes")}</li>
+            <li>{t("datasets.operator")}</li>
+          </ul>
+          <p>{t("datasets.choose")}</p>
         </section>
         <section id="algorithms" className="card doc-section">
-          <h2>{SECTIONS[2].title}</h2>
-          <p>
-            可选算法包括 Saliency、InputXGradient、Integrated Gradients、SmoothGrad、GradientShap、Guided Backprop、Deconvolution、GradCAM、Occlusion、LIME 与
-            KernelSHAP。
-          </p>
+          <h2>{t("sections.algorithms")}</h2>
+          <p>{t("algorithms.p1")}</p>
+          <ul>
+            <li>{t("algorithms.gradient")}</li>
+            <li>{t("algorithms.cam")}</li>
+            <li>{t("algorithms.perturbation")}</li>
+          </ul>
+          <p>{t("algorithms.choose")}</p>
         </section>
         <section id="workflow" className="card doc-section">
-          <h2>{SECTIONS[3].title}</h2>
-          <p>阅读教程 → 运行 MoRF/LeRF 评估 → 上传两个结果文件获得元分数与排名 → 提交算法 → 管理员审核。</p>
+          <h2>{t("sections.workflow")}</h2>
+          <ol>
+            <li>{t("workflow.read")}</li>
+            <li>{t("workflow.evaluate")}</li>
+            <li>{t("workflow.score")}</li>
+            <li>{t("workflow.submit")}</li>
+            <li>{t("workflow.approve")}</li>
+          </ol>
         </section>
         <section id="users" className="card doc-section">
-          <h2>{SECTIONS[4].title}</h2>
-          <p>普通用户可提交算法、管理个人数据集与训练任务；管理员还可审核提交、查看贡献者排名并监控 GPU 服务器。</p>
+          <h2>{t("sections.users")}</h2>
+          <ul>
+            <li>{t("users.visitor")}</li>
+            <li>{t("users.user")}</li>
+            <li>{t("users.admin")}</li>
+          </ul>
         </section>
       </div>
     </div>

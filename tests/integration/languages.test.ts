@@ -48,6 +48,18 @@ describe(`interface languages on ${process.env.TEST_DB}`, () => {
     expect(htmlLang(await c.html("/homepage"))).toBe("en");
   });
 
+  it("the documentation reads in both languages", async () => {
+    const c = new Client(stack.baseUrl);
+    const en = await c.html("/document");
+    expect(en).toContain("<title>Documentation — Meta-Rank</title>");
+    expect(en).toContain("Users and roles");
+    await c.post("/language", { lng: "zh", redirectTo: "/document" });
+    const zh = await c.html("/document");
+    expect(zh).toContain("<title>系统文档 — Meta-Rank</title>");
+    expect(zh).toContain("系统用户管理");
+    expect(zh).not.toContain("Users and roles");
+  });
+
   it("error pages are translated too", async () => {
     const c = new Client(stack.baseUrl);
     await c.post("/language", { lng: "zh", redirectTo: "/homepage" });
