@@ -1,34 +1,56 @@
-import { Form, NavLink } from "@remix-run/react";
+// The top bar: every area of the platform (app/lib/navigation.ts), the language toggle and the
+// user menu. Everything opens without JavaScript: groups are <details>, the phone-width menu is
+// a checkbox and its label, the toggle and sign-out are plain forms.
+import { Form, NavLink, useLocation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import type { CurrentUser } from "~/.server/session.server.ts";
 import type { Language } from "~/i18n/config.ts";
-
-const ENTRIES = [
-  { to: "/homepage", key: "menu.home" },
-  { to: "/Algorithm", key: "menu.tutorial" },
-  { to: "/leaderboard", key: "menu.leaderboard" },
-  { to: "/datasetPreview", key: "menu.datasets" },
-  { to: "/submission", key: "menu.submission" },
-  { to: "/history", key: "menu.history" },
-] as const;
+import { isGroup, menuFor } from "~/lib/navigation.ts";
 
 export function TopMenu({ user, locale, path }: { user: CurrentUser | null; locale: Language; path: string }) {
   const { t } = useTranslation();
-  const entries = user?.isAdmin ? [...ENTRIES, { to: "/approval", key: "menu.approval" } as const] : ENTRIES;
+  const location = useLocation();
+  const header = useRef<HTMLElement>(null);
+  // After a client-side navigation, close whatever menu was open (a full page load starts closed).
+  useEffect(() => {
+    header.current?.querySelectorAll("details[open]").forEach((d) => d.removeAttribute("open"));
+    const toggle = header.current?.querySelector<HTMLInputElement>("#topnav-toggle");
+    if (toggle) toggle.checked = false;
+  }, [location.pathname, location.search]);
+  const entries = menuFor(user);
   return (
-    <header className="topbar">
+    <header className="topbar" ref={header}>
       <a className="brand" href="/homepage">
         <span className="brand-mark">M</span> {t("brand")}
       </a>
+      <input type="checkbox" id="topnav-toggle" className="topnav-toggle" aria-hidden="true" tabIndex={-1} />
+      <label htmlFor="topnav-toggle" className="topnav-toggle-label">
+        <i className="pi pi-bars" aria-hidden="true" /> {t("menu.open")}
+      </label>
       <nav className="topnav" aria-label={t("menu.label")}>
-        {entries.map((e) => (
-          <NavLink key={e.to} to={e.to} className={({ isActive }) => "topnav-item" + (isActive ? " active" : "")}>
-            {t(e.key)}
-          </NavLink>
-        ))}
+        {entries.map((e) =>
+          isGroup(e) ? (
+            <details key={e.key} className="topnav-group">
+              <summary className={"topnav-item" + (e.links.some((l) => location.pathname === l.to) ? " active" : "")}>
+                {t(e.key)} <i className="pi pi-angle-down" aria-hidden="true" />
+              </summary>
+              <div className="topnav-panel">
+                {e.links.map((l) => (
+                  <NavLink key={l.to} to={l.to}>
+                    {t(l.key)}
+                  </NavLink>
+                ))}
+              </div>
+            </details>
+          ) : (
+            <NavLink key={e.to} to={e.to} className={({ isActive }) => "topnav-item" + (isActive ? " active" : "")}>
+              {t(e.key)}
+            </NavLink>
+          ),
+        )}
       </nav>
       <div className="topbar-right">
-        {/* A plain form: the toggle works without JavaScript (app/routes/language.tsx). */}
         <Form method="post" action="/language" className="language-toggle">
           <input type="hidden" name="lng" value={locale === "zh" ? "en" : "zh"} />
           <input type="hidden" name="redirectTo" value={path} />
@@ -37,7 +59,6 @@ export function TopMenu({ user, locale, path }: { user: CurrentUser | null; loca
           </button>
         </Form>
         {user ? (
-          // <details> opens without JavaScript; the sign-out button is a real form POST.
           <details className="user-menu">
             <summary>
               <i className="pi pi-user" /> {user.username}

@@ -36,6 +36,12 @@ export default function Homepage() {
           <Link to="/Algorithm" className="p-button p-component">
             <i className="pi pi-book" style={{ marginRight: ".5rem" }} /> {t("tutorial")}
           </Link>
+          <Link to="/demos" className="p-button p-button-outlined p-component">
+            <i className="pi pi-play" style={{ marginRight: ".5rem" }} /> {t("tryDemos")}
+          </Link>
+          <Link to="/document" className="p-button p-button-outlined p-component">
+            <i className="pi pi-question-circle" style={{ marginRight: ".5rem" }} /> {t("readDocs")}
+          </Link>
           {/* A GET link so it works without JavaScript; the page answers with the seed's notice. */}
           <Link to="?paper=1" className="p-button p-button-outlined p-component" preventScrollReset>
             <i className="pi pi-file" style={{ marginRight: ".5rem" }} /> {t("paper")}
