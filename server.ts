@@ -11,6 +11,7 @@ import compression from "compression";
 import { createRequestHandler } from "@remix-run/express";
 import type { AppLoadContext, ServerBuild } from "@remix-run/node";
 import type { AppServerIntegration } from "./server/appEntry.ts";
+import { pageCache } from "./server/pageCache.ts";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const isProduction = process.env.NODE_ENV === "production";
@@ -67,6 +68,8 @@ export async function createApp() {
     app.use(express.static(path.join(root, "build/client"), { maxAge: "1h" }));
   }
 
+  // Public pages for anonymous visitors, rendered once per content version (PAGE_CACHE=0 turns it off).
+  if (process.env.PAGE_CACHE !== "0") app.use(pageCache({ keyOf: integration.publicPageKey }));
   await integration.mountExpressRoutes(app);
   app.use(integration.multipartMiddleware());
   app.all(

@@ -15,6 +15,7 @@ import { requestLanguage } from "./.server/i18n.server.ts";
 import { i18nConfig, resources } from "./i18n/config.ts";
 import { mountExpressRoutes } from "./.server/express.server.ts";
 import { logger } from "./.server/logger.server.ts";
+import { publicPageKey } from "./.server/publicPages.server.ts";
 import { startRuntime, stopRuntime } from "./.server/runtime.server.ts";
 import { multipartMiddleware } from "./.server/uploads.server.ts";
 
@@ -26,6 +27,7 @@ export const integration: AppServerIntegration = {
   clientIpHeader: CLIENT_IP_HEADER,
   mountExpressRoutes,
   multipartMiddleware,
+  publicPageKey,
 };
 
 export default async function handleRequest(

@@ -13,6 +13,8 @@ export interface AppServerIntegration {
   clientIpHeader: string;
   /** Routes mounted before Remix: bull-board (admins only). */
   mountExpressRoutes(app: Express): Promise<void>;
+  /** The rendered-page cache key of a request (anonymous GETs of public pages), or null to render it. */
+  publicPageKey(req: { method: string; path: string; url: string; headers: Record<string, string | string[] | undefined> }): Promise<string | null>;
   /** Parses multipart bodies of upload routes into req.uploads with each route's limits. */
   multipartMiddleware(): RequestHandler;
 }

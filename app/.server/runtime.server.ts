@@ -3,9 +3,11 @@
 // the build's entry module) before it listens; no module sets any of this up on import
 // (docs/architecture.md, "Start-up").
 import type { Logger } from "pino";
+import { sequelize } from "./db.server.ts";
 import { registerEvaluationJobs } from "./evaluations.server.ts";
 import { rootLogger } from "./logger.server.ts";
 import { closeAppQueue, createAppQueue, type JobQueue } from "./queue.server.ts";
+import { watchPublicContent } from "./publicPages.server.ts";
 import { installSidecarChooser } from "./servers.server.ts";
 
 export interface Runtime {
@@ -24,6 +26,7 @@ export function startRuntime(): Promise<Runtime> {
     }
     const queue = createAppQueue();
     installSidecarChooser();
+    watchPublicContent(sequelize);
     await registerEvaluationJobs(queue);
     logger.info({ queue: queue.backend }, "runtime started");
     return { logger, queue };
