@@ -71,7 +71,8 @@ export function ErrorBoundary() {
   let title = t("error.generic");
   let detail = t("error.genericDetail");
   if (isRouteErrorResponse(error)) {
-    const given = typeof error.data === "string" && error.data ? error.data : null;
+    // A message a loader wrote for people; the router's own texts ("No route matches URL …") are not shown.
+    const given = typeof error.data === "string" && error.data && !/^Error: |No route matches/.test(error.data) ? error.data : null;
     if (error.status === 403) {
       title = t("error.forbidden");
       detail = given ?? t("error.forbiddenDetail");

@@ -27,15 +27,9 @@ export async function requireAdminExpress(req: ExpressRequest, res: ExpressRespo
 /** Mounts bull-board; the queue must exist (startRuntime() ran). */
 export async function mountExpressRoutes(app: Express): Promise<void> {
   const queue = jobQueue();
-  if (queue.backend === "memory") {
-    app.use(QUEUE_BOARD_PATH, requireAdminExpress, (_req, res) => {
-      res
-        .status(200)
-        .type("text/plain")
-        .send("Jobs run in-process because REDIS_URL is not set; the queue board needs Redis. Set REDIS_URL and restart to see queued jobs here.");
-    });
-    return;
-  }
+  // Without Redis there is no bull-board: /admin/queues is then a page of the app that says why
+  // (app/routes/admin.queues.tsx), inside the layout.
+  if (queue.backend === "memory") return;
   const serverAdapter = new ExpressAdapter();
   serverAdapter.setBasePath(QUEUE_BOARD_PATH);
   // Create the known kinds' queues now so the board lists them before the first job.

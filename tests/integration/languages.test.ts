@@ -65,6 +65,9 @@ describe(`interface languages on ${process.env.TEST_DB}`, () => {
     await c.post("/language", { lng: "zh", redirectTo: "/homepage" });
     const res = await c.get("/no-such-page");
     expect(res.status).toBe(404);
-    expect(await res.text()).toContain("404 — 未找到");
+    const html = await res.text();
+    expect(html).toContain("404 — 未找到");
+    expect(html).toContain("此地址没有内容。");
+    expect(html).not.toContain("No route matches");
   });
 });

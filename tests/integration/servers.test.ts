@@ -110,10 +110,17 @@ describe("admin-only pages and actions", () => {
     expect((await serverStates(admin)).has("local")).toBe(true); // the delete did not happen
   });
 
-  it("keep bull-board at /admin/queues for administrators only", async () => {
-    expect((await anon().get("/admin/queues")).status).toBe(403);
+  it("keep /admin/queues for administrators only; without Redis it explains itself inside the layout", async () => {
+    const anonymous = await anon().get("/admin/queues");
+    expect(anonymous.status).toBe(302);
+    expect(location(anonymous)).toMatch(/^\/signin/);
     expect((await user.get("/admin/queues")).status).toBe(403);
-    expect((await admin.get("/admin/queues")).status).toBe(200);
+    const res = await admin.get("/admin/queues");
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('data-testid="queues-in-process"');
+    expect(html).toContain("REDIS_URL is not set");
+    expect(html).toContain('class="topbar"');
   });
 
   it("let administrators in; /admin shows manage_server", async () => {
