@@ -1,9 +1,11 @@
 // The two interface languages and the i18next settings shared by the server render and the
 // browser. Translations live in app/locales/<lng>/<namespace>.json, one namespace per area;
 // tests/unit/i18n.test.ts fails when a key exists in one language only (docs/i18n.md).
+import enBoard from "~/locales/en/board.json";
 import enCommon from "~/locales/en/common.json";
 import enDocs from "~/locales/en/docs.json";
 import enHome from "~/locales/en/home.json";
+import zhBoard from "~/locales/zh/board.json";
 import zhCommon from "~/locales/zh/common.json";
 import zhDocs from "~/locales/zh/docs.json";
 import zhHome from "~/locales/zh/home.json";
@@ -14,8 +16,8 @@ export const FALLBACK_LANGUAGE: Language = "en";
 export const DEFAULT_NAMESPACE = "common";
 
 export const resources = {
-  en: { common: enCommon, home: enHome, docs: enDocs },
-  zh: { common: zhCommon, home: zhHome, docs: zhDocs },
+  en: { common: enCommon, home: enHome, docs: enDocs, board: enBoard },
+  zh: { common: zhCommon, home: zhHome, docs: zhDocs, board: zhBoard },
 } as const;
 
 export type Namespace = keyof (typeof resources)["en"];

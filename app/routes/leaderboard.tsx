@@ -5,6 +5,10 @@ import { Link, useLoaderData } from "@remix-run/react";
 import metarankHref from "~/styles/metarank.css?url";
 import { chooseSuite, listSuites, pageParam, paginate, suiteBoards } from "~/.server/board.server.ts";
 import { RankTable, useHrefWith } from "~/components/RankTable.tsx";
+import { HEATMAP_METHODS, suiteInconsistency } from "~/.server/inconsistency.server.ts";
+import { Inconsistency } from "~/components/Inconsistency.tsx";
+
+export const handle = { i18n: ["common", "board"] };
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: metarankHref }];
 export const meta: MetaFunction = () => [{ title: "Leaderboard — Meta-Rank" }];
@@ -13,8 +17,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const suites = await listSuites();
   const suite = chooseSuite(suites, url.searchParams.get("suite"));
-  if (!suite) return { suites: [], suite: null, boards: null };
-  const { overall, morf, lerf } = await suiteBoards(suite.id, ["overall", "morf", "lerf"] as const);
+  if (!suite) return { suites: [], suite: null, boards: null, inconsistency: null };
+  const [{ overall, morf, lerf }, inconsistency] = await Promise.all([suiteBoards(suite.id, ["overall", "morf", "lerf"] as const), suiteInconsistency(suite)]);
   return {
     suites: suites.map((s) => ({ id: s.id, name: s.name, methods: s.methods })),
     suite,
@@ -23,11 +27,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
       morf: paginate(morf, pageParam(url, "morfPage")),
       lerf: paginate(lerf, pageParam(url, "lerfPage")),
     },
+    inconsistency: inconsistency ? { ...inconsistency, limit: HEATMAP_METHODS } : null,
   };
 }
 
 export default function Leaderboard() {
-  const { suites, suite, boards } = useLoaderData<typeof loader>();
+  const { suites, suite, boards, inconsistency } = useLoaderData<typeof loader>();
   const hrefWith = useHrefWith();
   if (!suite || !boards) {
     return (
@@ -88,6 +93,7 @@ export default function Leaderboard() {
         The MoRF-only and LeRF-only boards apply the same metascore to one removal order's cases.{" "}
         <Link to={hrefWith({ page: null, morfPage: null, lerfPage: null })}>First pages</Link>
       </p>
+      {inconsistency ? <Inconsistency data={inconsistency} suiteId={suite.id} limit={inconsistency.limit} /> : null}
     </section>
   );
 }

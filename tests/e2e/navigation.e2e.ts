@@ -30,7 +30,7 @@ describe("top menu", () => {
       // "My datasets" is for signed-in users only.
       await page.getByRole("navigation").getByText("DATASETS", { exact: true }).click();
       expect(await page.getByRole("navigation").getByRole("link", { name: "My datasets" }).count()).toBe(0);
-      await page.getByRole("navigation").getByRole("link", { name: "DOCUMENTATION" }).click();
+      await page.getByRole("navigation").getByRole("link", { name: "DOCS" }).click();
       await page.waitForURL(/\/document/);
       await ctx.close();
     });

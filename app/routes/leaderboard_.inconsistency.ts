@@ -1,0 +1,33 @@
+// Downloads of a suite's inconsistency views (app/components/Inconsistency.tsx):
+// ?suite=ID&table=ranks|agreement|spread&format=csv, or format=json for all of them.
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { chooseSuite, listSuites } from "~/.server/board.server.ts";
+import { inconsistencyCsv, suiteInconsistency } from "~/.server/inconsistency.server.ts";
+
+const TABLES = ["ranks", "agreement", "spread"] as const;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const suite = chooseSuite(await listSuites(), url.searchParams.get("suite"));
+  const data = suite ? await suiteInconsistency(suite) : null;
+  if (!suite || !data) throw new Response("This suite has fewer than two methods, so there is nothing to compare.", { status: 404 });
+  const name = `${suite.id}-inconsistency`;
+  if (url.searchParams.get("format") === "json") {
+    const body = {
+      suite: suite.id,
+      cases: data.cases,
+      methods: data.methods,
+      ranks: data.ranks,
+      tau: data.agreement.tau,
+      meanTau: data.agreement.meanTau,
+      spread: data.spread,
+    };
+    return new Response(JSON.stringify(body, null, 2), {
+      headers: { "Content-Type": "application/json; charset=utf-8", "Content-Disposition": `attachment; filename="${name}.json"` },
+    });
+  }
+  const table = TABLES.find((t) => t === url.searchParams.get("table")) ?? "ranks";
+  return new Response(inconsistencyCsv(data, table), {
+    headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="${name}-${table}.csv"` },
+  });
+}

@@ -1,0 +1,53 @@
+// The leaderboard's inconsistency views on the default board (the platform's own baselines):
+// rendered on the server, with downloads whose numbers agree with the page.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStack, type Stack } from "../support/stack.ts";
+import { Client } from "../support/client.ts";
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ sidecar: false });
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+describe(`inconsistency views on ${process.env.TEST_DB}`, () => {
+  it("the leaderboard shows the rank heatmap, τ matrix and spread without JavaScript", async () => {
+    const html = await new Client(stack.baseUrl).html("/leaderboard?suite=metarank-local");
+    expect(html).toContain('data-testid="rank-heatmap"');
+    expect(html).toContain('data-testid="agreement-matrix"');
+    expect(html).toContain('data-testid="rank-spread"');
+    expect(html).toMatch(/Mean Kendall(&#x27;|')s τ between the rankings of every pair of the 12 cases: -?\d\.\d{3}/);
+  });
+
+  it("the downloads have every method and case, and the JSON's τ matrix is symmetric with 1 on the diagonal", async () => {
+    const c = new Client(stack.baseUrl);
+    const ranks = await (await c.get("/leaderboard/inconsistency?suite=metarank-local&table=ranks&format=csv")).text();
+    const lines = ranks.trim().split("\n");
+    expect(lines[0].split(",")).toHaveLength(1 + 12);
+    expect(lines).toHaveLength(1 + 8);
+    const json = await (await c.get("/leaderboard/inconsistency?suite=metarank-local&format=json")).json();
+    expect(json.cases).toHaveLength(12);
+    for (let a = 0; a < 12; a++) {
+      expect(json.tau[a][a]).toBe(1);
+      for (let b = 0; b < 12; b++) expect(json.tau[a][b]).toBeCloseTo(json.tau[b][a], 12);
+    }
+    // Every method's ranks lie between 1 and the board size; its spread matches its row.
+    json.methods.forEach((m: string, i: number) => {
+      const row: number[] = json.ranks[i];
+      const spread = json.spread.find((s: { method: string }) => s.method === m);
+      expect(Math.min(...row)).toBe(spread.best);
+      expect(Math.max(...row)).toBe(spread.worst);
+      expect(row.every((r) => r >= 1 && r <= 8)).toBe(true);
+    });
+    const html = await c.html("/leaderboard?suite=metarank-local");
+    expect(html).toContain(json.meanTau.toFixed(3));
+  });
+
+  it("a suite without methods has no views and its download is a 404", async () => {
+    const c = new Client(stack.baseUrl);
+    expect(await c.html("/leaderboard?suite=metarank-seed")).not.toContain('data-testid="rank-heatmap"');
+    expect((await c.get("/leaderboard/inconsistency?suite=metarank-seed&format=json")).status).toBe(404);
+  });
+});
