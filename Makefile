@@ -9,7 +9,7 @@ SIDECAR_PORT ?= 50051
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APP_SOURCES := $(shell find app public -type f 2>/dev/null) vite.config.ts tsconfig.json
 
-.PHONY: start install build migrate seed serve test typecheck test-unit test-integration test-e2e debian-runtime debian-test import-baselines clean
+.PHONY: start install build migrate seed serve test validate typecheck lint format-check proto check-proto test-unit test-integration test-e2e debian-runtime debian-test import-baselines clean
 
 # `npm install` rather than `npm ci`: it installs the locked versions too, but npm 11 with
 # omit-lockfile-registry-resolved leaves other platforms' optional packages (rollup, esbuild,
@@ -58,10 +58,32 @@ import-baselines: seed
 	@test -n "$(DIR)" || { echo "usage: make import-baselines DIR=path/to/suite-folder"; exit 2; }
 	node --import tsx seeds/importSuite.ts "$(DIR)"
 
-test: install debian-test build typecheck test-unit test-integration test-e2e
+test: install debian-test build validate test-unit test-integration test-e2e
+
+# The contract's TypeScript types, generated from proto/ (docs/grpc.md). Both sides import them.
+PROTO_FILES := metarank/v1/evaluation.proto metarank/v1/inference.proto metarank/v1/metascore.proto metarank/v1/telemetry.proto
+PROTO_GEN := proto-loader-gen-types --longs Number --enums String --defaults --oneofs --grpcLib @grpc/grpc-js --importFileExtension .ts -I proto
+
+proto: node_modules/.installed
+	rm -rf proto/generated
+	$(PROTO_GEN) -O proto/generated $(PROTO_FILES)
+
+# Fails when proto/generated is not what the .proto files generate today.
+check-proto: node_modules/.installed
+	@tmp=$$(mktemp -d); $(PROTO_GEN) -O $$tmp $(PROTO_FILES) >/dev/null && \
+	  diff -r $$tmp proto/generated >/dev/null || { echo "proto/generated is stale: run 'make proto' and commit the result"; rm -rf $$tmp; exit 1; }; rm -rf $$tmp
+
+# Type check, lint, formatting and the generated contract, before any test runs.
+validate: typecheck lint format-check check-proto
 
 typecheck: node_modules/.installed
 	tsc --noEmit -p .
+
+lint: node_modules/.installed
+	eslint --max-warnings 0 .
+
+format-check: node_modules/.installed
+	prettier --check . >/dev/null || { prettier --check . ; exit 1; }
 
 test-unit:
 	vitest run

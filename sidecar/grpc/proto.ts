@@ -1,12 +1,18 @@
-// Loads .proto files from the repository's proto/ folder. The sidecar and the app
-// meet only in proto/, so each side has its own tiny loader.
+// Loads the gRPC contract from the repository's proto/ folder, typed by the code that
+// `make proto` generates into proto/generated/ (docs/grpc.md). The sidecar and the app meet
+// only in proto/: each side loads the same files with the same options.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
+import type { ProtoGrpcType as EvaluationProto } from "../../proto/generated/evaluation.ts";
+import type { ProtoGrpcType as InferenceProto } from "../../proto/generated/inference.ts";
+import type { ProtoGrpcType as MetascoreProto } from "../../proto/generated/metascore.ts";
+import type { ProtoGrpcType as TelemetryProto } from "../../proto/generated/telemetry.ts";
 
 export const PROTO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../proto");
 
+/** The options the generated types assume (Makefile PROTO_GEN): camelCase fields, numbers, enum names, defaults, oneofs. */
 export const LOADER_OPTIONS: protoLoader.Options = {
   keepCase: false,
   longs: Number,
@@ -16,23 +22,30 @@ export const LOADER_OPTIONS: protoLoader.Options = {
   includeDirs: [PROTO_ROOT],
 };
 
-const cache = new Map<string, grpc.GrpcObject>();
-
-/** Load one proto file (path relative to proto/, e.g. "metarank/v1/metascore.proto"). */
-export function loadProto(file: string): grpc.GrpcObject {
-  let pkg = cache.get(file);
-  if (!pkg) {
-    const def = protoLoader.loadSync(file, LOADER_OPTIONS);
-    pkg = grpc.loadPackageDefinition(def);
-    cache.set(file, pkg);
-  }
-  return pkg;
+/** Each contract file and the generated type of what it loads. */
+export interface ContractFiles {
+  "metarank/v1/evaluation.proto": EvaluationProto;
+  "metarank/v1/inference.proto": InferenceProto;
+  "metarank/v1/metascore.proto": MetascoreProto;
+  "metarank/v1/telemetry.proto": TelemetryProto;
 }
 
-/** The `metarank.v1` namespace of a loaded proto file. */
-export function metarankV1(file: string): grpc.GrpcObject {
-  const root = loadProto(file) as any;
-  return root.metarank.v1 as grpc.GrpcObject;
+const cache = new Map<string, grpc.GrpcObject>();
+
+/** Loads one contract file (path relative to proto/) as its generated type. */
+export function loadContract<F extends keyof ContractFiles>(file: F): ContractFiles[F] {
+  let pkg = cache.get(file);
+  if (!pkg) {
+    pkg = grpc.loadPackageDefinition(protoLoader.loadSync(file, LOADER_OPTIONS));
+    cache.set(file, pkg);
+  }
+  // The generated ProtoGrpcType describes exactly what loadPackageDefinition returns for this file.
+  return pkg as unknown as ContractFiles[F];
+}
+
+/** The `metarank.v1` namespace of a contract file. */
+export function metarankV1<F extends keyof ContractFiles>(file: F): ContractFiles[F]["metarank"]["v1"] {
+  return loadContract(file).metarank.v1;
 }
 
 /** A gRPC error with a status code and a message a person can act on. */

@@ -8,6 +8,11 @@ import * as grpc from "@grpc/grpc-js";
 import { grpcError, metarankV1 } from "../grpc/proto.ts";
 import { logger } from "../log.ts";
 import type { SidecarService } from "../services.ts";
+import type { AlgorithmParam } from "../../proto/generated/metarank/v1/AlgorithmParam.ts";
+import type { ExplainReply } from "../../proto/generated/metarank/v1/ExplainReply.ts";
+import type { ExplainRequest__Output } from "../../proto/generated/metarank/v1/ExplainRequest.ts";
+import type { InferenceHandlers } from "../../proto/generated/metarank/v1/Inference.ts";
+import type { PredictRequest__Output } from "../../proto/generated/metarank/v1/PredictRequest.ts";
 import { sharedSampler } from "../telemetry/sampler.ts";
 import { bestGpu, setWorkerSlotsProvider } from "../registry/heartbeat.ts";
 import { ALGORITHMS } from "./attribution/index.ts";
@@ -17,7 +22,7 @@ import type { RawTensor } from "./imageInput.ts";
 import { listModels } from "./models.ts";
 import { InferencePool, PoolRequestError, defaultWorkerCount } from "./pool.ts";
 
-const PROTO = "metarank/v1/inference.proto";
+const PROTO = "metarank/v1/inference.proto" as const;
 
 let pool: InferencePool | null = null;
 function thePool(): InferencePool {
@@ -36,8 +41,8 @@ function nativeGpuInstalled(): boolean {
   }
 }
 
-function paramToProto(p: ParamSpec): Record<string, unknown> {
-  const msg: Record<string, unknown> = {
+function paramToProto(p: ParamSpec): AlgorithmParam {
+  const msg: AlgorithmParam = {
     name: p.name,
     type: p.type,
     defaultValue: p.default === null || p.default === undefined ? "" : String(p.default),
@@ -51,14 +56,14 @@ function paramToProto(p: ParamSpec): Record<string, unknown> {
 
 class BadRequest extends Error {}
 
-function imageOf(req: any): { png: Uint8Array | null; tensor: RawTensor | null } {
+function imageOf(req: ExplainRequest__Output | PredictRequest__Output): { png: Uint8Array | null; tensor: RawTensor | null } {
   const png = req.imagePng && req.imagePng.length > 0 ? new Uint8Array(req.imagePng) : null;
   const t = req.imageTensor;
   const tensor = t && Array.isArray(t.shape) && t.shape.length > 0 ? { shape: t.shape.map(Number), data: t.data ?? [] } : null;
   return { png, tensor };
 }
 
-function paramsOf(req: any): Record<string, unknown> {
+function paramsOf(req: ExplainRequest__Output): Record<string, unknown> {
   const params: Record<string, unknown> = { ...(req.params ?? {}) };
   if (req.paramsJson) {
     let parsed: unknown;
@@ -74,14 +79,14 @@ function paramsOf(req: any): Record<string, unknown> {
   return params;
 }
 
-function targetOf(req: any): number | null {
+function targetOf(req: ExplainRequest__Output): number | null {
   if (req.target === undefined || req.target === null) return null;
   const t = Number(req.target);
   return t < 0 ? null : t;
 }
 
-export function explainToProto(r: ExplainResult): Record<string, unknown> {
-  const msg: Record<string, unknown> = {
+export function explainToProto(r: ExplainResult): ExplainReply {
+  const msg: ExplainReply = {
     attribution: r.attribution,
     output: r.output,
     baselineOutput: r.baselineOutput,
@@ -109,9 +114,9 @@ function toStatus(err: unknown, rpc: string): grpc.ServiceError {
   return grpcError(grpc.status.INTERNAL, `${rpc} failed: ${(err as Error)?.message ?? String(err)}`);
 }
 
-export function inferenceHandlers(): grpc.UntypedServiceImplementation {
+export function inferenceHandlers(): InferenceHandlers {
   return {
-    ListModels(_call: grpc.ServerUnaryCall<any, any>, cb: grpc.sendUnaryData<unknown>) {
+    ListModels(_call, cb) {
       try {
         const { models, problems } = listModels();
         cb(null, { models, problems });
@@ -119,7 +124,7 @@ export function inferenceHandlers(): grpc.UntypedServiceImplementation {
         cb(toStatus(err, "ListModels"));
       }
     },
-    ListAlgorithms(_call: grpc.ServerUnaryCall<any, any>, cb: grpc.sendUnaryData<unknown>) {
+    ListAlgorithms(_call, cb) {
       cb(null, {
         algorithms: Object.values(ALGORITHMS).map((a) => ({
           name: a.name,
@@ -129,7 +134,7 @@ export function inferenceHandlers(): grpc.UntypedServiceImplementation {
         })),
       });
     },
-    async Predict(call: grpc.ServerUnaryCall<any, any>, cb: grpc.sendUnaryData<unknown>) {
+    async Predict(call, cb) {
       const t0 = performance.now();
       try {
         const r = await thePool().predict({ modelId: String(call.request.modelId ?? ""), image: imageOf(call.request) });
@@ -140,7 +145,7 @@ export function inferenceHandlers(): grpc.UntypedServiceImplementation {
         cb(toStatus(err, "Predict"));
       }
     },
-    async Explain(call: grpc.ServerUnaryCall<any, any>, cb: grpc.sendUnaryData<unknown>) {
+    async Explain(call, cb) {
       const t0 = performance.now();
       const req = call.request;
       try {
@@ -158,7 +163,7 @@ export function inferenceHandlers(): grpc.UntypedServiceImplementation {
         cb(toStatus(err, "Explain"));
       }
     },
-    async ReportGpu(_call: grpc.ServerUnaryCall<any, any>, cb: grpc.sendUnaryData<unknown>) {
+    async ReportGpu(_call, cb) {
       try {
         const stats = pool?.stats() ?? { workers: defaultWorkerCount(), busy: 0, queued: 0, backend: "not started", restarts: 0 };
         const idle = Math.max(0, stats.workers - stats.busy);
@@ -198,8 +203,7 @@ export function inferenceHandlers(): grpc.UntypedServiceImplementation {
 export const inferenceService: SidecarService = {
   name: "metarank.v1.Inference",
   register(server) {
-    const Inference = metarankV1(PROTO).Inference as grpc.ServiceClientConstructor;
-    server.addService(Inference.service, inferenceHandlers());
+    server.addService(metarankV1(PROTO).Inference.service, inferenceHandlers());
     // The heartbeat advertises exact free inference slots rather than a load-average guess.
     setWorkerSlotsProvider(() => {
       const s = pool?.stats();

@@ -11,34 +11,24 @@ import { formatProblem } from "./resultFile.ts";
 import { suiteProblems } from "./suite.ts";
 import { BoardError } from "./types.ts";
 import type { CaseScores, MethodScores, RankedRow, StoredMethod } from "./types.ts";
+import type { InsertCandidateRequest__Output } from "../../proto/generated/metarank/v1/InsertCandidateRequest.ts";
+import type { InsertCandidateResponse } from "../../proto/generated/metarank/v1/InsertCandidateResponse.ts";
+import type { MetascoreHandlers } from "../../proto/generated/metarank/v1/Metascore.ts";
+import type { MethodScores__Output } from "../../proto/generated/metarank/v1/MethodScores.ts";
+import type { RankBoardRequest__Output } from "../../proto/generated/metarank/v1/RankBoardRequest.ts";
+import type { RankBoardResponse } from "../../proto/generated/metarank/v1/RankBoardResponse.ts";
+import type { RankedMethod } from "../../proto/generated/metarank/v1/RankedMethod.ts";
+import type { StoredMethod__Output } from "../../proto/generated/metarank/v1/StoredMethod.ts";
+import type { TaskScore__Output } from "../../proto/generated/metarank/v1/TaskScore.ts";
+import type { ValidateResultFilesRequest__Output } from "../../proto/generated/metarank/v1/ValidateResultFilesRequest.ts";
+import type { ValidateResultFilesResponse } from "../../proto/generated/metarank/v1/ValidateResultFilesResponse.ts";
 
-export const METASCORE_PROTO = "metarank/v1/metascore.proto";
+export const METASCORE_PROTO = "metarank/v1/metascore.proto" as const;
 
-// Message shapes as @grpc/proto-loader delivers them (camelCase, defaults filled in).
-interface TaskScoreMsg {
-  task: string;
-  morf: number;
-  lerf: number;
-}
-interface ResultFileMsg {
-  name: string;
-  content: Buffer;
-}
-interface MethodScoresMsg {
-  id: string;
-  scores: TaskScoreMsg[];
-}
-interface StoredMethodMsg extends MethodScoresMsg {
-  metascore: number;
-  morfMetascore: number;
-  lerfMetascore: number;
-}
-interface ValidateRequest {
-  tasks: string[];
-  grid: number[];
-  morf: ResultFileMsg | null;
-  lerf: ResultFileMsg | null;
-}
+// Message shapes as @grpc/proto-loader delivers them (generated from proto/, docs/grpc.md).
+type TaskScoreMsg = TaskScore__Output;
+type MethodScoresMsg = MethodScores__Output;
+type StoredMethodMsg = StoredMethod__Output;
 
 /** A request the service cannot score; becomes INVALID_ARGUMENT. */
 class InvalidRequest extends Error {}
@@ -73,7 +63,7 @@ function toStored(msg: StoredMethodMsg, index: number): StoredMethod {
   return { ...method, kappa: { overall: msg.metascore, morf: msg.morfMetascore, lerf: msg.lerfMetascore } };
 }
 
-function toRankedMsg(row: RankedRow) {
+function toRankedMsg(row: RankedRow): RankedMethod {
   return {
     id: row.id,
     metascore: row.metascore,
@@ -86,7 +76,7 @@ function toRankedMsg(row: RankedRow) {
   };
 }
 
-function validateResultFiles(req: ValidateRequest) {
+function validateResultFiles(req: ValidateResultFilesRequest__Output): ValidateResultFilesResponse {
   const grid = req.grid && req.grid.length > 0 ? req.grid : undefined;
   const problems = suiteProblems(req.tasks, grid);
   if (problems.length > 0) throw new InvalidRequest(`suite: ${problems.join("; ")}`);
@@ -113,12 +103,12 @@ function validateResultFiles(req: ValidateRequest) {
   };
 }
 
-function rankBoardCall(req: { methods: MethodScoresMsg[] }) {
+function rankBoardCall(req: RankBoardRequest__Output): RankBoardResponse {
   const methods = (req.methods ?? []).map((m, i) => toMethod(m, `methods[${i}]`));
   return { rows: rankBoard(methods).map(toRankedMsg) };
 }
 
-function insertCandidateCall(req: { board: StoredMethodMsg[]; candidate: MethodScoresMsg | null }) {
+function insertCandidateCall(req: InsertCandidateRequest__Output): InsertCandidateResponse {
   const board = (req.board ?? []).map(toStored);
   const candidate = toMethod(req.candidate, "candidate");
   const { original, current } = insertCandidate(board, candidate);
@@ -143,11 +133,11 @@ function unary<Req, Res>(name: string, handler: (req: Req) => Res) {
 export const metascoreService: SidecarService = {
   name: "metarank.v1.Metascore",
   register(server) {
-    const service = (metarankV1(METASCORE_PROTO).Metascore as grpc.ServiceClientConstructor).service;
-    server.addService(service, {
+    const handlers: MetascoreHandlers = {
       ValidateResultFiles: unary("ValidateResultFiles", validateResultFiles),
       RankBoard: unary("RankBoard", rankBoardCall),
       InsertCandidate: unary("InsertCandidate", insertCandidateCall),
-    });
+    };
+    server.addService(metarankV1(METASCORE_PROTO).Metascore.service, handlers);
   },
 };

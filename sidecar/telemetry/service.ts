@@ -9,11 +9,15 @@ import type { SidecarService } from "../services.ts";
 import { readGpuProcesses, type GpuProcess, type GpuStats, type SmiOptions } from "./nvidiaSmi.ts";
 import { sharedSampler, type TelemetrySample, type TelemetrySampler } from "./sampler.ts";
 import { startMetricsServer } from "./metrics.ts";
+import type { GpuProcess as GpuProcessMsg } from "../../proto/generated/metarank/v1/GpuProcess.ts";
+import type { GpuStats as GpuStatsMsg } from "../../proto/generated/metarank/v1/GpuStats.ts";
+import type { TelemetryHandlers } from "../../proto/generated/metarank/v1/Telemetry.ts";
+import type { TelemetrySample as TelemetrySampleMsg } from "../../proto/generated/metarank/v1/TelemetrySample.ts";
 
 /** Proto shape: unknown (null) fields are left out so they stay unset on the wire. */
-export function gpuToProto(g: GpuStats): Record<string, unknown> {
-  const msg: Record<string, unknown> = { index: g.index };
-  const set = (key: string, v: string | number | null) => {
+export function gpuToProto(g: GpuStats): GpuStatsMsg {
+  const msg: GpuStatsMsg = { index: g.index };
+  const set = <K extends keyof GpuStatsMsg>(key: K, v: GpuStatsMsg[K] | null) => {
     if (v !== null) msg[key] = v;
   };
   set("name", g.name);
@@ -29,12 +33,12 @@ export function gpuToProto(g: GpuStats): Record<string, unknown> {
   return msg;
 }
 
-export function sampleToProto(s: TelemetrySample): Record<string, unknown> {
+export function sampleToProto(s: TelemetrySample): TelemetrySampleMsg {
   return { timestampMs: s.timestampMs, gpus: s.gpus.map(gpuToProto), noGpuReason: s.noGpuReason ?? "" };
 }
 
-export function processToProto(p: GpuProcess): Record<string, unknown> {
-  const msg: Record<string, unknown> = { pid: p.pid, name: p.name, gpuIndex: p.gpuIndex ?? -1, gpuUuid: p.gpuUuid };
+export function processToProto(p: GpuProcess): GpuProcessMsg {
+  const msg: GpuProcessMsg = { pid: p.pid, name: p.name, gpuIndex: p.gpuIndex ?? -1, gpuUuid: p.gpuUuid };
   if (p.memoryMiB !== null) msg.memoryMib = p.memoryMiB;
   return msg;
 }
@@ -46,9 +50,9 @@ async function listProcesses(sample: TelemetrySample, smi?: SmiOptions) {
   return r.ok ? { processes: r.processes, error: "" } : { processes: [] as GpuProcess[], error: r.reason };
 }
 
-export function telemetryHandlers(sampler: TelemetrySampler, smi?: SmiOptions): grpc.UntypedServiceImplementation {
+export function telemetryHandlers(sampler: TelemetrySampler, smi?: SmiOptions): TelemetryHandlers {
   return {
-    async Snapshot(call: grpc.ServerUnaryCall<any, any>, cb: grpc.sendUnaryData<unknown>) {
+    async Snapshot(call, cb) {
       try {
         const latest = await sampler.current();
         const [cudaVersion, procs] = await Promise.all([sampler.cudaVersion(), listProcesses(latest, smi)]);
@@ -76,7 +80,7 @@ export function telemetryHandlers(sampler: TelemetrySampler, smi?: SmiOptions): 
       }
     },
 
-    Stream(call: grpc.ServerWritableStream<any, any>) {
+    Stream(call) {
       const send = (s: TelemetrySample) => {
         if (!call.cancelled && call.writable) call.write(sampleToProto(s));
       };
@@ -91,7 +95,7 @@ export function telemetryHandlers(sampler: TelemetrySampler, smi?: SmiOptions): 
       }
     },
 
-    async ListProcesses(_call: grpc.ServerUnaryCall<any, any>, cb: grpc.sendUnaryData<unknown>) {
+    async ListProcesses(_call, cb) {
       try {
         const procs = await listProcesses(await sampler.current(), smi);
         cb(null, { processes: procs.processes.map(processToProto), error: procs.error });
@@ -108,8 +112,7 @@ let metricsServer: http.Server | null = null;
 export const telemetryService: SidecarService = {
   name: "metarank.v1.Telemetry",
   register(server) {
-    const Telemetry = metarankV1("metarank/v1/telemetry.proto").Telemetry as grpc.ServiceClientConstructor;
-    server.addService(Telemetry.service, telemetryHandlers(sharedSampler()));
+    server.addService(metarankV1("metarank/v1/telemetry.proto").Telemetry.service, telemetryHandlers(sharedSampler()));
   },
   async start({ port }) {
     const sampler = sharedSampler();

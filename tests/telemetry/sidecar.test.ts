@@ -5,7 +5,9 @@ import os from "node:os";
 import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadProto, metarankV1 } from "../../sidecar/grpc/proto.ts";
+import * as protoLoader from "@grpc/proto-loader";
+import { protoPath as healthProtoPath } from "grpc-health-check";
+import { metarankV1 } from "../../sidecar/grpc/proto.ts";
 import { FAKE_SMI_DIR, REPO_ROOT, freePort, recordingApp, waitFor } from "./helpers.ts";
 
 interface Sidecar {
@@ -72,7 +74,7 @@ async function startSidecar(env: Record<string, string | undefined>): Promise<Si
 }
 
 function telemetryClient(port: number): any {
-  const Telemetry = metarankV1("metarank/v1/telemetry.proto").Telemetry as grpc.ServiceClientConstructor;
+  const Telemetry = metarankV1("metarank/v1/telemetry.proto").Telemetry;
   return new Telemetry(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
 }
 
@@ -252,7 +254,10 @@ describe.each([
       call.cancel();
       expect(samples[1].noGpuReason).toMatch(reason);
 
-      const health = (loadProto("grpc/health/v1/health.proto") as any).grpc.health.v1.Health;
+      const healthPkg = grpc.loadPackageDefinition(protoLoader.loadSync(healthProtoPath, { enums: String })) as unknown as {
+        grpc: { health: { v1: { Health: grpc.ServiceClientConstructor } } };
+      };
+      const health = healthPkg.grpc.health.v1.Health;
       const hc = new health(`127.0.0.1:${sidecar.port}`, grpc.credentials.createInsecure());
       const status: any = await unary(hc, "Check", { service: "metarank.v1.Telemetry" });
       hc.close();

@@ -22,8 +22,12 @@ import { localisationJson, resultCsv } from "./resultFiles.ts";
 import { evaluateMethod, type MethodRun } from "./run.ts";
 import { SUITES_DIR, readSuite, type SuiteConfig } from "./suite.ts";
 import { TaskUnavailableError, splitTaskId, taskCheckpoint } from "./tasks.ts";
+import type { EvaluationHandlers } from "../../../proto/generated/metarank/v1/Evaluation.ts";
+import type { EvaluationProgress } from "../../../proto/generated/metarank/v1/EvaluationProgress.ts";
+import type { EvaluationResult } from "../../../proto/generated/metarank/v1/EvaluationResult.ts";
+import type { EvaluationSuite } from "../../../proto/generated/metarank/v1/EvaluationSuite.ts";
 
-const PROTO = "metarank/v1/evaluation.proto";
+const PROTO = "metarank/v1/evaluation.proto" as const;
 /** Suites without an "evaluation" block evaluate this many images at most (the CLI's default). */
 export const DEFAULT_SPLIT_IMAGES = 100;
 /** The zoo's dataset name for a task's dataset part (tasks.ts keeps its own copy private). */
@@ -195,7 +199,7 @@ export function evaluationWorkers(env: NodeJS.ProcessEnv = process.env): number 
   return Number.isInteger(n) && n >= 1 ? n : Math.max(1, Math.min(2, os.availableParallelism()));
 }
 
-function suiteToProto(s: SuiteConfig): Record<string, unknown> {
+function suiteToProto(s: SuiteConfig): EvaluationSuite {
   return {
     id: s.id,
     name: s.name,
@@ -212,9 +216,9 @@ const activeRuns = new Set<AbortController>();
 /** How many Run calls are evaluating right now (tests check that a cancelled run is gone). */
 export const activeRunCount = () => activeRuns.size;
 
-export function evaluationHandlers(opts: { loaderModule?: string; backend?: string } = {}): grpc.UntypedServiceImplementation {
+export function evaluationHandlers(opts: { loaderModule?: string; backend?: string } = {}): EvaluationHandlers {
   return {
-    ListSuites(_call: grpc.ServerUnaryCall<any, any>, cb: grpc.sendUnaryData<unknown>) {
+    ListSuites(_call, cb) {
       try {
         const { suites, problems } = listSuiteConfigs();
         cb(null, {
@@ -228,7 +232,7 @@ export function evaluationHandlers(opts: { loaderModule?: string; backend?: stri
       }
     },
 
-    async Run(call: grpc.ServerWritableStream<any, any>) {
+    async Run(call) {
       let checked: CheckedRun;
       try {
         checked = checkRunRequest(call.request ?? {});
@@ -259,7 +263,7 @@ export function evaluationHandlers(opts: { loaderModule?: string; backend?: stri
             if (call.cancelled || !call.writable) return;
             const done = (p.taskNumber - 1) * run.images + p.done;
             const elapsed = (Date.now() - started) / 1000;
-            const progress: Record<string, unknown> = { imagesDone: done, imagesTotal: total, task: p.task, taskNumber: p.taskNumber, taskCount: p.taskCount };
+            const progress: EvaluationProgress = { imagesDone: done, imagesTotal: total, task: p.task, taskNumber: p.taskNumber, taskCount: p.taskCount };
             // Over the whole run, not the current task's rate alone (which restarts, with
             // loading the next net, at every task).
             if (done > 0) progress.etaSeconds = (elapsed / done) * (total - done);
@@ -268,7 +272,7 @@ export function evaluationHandlers(opts: { loaderModule?: string; backend?: stri
         });
         const loc = localisationJson(run.tasks, outcome.summaries);
         const checkpoints = Object.fromEntries(run.tasks.map((t) => [t, taskCheckpoint(t)]));
-        const result = {
+        const result: EvaluationResult = {
           morfCsv: resultCsv("morf", suite.settings.grid, run.tasks, outcome.summaries),
           lerfCsv: resultCsv("lerf", suite.settings.grid, run.tasks, outcome.summaries),
           localisation: Object.entries(loc).map(([task, share]) => (share === null ? { task } : { task, share })),
@@ -314,8 +318,7 @@ export function evaluationHandlers(opts: { loaderModule?: string; backend?: stri
 export const evaluationService: SidecarService = {
   name: "metarank.v1.Evaluation",
   register(server) {
-    const Svc = metarankV1(PROTO).Evaluation as grpc.ServiceClientConstructor;
-    server.addService(Svc.service, evaluationHandlers());
+    server.addService(metarankV1(PROTO).Evaluation.service, evaluationHandlers());
   },
   stop() {
     for (const ctrl of activeRuns) ctrl.abort();

@@ -1,0 +1,8 @@
+// Original file: proto/metarank/v1/evaluation.proto
+
+
+export interface ListEvaluationSuitesRequest {
+}
+
+export interface ListEvaluationSuitesRequest__Output {
+}

@@ -1,0 +1,11 @@
+// Original file: proto/metarank/v1/metascore.proto
+
+import type { RankedMethod as _metarank_v1_RankedMethod, RankedMethod__Output as _metarank_v1_RankedMethod__Output } from '../../metarank/v1/RankedMethod.ts';
+
+export interface RankBoardResponse {
+  'rows'?: (_metarank_v1_RankedMethod)[];
+}
+
+export interface RankBoardResponse__Output {
+  'rows': (_metarank_v1_RankedMethod__Output)[];
+}
