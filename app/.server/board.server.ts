@@ -2,7 +2,11 @@
 // ranking), and the one place that writes a board: fusion of an approved method (spec §5).
 import type { Transaction } from "sequelize";
 import { BoardMethod, Suite, type TaskScore } from "./db.server.ts";
-import { callSidecar } from "./sidecar.server.ts";
+import { rpc, unary } from "./sidecar.server.ts";
+import type { InsertCandidateResponse__Output } from "../../proto/generated/metarank/v1/InsertCandidateResponse.ts";
+import type { MethodScores } from "../../proto/generated/metarank/v1/MethodScores.ts";
+import type { RankedMethod__Output } from "../../proto/generated/metarank/v1/RankedMethod.ts";
+import type { StoredMethod } from "../../proto/generated/metarank/v1/StoredMethod.ts";
 
 export const METASCORE_PROTO = "metarank/v1/metascore.proto";
 export const PAGE_SIZE = 8;
@@ -171,21 +175,8 @@ export async function contributorRanking(url: URL) {
 
 // ---- the Metascore service, as the board uses it ----
 
-export interface RankedMethodMsg {
-  id: string;
-  metascore: number;
-  rank: number;
-  morfMetascore: number;
-  morfRank: number;
-  lerfMetascore: number;
-  lerfRank: number;
-  metascoreText: string;
-}
-
-export interface InsertCandidateResult {
-  original: RankedMethodMsg[];
-  current: RankedMethodMsg[];
-}
+export type RankedMethodMsg = RankedMethod__Output;
+export type InsertCandidateResult = InsertCandidateResponse__Output;
 
 /** The stored board of a suite as StoredMethod messages (and the rows, for their names). */
 export async function storedBoard(suiteId: string, transaction?: Transaction) {
@@ -197,7 +188,7 @@ export async function storedBoard(suiteId: string, transaction?: Transaction) {
   });
   return {
     methods,
-    messages: methods.map((m) => ({
+    messages: methods.map((m): StoredMethod => ({
       id: String(m.id),
       metascore: m.metascore,
       morfMetascore: m.morfMetascore,
@@ -208,8 +199,8 @@ export async function storedBoard(suiteId: string, transaction?: Transaction) {
 }
 
 /** Calls InsertCandidate: the stored board as it is and with the candidate fused in. */
-export async function insertCandidate(board: unknown[], candidate: { id: string; scores: TaskScore[] }): Promise<InsertCandidateResult> {
-  return callSidecar<InsertCandidateResult>(METASCORE_PROTO, "Metascore", "InsertCandidate", { board, candidate }, { deadlineMs: 15_000 });
+export async function insertCandidate(board: StoredMethod[], candidate: MethodScores): Promise<InsertCandidateResult> {
+  return unary(rpc().metascore.InsertCandidate, { board, candidate }, { deadlineMs: 15_000 });
 }
 
 /**

@@ -9,11 +9,10 @@ import path from "node:path";
 import sharp from "sharp";
 import { UniqueConstraintError } from "sequelize";
 import { Dataset, InferenceCache, Picture } from "./db.server.ts";
-import { callSidecar } from "./sidecar.server.ts";
+import { rpc, unary } from "./sidecar.server.ts";
+import type { ModelInfo__Output } from "../../proto/generated/metarank/v1/ModelInfo.ts";
 import { findVisiblePicture, type Viewer } from "./datasets.server.ts";
 import { readStored, removeStored, storedFile } from "./pictures.server.ts";
-
-const INFERENCE_PROTO = "metarank/v1/inference.proto";
 
 /** The seed's algorithm choices and the sidecar registry names they run as (Captum's defaults). */
 export const CLASSIFICATION_ALGORITHMS = [
@@ -55,27 +54,17 @@ export class ClassificationFailed extends Error {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Replies are read defensively: field names follow proto3 JSON camelCase; integers may arrive
-// as numbers or strings; bytes as Buffers.
-
-const asNum = (v: unknown): number | null => (v == null || v === "" ? null : Number.isFinite(Number(v)) ? Number(v) : null);
-const asBuf = (v: unknown): Buffer | null => (Buffer.isBuffer(v) ? (v.length ? v : null) : v instanceof Uint8Array ? (v.length ? Buffer.from(v) : null) : null);
-
-function readModel(m: any): TrainedModel | null {
-  const id = String(m?.id ?? m?.modelId ?? "");
-  if (!id) return null;
-  const input = m.input ?? m.inputShape ?? {};
+function toTrainedModel(m: ModelInfo__Output): TrainedModel {
   return {
-    id,
-    dataset: String(m.dataset ?? m.datasetId ?? m.data ?? ""),
-    arch: String(m.arch ?? m.architecture ?? m.family ?? id),
-    inputHeight: asNum(m.inputHeight ?? input.height) ?? 0,
-    inputWidth: asNum(m.inputWidth ?? input.width) ?? 0,
-    inputChannels: asNum(m.inputChannels ?? input.channels) ?? 0,
-    classNames: Array.isArray(m.classNames ?? m.classes) ? (m.classNames ?? m.classes).map(String) : [],
-    testAccuracy: asNum(m.testAccuracy ?? m.accuracy),
-    trainedAt: String(m.trainedAt ?? ""),
+    id: m.id,
+    dataset: m.dataset,
+    arch: m.arch,
+    inputHeight: m.inputHeight,
+    inputWidth: m.inputWidth,
+    inputChannels: m.inputChannels,
+    classNames: m.classNames,
+    testAccuracy: Number.isFinite(m.testAccuracy) && m.testAccuracy > 0 ? m.testAccuracy : null,
+    trainedAt: m.trainedAt,
   };
 }
 
@@ -86,8 +75,8 @@ let modelCache: { at: number; models: TrainedModel[] } | null = null;
 /** The sidecar's trained models (cached for a minute: checkpoints do not change under a running app). */
 export async function listModels(): Promise<TrainedModel[]> {
   if (modelCache && Date.now() - modelCache.at < 60_000) return modelCache.models;
-  const reply = await callSidecar<any>(INFERENCE_PROTO, "Inference", "ListModels", {}, { deadlineMs: 10_000 });
-  const models = ((reply?.models ?? []) as unknown[]).map(readModel).filter((m): m is TrainedModel => m != null && m.inputHeight > 0 && m.inputWidth > 0);
+  const reply = await unary(rpc().inference.ListModels, {}, { deadlineMs: 10_000 });
+  const models = reply.models.map(toTrainedModel).filter((m) => m.id && m.inputHeight > 0 && m.inputWidth > 0);
   modelCache = { at: Date.now(), models };
   return models;
 }
@@ -159,29 +148,27 @@ export async function explainPicture(viewer: Viewer, pictureId: unknown, modelId
   if (!original) throw new ClassificationFailed("The picture file is missing on this server.", found.picture.filePath);
   const input = await modelInput(original, model);
 
-  let reply: any;
+  let reply;
   try {
-    reply = await callSidecar<any>(
-      INFERENCE_PROTO,
-      "Inference",
-      "Explain",
-      // No target: the sidecar explains the predicted class (ExplainRequest.target unset).
+    // No target: the sidecar explains the predicted class (ExplainRequest.target unset).
+    reply = await unary(
+      rpc().inference.Explain,
       { modelId: model.id, algorithm: algo.method, params: Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])), imagePng: input },
       { deadlineMs: 180_000 },
     );
   } catch (e) {
     throw new ClassificationFailed("The algorithm did not run.", (e as Error).message);
   }
-  const probabilities: number[] = (reply?.probabilities ?? reply?.prediction?.probabilities ?? []).map(Number);
-  const predictedIndex = asNum(reply?.predictedClass ?? reply?.prediction?.classIndex ?? reply?.prediction ?? reply?.predicted) ?? argmax(probabilities);
-  if (predictedIndex == null || predictedIndex < 0)
-    throw new ClassificationFailed("The compute server sent no prediction.", JSON.stringify(Object.keys(reply ?? {})));
-  const probability = probabilities[predictedIndex] ?? asNum(reply?.probability) ?? 0;
-  const predictedClass = model.classNames[predictedIndex] ?? String(reply?.predictedLabel ?? predictedIndex);
-
-  const heatmap = asBuf(reply?.heatmapPng ?? reply?.heatmap) ?? (reply?.attribution ? await heatmapFromAttribution(reply.attribution) : null);
-  if (!heatmap) throw new ClassificationFailed("The compute server sent no attribution image.", "no heatmap in the Explain reply");
-  const overlay = asBuf(reply?.overlayPng ?? reply?.overlay) ?? (await overlayOf(input, heatmap));
+  const predictedIndex = reply.predictedClass;
+  if (!Number.isInteger(predictedIndex) || predictedIndex < 0 || predictedIndex >= reply.probabilities.length)
+    throw new ClassificationFailed("The compute server sent no prediction.", `predictedClass ${predictedIndex} of ${reply.probabilities.length} classes`);
+  const probability = reply.probabilities[predictedIndex];
+  const predictedClass = model.classNames[predictedIndex] ?? (reply.predictedLabel || String(predictedIndex));
+  // Heatmaps are drawn only by the sidecar (sidecar/inference/heatmap.ts); a reply without them is a failure.
+  if (!reply.heatmapPng.length || !reply.overlayPng.length)
+    throw new ClassificationFailed("The compute server sent no attribution image.", "no heatmap or overlay in the Explain reply");
+  const heatmap = reply.heatmapPng;
+  const overlay = reply.overlayPng;
 
   const id = crypto.randomUUID();
   const dir = path.posix.join("explanations", id.slice(0, 2));
@@ -205,13 +192,6 @@ export async function explainPicture(viewer: Viewer, pictureId: unknown, modelId
   }
 }
 
-function argmax(v: number[]): number | null {
-  if (!v.length) return null;
-  let best = 0;
-  for (let i = 1; i < v.length; i++) if (v[i] > v[best]) best = i;
-  return best;
-}
-
 async function enlarge(png: Buffer): Promise<Buffer> {
   const meta = await sharp(png).metadata();
   const side = Math.max(meta.width ?? 0, meta.height ?? 0);
@@ -219,44 +199,6 @@ async function enlarge(png: Buffer): Promise<Buffer> {
   const f = Math.ceil(224 / side);
   return sharp(png)
     .resize((meta.width ?? side) * f, (meta.height ?? side) * f, { kernel: "nearest" })
-    .png()
-    .toBuffer();
-}
-
-/** A heatmap from a raw attribution {shape [1,H,W,C] or [H,W,C], data}: |a| summed over channels, blue→red. */
-export async function heatmapFromAttribution(att: { shape?: unknown; data?: unknown }): Promise<Buffer | null> {
-  const shape = ((att.shape as unknown[]) ?? []).map(Number);
-  const data = ((att.data as unknown[]) ?? []).map(Number);
-  const dims = shape.length === 4 ? shape.slice(1) : shape;
-  if (dims.length !== 3 || !data.length) return null;
-  const [h, w, c] = dims;
-  const mag = new Float32Array(h * w);
-  for (let p = 0; p < h * w; p++) for (let k = 0; k < c; k++) mag[p] += Math.abs(data[p * c + k] ?? 0);
-  let max = 0;
-  for (const v of mag) max = Math.max(max, v);
-  const rgb = Buffer.alloc(h * w * 3);
-  for (let p = 0; p < h * w; p++) {
-    const t = max > 0 ? mag[p] / max : 0;
-    rgb[p * 3] = Math.round(255 * Math.min(1, 2 * t));
-    rgb[p * 3 + 1] = Math.round(255 * (1 - Math.abs(2 * t - 1)) * 0.8);
-    rgb[p * 3 + 2] = Math.round(255 * Math.max(0, 1 - 2 * t));
-  }
-  return sharp(rgb, { raw: { width: w, height: h, channels: 3 } })
-    .png()
-    .toBuffer();
-}
-
-/** The heatmap laid half-transparent over the model's input. */
-async function overlayOf(input: Buffer, heatmap: Buffer): Promise<Buffer> {
-  const meta = await sharp(input).metadata();
-  const w = meta.width!,
-    h = meta.height!;
-  // Alpha replaced (not kept) so an opaque RGBA heatmap still lets the input show through.
-  const heat = await sharp(heatmap).resize(w, h, { fit: "fill" }).removeAlpha().ensureAlpha(0.55).png().toBuffer();
-  return sharp(input)
-    .toColourspace("srgb")
-    .ensureAlpha()
-    .composite([{ input: heat, blend: "over" }])
     .png()
     .toBuffer();
 }
@@ -315,16 +257,13 @@ export async function reportGpu(): Promise<GpuReport> {
   try {
     // ReportGpuReply (proto/metarank/v1/inference.proto): gpu_index is -1 on a CPU-only host;
     // max_compute is the number of idle workers, i.e. the compute that can start at once.
-    const r = await callSidecar<any>(INFERENCE_PROTO, "Inference", "ReportGpu", {}, { deadlineMs: 5_000 });
-    const index = asNum(r?.gpuIndex);
-    const cpu = Boolean(r?.cpuOnly) || index == null || index < 0;
-    const device = r?.device ? ` — ${r.device}` : "";
-    const idle = asNum(r?.maxCompute);
-    const workers = asNum(r?.workers);
+    const r = await unary(rpc().inference.ReportGpu, {}, { deadlineMs: 5_000 });
+    const cpu = r.cpuOnly || r.gpuIndex < 0;
+    const device = r.device ? ` — ${r.device}` : "";
+    const idle = r.maxCompute;
     return {
-      gpuIndex: cpu ? `none (CPU-only host${device})` : String(index),
-      maxCompute:
-        idle == null ? "unknown" : `${idle} idle worker${idle === 1 ? "" : "s"}${workers ? ` of ${workers}` : ""}${r?.queued ? `, ${r.queued} queued` : ""}`,
+      gpuIndex: cpu ? `none (CPU-only host${device})` : String(r.gpuIndex),
+      maxCompute: `${idle} idle worker${idle === 1 ? "" : "s"}${r.workers ? ` of ${r.workers}` : ""}${r.queued ? `, ${r.queued} queued` : ""}`,
     };
   } catch {
     return { gpuIndex: "unknown", maxCompute: "unknown" };

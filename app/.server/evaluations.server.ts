@@ -11,10 +11,13 @@ import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
-import * as protoLoader from "@grpc/proto-loader";
 import { Op } from "sequelize";
 import { EvaluationRun, Suite, User, type EvaluationState } from "./db.server.ts";
-import { SidecarCallError, callSidecar, pickSidecar } from "./sidecar.server.ts";
+import { SidecarCallError, pickSidecar, rpc, serverStream, unary } from "./sidecar.server.ts";
+import type { EvaluationProgress__Output } from "../../proto/generated/metarank/v1/EvaluationProgress.ts";
+import type { EvaluationResult__Output } from "../../proto/generated/metarank/v1/EvaluationResult.ts";
+import type { ListEvaluationSuitesReply__Output } from "../../proto/generated/metarank/v1/ListEvaluationSuitesReply.ts";
+import type { RunEvaluationRequest } from "../../proto/generated/metarank/v1/RunEvaluationRequest.ts";
 import { RetryableJobError, enqueueJob, isRetryable, type JobContext, type JobPayloads, type JobQueue, type JobUser } from "./queue.server.ts";
 import { logger } from "./logger.server.ts";
 import { formatMetascore, insertCandidate, storedBoard } from "./board.server.ts";
@@ -22,7 +25,6 @@ import { validatePair } from "./submissions.server.ts";
 
 const log = logger("evaluations");
 
-export const EVALUATION_PROTO = "metarank/v1/evaluation.proto";
 /** The form's bounds; the sidecar narrows the upper one to the suite's evaluation split. */
 export const MIN_LIMIT = 1;
 export const MAX_LIMIT = 1000;
@@ -48,31 +50,14 @@ export type EvaluationJobPayload = JobPayloads["evaluation"];
 
 // ---- the sidecar's catalogue ---------------------------------------------------------------
 
-export interface CatalogTask {
-  id: string;
-  available: boolean;
-  checkpointId: string;
-  problem: string;
-}
-export interface CatalogSuite {
-  id: string;
-  name: string;
-  tasks: CatalogTask[];
-  splitImages: number;
-  grid: number[];
-  patchSize: number;
-  baselineParams: Record<string, string>;
-}
-export interface Catalog {
-  suites: CatalogSuite[];
-  methods: { name: string; description: string }[];
-  problems: string[];
-}
+/** What a sidecar can evaluate: its suites (with each task's availability) and methods. */
+export type Catalog = ListEvaluationSuitesReply__Output;
+export type CatalogSuite = Catalog["suites"][number];
 
 /** What the chosen sidecar can evaluate; null with a message when it does not answer. */
 export async function evaluationCatalog(): Promise<{ catalog: Catalog | null; message: string | null }> {
   try {
-    const catalog = await callSidecar<Catalog>(EVALUATION_PROTO, "Evaluation", "ListSuites", {}, { deadlineMs: 8_000 });
+    const catalog = await unary(rpc().evaluation.ListSuites, {}, { deadlineMs: 8_000 });
     return { catalog, message: null };
   } catch (err) {
     log.warn({ err: (err as Error).message }, "Evaluation.ListSuites failed");
@@ -147,55 +132,13 @@ export async function cancelEvaluation(id: number, admin: { username: string }):
 
 // ---- the job -------------------------------------------------------------------------------
 
-interface ProgressMsg {
-  imagesDone: number;
-  imagesTotal: number;
-  etaSeconds?: number;
-  task: string;
-  taskNumber: number;
-  taskCount: number;
-}
-export interface ResultMsg {
-  morfCsv: string;
-  lerfCsv: string;
-  localisation: { task: string; share?: number }[];
-  imagesJson: string;
-  paramsJson: string;
-  tasks: string[];
-  imagesPerTask: number;
-  seconds: number;
-  backend: string;
-}
+type ProgressMsg = EvaluationProgress__Output;
+export type ResultMsg = EvaluationResult__Output;
 
 class RunCancelled extends Error {
   constructor() {
     super("evaluation cancelled");
   }
-}
-
-const packages = new Map<string, any>();
-const streamClients = new Map<string, grpc.Client & Record<string, any>>();
-function evaluationClient(address: string) {
-  let c = streamClients.get(address);
-  if (!c) {
-    let pkg = packages.get(EVALUATION_PROTO);
-    if (!pkg) {
-      const def = protoLoader.loadSync(EVALUATION_PROTO, {
-        keepCase: false,
-        longs: Number,
-        enums: String,
-        defaults: true,
-        oneofs: true,
-        includeDirs: [path.resolve(process.cwd(), "proto")],
-      });
-      pkg = (grpc.loadPackageDefinition(def) as any).metarank.v1;
-      packages.set(EVALUATION_PROTO, pkg);
-    }
-    c = new pkg.Evaluation(address, grpc.credentials.createInsecure(), { "grpc.max_receive_message_length": 64 * 1024 * 1024 }) as grpc.Client &
-      Record<string, any>;
-    streamClients.set(address, c);
-  }
-  return c;
 }
 
 const DEFAULT_DEADLINE_MS = 6 * 3600_000;
@@ -207,59 +150,59 @@ const DEFAULT_IDLE_MS = 180_000;
  * connection; both, and a dropped connection, are retryable. INVALID_ARGUMENT keeps the
  * sidecar's message (it is written for people) and is not retried.
  */
-export function streamEvaluation(
+export async function streamEvaluation(
   address: string,
-  request: { suiteId: string; method: string; paramsJson: string; limit: number; tasks?: string[] },
+  request: RunEvaluationRequest,
   opts: { signal?: AbortSignal; onProgress?: (p: ProgressMsg) => void; deadlineMs?: number; idleMs?: number } = {},
 ): Promise<ResultMsg> {
   const deadlineMs = opts.deadlineMs ?? (Number(process.env.EVALUATION_DEADLINE_MS) || DEFAULT_DEADLINE_MS);
   const idleMs = opts.idleMs ?? (Number(process.env.EVALUATION_IDLE_MS) || DEFAULT_IDLE_MS);
-  return new Promise<ResultMsg>((resolve, reject) => {
-    const call = evaluationClient(address).Run(request, { deadline: new Date(Date.now() + deadlineMs) }) as grpc.ClientReadableStream<any>;
-    let result: ResultMsg | null = null;
-    let settled = false;
-    let idle: NodeJS.Timeout | undefined;
-    const settle = (err: Error | null) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(idle);
-      opts.signal?.removeEventListener("abort", onAbort);
-      if (err) reject(err);
-      else if (result) resolve(result);
-      else reject(new RetryableJobError("The compute server ended the evaluation without a result."));
-    };
-    const armIdle = () => {
-      clearTimeout(idle);
-      idle = setTimeout(() => {
-        settle(new RetryableJobError(`The compute server sent no progress for ${Math.round(idleMs / 1000)} s.`));
-        call.cancel();
-      }, idleMs);
-    };
-    const onAbort = () => {
-      settle(new RunCancelled());
-      call.cancel();
-    };
-    if (opts.signal?.aborted) return onAbort();
-    opts.signal?.addEventListener("abort", onAbort, { once: true });
-    armIdle();
-    call.on("data", (ev: { progress?: ProgressMsg; result?: ResultMsg; event?: string }) => {
-      armIdle();
-      // oneof: `event` names the member that is set (the other decodes as null).
-      if (ev.event === "result" && ev.result) result = ev.result;
-      else if (ev.event === "progress" && ev.progress) opts.onProgress?.(ev.progress);
-    });
-    call.on("error", (err: grpc.ServiceError) => {
-      const human = err.code === grpc.status.INVALID_ARGUMENT || err.code === grpc.status.FAILED_PRECONDITION || err.code === grpc.status.NOT_FOUND;
-      settle(
-        new SidecarCallError(
-          human ? err.details : `The compute server failed during the evaluation (${grpc.status[err.code] ?? err.code}: ${err.details}).`,
-          err.code,
-          err.details,
-        ),
+  if (opts.signal?.aborted) throw new RunCancelled();
+  // One controller cancels the call, for the caller's signal and for the idle timer alike.
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  opts.signal?.addEventListener("abort", onAbort, { once: true });
+  let idleFailure: RetryableJobError | null = null;
+  let idle: NodeJS.Timeout | undefined;
+  const armIdle = () => {
+    clearTimeout(idle);
+    idle = setTimeout(() => {
+      idleFailure = new RetryableJobError(`The compute server sent no progress for ${Math.round(idleMs / 1000)} s.`);
+      stop.abort();
+    }, idleMs);
+  };
+  let result: ResultMsg | null = null;
+  armIdle();
+  try {
+    await serverStream(
+      rpc().evaluation.Run,
+      request,
+      (ev) => {
+        armIdle();
+        // oneof: `event` names the member that is set.
+        if (ev.event === "result" && ev.result) result = ev.result;
+        else if (ev.event === "progress" && ev.progress) opts.onProgress?.(ev.progress);
+      },
+      { address, deadlineMs, signal: stop.signal },
+    );
+  } catch (err) {
+    if (idleFailure) throw idleFailure;
+    if (opts.signal?.aborted) throw new RunCancelled();
+    // Admins read this on the run's page: say which status the sidecar ended with.
+    if (err instanceof SidecarCallError && err.kind !== "user")
+      throw new SidecarCallError(
+        `The compute server failed during the evaluation (${grpc.status[err.code] ?? err.code}: ${err.details}).`,
+        err.code,
+        err.details,
+        err.kind,
       );
-    });
-    call.on("end", () => settle(null));
-  });
+    throw err;
+  } finally {
+    clearTimeout(idle);
+    opts.signal?.removeEventListener("abort", onAbort);
+  }
+  if (!result) throw new RetryableJobError("The compute server ended the evaluation without a result.");
+  return result;
 }
 
 /** var/evaluations (EVALUATION_DIR): one folder per run, named so two databases never collide. */

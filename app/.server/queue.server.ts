@@ -10,7 +10,7 @@
 // any other error fails the job at once, because running it again would fail the same way.
 import Bull from "bull";
 import { logger } from "./logger.server.ts";
-import { SidecarCallError, SidecarUnavailableError } from "./sidecar.server.ts";
+import { SidecarCallError } from "./sidecar.server.ts";
 
 const log = logger("queue");
 
@@ -72,18 +72,10 @@ export class RetryableJobError extends Error {
   readonly retryable = true;
 }
 
-const HUMAN_GRPC_CODES = new Set([3 /* INVALID_ARGUMENT */, 5 /* NOT_FOUND */, 9 /* FAILED_PRECONDITION */]);
-
 /** Sidecar failures are worth retrying (it may come back or another may come online); bad input is not. */
 export function isRetryable(err: unknown): boolean {
-  if (err instanceof SidecarUnavailableError || err instanceof RetryableJobError) return true;
-  if (err instanceof SidecarCallError) return !HUMAN_GRPC_CODES.has(err.code);
-  // Another module instance of the same classes (the Remix build and server.ts load their own).
-  const e = err as { retryable?: unknown; name?: unknown; constructor?: { name?: string } } | null;
-  if (e?.retryable === true) return true;
-  const name = e?.constructor?.name;
-  if (name === "SidecarUnavailableError") return true;
-  if (name === "SidecarCallError") return !HUMAN_GRPC_CODES.has((err as SidecarCallError).code);
+  if (err instanceof RetryableJobError) return true;
+  if (err instanceof SidecarCallError) return err.kind !== "user";
   return false;
 }
 

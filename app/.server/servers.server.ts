@@ -3,7 +3,9 @@
 import { Op } from "sequelize";
 import { Server, type ServerProcess } from "./db.server.ts";
 import { hashPassword, verifyPassword } from "./password.server.ts";
-import { SidecarUnavailableError, callSidecar, setSidecarChooser } from "./sidecar.server.ts";
+import { SidecarUnavailableError, rpc, setSidecarChooser, unary } from "./sidecar.server.ts";
+import type { GpuStats__Output } from "../../proto/generated/metarank/v1/GpuStats.ts";
+import type { TelemetrySnapshot__Output } from "../../proto/generated/metarank/v1/TelemetrySnapshot.ts";
 import { lockedFor, recordFailure } from "./throttle.server.ts";
 import { logger } from "./logger.server.ts";
 
@@ -149,13 +151,11 @@ export function parseHeartbeat(body: unknown): Heartbeat | null {
   // host:port, nothing else: the app dials it.
   if (!/^[A-Za-z0-9._\-\[\]:]{1,250}:\d{1,5}$/.test(b.grpcAddress)) return null;
   const processes = Array.isArray(b.processes)
-    ? b.processes
-        .slice(0, 256)
-        .flatMap((p: any) =>
-          p && typeof p === "object" && num(p.pid) !== null
-            ? [{ pid: num(p.pid)!, name: str(p.name, 255), memoryMiB: num(p.memoryMiB), gpuIndex: num(p.gpuIndex) ?? -1 }]
-            : [],
-        )
+    ? b.processes.slice(0, 256).flatMap((item: unknown) => {
+        const p = item && typeof item === "object" ? (item as Record<string, unknown>) : null;
+        const pid = num(p?.pid);
+        return p && pid !== null ? [{ pid, name: str(p.name, 255), memoryMiB: num(p.memoryMiB), gpuIndex: num(p.gpuIndex) ?? -1 }] : [];
+      })
     : [];
   return {
     name: b.name,
@@ -257,6 +257,9 @@ export function installSidecarChooser(): void {
 
 // ---- telemetry for the detail page ----------------------------------------------------
 
+/** A reply as tests may write it: every field optional, nested ones too. */
+type DeepPartial<T> = { [K in keyof T]?: T[K] extends readonly (infer U)[] ? DeepPartial<U>[] : T[K] extends object ? DeepPartial<T[K]> : T[K] };
+
 /** One point of the six charts: the first GPU at one sample time; null = unknown. */
 export interface ChartSample {
   t: number;
@@ -280,11 +283,10 @@ export type ServerTelemetry =
     }
   | { ok: false; reason: string };
 
-const TELEMETRY_PROTO = "metarank/v1/telemetry.proto";
 const opt = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
 /** The first GPU (lowest index) of one sample, as chart values. */
-export function firstGpuPoint(t: number, gpus: any[] | undefined): ChartSample {
+export function firstGpuPoint(t: number, gpus: readonly Partial<GpuStats__Output>[] | undefined): ChartSample {
   const g = [...(gpus ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0))[0];
   return {
     t,
@@ -298,10 +300,10 @@ export function firstGpuPoint(t: number, gpus: any[] | undefined): ChartSample {
 }
 
 /** Turns a Telemetry.Snapshot reply (proto-loader object, camelCase, unset optionals absent) into chart data. */
-export function telemetryFromSnapshot(snap: any): Extract<ServerTelemetry, { ok: true }> {
-  const history: any[] = Array.isArray(snap?.history) ? snap.history : [];
+export function telemetryFromSnapshot(snap: DeepPartial<TelemetrySnapshot__Output>): Extract<ServerTelemetry, { ok: true }> {
+  const history = snap.history ?? [];
   const samples = history.filter((h) => !h.noGpuReason && h.gpus?.length).map((h) => firstGpuPoint(Number(h.timestampMs), h.gpus));
-  const firstGpu = [...(snap?.gpus ?? [])].sort((a: any, b: any) => (a.index ?? 0) - (b.index ?? 0))[0];
+  const firstGpu = [...(snap.gpus ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0))[0];
   return {
     ok: true,
     driverVersion: snap?.driverVersion || null,
@@ -318,7 +320,7 @@ export async function fetchServerTelemetry(server: Server): Promise<ServerTeleme
   if (!server.grpcAddress) return { ok: false, reason: "This server has never sent a heartbeat, so there is no telemetry yet." };
   if (!isOnline(server.lastLogin)) return { ok: false, reason: "This server is offline: its sidecar has not sent a heartbeat recently." };
   try {
-    const snap = await callSidecar(TELEMETRY_PROTO, "Telemetry", "Snapshot", { sinceMs: 0 }, { address: server.grpcAddress, deadlineMs: 4000 });
+    const snap = await unary(rpc().telemetry.Snapshot, { sinceMs: 0 }, { address: server.grpcAddress, deadlineMs: 4000 });
     return telemetryFromSnapshot(snap);
   } catch (err) {
     log.warn({ err: (err as Error).message, server: server.username, grpcAddress: server.grpcAddress }, "telemetry snapshot failed");

@@ -1,22 +1,29 @@
-// The one way the web app reaches sidecars: gRPC clients built from proto/, with deadlines.
-// Addresses come from SIDECARS (comma-separated host:port); self-registered sidecars are
-// preferred when the server registry has online ones (see pickSidecar).
-import path from "node:path";
+// The one way the web app reaches sidecars (docs/grpc.md): typed unary and server-streaming
+// calls over the contract generated from proto/, each with a deadline and an AbortSignal, and
+// one classification of failures every feature uses:
+//   user      — the sidecar refused the input or cannot serve it now; its message is for people
+//   retryable — the sidecar did not answer (down, overloaded, deadline); a queue job tries again
+//   internal  — anything else; logged, people see a generic message
+// Addresses come from the server registry's chooser (online sidecars, least loaded first) with
+// SIDECARS (comma-separated host:port) as the fallback.
 import * as grpc from "@grpc/grpc-js";
-import * as protoLoader from "@grpc/proto-loader";
+import type { MethodDefinition } from "@grpc/proto-loader";
+import { metarankV1 } from "../../proto/contract.ts";
+import { logger } from "./logger.server.ts";
 
-const PROTO_ROOT = path.resolve(process.cwd(), "proto");
-const packages = new Map<string, any>();
-const clients = new Map<string, grpc.Client>();
-
-function metarankV1(file: string): any {
-  let pkg = packages.get(file);
-  if (!pkg) {
-    const def = protoLoader.loadSync(file, { keepCase: false, longs: Number, enums: String, defaults: true, oneofs: true, includeDirs: [PROTO_ROOT] });
-    pkg = (grpc.loadPackageDefinition(def) as any).metarank.v1;
-    packages.set(file, pkg);
-  }
-  return pkg;
+/** The contract's services, loaded on first use. */
+let contract: ReturnType<typeof loadContract> | null = null;
+function loadContract() {
+  return {
+    inference: metarankV1("metarank/v1/inference.proto").Inference.service,
+    metascore: metarankV1("metarank/v1/metascore.proto").Metascore.service,
+    evaluation: metarankV1("metarank/v1/evaluation.proto").Evaluation.service,
+    telemetry: metarankV1("metarank/v1/telemetry.proto").Telemetry.service,
+  };
+}
+/** `rpc().inference.Explain` etc.: the method definitions the calls below take. */
+export function rpc() {
+  return (contract ??= loadContract());
 }
 
 export function configuredSidecars(): string[] {
@@ -27,16 +34,55 @@ export function configuredSidecars(): string[] {
     .filter(Boolean);
 }
 
-/** Hook for the server registry: returns the address to use, least loaded first. */
+/** Hook for the server registry (startRuntime installs it): the address to use, least loaded first. */
 let chooser: () => Promise<string | null> = async () => configuredSidecars()[0] ?? null;
 export function setSidecarChooser(fn: () => Promise<string | null>) {
   chooser = fn;
 }
 
-export class SidecarUnavailableError extends Error {
-  constructor(message = "No compute server is online right now. Please try again later.") {
+export type SidecarErrorKind = "user" | "retryable" | "internal";
+
+export const SIDECAR_DOWN_MESSAGE = "The compute server did not answer. Please try again later.";
+
+/** A failed sidecar call: `message` is what a person may be shown; `details` is the sidecar's own text. */
+export class SidecarCallError extends Error {
+  constructor(
+    message: string,
+    readonly code: grpc.status,
+    readonly details: string,
+    readonly kind: SidecarErrorKind = classifyStatus(code),
+  ) {
     super(message);
   }
+}
+
+/** No sidecar is online (or configured) to take the call. */
+export class SidecarUnavailableError extends SidecarCallError {
+  constructor(message = "No compute server is online right now. Please try again later.") {
+    super(message, grpc.status.UNAVAILABLE, message, "retryable");
+  }
+}
+
+const USER_CODES = new Set([
+  grpc.status.INVALID_ARGUMENT,
+  grpc.status.FAILED_PRECONDITION,
+  grpc.status.NOT_FOUND,
+  grpc.status.OUT_OF_RANGE,
+  grpc.status.RESOURCE_EXHAUSTED,
+]);
+const RETRYABLE_CODES = new Set([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED, grpc.status.ABORTED, grpc.status.CANCELLED, grpc.status.UNKNOWN]);
+
+export function classifyStatus(code: grpc.status): SidecarErrorKind {
+  if (USER_CODES.has(code)) return "user";
+  if (RETRYABLE_CODES.has(code)) return "retryable";
+  return "internal";
+}
+
+/** The error a failed call becomes: the sidecar's words for `user` failures, a generic message otherwise. */
+export function toSidecarError(err: grpc.ServiceError, what: string, address: string): SidecarCallError {
+  const kind = classifyStatus(err.code);
+  if (kind !== "user") logger("sidecar").warn({ rpc: what, address, code: grpc.status[err.code], details: err.details }, "sidecar call failed");
+  return new SidecarCallError(kind === "user" ? err.details : SIDECAR_DOWN_MESSAGE, err.code, err.details, kind);
 }
 
 export async function pickSidecar(): Promise<string> {
@@ -45,62 +91,91 @@ export async function pickSidecar(): Promise<string> {
   return address;
 }
 
-function client(file: string, service: string, address: string): any {
-  const key = `${file}|${service}|${address}`;
-  let c = clients.get(key);
+const channels = new Map<string, grpc.Client>();
+function channel(address: string): grpc.Client {
+  let c = channels.get(address);
   if (!c) {
-    const Ctor = metarankV1(file)[service];
-    c = new Ctor(address, grpc.credentials.createInsecure(), {
+    c = new grpc.Client(address, grpc.credentials.createInsecure(), {
       "grpc.max_receive_message_length": 64 * 1024 * 1024,
       "grpc.max_send_message_length": 64 * 1024 * 1024,
     });
-    clients.set(key, c!);
+    channels.set(address, c);
   }
   return c;
 }
 
-/** A gRPC failure translated for people: the sidecar's message for INVALID_ARGUMENT, a generic one otherwise. */
-export class SidecarCallError extends Error {
-  constructor(
-    message: string,
-    readonly code: grpc.status,
-    readonly details: string,
-  ) {
-    super(message);
-  }
+export interface CallOptions {
+  /** Milliseconds until the call gives up (DEADLINE_EXCEEDED); the sidecar stops the job then too. */
+  deadlineMs?: number;
+  /** A fixed sidecar instead of the chooser's pick. */
+  address?: string;
+  /** Cancels the call (the sidecar sees CANCELLED and frees its worker). */
+  signal?: AbortSignal;
 }
 
-/**
- * Calls one unary RPC with a deadline. INVALID_ARGUMENT and FAILED_PRECONDITION keep the
- * sidecar's own message (it is written for people); anything else becomes "unavailable".
- */
-export async function callSidecar<Res = any>(
-  file: string,
-  service: string,
-  method: string,
-  request: unknown,
-  opts: { deadlineMs?: number; address?: string } = {},
+/** One unary call. */
+export async function unary<Req, ResIn, ReqOut, Res>(
+  method: MethodDefinition<Req, ResIn, ReqOut, Res>,
+  request: NoInfer<Req>,
+  opts: CallOptions = {},
 ): Promise<Res> {
   const address = opts.address ?? (await pickSidecar());
-  const c = client(file, service, address);
   const deadline = new Date(Date.now() + (opts.deadlineMs ?? 10_000));
   return new Promise<Res>((resolve, reject) => {
-    c[method](request, { deadline }, (err: grpc.ServiceError | null, res: Res) => {
-      if (!err) return resolve(res);
-      const human = err.code === grpc.status.INVALID_ARGUMENT || err.code === grpc.status.FAILED_PRECONDITION || err.code === grpc.status.NOT_FOUND;
-      reject(new SidecarCallError(human ? err.details : "The compute server did not answer. Please try again later.", err.code, err.details));
-    });
+    const call = channel(address).makeUnaryRequest(
+      method.path,
+      method.requestSerialize,
+      method.responseDeserialize,
+      request,
+      new grpc.Metadata(),
+      { deadline },
+      (err, res) => {
+        opts.signal?.removeEventListener("abort", cancel);
+        if (err) reject(toSidecarError(err, method.path, address));
+        else if (res === undefined) reject(new SidecarCallError(SIDECAR_DOWN_MESSAGE, grpc.status.INTERNAL, "empty reply", "internal"));
+        else resolve(res);
+      },
+    );
+    const cancel = () => call.cancel();
+    if (opts.signal?.aborted) cancel();
+    else opts.signal?.addEventListener("abort", cancel, { once: true });
   });
 }
 
-/** Opens a server-stream RPC (telemetry); the caller cancels it. */
-export async function streamSidecar(
-  file: string,
-  service: string,
-  method: string,
-  request: unknown,
-  address?: string,
-): Promise<grpc.ClientReadableStream<any>> {
-  const c = client(file, service, address ?? (await pickSidecar()));
-  return c[method](request);
+/**
+ * One server-streaming call: `onMessage` gets each message; resolves when the stream ends,
+ * rejects with a SidecarCallError when it fails or is cancelled through `signal`.
+ */
+export async function serverStream<Req, ResIn, ReqOut, Res>(
+  method: MethodDefinition<Req, ResIn, ReqOut, Res>,
+  request: NoInfer<Req>,
+  onMessage: (message: Res) => void,
+  opts: CallOptions = {},
+): Promise<void> {
+  const address = opts.address ?? (await pickSidecar());
+  const deadline = opts.deadlineMs ? new Date(Date.now() + opts.deadlineMs) : Infinity;
+  return new Promise<void>((resolve, reject) => {
+    const call = channel(address).makeServerStreamRequest(method.path, method.requestSerialize, method.responseDeserialize, request, new grpc.Metadata(), {
+      deadline,
+    });
+    const cancel = () => call.cancel();
+    call.on("data", (m: Res) => {
+      try {
+        onMessage(m);
+      } catch (err) {
+        call.cancel();
+        reject(err);
+      }
+    });
+    call.on("error", (err: grpc.ServiceError) => {
+      opts.signal?.removeEventListener("abort", cancel);
+      reject(toSidecarError(err, method.path, address));
+    });
+    call.on("end", () => {
+      opts.signal?.removeEventListener("abort", cancel);
+      resolve();
+    });
+    if (opts.signal?.aborted) cancel();
+    else opts.signal?.addEventListener("abort", cancel, { once: true });
+  });
 }

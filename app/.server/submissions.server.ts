@@ -6,8 +6,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { Op, QueryTypes, Transaction } from "sequelize";
 import { Submission, SubmissionDraft, Suite, User, isSqlite, sequelize, type SubmissionStatus, type TaskScore } from "./db.server.ts";
-import { SidecarCallError, SidecarUnavailableError, callSidecar } from "./sidecar.server.ts";
-import { METASCORE_PROTO, formatMetascore, fuseIntoBoard, insertCandidate, storedBoard, type RankRow, type SuiteSummary } from "./board.server.ts";
+import { SidecarCallError, rpc, unary } from "./sidecar.server.ts";
+import { formatMetascore, fuseIntoBoard, insertCandidate, storedBoard, type RankRow, type SuiteSummary } from "./board.server.ts";
 import { readForm, type UploadedFile, type UploadedFiles } from "./uploads.server.ts";
 
 /** The seed's words (000 §5, §8) plus the few messages the server side adds. */
@@ -134,26 +134,13 @@ export const filesOf = (form: UploadedFiles, field: string) => form.files.filter
 
 // ---- scoring through the sidecar ----
 
-interface ValidateResponse {
-  valid: boolean;
-  errors: string[];
-  omittedErrors: number;
-  scores: TaskScore[];
-}
-
 function suiteRequest(suite: Suite) {
   return { tasks: suite.tasks, grid: suite.grid };
 }
 
 /** Both files checked together: every problem (FILE:LINE:COLUMN message) or the case scores. */
 export async function validatePair(suite: Suite, morf: { name: string; content: Buffer }, lerf: { name: string; content: Buffer }) {
-  const res = await callSidecar<ValidateResponse>(
-    METASCORE_PROTO,
-    "Metascore",
-    "ValidateResultFiles",
-    { ...suiteRequest(suite), morf, lerf },
-    { deadlineMs: 15_000 },
-  );
+  const res = await unary(rpc().metascore.ValidateResultFiles, { ...suiteRequest(suite), morf, lerf }, { deadlineMs: 15_000 });
   return res.valid ? { ok: true as const, scores: res.scores } : { ok: false as const, errors: withOmitted(res.errors, res.omittedErrors) };
 }
 
@@ -163,24 +150,18 @@ export async function validatePair(suite: Suite, morf: { name: string; content: 
  * the first copy's (the service lists MoRF problems first and caps each file on its own).
  */
 export async function validateSingle(suite: Suite, file: { name: string; content: Buffer }): Promise<string[]> {
-  const res = await callSidecar<ValidateResponse>(
-    METASCORE_PROTO,
-    "Metascore",
-    "ValidateResultFiles",
-    { ...suiteRequest(suite), morf: file, lerf: file },
-    { deadlineMs: 15_000 },
-  );
+  const res = await unary(rpc().metascore.ValidateResultFiles, { ...suiteRequest(suite), morf: file, lerf: file }, { deadlineMs: 15_000 });
   if (res.valid) return [];
   return withOmitted(res.errors.slice(0, res.errors.length / 2), res.omittedErrors / 2);
 }
 
 const withOmitted = (errors: string[], omitted: number) => (omitted > 0 ? [...errors, `… and ${omitted} more problem(s) not listed`] : errors);
 
-const sidecarMessage = (err: unknown) =>
-  err instanceof SidecarCallError && err.message !== "The compute server did not answer. Please try again later." ? err.message : MSG.sidecarDown;
+/** The sidecar's own words when it refused the input; otherwise the seed's "server down" message. */
+const sidecarMessage = (err: unknown) => (err instanceof SidecarCallError && err.kind === "user" ? err.message : MSG.sidecarDown);
 
 function isSidecarFailure(err: unknown): boolean {
-  return err instanceof SidecarCallError || err instanceof SidecarUnavailableError;
+  return err instanceof SidecarCallError;
 }
 
 // ---- drafts ----

@@ -146,7 +146,7 @@ export function RankSpreadTable({ data, selected, onSelect }: { data: Inconsiste
       <tbody>
         {data.spread.map((s) => (
           <tr key={s.method} className={selected === s.method ? "selected" : undefined} onClick={() => onSelect(s.method)}>
-            <td>{s.method}</td>
+            <th scope="row">{s.method}</th>
             <td>{s.best}</td>
             <td>{s.median}</td>
             <td>{s.worst}</td>

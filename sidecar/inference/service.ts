@@ -5,7 +5,7 @@
 // request that fails in a worker never takes the pool down.
 import { createRequire } from "node:module";
 import * as grpc from "@grpc/grpc-js";
-import { grpcError, metarankV1 } from "../grpc/proto.ts";
+import { grpcError, metarankV1 } from "../../proto/contract.ts";
 import { logger } from "../log.ts";
 import type { SidecarService } from "../services.ts";
 import type { AlgorithmParam } from "../../proto/generated/metarank/v1/AlgorithmParam.ts";

@@ -2,7 +2,7 @@
 // it checks the shape of each request, converts messages to the scoring types and back, and
 // turns a request it cannot score into INVALID_ARGUMENT with a message saying what to fix.
 import * as grpc from "@grpc/grpc-js";
-import { grpcError, metarankV1 } from "../grpc/proto.ts";
+import { grpcError, metarankV1 } from "../../proto/contract.ts";
 import type { SidecarService } from "../services.ts";
 import { insertCandidate } from "./fusion.ts";
 import { formatMetascore, rankBoard } from "./kappa.ts";

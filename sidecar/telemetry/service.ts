@@ -3,7 +3,7 @@
 import os from "node:os";
 import type http from "node:http";
 import * as grpc from "@grpc/grpc-js";
-import { grpcError, metarankV1 } from "../grpc/proto.ts";
+import { grpcError, metarankV1 } from "../../proto/contract.ts";
 import { logger } from "../log.ts";
 import type { SidecarService } from "../services.ts";
 import { readGpuProcesses, type GpuProcess, type GpuStats, type SmiOptions } from "./nvidiaSmi.ts";

@@ -10,7 +10,7 @@ import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LOADER_OPTIONS } from "../../sidecar/grpc/proto.ts";
+import { LOADER_OPTIONS } from "../../proto/contract.ts";
 import { freePort } from "../support/stack.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LOADER_OPTIONS } from "../../sidecar/grpc/proto.ts";
+import { LOADER_OPTIONS } from "../../proto/contract.ts";
 import { computeKappas } from "../../sidecar/metascore/kappa.ts";
 import { resultCsv, seedSuite, validCsv } from "./csv.ts";
 import { freePort } from "../support/stack.ts";

@@ -7,7 +7,7 @@ import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as protoLoader from "@grpc/proto-loader";
 import { protoPath as healthProtoPath } from "grpc-health-check";
-import { metarankV1 } from "../../sidecar/grpc/proto.ts";
+import { metarankV1 } from "../../proto/contract.ts";
 import { FAKE_SMI_DIR, REPO_ROOT, freePort, recordingApp, waitFor } from "./helpers.ts";
 
 interface Sidecar {

@@ -1,10 +1,10 @@
-// App-side pieces of the classification demo that need no sidecar: the ResNet18 slot binding,
-// the model input, and heatmaps drawn from a raw attribution.
+// App-side pieces of the classification demo that need no sidecar: the ResNet18 slot binding
+// and the model input (heatmaps are drawn by the sidecar: tests/inference/heatmap.test.ts).
 import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { heatmapFromAttribution, modelInput, modelOptions, type TrainedModel } from "../../app/.server/classification.server.ts";
+import { modelInput, modelOptions, type TrainedModel } from "../../app/.server/classification.server.ts";
 
 const model = (over: Partial<TrainedModel>): TrainedModel => ({
   id: "x",
@@ -46,16 +46,5 @@ describe("model input", () => {
     expect([grey.width, grey.height, grey.channels]).toEqual([28, 28, 1]);
     const rgb = await sharp(await modelInput(jpg, MODELS[2])).metadata();
     expect([rgb.width, rgb.height, rgb.channels]).toEqual([32, 32, 3]);
-  });
-});
-
-describe("heatmap from an attribution", () => {
-  it("colours the strongest |attribution| red and zero blue", async () => {
-    const data = [0, 0, 0, -4]; // 2×2×1: only the bottom-right pixel matters
-    const png = await heatmapFromAttribution({ shape: [1, 2, 2, 1], data });
-    const { data: px } = await sharp(png!).raw().toBuffer({ resolveWithObject: true });
-    expect([px[9], px[11]]).toEqual([255, 0]); // bottom-right: red, no blue
-    expect([px[0], px[2]]).toEqual([0, 255]); // top-left: blue
-    expect(await heatmapFromAttribution({ shape: [2], data: [1, 2] })).toBeNull();
   });
 });

@@ -8,7 +8,7 @@ import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LOADER_OPTIONS, PROTO_ROOT } from "../../sidecar/grpc/proto.ts";
+import { LOADER_OPTIONS, PROTO_ROOT } from "../../proto/contract.ts";
 import { activeRunCount, checkRunRequest, evaluationHandlers, taskAvailability } from "../../sidecar/inference/evaluation/service.ts";
 
 let server: grpc.Server;

@@ -10,7 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
-import { grpcError, metarankV1 } from "../../grpc/proto.ts";
+import { grpcError, metarankV1 } from "../../../proto/contract.ts";
 import { logger } from "../../log.ts";
 import type { SidecarService } from "../../services.ts";
 import { CheckpointError, checkpointDir, readManifest } from "../../zoo/checkpoint.ts";

@@ -1,16 +1,24 @@
-// Loads the gRPC contract from the repository's proto/ folder, typed by the code that
-// `make proto` generates into proto/generated/ (docs/grpc.md). The sidecar and the app meet
-// only in proto/: each side loads the same files with the same options.
+// Loads the gRPC contract from this folder, typed by the code that `make proto` generates into
+// proto/generated/ (docs/grpc.md). The sidecar and the web app meet only in proto/: both load
+// the same files with the same options through this module.
+import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
-import type { ProtoGrpcType as EvaluationProto } from "../../proto/generated/evaluation.ts";
-import type { ProtoGrpcType as InferenceProto } from "../../proto/generated/inference.ts";
-import type { ProtoGrpcType as MetascoreProto } from "../../proto/generated/metascore.ts";
-import type { ProtoGrpcType as TelemetryProto } from "../../proto/generated/telemetry.ts";
+import type { ProtoGrpcType as EvaluationProto } from "./generated/evaluation.ts";
+import type { ProtoGrpcType as InferenceProto } from "./generated/inference.ts";
+import type { ProtoGrpcType as MetascoreProto } from "./generated/metascore.ts";
+import type { ProtoGrpcType as TelemetryProto } from "./generated/telemetry.ts";
 
-export const PROTO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../proto");
+/**
+ * This folder. Bundled into the web app's build, this module no longer sits in it, so the
+ * folder is then found from the working directory (both processes start at the repository root).
+ */
+export const PROTO_ROOT =
+  [path.dirname(fileURLToPath(import.meta.url)), path.resolve(process.cwd(), "proto")].find((dir) =>
+    fs.existsSync(path.join(dir, "metarank/v1/inference.proto")),
+  ) ?? path.resolve(process.cwd(), "proto");
 
 /** The options the generated types assume (Makefile PROTO_GEN): camelCase fields, numbers, enum names, defaults, oneofs. */
 export const LOADER_OPTIONS: protoLoader.Options = {
