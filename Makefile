@@ -9,7 +9,7 @@ SIDECAR_PORT ?= 50051
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APP_SOURCES := $(shell find app public -type f 2>/dev/null) vite.config.ts tsconfig.json
 
-.PHONY: start install build migrate seed serve test validate typecheck lint format-check proto check-proto test-unit test-integration test-e2e debian-runtime debian-test import-baselines clean
+.PHONY: start install build migrate seed serve test validate typecheck lint format-check proto check-proto test-unit test-integration test-e2e debian-runtime debian-test import-baselines doc-video clean
 
 # `npm install` rather than `npm ci`: it installs the locked versions too, but npm 11 with
 # omit-lockfile-registry-resolved leaves other platforms' optional packages (rollup, esbuild,
@@ -94,6 +94,11 @@ test-integration:
 
 test-e2e:
 	vitest run --config tests/e2e/vitest.config.ts
+
+# The documentation video from real screens (scripts/recordDocVideo.ts); needs Debian's ffmpeg.
+doc-video: build
+	@command -v ffmpeg >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq ffmpeg >/dev/null; }
+	node --import tsx scripts/recordDocVideo.ts
 
 clean:
 	rm -rf build node_modules/.installed

@@ -18,7 +18,9 @@ export function createSequelize(url = databaseUrl()): Sequelize {
     const sequelize = new Sequelize({ ...common, dialect: "sqlite", storage: file, retry: { max: 10 } });
     // WAL lets the web app read while a migration, seed or second process writes;
     // busy_timeout turns brief lock contention into waiting instead of SQLITE_BUSY errors.
-    sequelize.addHook("afterConnect", async (conn: any) => {
+    sequelize.addHook("afterConnect", async (connection: unknown) => {
+      // The sqlite3 driver's Database (sequelize types the hook's connection as unknown).
+      const conn = connection as { exec(sql: string, cb: (e: Error | null) => void): void };
       await new Promise<void>((res, rej) =>
         conn.exec("PRAGMA journal_mode=WAL; PRAGMA busy_timeout=5000; PRAGMA foreign_keys=ON;", (e: Error | null) => (e ? rej(e) : res())),
       );

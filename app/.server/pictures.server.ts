@@ -48,6 +48,8 @@ export function sniffImageType(b: Uint8Array): ImageMime | null {
 export function displayNameOf(clientName: string): string {
   const base = clientName.split(/[\\/]/).pop() ?? "";
   const clean = base
+    // Control characters are exactly what this removes.
+    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f]/g, "")
     .replace(/^\.+/, "")
     .trim();
@@ -119,8 +121,8 @@ export async function removeStored(paths: string[]): Promise<void> {
 export async function readStored(relative: string): Promise<Buffer | null> {
   try {
     return await fs.readFile(storedFile(relative));
-  } catch (e: any) {
-    if (e?.code === "ENOENT") return null;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException)?.code === "ENOENT") return null;
     throw e;
   }
 }

@@ -103,6 +103,9 @@ interface StoredData {
   user: JobUser;
 }
 
+// Jobs of every kind share one store; the public generic methods (JobQueue) give each kind
+// its payload type back, so the store itself is untyped on purpose.
+/* eslint-disable @typescript-eslint/no-explicit-any */
 interface Registered {
   handler: JobHandler<any, any>;
   concurrency: number;
@@ -398,3 +401,4 @@ export const registerJobHandler: JobQueue["registerJobHandler"] = (kind, handler
 export const enqueueJob: JobQueue["enqueueJob"] = (kind, payload, user, opts) => jobQueue().enqueueJob(kind, payload, user, opts);
 export const getJob: JobQueue["getJob"] = (kind, id) => jobQueue().getJob(kind, id);
 export const listJobs: JobQueue["listJobs"] = (kind, filter) => jobQueue().listJobs(kind, filter);
+/* eslint-enable @typescript-eslint/no-explicit-any */

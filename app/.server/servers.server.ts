@@ -149,7 +149,7 @@ export function parseHeartbeat(body: unknown): Heartbeat | null {
   const b = body as Record<string, unknown>;
   if (typeof b.name !== "string" || typeof b.password !== "string" || typeof b.grpcAddress !== "string") return null;
   // host:port, nothing else: the app dials it.
-  if (!/^[A-Za-z0-9._\-\[\]:]{1,250}:\d{1,5}$/.test(b.grpcAddress)) return null;
+  if (!/^[A-Za-z0-9._\-[\]:]{1,250}:\d{1,5}$/.test(b.grpcAddress)) return null;
   const processes = Array.isArray(b.processes)
     ? b.processes.slice(0, 256).flatMap((item: unknown) => {
         const p = item && typeof item === "object" ? (item as Record<string, unknown>) : null;

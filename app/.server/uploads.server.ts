@@ -74,7 +74,7 @@ export function multipartMiddleware(): RequestHandler {
       const uploads: UploadedFiles = { fields, files };
       if (err instanceof multer.MulterError) uploads.error = { code: err.code, field: err.field, message: err.message };
       else if (err) return next(err);
-      (req as any).uploads = uploads;
+      (req as typeof req & { uploads?: UploadedFiles }).uploads = uploads;
       next();
     });
   };

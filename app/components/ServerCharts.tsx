@@ -7,7 +7,11 @@ import type { ChartSample } from "~/.server/servers.server.ts";
 
 // CommonJS interop: Node (SSR) hands us module.exports as `default`; the client bundle may
 // expose the named exports directly.
-const RV: any = (ReactVisModule as any).default ?? ReactVisModule;
+type ReactVisParts = Record<
+  "XYPlot" | "XAxis" | "YAxis" | "HorizontalGridLines" | "VerticalGridLines" | "LineSeries" | "MarkSeries",
+  React.ComponentType<Record<string, unknown>>
+>;
+const RV = ((ReactVisModule as { default?: ReactVisParts }).default ?? ReactVisModule) as ReactVisParts;
 const { XYPlot, XAxis, YAxis, HorizontalGridLines, VerticalGridLines, LineSeries, MarkSeries } = RV;
 
 /** One point of the six charts (the first GPU at one sample time; null = unknown), as the loader sends it. */

@@ -153,9 +153,11 @@ export default function UserImgclassification() {
   const d = useLoaderData<typeof loader>();
   const res = useActionData<typeof action>() as ActionResult | undefined;
   const toast = useRef<Toast>(null);
+  // Once per result shown (its id), not on every render of the same one.
+  const resultId = d.ok && d.result ? d.result.id : null;
   useEffect(() => {
-    if (d.ok && d.result) toast.current?.show({ severity: "success", summary: CLASSIFICATION_MSG.success, life: 3000 });
-  }, [d.ok, d.result?.id]);
+    if (resultId !== null) toast.current?.show({ severity: "success", summary: CLASSIFICATION_MSG.success, life: 3000 });
+  }, [resultId]);
   useEffect(() => {
     if (res?.failure)
       toast.current?.show({
@@ -353,7 +355,9 @@ function RunStep({ data: d, res }: { data: PoolData | Step2; res?: ActionResult 
           <FieldError id="algorithm-error" message={res?.errors?.algorithm} />
         </div>
         <div className="field">
-          <label>&nbsp;</label>
+          <span className="field-spacer" aria-hidden="true">
+            &nbsp;
+          </span>
           <Button type="submit" label="Start inference" icon="pi pi-play" loading={running} />
         </div>
       </Form>

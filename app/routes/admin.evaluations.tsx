@@ -5,9 +5,8 @@
 // run is queued or running; without it, a refresh link does the same.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ProgressBar } from "primereact/progressbar";
-import { useEffect, useRef } from "react";
 import { requireAdmin } from "~/.server/session.server.ts";
 import { listSuites } from "~/.server/board.server.ts";
 import {
@@ -22,6 +21,7 @@ import {
   type StartErrors,
 } from "~/.server/evaluations.server.ts";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
+import { usePeriodicRevalidation } from "~/lib/usePeriodicRevalidation.ts";
 
 export const meta: MetaFunction = () => [{ title: "Evaluations — Meta-Rank" }];
 
@@ -93,25 +93,11 @@ export async function action({ request }: ActionFunctionArgs) {
   return data<ActionResult>({ errors: { form: "Unknown action." }, values: {} }, { status: 400 });
 }
 
-/** Revalidates while a run is queued or running and the tab is visible; stops once all are done or the page is left. */
-function useRefreshWhileActive(active: boolean) {
-  const revalidator = useRevalidator();
-  const ref = useRef(revalidator);
-  ref.current = revalidator;
-  useEffect(() => {
-    if (!active) return;
-    const timer = setInterval(() => {
-      if (ref.current.state === "idle" && document.visibilityState === "visible") ref.current.revalidate();
-    }, REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [active]);
-}
-
 export default function AdminEvaluations() {
   const { suites, methods, catalogMessage, catalogProblems, runs, active, notice, minLimit, maxLimit } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ActionResult | undefined;
   const busy = useNavigation().state === "submitting";
-  useRefreshWhileActive(active);
+  usePeriodicRevalidation(REFRESH_MS, active);
   const values = result?.values ?? {};
   return (
     <>

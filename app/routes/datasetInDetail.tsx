@@ -7,7 +7,7 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
 import { Dialog } from "primereact/dialog";
 import { Button } from "primereact/button";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { requireUser } from "~/.server/session.server.ts";
 import type { UploadedFiles } from "~/.server/uploads.server.ts";
 import {
@@ -325,9 +325,17 @@ function DeleteMode({
   here: string;
 }) {
   const hydrated = useHydrated();
-  const [selected, setSelected] = useState<Set<number>>(() => new Set(selectAll ? pictures.map((p) => p.id) : []));
-  // Selection is per page: a new page starts empty (or all, when asked by the no-JS link).
-  useEffect(() => setSelected(new Set(selectAll ? pictures.map((p) => p.id) : [])), [page, selectAll, pictures]);
+  // Selection is per page: a new page starts empty (or all, when asked by the no-JS link). The
+  // selection remembers which page it belongs to, so a page change resets it during render.
+  const pageKey = `${page}:${selectAll}:${pictures.map((p) => p.id).join(",")}`;
+  const initial = () => new Set(selectAll ? pictures.map((p) => p.id) : []);
+  const [selection, setSelection] = useState(() => ({ key: pageKey, ids: initial() }));
+  const selected = selection.key === pageKey ? selection.ids : initial();
+  const setSelected = (next: Set<number> | ((s: Set<number>) => Set<number>)) =>
+    setSelection((cur) => {
+      const base = cur.key === pageKey ? cur.ids : initial();
+      return { key: pageKey, ids: typeof next === "function" ? next(base) : next };
+    });
   const busy = useNavigation().state === "submitting";
   const toggle = (id: number) =>
     setSelected((s) => {

@@ -15,7 +15,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
 const SECTION_IDS = ["concepts", "datasets", "algorithms", "workflow", "users"] as const;
 
 export default function Documentation() {
-  const { t } = useTranslation("docs");
+  const { t, i18n } = useTranslation("docs");
   const [active, setActive] = useState<string>(SECTION_IDS[0]);
   // Highlight the section being read: the last section whose top has scrolled past the header.
   useEffect(() => {
@@ -59,8 +59,11 @@ export default function Documentation() {
           <p>{t("concepts.p2")}</p>
           <p>{t("concepts.p3")}</p>
           <figure>
-            <video controls preload="metadata" width="100%" poster="/doc/intro-poster.svg" data-testid="doc-video">
+            {/* Real screens of this platform with captions in both languages (make doc-video regenerates all three). */}
+            <video controls preload="metadata" width="100%" poster="/doc/intro-poster.png" data-testid="doc-video">
               <source src="/doc/intro.webm" type="video/webm" />
+              <track kind="captions" src="/doc/intro.en.vtt" srcLang="en" label="English" default={i18n.language !== "zh"} />
+              <track kind="captions" src="/doc/intro.zh.vtt" srcLang="zh" label="中文" default={i18n.language === "zh"} />
               {t("concepts.noVideo")}
             </video>
             <figcaption className="muted">{t("concepts.video")}</figcaption>

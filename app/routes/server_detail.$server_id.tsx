@@ -4,13 +4,13 @@
 // the page is open (and stops when it is left); without it, the charts are server-rendered
 // and a refresh link reloads them.
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { Link, useLoaderData } from "@remix-run/react";
 import reactVisCss from "react-vis/dist/style.css?url";
 import { requireAdmin } from "~/.server/session.server.ts";
 import { fetchServerTelemetry, formatDateTime, getServer, isOnline } from "~/.server/servers.server.ts";
 import { ServerCharts, hoursMinutes } from "~/components/ServerCharts.tsx";
 import { Notice } from "~/components/FieldError.tsx";
+import { usePeriodicRevalidation } from "~/lib/usePeriodicRevalidation.ts";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: reactVisCss }];
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.server.username ?? "Server"} — Server Detail — Meta-Rank` }];
@@ -42,22 +42,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
-/** Revalidates every REFRESH_MS while mounted and the tab is visible; the cleanup stops it when the page is left. */
-function useAutoRefresh() {
-  const revalidator = useRevalidator();
-  const ref = useRef(revalidator);
-  ref.current = revalidator;
-  useEffect(() => {
-    const timer = setInterval(() => {
-      if (ref.current.state === "idle" && document.visibilityState === "visible") ref.current.revalidate();
-    }, REFRESH_MS);
-    return () => clearInterval(timer);
-  }, []);
-}
-
 export default function ServerDetail() {
   const { server, driverVersion, cudaVersion, telemetry, utcOffsetMinutes, loadedAt } = useLoaderData<typeof loader>();
-  useAutoRefresh();
+  usePeriodicRevalidation(REFRESH_MS);
   const clock = (t: number) => {
     const d = new Date(t + utcOffsetMinutes * 60_000);
     return `${hoursMinutes(t, utcOffsetMinutes)}:${String(d.getUTCSeconds()).padStart(2, "0")}`;

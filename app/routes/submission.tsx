@@ -413,7 +413,8 @@ function ResultFileStep(props: {
 function PythonStep(props: { suiteId: string; current: string | null; hydrated: boolean; toast: React.RefObject<Toast>; error?: string }) {
   return (
     <div className="field">
-      <label>Algorithm file (.py, optional)</label>
+      {/* The upload box labels its own input; this is the field's caption. */}
+      <span className="field-label">Algorithm file (.py, optional)</span>
       <UploadBox
         intent="upload-python"
         field="python"

@@ -52,6 +52,16 @@ describe(`public pages on ${process.env.TEST_DB}`, () => {
     expect(video.status).toBe(200);
     const bytes = new Uint8Array(await video.arrayBuffer());
     expect([...bytes.slice(0, 4)]).toEqual([0x1a, 0x45, 0xdf, 0xa3]); // EBML magic: a real WebM file
+    // Captions in both languages, cue for cue.
+    const cues = async (lang: string) => {
+      expect(html).toContain(`src="/doc/intro.${lang}.vtt"`);
+      const vtt = await (await c.get(`/doc/intro.${lang}.vtt`)).text();
+      expect(vtt.startsWith("WEBVTT")).toBe(true);
+      return vtt.match(/-->/g)?.length ?? 0;
+    };
+    const english = await cues("en");
+    expect(english).toBeGreaterThan(3);
+    expect(await cues("zh")).toBe(english);
   });
 
   it("unknown pages are a 404 page, not a crash", async () => {
