@@ -12,6 +12,8 @@ import { createRequestHandler } from "@remix-run/express";
 import type { AppLoadContext, ServerBuild } from "@remix-run/node";
 import type { AppServerIntegration } from "./server/appEntry.ts";
 import { pageCache } from "./server/pageCache.ts";
+import { originCheck } from "./server/originCheck.ts";
+import { securityHeaders } from "./server/securityHeaders.ts";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const isProduction = process.env.NODE_ENV === "production";
@@ -29,7 +31,10 @@ function integrationOf(build: ServerBuild): AppServerIntegration {
 export async function createApp() {
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", process.env.TRUST_PROXY === "1");
+  // Behind reverse proxies, X-Forwarded-For is believed only for the configured hops (a number of
+  // proxies, or their addresses), never the client's own left-most entry (docs/security.md).
+  const trust = process.env.TRUST_PROXY?.trim();
+  app.set("trust proxy", !trust || trust === "0" ? false : /^\d+$/.test(trust) ? Number(trust) : trust.split(",").map((s) => s.trim()));
 
   let build: ServerBuild | (() => Promise<ServerBuild>);
   let integration: AppServerIntegration;
@@ -49,7 +54,9 @@ export async function createApp() {
   // One log line per request: method, path (no query string: it may carry tokens), status, ms, id.
   app.use((req: Req, res, next) => {
     const start = process.hrtime.bigint();
-    const requestId = (req.headers["x-request-id"] as string | undefined)?.slice(0, 64) || crypto.randomUUID();
+    // A caller's id is kept only when it is a plain token (it is logged and sent back).
+    const given = req.headers["x-request-id"];
+    const requestId = typeof given === "string" && /^[A-Za-z0-9._-]{1,64}$/.test(given) ? given : crypto.randomUUID();
     req.requestId = requestId;
     res.setHeader("X-Request-Id", requestId);
     req.headers[integration.clientIpHeader] = req.ip ?? req.socket.remoteAddress ?? "unknown";
@@ -59,6 +66,7 @@ export async function createApp() {
     });
     next();
   });
+  app.use(securityHeaders({ csp: !useVite }));
   app.use(compression());
   app.get("/healthz", (_req, res) => res.json({ ok: true }));
 
@@ -70,6 +78,7 @@ export async function createApp() {
 
   // Public pages for anonymous visitors, rendered once per content version (PAGE_CACHE=0 turns it off).
   if (process.env.PAGE_CACHE !== "0") app.use(pageCache({ keyOf: integration.publicPageKey }));
+  app.use(originCheck());
   await integration.mountExpressRoutes(app);
   app.use(integration.multipartMiddleware());
   app.all(
@@ -77,10 +86,11 @@ export async function createApp() {
     createRequestHandler({
       build,
       mode: isProduction ? "production" : "development",
-      getLoadContext: (req: Req) => ({
+      getLoadContext: (req: Req, res) => ({
         requestId: req.requestId ?? "",
         ip: (req.headers[integration.clientIpHeader] as string) ?? "unknown",
         uploads: req.uploads,
+        cspNonce: String(res.locals.cspNonce ?? ""),
       }),
     }),
   );
@@ -92,6 +102,8 @@ export async function createApp() {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  // The database, uploads and secrets this process writes are readable by its account only.
+  process.umask(0o077);
   const port = Number(process.env.PORT ?? 3000);
   createApp()
     .then(({ app, integration }) => {

@@ -13,6 +13,7 @@ import type { AppServerIntegration } from "../server/appEntry.ts";
 import { CLIENT_IP_HEADER } from "./.server/auth.server.ts";
 import { requestLanguage } from "./.server/i18n.server.ts";
 import { i18nConfig, resources } from "./i18n/config.ts";
+import { NonceProvider } from "./lib/nonce.tsx";
 import { mountExpressRoutes } from "./.server/express.server.ts";
 import { logger } from "./.server/logger.server.ts";
 import { publicPageKey } from "./.server/publicPages.server.ts";
@@ -35,8 +36,9 @@ export default async function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
-  _loadContext: AppLoadContext,
+  loadContext: AppLoadContext,
 ) {
+  const nonce = loadContext.cspNonce ?? "";
   // One i18next instance per request: two visitors in two languages never share one.
   const i18n = createInstance();
   await i18n.use(initReactI18next).init({ ...i18nConfig, resources, lng: await requestLanguage(request) });
@@ -44,10 +46,13 @@ export default async function handleRequest(
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
-      <I18nextProvider i18n={i18n}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} />
-      </I18nextProvider>,
+      <NonceProvider value={nonce}>
+        <I18nextProvider i18n={i18n}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} nonce={nonce} />
+        </I18nextProvider>
+      </NonceProvider>,
       {
+        nonce,
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
           const body = new PassThrough();

@@ -5,12 +5,14 @@ import themeHref from "primereact/resources/themes/lara-light-indigo/theme.css?u
 import primeHref from "primereact/resources/primereact.min.css?url";
 import iconsHref from "primeicons/primeicons.css?url";
 import appHref from "~/styles/app.css?url";
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { useChangeLanguage } from "remix-i18next/react";
 import { requestLanguage } from "~/.server/i18n.server.ts";
 import { siteInfo } from "~/.server/env.server.ts";
 import { getUser } from "~/.server/session.server.ts";
 import { htmlLang, type Language } from "~/i18n/config.ts";
+import { useNonce } from "~/lib/nonce.tsx";
 import notoSansScHref from "@fontsource/noto-sans-sc/400.css?url";
 import { TopMenu } from "~/components/TopMenu.tsx";
 import { SiteFooter } from "~/components/SiteFooter.tsx";
@@ -39,6 +41,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const locale: Language = data?.locale ?? "en";
   // The server rendered in `locale`; after the toggle's POST the browser's i18next follows it.
   useChangeLanguage(locale);
+  const nonce = useNonce();
+  // Tests (and people debugging) can tell when the page has become interactive.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return (
     <html lang={htmlLang(locale)}>
       <head>
@@ -53,8 +60,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
           <main className="page">{children}</main>
           <SiteFooter site={data?.site ?? null} />
         </PrimeReactProvider>
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -14,7 +14,11 @@ export function createSequelize(url = databaseUrl()): Sequelize {
   const common: Options = { logging: false, define: { underscored: true } };
   if (url.startsWith("sqlite:")) {
     const file = url.slice("sqlite:".length).replace(/^\/\//, "");
-    if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    if (file !== ":memory:") {
+      fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+      // Readable by the service account only (docs/security.md), whatever the umask was when it was made.
+      if (fs.existsSync(file)) fs.chmodSync(file, 0o600);
+    }
     const sequelize = new Sequelize({ ...common, dialect: "sqlite", storage: file, retry: { max: 10 } });
     // WAL lets the web app read while a migration, seed or second process writes;
     // busy_timeout turns brief lock contention into waiting instead of SQLITE_BUSY errors.

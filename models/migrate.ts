@@ -31,6 +31,8 @@ export async function migrate(sequelize: Sequelize = defaultSequelize) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  // Files this process creates (the database) are the service account's alone (docs/security.md).
+  process.umask(0o077);
   const down = process.argv.includes("--down");
   const run = down ? migrator().down() : migrate();
   run

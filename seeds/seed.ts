@@ -12,6 +12,8 @@ export async function seed(): Promise<string[]> {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  // Stored pictures and secrets are the service account's alone (docs/security.md).
+  process.umask(0o077);
   seed()
     .then((lines) => {
       for (const l of lines) console.log(l);

@@ -20,13 +20,15 @@ export interface PageCacheOptions {
 
 interface Entry {
   etag: string;
+  /** The CSP nonce the stored page was rendered with; each answer gets the request's own instead. */
+  nonce: string;
   headers: [string, string][];
   body: Buffer;
   storedAt: number;
 }
 
 /** Headers a cached answer repeats; per-request ones (cookies, ids, lengths, encodings) are not kept. */
-const KEPT_HEADERS = new Set(["content-type", "link", "content-language", "vary", "x-content-type-options", "referrer-policy", "content-security-policy"]);
+const KEPT_HEADERS = new Set(["content-type", "link", "content-language", "vary"]);
 
 export function pageCache(opts: PageCacheOptions): RequestHandler {
   const maxEntries = opts.maxEntries ?? 500;
@@ -50,7 +52,10 @@ export function pageCache(opts: PageCacheOptions): RequestHandler {
     for (const [k, v] of e.headers) res.setHeader(k, v);
     res.status(200);
     if (method === "HEAD") return void res.end();
-    res.end(e.body);
+    // A nonce must not repeat across answers: the stored page's is swapped for this response's
+    // (server/securityHeaders.ts set it and the matching header).
+    const nonce = typeof res.locals.cspNonce === "string" ? res.locals.cspNonce : "";
+    res.end(e.nonce && nonce ? Buffer.from(e.body.toString("utf8").replaceAll(`nonce="${e.nonce}"`, `nonce="${nonce}"`)) : e.body);
   };
 
   return (req, res, next) => {
@@ -89,7 +94,7 @@ export function pageCache(opts: PageCacheOptions): RequestHandler {
             for (const [k, v] of Object.entries(res.getHeaders())) if (KEPT_HEADERS.has(k) && v !== undefined) headers.push([k, String(v)]);
             const old = entries.get(key);
             if (old) bytes -= old.body.length;
-            entries.set(key, { etag, headers, body, storedAt: Date.now() });
+            entries.set(key, { etag, nonce: typeof res.locals.cspNonce === "string" ? res.locals.cspNonce : "", headers, body, storedAt: Date.now() });
             bytes += body.length;
             evict();
           }

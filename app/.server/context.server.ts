@@ -7,6 +7,8 @@ declare module "@remix-run/node" {
     ip: string;
     /** Set by the multer middleware for multipart POSTs (see server.ts). */
     uploads?: UploadedFiles;
+    /** This response's Content-Security-Policy nonce (server/securityHeaders.ts). */
+    cspNonce: string;
   }
 }
 

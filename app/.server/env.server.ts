@@ -1,4 +1,7 @@
 // Server-only configuration. Secrets never reach client bundles: this module is .server.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 export const isProduction = process.env.NODE_ENV === "production";
 
 /** Test hook: a fixed captcha answer. Refused in production (server.ts says so at start). */
@@ -12,8 +15,29 @@ export function adminRegisterCode(): string | undefined {
   return process.env.ADMIN_REGISTER_CODE || undefined;
 }
 
+/**
+ * The key that signs session cookies: SESSION_SECRET; otherwise one generated at random on first
+ * start and kept in var/session.secret (mode 0600), so restarts keep sessions and no two
+ * installations share a key. Never a built-in string (docs/security.md).
+ */
 export function sessionSecret(): string {
-  return process.env.SESSION_SECRET || "meta-rank-dev-secret-change-me";
+  if (process.env.SESSION_SECRET) return process.env.SESSION_SECRET;
+  const file = path.resolve(process.env.SESSION_SECRET_FILE ?? "var/session.secret");
+  try {
+    const kept = fs.readFileSync(file, "utf8").trim();
+    if (kept.length >= 32) return kept;
+  } catch {
+    // Not there yet: created below.
+  }
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const secret = crypto.randomBytes(32).toString("hex");
+  try {
+    // "wx": two processes starting together do not overwrite each other's key.
+    fs.writeFileSync(file, secret + "\n", { mode: 0o600, flag: "wx" });
+    return secret;
+  } catch {
+    return fs.readFileSync(file, "utf8").trim();
+  }
 }
 
 /** Who runs this server, shown in the footer (SITE_TEAM, SITE_CONTACT); the defaults say so plainly. */

@@ -2,20 +2,29 @@ import crypto from "node:crypto";
 import { createCookie, redirect, type AppLoadContext } from "@remix-run/node";
 import { Op } from "sequelize";
 import { Session, User } from "./db.server.ts";
-import { isProduction, sessionSecret } from "./env.server.ts";
+import { sessionSecret } from "./env.server.ts";
 
 const SESSION_DAYS = 14;
 
 // The cookie carries only an opaque random token; the session itself is a row, so
 // signing out and role changes take effect on the very next request.
+// `Secure` follows the request (docs/security.md): a lab serving the platform over plain HTTP on
+// its own address can sign in, and HTTPS (directly or through a trusted proxy) gets Secure cookies.
 export const sessionCookie = createCookie("mr_session", {
   httpOnly: true,
   sameSite: "lax",
-  secure: isProduction,
   path: "/",
   secrets: [sessionSecret()],
   maxAge: SESSION_DAYS * 86_400,
 });
+
+/** COOKIE_SECURE=1|0 decides; otherwise the request's own scheme (Express applied the trusted proxy hops). */
+export function cookieSecure(request: Request): boolean {
+  const forced = process.env.COOKIE_SECURE;
+  if (forced === "1" || forced === "true") return true;
+  if (forced === "0" || forced === "false") return false;
+  return new URL(request.url).protocol === "https:";
+}
 
 const digest = (token: string) => crypto.createHash("sha256").update(token).digest("hex");
 
@@ -52,13 +61,13 @@ export async function startSession(user: User, request: Request, context?: AppLo
     ip: context?.ip ?? null,
     userAgent: (request.headers.get("User-Agent") ?? "").slice(0, 255) || null,
   });
-  return sessionCookie.serialize(token);
+  return sessionCookie.serialize(token, { secure: cookieSecure(request) });
 }
 
 export async function endSession(request: Request): Promise<string> {
   const token = await readToken(request);
   if (token) await Session.destroy({ where: { id: digest(token) } });
-  return sessionCookie.serialize("", { maxAge: 0 });
+  return sessionCookie.serialize("", { maxAge: 0, secure: cookieSecure(request) });
 }
 
 /** Ends every session of a user (after a password change, other browsers must sign in again). */
@@ -98,8 +107,29 @@ export async function requireAdmin(request: Request): Promise<CurrentUser> {
   return user;
 }
 
-/** Only same-site relative paths, so a crafted link cannot bounce a fresh login elsewhere. */
+/**
+ * Only same-site paths, so a crafted link cannot bounce a fresh login elsewhere: one leading
+ * slash, no backslash or control character anywhere (browsers read `/\\host` and `/\thost` as
+ * another host), nothing that decodes to one of those, and a bounded length.
+ */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/homepage"): string {
-  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
+  if (typeof to !== "string" || to.length > 2048) return fallback;
+  let decoded = to;
+  try {
+    decoded = decodeURIComponent(to);
+  } catch {
+    return fallback;
+  }
+  for (const candidate of [to, decoded]) {
+    if (!candidate.startsWith("/") || candidate.startsWith("//")) return fallback;
+    // eslint-disable-next-line no-control-regex -- control characters are what this refuses
+    if (/[\\\u0000-\u001f\u007f]/.test(candidate)) return fallback;
+  }
+  try {
+    // The browser's reading of it must stay on this site.
+    if (new URL(to, "http://same.site").host !== "same.site") return fallback;
+  } catch {
+    return fallback;
+  }
   return to;
 }

@@ -34,31 +34,92 @@ export const UPLOAD_ROUTES: Record<string, UploadLimits> = {
 /** The seeds' upload timeout: a body that has not arrived in 30 s is refused, not waited for. */
 export const UPLOAD_TIMEOUT_MS = 30_000;
 
+/**
+ * Every other request body (forms, JSON) is refused above this size before it is read: the
+ * largest form of the site (a submission's details) is far smaller (docs/security.md).
+ */
+export const MAX_FORM_BODY_BYTES = 1024 * 1024;
+/** Routes whose bodies are smaller still: the sidecars' heartbeat is a few KB of JSON. */
+export const SMALL_BODY_ROUTES: Record<string, number> = { "/api/sidecars/heartbeat": 64 * 1024 };
+
+/**
+ * A path as the router matches it: percent-decoded, case-insensitive, without the single-fetch
+ * `.data` suffix, trailing slashes or repeated slashes — so `/SUBMISSION/`, `/submission.data`
+ * and `/%73ubmission` all get the submission's limits.
+ */
+export function routeKey(rawPath: string): string {
+  let p = rawPath;
+  try {
+    p = decodeURIComponent(rawPath);
+  } catch {
+    // Malformed escapes: the router will not match them either; keep the raw path.
+  }
+  p = p
+    .replace(/\/+/g, "/")
+    .replace(/\.data$/i, "")
+    .replace(/\/+$/, "");
+  return (p || "/").toLowerCase();
+}
+
 export function limitsFor(rawPath: string): UploadLimits | undefined {
-  // With JavaScript on, Remix posts to "<route>.data" (single fetch): same route, same limits.
-  const pathname = rawPath.replace(/\.data$/, "");
+  const key = routeKey(rawPath);
   const match = Object.keys(UPLOAD_ROUTES)
-    .filter((p) => pathname === p || pathname.startsWith(p + "/") || pathname.startsWith(p + "?"))
+    .filter((p) => key === p.toLowerCase() || key.startsWith(p.toLowerCase() + "/"))
     .sort((a, b) => b.length - a.length)[0];
   return match ? UPLOAD_ROUTES[match] : undefined;
 }
 
-/** Express middleware: parses multipart POSTs for the routes above into req.uploads. */
+const hasBody = (method: string) => method !== "GET" && method !== "HEAD" && method !== "OPTIONS";
+
+/**
+ * Express middleware, mounted before the Remix handler: every request body is bounded before
+ * it is buffered. Multipart bodies are accepted only by the upload routes and parsed there by
+ * multer with that route's limits (into req.uploads); any other body must declare a length
+ * within MAX_FORM_BODY_BYTES (or its route's smaller cap).
+ */
 export function multipartMiddleware(): RequestHandler {
   return (req, res, next) => {
-    if (req.method !== "POST" || !req.is("multipart/form-data")) return next();
-    const limits = limitsFor(req.path);
-    if (!limits) return next();
+    if (!hasBody(req.method)) return next();
+    const refuse = (status: number, message: string) => {
+      res.status(status).set("Connection", "close").type("text/plain; charset=utf-8").send(message);
+      // The rest of the body is not read.
+      req.unpipe();
+      req.resume();
+    };
+    const limits = req.is("multipart/form-data") ? limitsFor(req.path) : undefined;
+    if (!limits) {
+      if (req.is("multipart/form-data")) return refuse(415, "This address does not take file uploads.");
+      const declared = req.headers["content-length"];
+      const cap = SMALL_BODY_ROUTES[routeKey(req.path)] ?? MAX_FORM_BODY_BYTES;
+      if (declared === undefined) {
+        if (req.headers["transfer-encoding"]) return refuse(411, "A request body must declare its length (Content-Length).");
+        return next();
+      }
+      const n = Number(declared);
+      if (!Number.isFinite(n) || n < 0) return refuse(400, "The request's Content-Length is not a number.");
+      if (n > cap) return refuse(413, `The request body is larger than ${Math.round(cap / 1024)} KB and was refused.`);
+      return next();
+    }
     const timer = setTimeout(() => {
       if (!res.headersSent)
         res.status(408).type("text/plain").send("The upload took longer than 30 seconds and was cancelled. Please try again with fewer or smaller files.");
       req.destroy();
     }, UPLOAD_TIMEOUT_MS);
     res.on("close", () => clearTimeout(timer));
-    const upload = multer({
+    // Browsers send file names as UTF-8 without saying so; busboy's default would read them as
+    // Latin-1 (multer 2 passes defParamCharset through; its type definitions predate it).
+    const options: multer.Options & { defParamCharset: string } = {
       storage: multer.memoryStorage(),
-      limits: { fileSize: limits.fileSize, files: limits.files, fields: limits.fields ?? 50, fieldSize: 64 * 1024 },
-    }).any();
+      defParamCharset: "utf8",
+      limits: {
+        fileSize: limits.fileSize,
+        files: limits.files,
+        fields: limits.fields ?? 50,
+        fieldSize: 64 * 1024,
+        parts: limits.files + (limits.fields ?? 50),
+      },
+    };
+    const upload = multer(options).any();
     upload(req, res, (err: unknown) => {
       clearTimeout(timer);
       const body = (req.body ?? {}) as Record<string, unknown>;
@@ -73,7 +134,8 @@ export function multipartMiddleware(): RequestHandler {
       }));
       const uploads: UploadedFiles = { fields, files };
       if (err instanceof multer.MulterError) uploads.error = { code: err.code, field: err.field, message: err.message };
-      else if (err) return next(err);
+      // Anything else from multer/busboy is a body that is not well-formed multipart.
+      else if (err) return refuse(400, "The upload could not be read: the request is not well-formed multipart/form-data.");
       (req as typeof req & { uploads?: UploadedFiles }).uploads = uploads;
       next();
     });

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { startStack, CAPTCHA, type Stack } from "../support/stack.ts";
-import { launchBrowser, newContext } from "./browser.ts";
+import { gotoHydrated, launchBrowser, newContext } from "./browser.ts";
 
 let stack: Stack;
 let browser: Browser;
@@ -43,7 +43,7 @@ describe("accounts in Chromium", () => {
   it("journey with JavaScript on: on-blur checks, register, login, profile, password, sign out", async () => {
     const ctx = await newContext(browser, stack.baseUrl, true);
     const page = await ctx.newPage();
-    await page.goto("/signin?tab=register");
+    await gotoHydrated(page, "/signin?tab=register");
     const form = page.getByRole("form", { name: "Register" });
     await form.getByLabel("Phone number").fill("12ab");
     await form.getByLabel("Username").focus(); // blur the phone field
@@ -52,7 +52,7 @@ describe("accounts in Chromium", () => {
 
     const { page: p } = await registerAndLogin(true, "js-user");
     expect(await p.locator(".user-menu summary").innerText()).toContain("js-user");
-    await p.goto("/profile");
+    await gotoHydrated(p, "/profile");
     expect(await p.getByTestId("profile-authority").innerText()).toBe("User");
     await p.getByRole("link", { name: "Edit Profile" }).click();
     const dialog = p.getByRole("dialog");

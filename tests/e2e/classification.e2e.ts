@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext } from "playwright-core";
 import { ROOT, startStack, type Stack } from "../support/stack.ts";
 import { userClient } from "../support/accounts.ts";
-import { launchBrowser, newContext } from "./browser.ts";
+import { gotoHydrated, launchBrowser, newContext } from "./browser.ts";
 
 let stack: Stack;
 let browser: Browser;
@@ -84,7 +84,7 @@ describe("dataset gallery", () => {
   it("opens the draggable introduction dialog with English and Chinese tabs (JavaScript on)", async () => {
     const context = await newContext(browser, stack.baseUrl, true);
     const page = await context.newPage();
-    await page.goto("/datasetPreview");
+    await gotoHydrated(page, "/datasetPreview");
     await page.locator('[data-gallery="cub"]').getByRole("link", { name: "Introduction" }).click();
     const dialog = page.getByRole("dialog");
     await dialog.getByText("Introduction for CUB").waitFor();

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext } from "playwright-core";
 import { ROOT, freePort, startStack, type Stack } from "../support/stack.ts";
 import { adminClient } from "../support/accounts.ts";
-import { launchBrowser, newContext } from "./browser.ts";
+import { gotoHydrated, launchBrowser, newContext } from "./browser.ts";
 
 let stack: Stack;
 let browser: Browser;
@@ -56,7 +56,7 @@ describe("server pages in Chromium", () => {
   it("creates a server in the dialog; its sidecar comes online", async () => {
     const ctx = await adminContext(true);
     const page = await ctx.newPage();
-    await page.goto("/admin");
+    await gotoHydrated(page, "/admin");
     await page.waitForURL(/\/admin\/manage_server$/);
     await page.getByTestId("new-server").click();
     const dialog = page.getByRole("dialog");

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { startStack, type Stack } from "../support/stack.ts";
 import { adminClient, userClient } from "../support/accounts.ts";
-import { launchBrowser, newContext } from "./browser.ts";
+import { gotoHydrated, launchBrowser, newContext } from "./browser.ts";
 import { SEED_SUITE, lerfCsv, morfCsv, resultCsv } from "../integration/metarankFixtures.ts";
 
 let stack: Stack;
@@ -37,7 +37,7 @@ describe("submission page", () => {
   it("with JavaScript: boxes upload on their own with toasts, scores, then submits", async () => {
     const context = await signedIn("js_user", true);
     const page = await context.newPage();
-    await page.goto(`/submission?suite=${SEED_SUITE.id}`);
+    await gotoHydrated(page, `/submission?suite=${SEED_SUITE.id}`);
     // The upload boxes exist only once React has hydrated.
     await page.getByTestId("upload-morf").waitFor();
 
@@ -90,7 +90,7 @@ describe("submission page", () => {
     const context = await newContext(browser, stack.baseUrl, true);
     await context.addCookies([...admin.cookies].map(([name, value]) => ({ name, value, url: stack.baseUrl })));
     const page = await context.newPage();
-    await page.goto("/approval");
+    await gotoHydrated(page, "/approval");
     const row = page.locator("tr", { hasText: "JS-CAM" });
     await row.getByText("Details").click();
     await row.getByRole("link", { name: "js_cam.py" }).waitFor();

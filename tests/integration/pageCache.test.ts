@@ -23,10 +23,30 @@ describe(`page cache on ${process.env.TEST_DB}`, () => {
     expect(etag).toMatch(/^W\/"/);
     const second = await c.get("/leaderboard");
     expect(second.headers.get("x-page-cache")).toBe("hit");
-    expect(await second.text()).toBe(body);
+    // The same page, but for its CSP nonce, which is never repeated.
+    const withoutNonces = (html: string) => html.replace(/ nonce="[^"]*"/g, "");
+    expect(withoutNonces(await second.text()) === withoutNonces(body)).toBe(true);
     const revalidated = await c.request("/leaderboard", { headers: { "If-None-Match": etag! } });
     expect(revalidated.status).toBe(304);
     expect(await revalidated.text()).toBe("");
+  });
+
+  it("a cached page carries the nonce of its own Content-Security-Policy, never a repeated one", async () => {
+    const c = new Client(stack.baseUrl);
+    const nonces: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const res = await c.get("/document");
+      const header = res.headers.get("content-security-policy") ?? "";
+      const fromHeader = header.match(/'nonce-([^']+)'/)?.[1];
+      const html = await res.text();
+      const inPage = [...html.matchAll(/<script nonce="([^"]+)"/g)].map((m) => m[1]);
+      expect(inPage.length).toBeGreaterThan(0);
+      expect(new Set(inPage)).toEqual(new Set([fromHeader]));
+      expect(html).not.toMatch(/<script>/);
+      nonces.push(fromHeader!);
+    }
+    expect(nonces[0]).not.toBe(nonces[1]);
+    expect(res2headers(await c.get("/document"))).toMatchObject({ "x-content-type-options": "nosniff", "referrer-policy": "strict-origin-when-cross-origin" });
   });
 
   it("languages are cached apart", async () => {
@@ -61,3 +81,5 @@ describe(`page cache on ${process.env.TEST_DB}`, () => {
     expect(await after.text()).toContain("freshly shared set");
   });
 });
+
+const res2headers = (res: Response) => Object.fromEntries(res.headers.entries());

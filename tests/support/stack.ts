@@ -82,6 +82,8 @@ export interface Stack {
   sidecarAddress: string;
   env: NodeJS.ProcessEnv;
   logs(): string;
+  /** The web app's process id (tests read its memory from /proc). */
+  webPid(): number | undefined;
   /** Stops the web app only (the sidecar and database stay), e.g. to test a restart. */
   restartWeb(): Promise<void>;
   stop(): Promise<void>;
@@ -171,6 +173,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     sidecarAddress: `127.0.0.1:${sidecarPort}`,
     env,
     logs: () => log,
+    webPid: () => web.pid,
     async restartWeb() {
       await kill(web);
       web = launch("server.ts");

@@ -8,6 +8,10 @@ describe("upload limits by route", () => {
     expect(limitsFor("/datasetInDetail/12")).toBe(UPLOAD_ROUTES["/datasetInDetail"]);
     expect(limitsFor("/UserImgclassification.data")).toBe(UPLOAD_ROUTES["/UserImgclassification"]);
   });
+  it("applies to every spelling the router matches: case, trailing slash, encoded characters, repeated slashes", () => {
+    for (const spelling of ["/SUBMISSION", "/Submission/", "/%73ubmission", "//submission", "/submission.DATA", "/userimgclassification"])
+      expect(limitsFor(spelling), spelling).toBeDefined();
+  });
   it("does not parse bodies of other routes", () => {
     expect(limitsFor("/signin")).toBeUndefined();
     expect(limitsFor("/submissionx")).toBeUndefined();

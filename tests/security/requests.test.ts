@@ -1,0 +1,127 @@
+// Request bodies and fields (issue 11, "Requests and fields"): every body is bounded before it is
+// buffered, whatever the spelling of the path; malformed multipart is a 400; UTF-8 file names
+// survive; a caller's request id is never echoed unless it is a plain token.
+import fs from "node:fs";
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStack, type Stack } from "../support/stack.ts";
+import { Client } from "../support/client.ts";
+import { userClient } from "../support/accounts.ts";
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ sidecar: false });
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const rssKiB = (pid: number) => Number(fs.readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+)/)![1]);
+
+/** Sends a request whose headers promise `declared` bytes, writes `send` bytes of body, and returns the status line. */
+function rawPost(path: string, headers: Record<string, string>, send: number): Promise<string> {
+  const url = new URL(stack.baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(url.port), url.hostname, () => {
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\n${Object.entries(headers)
+          .map(([k, v]) => `${k}: ${v}\r\n`)
+          .join("")}\r\n`,
+      );
+      const chunk = Buffer.alloc(64 * 1024, 0x61);
+      let sent = 0;
+      const pump = () => {
+        while (sent < send) {
+          sent += chunk.length;
+          if (!socket.write(chunk)) return void socket.once("drain", pump);
+        }
+      };
+      pump();
+    });
+    let answer = "";
+    socket.on("data", (d) => {
+      answer += d.toString("latin1");
+      if (answer.includes("\r\n")) {
+        resolve(answer.split("\r\n")[0]);
+        socket.destroy();
+      }
+    });
+    socket.on("error", (err) => (answer ? resolve(answer.split("\r\n")[0]) : reject(err)));
+  });
+}
+
+describe(`request bodies on ${process.env.TEST_DB}`, () => {
+  it("a 200 MiB anonymous POST to the sign-in page is refused (413) before it is read; the process does not grow", async () => {
+    const pid = stack.webPid()!;
+    const before = rssKiB(pid);
+    const status = await rawPost(
+      "/signin",
+      { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": String(200 * 1024 * 1024) },
+      8 * 1024 * 1024,
+    );
+    expect(status).toMatch(/^HTTP\/1\.1 413/);
+    expect(rssKiB(pid) - before).toBeLessThan(64 * 1024); // well under the 200 MiB it was offered
+  });
+
+  it("the heartbeat's cap is small: an 80 MiB body is refused before it is read or hashed", async () => {
+    const status = await rawPost("/api/sidecars/heartbeat", { "Content-Type": "application/json", "Content-Length": String(80 * 1024 * 1024) }, 1024 * 1024);
+    expect(status).toMatch(/^HTTP\/1\.1 413/);
+  });
+
+  it("a body without a declared length is refused (411) outside the upload routes", async () => {
+    const status = await rawPost("/signin", { "Content-Type": "application/x-www-form-urlencoded", "Transfer-Encoding": "chunked" }, 0);
+    expect(status).toMatch(/^HTTP\/1\.1 411/);
+  });
+
+  it("multipart is taken only by the upload routes; malformed multipart is a 400 with a message", async () => {
+    const c = new Client(stack.baseUrl);
+    const fd = new FormData();
+    fd.append("username", "x");
+    const other = await c.post("/signin", fd);
+    expect(other.status).toBe(415);
+    expect(await other.text()).toContain("does not take file uploads");
+    const bad = await c.request("/submission", {
+      method: "POST",
+      headers: { "Content-Type": "multipart/form-data; boundary=XYZ" },
+      body: "--XYZ\r\nnot a part header\r\n\r\n",
+    });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("not well-formed multipart/form-data");
+  });
+
+  it("the 500 KB limit of result files holds for every spelling of the submission path", async () => {
+    const alice = await userClient(stack.baseUrl, "spelling-alice");
+    for (const spelling of ["/submission", "/SUBMISSION", "/Submission/", "/%73ubmission"]) {
+      const fd = new FormData();
+      fd.append("intent", "upload-morf");
+      fd.append("morf", new Blob([Buffer.alloc(600 * 1024, 0x31)], { type: "text/csv" }), "morf.csv");
+      const res = await alice.post(`${spelling}?suite=metarank-local`, fd);
+      const text = await res.text();
+      expect(res.status, spelling).toBeLessThan(500);
+      expect(text, spelling).toContain("Please upload a CSV file with a size less than 500KB.");
+    }
+  });
+
+  it("file names sent as UTF-8 are stored and shown as sent", async () => {
+    const bob = await userClient(stack.baseUrl, "utf8-bob");
+    const created = await bob.post("/datasetInDetail", { intent: "create", name: "utf8 names", visibility: "private" });
+    const id = new URL(created.headers.get("location")!, "http://x").searchParams.get("dataset");
+    const png = fs.readFileSync(new URL("../fixtures/images/red.png", import.meta.url));
+    const fd = new FormData();
+    fd.append("intent", "upload");
+    fd.append("datasetId", String(id));
+    fd.append("pictures", new Blob([png], { type: "image/png" }), "猫の写真 ñ.png");
+    await bob.post(`/datasetInDetail?dataset=${id}`, fd);
+    const html = await bob.html(`/datasetInDetail?dataset=${id}`);
+    expect(html).toContain("猫の写真 ñ.png");
+  });
+
+  it("a caller's request id is echoed only when it is a plain token", async () => {
+    const c = new Client(stack.baseUrl);
+    const plain = await c.request("/healthz", { headers: { "X-Request-Id": "abc-123.DEF_9" } });
+    expect(plain.headers.get("x-request-id")).toBe("abc-123.DEF_9");
+    const hostile = await c.request("/no-such-page", { headers: { "X-Request-Id": "<script>alert(1)</script>" } });
+    expect(hostile.headers.get("x-request-id")).not.toContain("<");
+    expect(await hostile.text()).not.toContain("<script>alert(1)</script>");
+  });
+});
