@@ -1,0 +1,85 @@
+// Sessions, redirects and cross-site requests (issue 11, "Sessions, redirects, headers").
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT, startStack, type Stack } from "../support/stack.ts";
+import { Client, location } from "../support/client.ts";
+import { login, register } from "../support/accounts.ts";
+import { CAPTCHA } from "../support/stack.ts";
+
+let stack: Stack;
+beforeAll(async () => {
+  // One trusted proxy hop, so X-Forwarded-Proto from it counts.
+  stack = await startStack({ sidecar: false, env: { TRUST_PROXY: "1" } });
+  await register(new Client(stack.baseUrl), "session-sam");
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+async function loginWith(redirectTo: string, headers: Record<string, string> = {}): Promise<Response> {
+  const c = new Client(stack.baseUrl);
+  const captchaId = await c.captchaId("/signin");
+  return c.request("/signin", {
+    method: "POST",
+    headers,
+    body: new URLSearchParams({ intent: "login", username: "session-sam", password: "secret-pass-1", code: CAPTCHA, captchaId, redirectTo }),
+  });
+}
+
+describe(`sessions on ${process.env.TEST_DB}`, () => {
+  it("after log-in only same-site paths are followed; no redirectTo makes log-in fail", async () => {
+    for (const to of ["https://evil.example/", "//evil.example", "/\\evil.example", "/%2F%2Fevil.example", "/\t/evil.example", "/\u0000", "/%E0%A4%A"]) {
+      const res = await loginWith(to);
+      expect(res.status, JSON.stringify(to)).toBe(302);
+      expect(location(res), JSON.stringify(to)).toBe("/homepage");
+    }
+    expect(location(await loginWith("/history?page=2"))).toBe("/history?page=2");
+  });
+
+  it("the session cookie is Secure only over HTTPS (here: a trusted proxy's X-Forwarded-Proto), so plain-HTTP labs can sign in", async () => {
+    const plain = (await loginWith("/profile")).headers.getSetCookie().find((c) => c.startsWith("mr_session="))!;
+    expect(plain).not.toMatch(/;\s*Secure/i);
+    expect(plain).toMatch(/HttpOnly/i);
+    expect(plain).toMatch(/SameSite=Lax/i);
+    const viaHttps = (await loginWith("/profile", { "X-Forwarded-Proto": "https" })).headers.getSetCookie().find((c) => c.startsWith("mr_session="))!;
+    expect(viaHttps).toMatch(/;\s*Secure/i);
+  });
+
+  it("sign-out and other actions refuse requests from another site; same-site ones work", async () => {
+    const c = new Client(stack.baseUrl);
+    await login(c, "session-sam");
+    const foreign = await c.request("/signout", { method: "POST", headers: { Origin: "https://evil.example" } });
+    expect(foreign.status).toBe(403);
+    expect((await c.get("/profile")).status).toBe(200); // still signed in
+    const crossSite = await c.request("/language", { method: "POST", headers: { "Sec-Fetch-Site": "cross-site" }, body: new URLSearchParams({ lng: "zh" }) });
+    expect(crossSite.status).toBe(403);
+    const own = await c.request("/signout", { method: "POST", headers: { Origin: stack.baseUrl } });
+    expect(own.status).toBe(302);
+    expect(location(await c.get("/profile"))).toMatch(/^\/signin/);
+  });
+
+  it("HTML pages send a Content-Security-Policy that forbids framing, and the usual headers", async () => {
+    const res = await new Client(stack.baseUrl).get("/signin");
+    const csp = res.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
+    expect(csp).not.toContain("unsafe-inline'; script"); // inline scripts only with the nonce
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+  });
+
+  it("without SESSION_SECRET a random secret is kept under var/ readable by the service account only", () => {
+    expect(stack.env.SESSION_SECRET).toBeUndefined();
+    const file = path.join(ROOT, "var/session.secret");
+    const stat = fs.statSync(file);
+    expect(stat.mode & 0o077).toBe(0);
+    expect(fs.readFileSync(file, "utf8").trim()).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("the SQLite database file is readable by the service account only", () => {
+    if (!stack.dbUrl.startsWith("sqlite:")) return; // MariaDB keeps its own files
+    const stat = fs.statSync(stack.dbUrl.slice("sqlite:".length));
+    expect(stat.mode & 0o077).toBe(0);
+  });
+});
