@@ -3,7 +3,6 @@ export { sequelize, isSqlite, databaseUrl } from "./db.ts";
 export { User } from "./User.ts";
 export { Session } from "./Session.ts";
 export { Captcha } from "./Captcha.ts";
-export { LoginThrottle } from "./LoginThrottle.ts";
 export { Suite } from "./Suite.ts";
 export { BoardMethod, type TaskScore } from "./BoardMethod.ts";
 export { Submission, SubmissionDraft, SUBMISSION_STATUSES, type SubmissionStatus } from "./Submission.ts";

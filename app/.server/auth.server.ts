@@ -5,7 +5,7 @@ import { MSG, validateRegisterShape, type FieldErrors, type RegisterInput } from
 import { User } from "./db.server.ts";
 import { hashPassword, verifyPassword } from "./password.server.ts";
 import { consumeCaptcha } from "./captcha.server.ts";
-import { clearFailures, keysFor, lockedFor, recordFailure } from "./throttle.server.ts";
+import { attemptSucceeded, beginAttempt, keysFor } from "./throttle.server.ts";
 import { adminRegisterCode } from "./env.server.ts";
 
 /** A login refusal a person can act on; `field` says which input it belongs to. */
@@ -34,20 +34,14 @@ authenticator.use(
     const username = text(form, "username").trim();
     const password = text(form, "password");
     const keys = keysFor(username, clientIp(request));
-    const wait = await lockedFor(keys);
+    const wait = await beginAttempt(keys);
     if (wait > 0) throw new LoginError(`Too many failed log-ins. Please try again in ${Math.ceil(wait / 60)} minute(s).`, "form");
     if (!(await consumeCaptcha(text(form, "captchaId"), text(form, "code")))) throw new LoginError(MSG.loginCaptchaWrong, "code");
     if (!username) throw new LoginError(MSG.usernameRequired, "username");
     const user = await User.findOne({ where: { username } });
-    if (!user) {
-      await recordFailure(keys);
-      throw new LoginError(MSG.userMissing, "username");
-    }
-    if (!(await verifyPassword(user.passwordHash, password))) {
-      await recordFailure(keys);
-      throw new LoginError(MSG.wrongCredentials, "password");
-    }
-    await clearFailures(keys);
+    if (!user) throw new LoginError(MSG.userMissing, "username");
+    if (!(await verifyPassword(user.passwordHash, password))) throw new LoginError(MSG.wrongCredentials, "password");
+    await attemptSucceeded(keys);
     return user;
   }),
   "login",

@@ -2,6 +2,9 @@ import { MSG, checkPhone, validatePasswordChange, type FieldErrors } from "~/lib
 import { User } from "./db.server.ts";
 import { adminRegisterCode } from "./env.server.ts";
 import { hashPassword, verifyPassword } from "./password.server.ts";
+import { adminCodeKeys, attemptSucceeded, beginAttempt, keysFor } from "./throttle.server.ts";
+
+const tooMany = (seconds: number) => `Too many wrong attempts. Please try again in ${Math.ceil(seconds / 60)} minute(s).`;
 
 export type ProfileResult = { ok: true; changed: boolean } | { ok: false; errors: FieldErrors };
 
@@ -9,7 +12,7 @@ export type ProfileResult = { ok: true; changed: boolean } | { ok: false; errors
  * Edit Profile (seed 000 §2 screen 6): phone and role, each applied only when given.
  * Closing the seed's hole: raising one's own role needs the admin register code.
  */
-export async function updateProfile(userId: number, input: { telephone: string; identify: string; adminCode: string }): Promise<ProfileResult> {
+export async function updateProfile(userId: number, input: { telephone: string; identify: string; adminCode: string }, ip = "unknown"): Promise<ProfileResult> {
   const user = await User.findByPk(userId);
   if (!user) return { ok: false, errors: { form: MSG.userMissing } };
   const changes: Partial<{ telephone: string; authority: number }> = {};
@@ -24,9 +27,16 @@ export async function updateProfile(userId: number, input: { telephone: string; 
     else {
       const wanted = Number(input.identify);
       if (wanted > user.authority) {
+        // The code is guessed under the same lock as passwords (per account and per address).
+        const keys = adminCodeKeys(user.id, ip);
+        const wait = await beginAttempt(keys);
         const code = adminRegisterCode();
-        if (!code || input.adminCode !== code) errors.adminCode = MSG.adminCodeWrong;
-        else changes.authority = wanted;
+        if (wait > 0) errors.adminCode = tooMany(wait);
+        else if (!code || input.adminCode !== code) errors.adminCode = MSG.adminCodeWrong;
+        else {
+          changes.authority = wanted;
+          await attemptSucceeded(keys);
+        }
       } else if (wanted !== user.authority) changes.authority = wanted;
     }
   }
@@ -37,12 +47,21 @@ export async function updateProfile(userId: number, input: { telephone: string; 
 }
 
 /** Change password: the old one is required and checked (the seed sent only the new one). */
-export async function changePassword(userId: number, input: { oldPassword: string; newPassword: string; confirmPassword: string }): Promise<ProfileResult> {
+export async function changePassword(
+  userId: number,
+  input: { oldPassword: string; newPassword: string; confirmPassword: string },
+  ip = "unknown",
+): Promise<ProfileResult> {
   const errors = validatePasswordChange(input);
   if (Object.keys(errors).length) return { ok: false, errors };
   const user = await User.findByPk(userId);
   if (!user) return { ok: false, errors: { form: MSG.userMissing } };
+  // The old password is guessed under the log-in lock of the same account and address.
+  const keys = keysFor(user.username, ip);
+  const wait = await beginAttempt(keys);
+  if (wait > 0) return { ok: false, errors: { oldPassword: tooMany(wait) } };
   if (!(await verifyPassword(user.passwordHash, input.oldPassword))) return { ok: false, errors: { oldPassword: MSG.oldPasswordWrong } };
+  await attemptSucceeded(keys);
   await user.update({ passwordHash: await hashPassword(input.newPassword) });
   return { ok: true, changed: true };
 }

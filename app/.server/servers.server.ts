@@ -6,7 +6,12 @@ import { hashPassword, verifyPassword } from "./password.server.ts";
 import { SidecarUnavailableError, rpc, setSidecarChooser, unary } from "./sidecar.server.ts";
 import type { GpuStats__Output } from "../../proto/generated/metarank/v1/GpuStats.ts";
 import type { TelemetrySnapshot__Output } from "../../proto/generated/metarank/v1/TelemetrySnapshot.ts";
-import { lockedFor, recordFailure } from "./throttle.server.ts";
+import { attemptSucceeded, beginAttempt, heartbeatKeys } from "./throttle.server.ts";
+
+/** The host part of a registered host:port (IPv6 in brackets), as request addresses are written. */
+const hostOf = (address: string) => plainAddress(address.replace(/:\d+$/, "").replace(/^\[(.*)\]$/, "$1"));
+/** IPv4 addresses as Node reports them on dual-stack sockets ("::ffff:1.2.3.4") compare as "1.2.3.4". */
+const plainAddress = (ip: string) => ip.replace(/^::ffff:/, "");
 import { logger } from "./logger.server.ts";
 
 export const log = logger("servers");
@@ -179,22 +184,24 @@ export async function recordHeartbeat(body: unknown, from: string): Promise<Hear
     log.warn({ from }, "malformed heartbeat refused");
     return "invalid";
   }
-  // Guessing server passwords is throttled per address, like logins ("ip:" keys allow 20 tries
-  // in 15 min). Per name would let anyone knock a real sidecar offline with wrong passwords.
-  const keys = [`ip:heartbeat:${from}`];
-  const wait = await lockedFor(keys);
-  if (wait > 0) {
+  // Guessing server passwords is throttled per server entry and address, and per address over all
+  // entries. Guesses from elsewhere lock only their own keys; and the registered sidecar's own
+  // address is still checked while locked, so nobody can knock the real sidecar offline.
+  const keys = [...heartbeatKeys(hb.name, from), `ip:heartbeat:${from}`];
+  const server = await Server.findOne({ where: { username: hb.name } });
+  const registeredHere = Boolean(server?.grpcAddress) && hostOf(server!.grpcAddress!) === plainAddress(from);
+  const wait = await beginAttempt(keys);
+  if (wait > 0 && !registeredHere) {
     log.warn({ from, server: hb.name, retryInSeconds: wait }, "heartbeat refused: too many wrong passwords from this address");
     return "throttled";
   }
-  const server = await Server.findOne({ where: { username: hb.name } });
   // Verify against a real hash even for unknown names, so timing does not tell which names exist.
   const ok = server ? await verifyPassword(server.passwordHash, hb.password) : (await verifyPassword(await dummyHash(), hb.password), false);
   if (!server || !ok) {
     log.warn({ from, server: hb.name, reason: server ? "wrong password" : "unknown server" }, "heartbeat refused: wrong credentials");
-    await recordFailure(keys);
-    return "refused";
+    return wait > 0 ? "throttled" : "refused";
   }
+  await attemptSucceeded(keys);
   const wasOnline = isOnline(server.lastLogin);
   await server.update({
     grpcAddress: hb.grpcAddress,

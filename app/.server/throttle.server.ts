@@ -1,36 +1,79 @@
-import { LoginThrottle } from "./db.server.ts";
+// Throttles against guessing (docs/security.md): log-in passwords, the old password of a password
+// change, the admin register code in Edit Profile, and sidecar heartbeat passwords. Counters live
+// in the app's database (table rate_limits) and are updated atomically by rate-limiter-flexible,
+// so parallel guesses cannot slip between a read and a write.
+//
+// After MAX_FAILURES failures within WINDOW_S for one key (MAX_FAILURES_PER_IP for an address,
+// which many people may share behind a NAT), the key is refused for LOCK_S. A successful log-in
+// clears the account's counter but never the address's: an attacker's own account must not
+// reset the lock on the address they guess from.
+import sqlite3 from "sqlite3";
+import { RateLimiterMySQL, RateLimiterSQLite, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { databaseUrl, isSqlite, sequelize } from "./db.server.ts";
 
-// After MAX_FAILURES failed logins within WINDOW_MS for one username (or MAX_FAILURES_PER_IP
-// for one address, which many people may share behind a NAT), that key is refused for LOCK_MS.
 export const MAX_FAILURES = 5;
 export const MAX_FAILURES_PER_IP = 20;
-const WINDOW_MS = 15 * 60_000;
-const LOCK_MS = 5 * 60_000;
+export const WINDOW_S = 15 * 60;
+export const LOCK_S = 5 * 60;
 
-export const keysFor = (username: string, ip: string) => [`user:${username.toLowerCase()}`, `ip:${ip}`];
+export const keysFor = (username: string, ip: string) => [`user:${username.normalize("NFKC").toLowerCase()}`, `ip:${ip}`];
+export const adminCodeKeys = (userId: number, ip: string) => [`admin-code:${userId}`, `ip:${ip}`];
+export const heartbeatKeys = (server: string, ip: string) => [`heartbeat:${server}@${ip}`];
 
-/** Seconds until the first locked key unlocks, or 0 when the attempt may proceed. */
-export async function lockedFor(keys: string[]): Promise<number> {
-  const rows = await LoginThrottle.findAll({ where: { key: keys } });
-  const now = Date.now();
-  const until = Math.max(0, ...rows.map((r) => r.lockedUntil?.getTime() ?? 0));
-  return until > now ? Math.ceil((until - now) / 1000) : 0;
-}
+const isAddressKey = (key: string) => key.startsWith("ip:");
 
-export async function recordFailure(keys: string[]): Promise<void> {
-  const now = new Date();
-  for (const key of keys) {
-    const row = await LoginThrottle.findByPk(key);
-    if (!row || now.getTime() - row.windowStart.getTime() > WINDOW_MS) {
-      await LoginThrottle.upsert({ key, failures: 1, windowStart: now, lockedUntil: null });
-      continue;
-    }
-    const failures = row.failures + 1;
-    const limit = key.startsWith("ip:") ? MAX_FAILURES_PER_IP : MAX_FAILURES;
-    await row.update({ failures, lockedUntil: failures >= limit ? new Date(now.getTime() + LOCK_MS) : row.lockedUntil });
+let limiters: { perKey: RateLimiterAbstract; perAddress: RateLimiterAbstract } | null = null;
+
+function createLimiters() {
+  const common = { tableName: "rate_limits", tableCreated: true, duration: WINDOW_S, blockDuration: LOCK_S };
+  if (isSqlite()) {
+    // Its own connection to the same file: the library runs each update in a transaction of its own.
+    const file = databaseUrl().slice("sqlite:".length).replace(/^\/\//, "");
+    const db = new sqlite3.Database(file);
+    db.configure("busyTimeout", 5000);
+    return {
+      perKey: new RateLimiterSQLite({ ...common, storeClient: db, storeType: "sqlite3", keyPrefix: "k", points: MAX_FAILURES }),
+      perAddress: new RateLimiterSQLite({ ...common, storeClient: db, storeType: "sqlite3", keyPrefix: "a", points: MAX_FAILURES_PER_IP }),
+    };
   }
+  const dbName = sequelize.getDatabaseName();
+  return {
+    perKey: new RateLimiterMySQL({ ...common, storeClient: sequelize, storeType: "sequelize", dbName, keyPrefix: "k", points: MAX_FAILURES }),
+    perAddress: new RateLimiterMySQL({ ...common, storeClient: sequelize, storeType: "sequelize", dbName, keyPrefix: "a", points: MAX_FAILURES_PER_IP }),
+  };
 }
 
-export async function clearFailures(keys: string[]): Promise<void> {
-  await LoginThrottle.destroy({ where: { key: keys } });
+function limiterFor(key: string): RateLimiterAbstract {
+  limiters ??= createLimiters();
+  return isAddressKey(key) ? limiters.perAddress : limiters.perKey;
+}
+
+/**
+ * Counts one attempt on every key, atomically, before the secret is checked, and returns the
+ * seconds to wait when any key is over its limit (0: go ahead). Counting before checking is what
+ * makes parallel guesses count: each one reserves its attempt in a single database update. The
+ * attempt after the limit starts a LOCK_S lock.
+ */
+export async function beginAttempt(keys: string[]): Promise<number> {
+  let wait = 0;
+  for (const key of keys) {
+    const limiter = limiterFor(key);
+    const state = await limiter.penalty(key, 1);
+    if (state.consumedPoints === limiter.points + 1) await limiter.block(key, LOCK_S);
+    if (state.consumedPoints > limiter.points) wait = Math.max(wait, Math.ceil((await limiter.get(key))!.msBeforeNext / 1000));
+  }
+  return wait;
+}
+
+/**
+ * The attempt was right: the account's (or code's) counter starts again; an address only gets
+ * this one attempt back, so an attacker's own successful log-in cannot clear the failures they
+ * made from that address.
+ */
+export async function attemptSucceeded(keys: string[]): Promise<void> {
+  for (const key of keys) {
+    const limiter = limiterFor(key);
+    if (isAddressKey(key)) await limiter.reward(key, 1);
+    else await limiter.delete(key);
+  }
 }

@@ -22,19 +22,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 type Result = { intent: "edit" | "password"; errors?: FieldErrors; notice?: string };
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const form = await request.formData();
   const str = (k: string) => String(form.get(k) ?? "");
   const intent = str("intent");
   if (intent === "edit") {
-    const r = await updateProfile(user.id, { telephone: str("telephone").trim(), identify: str("identify"), adminCode: str("adminCode") });
+    const r = await updateProfile(user.id, { telephone: str("telephone").trim(), identify: str("identify"), adminCode: str("adminCode") }, context.ip);
     if (!r.ok) return data<Result>({ intent, errors: r.errors }, { status: 400 });
     if (!r.changed) return data<Result>({ intent, notice: MSG.unchanged });
     return redirect("/profile?msg=modified");
   }
   if (intent === "password") {
-    const r = await changePassword(user.id, { oldPassword: str("oldPassword"), newPassword: str("newPassword"), confirmPassword: str("confirmPassword") });
+    const r = await changePassword(
+      user.id,
+      { oldPassword: str("oldPassword"), newPassword: str("newPassword"), confirmPassword: str("confirmPassword") },
+      context.ip,
+    );
     if (!r.ok) return data<Result>({ intent, errors: r.errors }, { status: 400 });
     await endOtherSessions(user.id, request);
     return redirect("/profile?msg=modified");

@@ -60,14 +60,22 @@ describe("captcha", () => {
 });
 
 describe("login throttle", () => {
-  it("locks a key after MAX_FAILURES and clears on success", async () => {
+  it("allows MAX_FAILURES attempts, locks the next for LOCK_S, and a success starts the account's count again", async () => {
     const keys = [throttle.keysFor("mallory", "10.0.0.1")[0]];
-    for (let i = 0; i < throttle.MAX_FAILURES - 1; i++) await throttle.recordFailure(keys);
-    expect(await throttle.lockedFor(keys)).toBe(0);
-    await throttle.recordFailure(keys);
-    expect(await throttle.lockedFor(keys)).toBeGreaterThan(0);
-    await throttle.clearFailures(keys);
-    expect(await throttle.lockedFor(keys)).toBe(0);
+    for (let i = 0; i < throttle.MAX_FAILURES; i++) expect(await throttle.beginAttempt(keys)).toBe(0);
+    const wait = await throttle.beginAttempt(keys);
+    expect(wait).toBeGreaterThan(throttle.LOCK_S - 5);
+    expect(wait).toBeLessThanOrEqual(throttle.LOCK_S);
+    await throttle.attemptSucceeded(keys);
+    expect(await throttle.beginAttempt(keys)).toBe(0);
+  });
+  it("an address gets only its own attempt back on success", async () => {
+    const keys = [throttle.keysFor("nobody", "10.0.0.2")[1]];
+    for (let i = 0; i < throttle.MAX_FAILURES_PER_IP - 1; i++) await throttle.beginAttempt(keys);
+    await throttle.attemptSucceeded(keys); // 18 left counted
+    expect(await throttle.beginAttempt(keys)).toBe(0); // 19
+    expect(await throttle.beginAttempt(keys)).toBe(0); // 20
+    expect(await throttle.beginAttempt(keys)).toBeGreaterThan(0); // 21: locked
   });
 });
 
@@ -116,9 +124,7 @@ describe("server-side sessions", () => {
 describe("address throttle", () => {
   it("an address gets a larger allowance than one username", async () => {
     const [, ip] = throttle.keysFor("x", "10.9.9.9");
-    for (let i = 0; i < throttle.MAX_FAILURES_PER_IP - 1; i++) await throttle.recordFailure([ip]);
-    expect(await throttle.lockedFor([ip])).toBe(0);
-    await throttle.recordFailure([ip]);
-    expect(await throttle.lockedFor([ip])).toBeGreaterThan(0);
+    for (let i = 0; i < throttle.MAX_FAILURES_PER_IP; i++) expect(await throttle.beginAttempt([ip])).toBe(0);
+    expect(await throttle.beginAttempt([ip])).toBeGreaterThan(0);
   });
 });
