@@ -203,30 +203,60 @@ export async function insertCandidate(board: StoredMethod[], candidate: MethodSc
   return unary(rpc().metascore.InsertCandidate, { board, candidate }, { deadlineMs: 15_000 });
 }
 
+/** A method about to join a board, and the board it was fused with (computed outside any transaction). */
+export interface FusionPlan {
+  suiteId: string;
+  method: { contributor: string; institute: string; algorithm: string; scores: TaskScore[]; submissionId: number };
+  /** The board as read for the fusion: id → κ triple. Applying checks the board is still this. */
+  board: Map<number, [number, number, number]>;
+  result: InsertCandidateResult;
+  candidateId: string;
+}
+
+/** The board changed between planning and applying (another approval landed): plan again. */
+export class BoardChangedError extends Error {
+  constructor() {
+    super("The board changed while the method was being fused; fusing again.");
+  }
+}
+
 /**
- * Adds a method to its suite's board by history fusion inside the caller's transaction:
- * every stored κ is rewritten and the new row inserted, so the board is never half-updated.
- * The caller holds the suite's lock (see decideSubmission).
+ * Fuses a method into its suite's board by history fusion (spec §5) through the Metascore
+ * service — outside any transaction, so a slow sidecar holds no database lock (docs/security.md).
  */
-export async function fuseIntoBoard(
-  suiteId: string,
-  method: { contributor: string; institute: string; algorithm: string; scores: TaskScore[]; submissionId: number },
-  transaction: Transaction,
-): Promise<{ metascore: number; rank: number }> {
-  const { methods, messages } = await storedBoard(suiteId, transaction);
+export async function planFusion(suiteId: string, method: FusionPlan["method"]): Promise<FusionPlan> {
+  const { methods, messages } = await storedBoard(suiteId);
   const candidateId = `submission-${method.submissionId}`;
   const result = await insertCandidate(messages, { id: candidateId, scores: method.scores });
-  const byId = new Map(result.current.map((r) => [r.id, r]));
+  return { suiteId, method, candidateId, result, board: new Map(methods.map((m) => [m.id, [m.metascore, m.morfMetascore, m.lerfMetascore]])) };
+}
+
+/**
+ * Writes a planned fusion inside the caller's transaction: every stored κ is rewritten and the
+ * new row inserted, so the board is never half-updated. The caller holds the suite's lock; if the
+ * board is not the one the plan was computed from, nothing is written (BoardChangedError).
+ */
+export async function applyFusion(plan: FusionPlan, transaction: Transaction): Promise<{ metascore: number; rank: number }> {
+  const { methods } = await storedBoard(plan.suiteId, transaction);
+  const unchanged =
+    methods.length === plan.board.size &&
+    methods.every((m) => {
+      const k = plan.board.get(m.id);
+      return k !== undefined && k[0] === m.metascore && k[1] === m.morfMetascore && k[2] === m.lerfMetascore;
+    });
+  if (!unchanged) throw new BoardChangedError();
+  const byId = new Map(plan.result.current.map((r) => [r.id, r]));
   for (const m of methods) {
     const r = byId.get(String(m.id));
     if (!r) throw new Error(`fusion lost board method ${m.id}`);
     await m.update({ metascore: r.metascore, morfMetascore: r.morfMetascore, lerfMetascore: r.lerfMetascore }, { transaction });
   }
-  const own = byId.get(candidateId);
+  const own = byId.get(plan.candidateId);
   if (!own) throw new Error("fusion returned no row for the candidate");
+  const { method } = plan;
   await BoardMethod.create(
     {
-      suiteId,
+      suiteId: plan.suiteId,
       sourceKey: null,
       submissionId: method.submissionId,
       contributor: method.contributor,

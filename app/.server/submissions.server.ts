@@ -7,7 +7,7 @@ import path from "node:path";
 import { Op, QueryTypes, Transaction } from "sequelize";
 import { Submission, SubmissionDraft, Suite, User, isSqlite, sequelize, type SubmissionStatus, type TaskScore } from "./db.server.ts";
 import { SidecarCallError, rpc, unary } from "./sidecar.server.ts";
-import { formatMetascore, fuseIntoBoard, insertCandidate, storedBoard, type RankRow, type SuiteSummary } from "./board.server.ts";
+import { BoardChangedError, applyFusion, formatMetascore, insertCandidate, planFusion, storedBoard, type FusionPlan, type RankRow, type SuiteSummary } from "./board.server.ts";
 import { readForm, type UploadedFile, type UploadedFiles } from "./uploads.server.ts";
 
 /** The seed's words (000 §5, §8) plus the few messages the server side adds. */
@@ -522,37 +522,47 @@ export type DecisionOutcome = { ok: true; message: string } | { ok: false; messa
 export async function decideSubmission(admin: { id: number }, id: number, decision: Decision): Promise<DecisionOutcome> {
   const failed = decision === "approve" ? MSG.approveFailed : MSG.rejectFailed;
   const status: SubmissionStatus = decision === "approve" ? "Approved" : "Rejected";
+  const notInProcess: DecisionOutcome = { ok: false, message: failed, detail: "Only submissions that are In Process can be decided, and only once." };
   try {
-    const changed = await sequelize.transaction(writeTransaction(), async (transaction) => {
-      const [affected] = await Submission.update({ status, decidedBy: admin.id, decidedAt: new Date() }, { where: { id, status: "In Process" }, transaction });
-      if (affectedRows(affected) !== 1) return false;
+    // An approval is fused with the board through the sidecar first, outside any transaction, so
+    // a slow sidecar only slows this approval; the transaction then re-checks the board and writes.
+    for (let attempt = 1; ; attempt++) {
+      let plan: FusionPlan | null = null;
       if (decision === "approve") {
-        const sub = (await Submission.findByPk(id, { transaction }))!;
-        await sequelize.query(isSqlite() ? "SELECT id FROM suites WHERE id = ?" : "SELECT id FROM suites WHERE id = ? FOR UPDATE", {
-          replacements: [sub.suiteId],
-          type: QueryTypes.SELECT,
-          transaction,
+        const sub = await Submission.findByPk(id);
+        if (!sub || sub.status !== "In Process") return notInProcess;
+        const user = await User.findByPk(sub.userId);
+        plan = await planFusion(sub.suiteId, {
+          contributor: user?.username ?? "(deleted user)",
+          institute: user?.institute ?? "",
+          algorithm: sub.algorithm,
+          scores: JSON.parse(sub.scoresJson) as TaskScore[],
+          submissionId: sub.id,
         });
-        const user = await User.findByPk(sub.userId, { transaction });
-        const fused = await fuseIntoBoard(
-          sub.suiteId,
-          {
-            contributor: user?.username ?? "(deleted user)",
-            institute: user?.institute ?? "",
-            algorithm: sub.algorithm,
-            scores: JSON.parse(sub.scoresJson) as TaskScore[],
-            submissionId: sub.id,
-          },
-          transaction,
-        );
-        // The history shows the method's place on the board it joined.
-        await sub.update({ metascore: fused.metascore, ranking: fused.rank }, { transaction });
       }
-      return true;
-    });
-    return changed
-      ? { ok: true, message: decision === "approve" ? MSG.approved : MSG.rejected }
-      : { ok: false, message: failed, detail: "Only submissions that are In Process can be decided, and only once." };
+      try {
+        const changed = await sequelize.transaction(writeTransaction(), async (transaction) => {
+          const [affected] = await Submission.update({ status, decidedBy: admin.id, decidedAt: new Date() }, { where: { id, status: "In Process" }, transaction });
+          if (affectedRows(affected) !== 1) return false;
+          if (plan) {
+            await sequelize.query(isSqlite() ? "SELECT id FROM suites WHERE id = ?" : "SELECT id FROM suites WHERE id = ? FOR UPDATE", {
+              replacements: [plan.suiteId],
+              type: QueryTypes.SELECT,
+              transaction,
+            });
+            const fused = await applyFusion(plan, transaction);
+            // The history shows the method's place on the board it joined.
+            await Submission.update({ metascore: fused.metascore, ranking: fused.rank }, { where: { id }, transaction });
+          }
+          return true;
+        });
+        return changed ? { ok: true, message: decision === "approve" ? MSG.approved : MSG.rejected } : notInProcess;
+      } catch (err) {
+        // Another approval changed the board in between: fuse again with the new board.
+        if (err instanceof BoardChangedError && attempt < 5) continue;
+        throw err;
+      }
+    }
   } catch (err) {
     if (isSidecarFailure(err)) return { ok: false, message: failed, detail: sidecarMessage(err) };
     throw err;
