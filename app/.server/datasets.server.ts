@@ -3,8 +3,8 @@
 // existence never leaks. Changing a dataset (upload, delete) needs ownership on top.
 import fs from "node:fs";
 import path from "node:path";
-import { Op, type WhereOptions } from "sequelize";
-import { Dataset, Picture, InferenceCache, User, sequelize } from "./db.server.ts";
+import { ForeignKeyConstraintError, Op, type WhereOptions } from "sequelize";
+import { Dataset, Picture, InferenceCache, User, sequelize, writeTransaction } from "./db.server.ts";
 import type { CurrentUser } from "./session.server.ts";
 import type { UploadedFile } from "./uploads.server.ts";
 import { PICTURE_LIMITS, PictureRejected, displayNameOf, preparePicture, removeStored, storePicture } from "./pictures.server.ts";
@@ -15,6 +15,7 @@ export const PICTURES_PER_PREVIEW = 3; // … with 3 pictures each
 export { NO_MATCH_TEXT as NO_MATCH } from "../components/datasets/messages.ts"; // seed 001 §5, §8
 
 export const MSG = {
+  deletedMeanwhile: "This dataset was deleted while the pictures were being uploaded; nothing was kept.",
   nameRequired: "Please give the dataset a name.",
   nameTooLong: "The dataset name can be at most 100 characters.",
   nameTaken: "You already have a dataset with this name.",
@@ -258,6 +259,8 @@ export async function uploadPictures(
       } catch (e) {
         // No row, no file: never leave bytes on disk that nothing points to.
         await removeStored([stored.filePath, stored.thumbPath]);
+        // The dataset was deleted while this upload ran: the deletion wins, cleanly.
+        if (e instanceof ForeignKeyConstraintError || !(await Dataset.findByPk(dataset.id))) return { saved, rejected, error: MSG.deletedMeanwhile };
         throw e;
       }
       saved++;
@@ -292,11 +295,27 @@ async function removePictureRows(pictures: Picture[]): Promise<number> {
   return ids.length;
 }
 
-/** Deletes a whole dataset the user owns, with every picture and file of it. */
+/**
+ * Deletes a whole dataset the user owns, with every picture and file of it. Rows go in one write
+ * transaction that holds the dataset (an upload running at the same time either lands before it,
+ * and its files are among those removed, or finds the dataset gone and removes its own files);
+ * the files go after the commit, so no row ever points at a missing file.
+ */
 export async function deleteDataset(user: NonNullable<Viewer>, datasetId: unknown): Promise<void> {
   const dataset = await requireOwnDataset(datasetId, user);
-  await removePictureRows(await Picture.findAll({ where: { datasetId: dataset.id } }));
-  await dataset.destroy();
+  const files = await sequelize.transaction(writeTransaction(), async (transaction) => {
+    await Dataset.findByPk(dataset.id, { transaction, lock: transaction.LOCK.UPDATE });
+    const pictures = await Picture.findAll({ where: { datasetId: dataset.id }, transaction });
+    const ids = pictures.map((p) => p.id);
+    const cached = ids.length ? await InferenceCache.findAll({ where: { pictureId: ids }, transaction }) : [];
+    if (ids.length) {
+      await InferenceCache.destroy({ where: { pictureId: ids }, transaction });
+      await Picture.destroy({ where: { id: ids }, transaction });
+    }
+    await Dataset.destroy({ where: { id: dataset.id }, transaction });
+    return [...pictures.flatMap((p) => [p.filePath, p.thumbPath]), ...cached.flatMap((c) => [c.heatmapPath, c.overlayPath])];
+  });
+  await removeStored(files);
 }
 
 /** The platform's installed datasets (seeded from data on this server), keyed by slug. */

@@ -4,10 +4,20 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { Op, QueryTypes, Transaction } from "sequelize";
-import { Submission, SubmissionDraft, Suite, User, isSqlite, sequelize, type SubmissionStatus, type TaskScore } from "./db.server.ts";
+import { Op, QueryTypes } from "sequelize";
+import { Submission, SubmissionDraft, Suite, User, isSqlite, sequelize, writeTransaction, type SubmissionStatus, type TaskScore } from "./db.server.ts";
 import { SidecarCallError, rpc, unary } from "./sidecar.server.ts";
-import { BoardChangedError, applyFusion, formatMetascore, insertCandidate, planFusion, storedBoard, type FusionPlan, type RankRow, type SuiteSummary } from "./board.server.ts";
+import {
+  BoardChangedError,
+  applyFusion,
+  formatMetascore,
+  insertCandidate,
+  planFusion,
+  storedBoard,
+  type FusionPlan,
+  type RankRow,
+  type SuiteSummary,
+} from "./board.server.ts";
 import { readForm, type UploadedFile, type UploadedFiles } from "./uploads.server.ts";
 
 /** The seed's words (000 §5, §8) plus the few messages the server side adds. */
@@ -441,9 +451,6 @@ export async function submitDraft(
 }
 
 /** SQLite: BEGIN IMMEDIATE takes the write lock first, so read-then-write transactions never fail on upgrade. */
-function writeTransaction() {
-  return isSqlite() ? { type: Transaction.TYPES.IMMEDIATE } : {};
-}
 
 // ---- history and approval ----
 
@@ -542,7 +549,10 @@ export async function decideSubmission(admin: { id: number }, id: number, decisi
       }
       try {
         const changed = await sequelize.transaction(writeTransaction(), async (transaction) => {
-          const [affected] = await Submission.update({ status, decidedBy: admin.id, decidedAt: new Date() }, { where: { id, status: "In Process" }, transaction });
+          const [affected] = await Submission.update(
+            { status, decidedBy: admin.id, decidedAt: new Date() },
+            { where: { id, status: "In Process" }, transaction },
+          );
           if (affectedRows(affected) !== 1) return false;
           if (plan) {
             await sequelize.query(isSqlite() ? "SELECT id FROM suites WHERE id = ?" : "SELECT id FROM suites WHERE id = ? FOR UPDATE", {
