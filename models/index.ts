@@ -1,6 +1,6 @@
 // Every model, one import away. Associations live here so each model file stays standalone.
 export { sequelize, isSqlite, databaseUrl } from "./db.ts";
-export { User } from "./User.ts";
+export { User, usernameKey } from "./User.ts";
 export { Session } from "./Session.ts";
 export { Captcha } from "./Captcha.ts";
 export { Suite } from "./Suite.ts";

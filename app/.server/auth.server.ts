@@ -2,7 +2,7 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { UniqueConstraintError } from "sequelize";
 import { MSG, validateRegisterShape, type FieldErrors, type RegisterInput } from "~/lib/accountRules.ts";
-import { User } from "./db.server.ts";
+import { User, usernameKey } from "./db.server.ts";
 import { hashPassword, verifyPassword } from "./password.server.ts";
 import { consumeCaptcha } from "./captcha.server.ts";
 import { attemptSucceeded, beginAttempt, keysFor } from "./throttle.server.ts";
@@ -70,7 +70,7 @@ export async function registerUser(input: RegisterInput, captchaId: string): Pro
     const code = adminRegisterCode();
     if (!code || input.checkAdministrator !== code) return { ok: false, errors: { checkAdministrator: MSG.adminCodeWrong } };
   }
-  if (await User.findOne({ where: { username: input.account } })) return { ok: false, errors: { account: MSG.usernameTaken } };
+  if (await User.findOne({ where: { usernameKey: usernameKey(input.account) } })) return { ok: false, errors: { account: MSG.usernameTaken } };
   try {
     const user = await User.create({
       username: input.account,

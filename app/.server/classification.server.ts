@@ -10,6 +10,7 @@ import sharp from "sharp";
 import { UniqueConstraintError } from "sequelize";
 import { Dataset, InferenceCache, Picture } from "./db.server.ts";
 import { rpc, unary } from "./sidecar.server.ts";
+import { spendDemoRun } from "./throttle.server.ts";
 import type { ModelInfo__Output } from "../../proto/generated/metarank/v1/ModelInfo.ts";
 import { findVisiblePicture, type Viewer } from "./datasets.server.ts";
 import { readStored, removeStored, storedFile } from "./pictures.server.ts";
@@ -42,6 +43,15 @@ export interface TrainedModel {
 export interface ModelOption {
   value: string;
   label: string;
+}
+
+/** The visitor has used up their demo runs for now (app/.server/throttle.server.ts). */
+export class DemoRateLimited extends Error {
+  constructor(readonly seconds: number) {
+    super(
+      `You have run many explanations in a short time. Please try again in ${Math.max(1, Math.ceil(seconds / 60))} minute(s); results already computed stay available.`,
+    );
+  }
 }
 
 /** A failure the seed's panel reports: the algorithm did not run (compute or program error). */
@@ -120,7 +130,7 @@ export async function modelInput(bytes: Buffer, m: TrainedModel): Promise<Buffer
 }
 
 /** Runs (or fetches from the cache) one explanation of a picture the viewer may see. */
-export async function explainPicture(viewer: Viewer, pictureId: unknown, modelId: string, algorithm: string): Promise<ExplainOutcome> {
+export async function explainPicture(viewer: Viewer, pictureId: unknown, modelId: string, algorithm: string, ip = "unknown"): Promise<ExplainOutcome> {
   const found = await findVisiblePicture(pictureId, viewer);
   if (!found) throw new Response("There is no such dataset or picture.", { status: 404 });
   const algo = CLASSIFICATION_ALGORITHMS.find((a) => a.value === algorithm);
@@ -147,6 +157,9 @@ export async function explainPicture(viewer: Viewer, pictureId: unknown, modelId
   const original = await readStored(found.picture.filePath);
   if (!original) throw new ClassificationFailed("The picture file is missing on this server.", found.picture.filePath);
   const input = await modelInput(original, model);
+  // Only work that reaches the compute server counts against the visitor's allowance.
+  const wait = await spendDemoRun(viewer ? `user:${viewer.id}` : `ip:${ip}`);
+  if (wait > 0) throw new DemoRateLimited(wait);
 
   let reply;
   try {

@@ -22,7 +22,15 @@ export const heartbeatKeys = (server: string, ip: string) => [`heartbeat:${serve
 
 const isAddressKey = (key: string) => key.startsWith("ip:");
 
-let limiters: { perKey: RateLimiterAbstract; perAddress: RateLimiterAbstract } | null = null;
+/**
+ * Live demos: explanations that reach the compute server (cached results are free), per visitor
+ * (signed-in user, else address). 20 in 10 minutes lets a person explore every method on several
+ * pictures while no one visitor can keep the sidecar's workers busy (docs/security.md).
+ */
+export const DEMO_RUNS = Number(process.env.DEMO_RUNS) || 20;
+export const DEMO_WINDOW_S = 10 * 60;
+
+let limiters: { perKey: RateLimiterAbstract; perAddress: RateLimiterAbstract; demo: RateLimiterAbstract } | null = null;
 
 function createLimiters() {
   const common = { tableName: "rate_limits", tableCreated: true, duration: WINDOW_S, blockDuration: LOCK_S };
@@ -34,12 +42,31 @@ function createLimiters() {
     return {
       perKey: new RateLimiterSQLite({ ...common, storeClient: db, storeType: "sqlite3", keyPrefix: "k", points: MAX_FAILURES }),
       perAddress: new RateLimiterSQLite({ ...common, storeClient: db, storeType: "sqlite3", keyPrefix: "a", points: MAX_FAILURES_PER_IP }),
+      demo: new RateLimiterSQLite({
+        ...common,
+        storeClient: db,
+        storeType: "sqlite3",
+        keyPrefix: "demo",
+        points: DEMO_RUNS,
+        duration: DEMO_WINDOW_S,
+        blockDuration: 0,
+      }),
     };
   }
   const dbName = sequelize.getDatabaseName();
   return {
     perKey: new RateLimiterMySQL({ ...common, storeClient: sequelize, storeType: "sequelize", dbName, keyPrefix: "k", points: MAX_FAILURES }),
     perAddress: new RateLimiterMySQL({ ...common, storeClient: sequelize, storeType: "sequelize", dbName, keyPrefix: "a", points: MAX_FAILURES_PER_IP }),
+    demo: new RateLimiterMySQL({
+      ...common,
+      storeClient: sequelize,
+      storeType: "sequelize",
+      dbName,
+      keyPrefix: "demo",
+      points: DEMO_RUNS,
+      duration: DEMO_WINDOW_S,
+      blockDuration: 0,
+    }),
   };
 }
 
@@ -76,4 +103,11 @@ export async function attemptSucceeded(keys: string[]): Promise<void> {
     if (isAddressKey(key)) await limiter.reward(key, 1);
     else await limiter.delete(key);
   }
+}
+
+/** Spends one demo run of a visitor; the seconds to wait when their allowance is used up (0: go ahead). */
+export async function spendDemoRun(visitor: string): Promise<number> {
+  limiters ??= createLimiters();
+  const state = await limiters.demo.penalty(visitor, 1);
+  return state.consumedPoints > DEMO_RUNS ? Math.ceil(state.msBeforeNext / 1000) : 0;
 }

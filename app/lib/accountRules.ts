@@ -5,6 +5,7 @@ export const MSG = {
   usernameRequired: "Please enter your Username.",
   usernameTooLong: "Username is too long!",
   usernameTaken: "This username is already registered.",
+  usernameInvisible: "The username may not contain control or invisible formatting characters.",
   passwordRequired: "Please enter your password!",
   checkPassRequired: "Please check your password!",
   passwordsDiffer: "The passwords are different!",
@@ -35,9 +36,13 @@ export const PHONE_DIGITS = 11;
 
 export type FieldErrors = Partial<Record<string, string>>;
 
+/** Control (Cc) and format (Cf) characters: invisible, so they would make look-alike names. */
+const INVISIBLE = /[\p{Cc}\p{Cf}]/u;
+
 export function checkUsername(v: string): string | undefined {
   if (!v.trim()) return MSG.usernameRequired;
   if (v.length > USERNAME_MAX) return MSG.usernameTooLong;
+  if (INVISIBLE.test(v)) return MSG.usernameInvisible;
 }
 
 export function checkPassword(v: string): string | undefined {

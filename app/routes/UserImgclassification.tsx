@@ -17,6 +17,7 @@ import {
   CLASSIFICATION_ALGORITHMS,
   ClassificationFailed,
   explainPicture,
+  DemoRateLimited,
   imagePool,
   listModels,
   modelOptions,
@@ -133,7 +134,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data<ActionResult>({ errors: { algorithm: CLASSIFICATION_MSG.chooseAlgorithm } }, { status: 400 });
   if (!pictureId) return data<ActionResult>({ errors: { image: CLASSIFICATION_MSG.chooseImage } }, { status: 400 });
   try {
-    const outcome = await explainPicture(viewer, pictureId, model, algorithm);
+    const outcome = await explainPicture(viewer, pictureId, model, algorithm, context.ip);
     const next = new URLSearchParams(url.searchParams);
     next.set("picture", pictureId);
     next.set("model", model);
@@ -143,6 +144,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     next.delete("index");
     return redirect(`/UserImgclassification?${next}#results`);
   } catch (e) {
+    if (e instanceof DemoRateLimited) return data<ActionResult>({ errors: { image: e.message } }, { status: 429 });
     if (!(e instanceof ClassificationFailed)) throw e;
     const gpu = await reportGpu();
     return data<ActionResult>({ failure: { ...gpu, detail: e.message } }, { status: 503 });
