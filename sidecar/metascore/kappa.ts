@@ -62,46 +62,115 @@ export function boardCases(methods: readonly MethodScores[]): CaseSet {
     ids.add(m.id);
   }
   for (const protocol of PROTOCOLS) cases[protocol] = Object.keys(methods[0].scores[protocol]);
+  const expected = { morf: new Set(cases.morf), lerf: new Set(cases.lerf) };
   for (const m of methods) {
     for (const protocol of PROTOCOLS) {
-      const own = Object.keys(m.scores[protocol]);
-      const expected = new Set(cases[protocol]);
-      for (const task of own) {
-        if (!expected.has(task)) {
-          throw new BoardError(
-            `method "${m.id}" has a ${protocol} score for task "${task}", which "${methods[0].id}" lacks; every method must cover the same tasks`,
-          );
+      const own = m.scores[protocol];
+      let present = 0;
+      for (const task of cases[protocol]) if (task in own) present++;
+      if (present !== cases[protocol].length || Object.keys(own).length !== present) {
+        // Only a failing method pays for finding which task is wrong (extra tasks are named first).
+        for (const task of Object.keys(own)) {
+          if (!expected[protocol].has(task)) {
+            throw new BoardError(
+              `method "${m.id}" has a ${protocol} score for task "${task}", which "${methods[0].id}" lacks; every method must cover the same tasks`,
+            );
+          }
         }
+        for (const task of cases[protocol]) if (!(task in own)) throw new BoardError(`method "${m.id}" has no ${protocol} score for task "${task}"`);
       }
-      for (const task of cases[protocol]) {
-        if (!(task in m.scores[protocol])) {
-          throw new BoardError(`method "${m.id}" has no ${protocol} score for task "${task}"`);
-        }
-        checkedScore(m, protocol, task);
-      }
+      for (const task of cases[protocol]) checkedScore(m, protocol, task);
     }
   }
   return cases;
+}
+
+/**
+ * The case scores of a board as one flat array per protocol (method-major, tasks in `cases`
+ * order), so the O(N²·|C|) loops read memory in order instead of looking tasks up by name.
+ */
+export interface ScoreMatrix {
+  morf: Float64Array;
+  lerf: Float64Array;
+  tasks: { morf: number; lerf: number };
+}
+
+export function scoreMatrix(methods: readonly MethodScores[], cases: CaseSet): ScoreMatrix {
+  const out: ScoreMatrix = {
+    morf: new Float64Array(methods.length * cases.morf.length),
+    lerf: new Float64Array(methods.length * cases.lerf.length),
+    tasks: { morf: cases.morf.length, lerf: cases.lerf.length },
+  };
+  for (const protocol of PROTOCOLS) {
+    const t = cases[protocol].length;
+    methods.forEach((m, i) => {
+      const own = m.scores[protocol];
+      cases[protocol].forEach((task, k) => (out[protocol][i * t + k] = own[task]));
+    });
+  }
+  return out;
+}
+
+/**
+ * Wins of p over q per protocol, counted in half-wins (integers, so sums are exact whatever the
+ * order): 2 for a win, 1 for a tie (|Δ| ≤ 1e-12), 0 for a loss — caseWin's rule.
+ */
+export function halfWins(a: Float64Array, p: number, b: Float64Array, q: number, t: number, morf: boolean): number {
+  let half = 0;
+  const ip = p * t;
+  const iq = q * t;
+  for (let k = 0; k < t; k++) {
+    const sp = a[ip + k];
+    const sq = b[iq + k];
+    const d = sp - sq;
+    if (d <= TIE_TOLERANCE && d >= -TIE_TOLERANCE) half += 1;
+    else if (morf ? sp < sq : sp > sq) half += 2;
+  }
+  return half;
+}
+
+/**
+ * L = logit((w + 0.5) / (|C| + 1)) for every possible win count w = half/2 of a scope with
+ * `count` cases — the same expression pairLogit evaluates, computed once per count.
+ */
+export function logitTable(count: number): Float64Array {
+  const table = new Float64Array(2 * count + 1);
+  for (let half = 0; half <= 2 * count; half++) {
+    const prob = (half / 2 + 0.5) / (count + 1);
+    table[half] = Math.log(prob / (1 - prob));
+  }
+  return table;
 }
 
 /** κ of every method (aligned with the input) on the overall, MoRF-only and LeRF-only boards. */
 export function computeKappas(methods: readonly MethodScores[]): Kappas[] {
   const cases = boardCases(methods);
   const n = methods.length;
-  const out: Kappas[] = methods.map(() => ({ overall: 0, morf: 0, lerf: 0 }));
-  for (const scope of SCOPES) {
-    // Only the upper triangle is computed; the lower is its exact negation, so Σκ = 0 holds.
-    const sums = new Array<number>(n).fill(0);
-    for (let p = 0; p < n; p++) {
-      for (let q = p + 1; q < n; q++) {
-        const l = pairLogit(methods[p].scores, methods[q].scores, cases, scope);
-        sums[p] += l;
-        sums[q] -= l;
-      }
+  const m = scoreMatrix(methods, cases);
+  const tm = cases.morf.length;
+  const tl = cases.lerf.length;
+  const lOverall = logitTable(tm + tl);
+  const lMorf = logitTable(tm);
+  const lLerf = logitTable(tl);
+  const overall = new Float64Array(n);
+  const morf = new Float64Array(n);
+  const lerf = new Float64Array(n);
+  // Only the upper triangle is computed; the lower is its exact negation, so Σκ = 0 holds. The
+  // sums accumulate in the same order as before the rewrite, so κ is the same to the last bit.
+  for (let p = 0; p < n; p++) {
+    for (let q = p + 1; q < n; q++) {
+      const hm = halfWins(m.morf, p, m.morf, q, tm, true);
+      const hl = halfWins(m.lerf, p, m.lerf, q, tl, false);
+      const lo = lOverall[hm + hl];
+      overall[p] += lo;
+      overall[q] -= lo;
+      morf[p] += lMorf[hm];
+      morf[q] -= lMorf[hm];
+      lerf[p] += lLerf[hl];
+      lerf[q] -= lLerf[hl];
     }
-    for (let p = 0; p < n; p++) out[p][scope] = n === 0 ? 0 : sums[p] / n;
   }
-  return out;
+  return methods.map((_, p) => ({ overall: n === 0 ? 0 : overall[p] / n, morf: n === 0 ? 0 : morf[p] / n, lerf: n === 0 ? 0 : lerf[p] / n }));
 }
 
 /**
