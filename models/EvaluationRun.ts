@@ -5,6 +5,20 @@ export const EVALUATION_STATES = ["queued", "running", "completed", "failed", "c
 export type EvaluationState = (typeof EVALUATION_STATES)[number];
 
 /**
+ * Which state a run may move to from which (the page, the job and start-up recovery all go
+ * through `transitionRun`): queued → running when a worker claims it; running → queued when an
+ * attempt failed and will be retried; either → cancelled by an admin, or → failed; running →
+ * completed. Finished states are final.
+ */
+export const EVALUATION_TRANSITIONS: Record<EvaluationState, readonly EvaluationState[]> = {
+  queued: ["running", "cancelled", "failed"],
+  running: ["running", "queued", "completed", "failed", "cancelled"],
+  completed: [],
+  failed: [],
+  cancelled: [],
+};
+
+/**
  * One MoRF/LeRF evaluation run started from the web app (app/.server/evaluations.server.ts).
  * The queue job fills it in as the sidecar reports progress; `resultDir` (a folder under
  * var/evaluations holding morf.csv, lerf.csv, images.json) is set only once the files are
@@ -78,3 +92,19 @@ EvaluationRun.init(
   },
   { sequelize, tableName: "evaluation_runs" },
 );
+
+/**
+ * Moves run `id` to `to` (with `changes`) only if it is in one of `from` — a conditional update,
+ * so two writers cannot both make the same move. Returns whether the row moved. A move the table
+ * does not allow is a programming error and throws.
+ */
+export async function transitionRun(
+  id: number,
+  from: readonly EvaluationState[],
+  to: EvaluationState,
+  changes: Partial<InferCreationAttributes<EvaluationRun>> = {},
+): Promise<boolean> {
+  for (const f of from) if (!EVALUATION_TRANSITIONS[f].includes(to)) throw new Error(`an evaluation run cannot go from ${f} to ${to}`);
+  const [moved] = await EvaluationRun.update({ ...changes, state: to }, { where: { id, state: [...from] } });
+  return moved > 0;
+}

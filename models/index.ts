@@ -10,4 +10,4 @@ export { Server, type ServerProcess } from "./Server.ts";
 export { Dataset } from "./Dataset.ts";
 export { Picture } from "./Picture.ts";
 export { InferenceCache } from "./InferenceCache.ts";
-export { EvaluationRun, EVALUATION_STATES, type EvaluationState } from "./EvaluationRun.ts";
+export { EvaluationRun, EVALUATION_STATES, EVALUATION_TRANSITIONS, transitionRun, type EvaluationState } from "./EvaluationRun.ts";

@@ -31,12 +31,18 @@ export function sessionSecret(): string {
   }
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const secret = crypto.randomBytes(32).toString("hex");
+  // Written whole under a temporary name, then linked into place: processes starting together
+  // either create the file or find it complete (a link fails when the name exists), never half.
+  const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString("hex")}.tmp`;
+  fs.writeFileSync(tmp, secret + "\n", { mode: 0o600 });
   try {
-    // "wx": two processes starting together do not overwrite each other's key.
-    fs.writeFileSync(file, secret + "\n", { mode: 0o600, flag: "wx" });
+    fs.linkSync(tmp, file);
     return secret;
-  } catch {
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
     return fs.readFileSync(file, "utf8").trim();
+  } finally {
+    fs.rmSync(tmp, { force: true });
   }
 }
 

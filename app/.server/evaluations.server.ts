@@ -12,7 +12,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { Op } from "sequelize";
-import { EvaluationRun, Suite, User, type EvaluationState } from "./db.server.ts";
+import { EvaluationRun, Suite, User, transitionRun, type EvaluationState } from "./db.server.ts";
 import { SidecarCallError, pickSidecar, rpc, serverStream, unary } from "./sidecar.server.ts";
 import type { EvaluationProgress__Output } from "../../proto/generated/metarank/v1/EvaluationProgress.ts";
 import type { EvaluationResult__Output } from "../../proto/generated/metarank/v1/EvaluationResult.ts";
@@ -122,12 +122,9 @@ export async function startEvaluation(user: JobUser, input: StartInput): Promise
 const controllers = new Map<number, AbortController>();
 
 export async function cancelEvaluation(id: number, admin: { username: string }): Promise<boolean> {
-  const [n] = await EvaluationRun.update(
-    { state: "cancelled", error: `Cancelled by ${admin.username}.`, finishedAt: new Date(), etaSeconds: null },
-    { where: { id, state: { [Op.in]: ["queued", "running"] } } },
-  );
+  const moved = await transitionRun(id, ACTIVE, "cancelled", { error: `Cancelled by ${admin.username}.`, finishedAt: new Date(), etaSeconds: null });
   controllers.get(id)?.abort();
-  return n > 0;
+  return moved;
 }
 
 // ---- the job -------------------------------------------------------------------------------
@@ -275,10 +272,7 @@ export async function runEvaluationJob(job: JobContext<EvaluationJobPayload>): P
   const row = await runRowFor(job);
   const id = row.id;
   // Cancelled while waiting, or finished by an earlier attempt whose completion was lost.
-  const [claimed] = await EvaluationRun.update(
-    { state: "running", attempts: job.attempt, jobId: job.id, startedAt: row.startedAt ?? new Date(), error: null },
-    { where: { id, state: { [Op.in]: ACTIVE } } },
-  );
+  const claimed = await transitionRun(id, ACTIVE, "running", { attempts: job.attempt, jobId: job.id, startedAt: row.startedAt ?? new Date(), error: null });
   if (!claimed) return { runId: id, state: (await EvaluationRun.findByPk(id))?.state ?? "missing" };
 
   const ctrl = new AbortController();
@@ -321,28 +315,24 @@ export async function runEvaluationJob(job: JobContext<EvaluationJobPayload>): P
     const score = await scoreAgainstBoard(row.suiteId, result.morfCsv, result.lerfCsv);
     const localisation = Object.fromEntries(result.localisation.map((l) => [l.task, l.share ?? null]));
     const total = result.tasks.length * result.imagesPerTask;
-    const [done] = await EvaluationRun.update(
-      {
-        state: "completed",
-        progress: 100,
-        imagesDone: total,
-        imagesTotal: total,
-        etaSeconds: null,
-        currentTask: null,
-        resultDir,
-        tasksJson: JSON.stringify(result.tasks),
-        localisationJson: result.localisation.length ? JSON.stringify(localisation) : null,
-        paramsUsedJson: result.paramsJson,
-        backend: result.backend,
-        seconds: result.seconds,
-        metascore: score.metascore,
-        metascoreRank: score.rank,
-        boardSize: score.boardSize,
-        metascoreNote: score.note,
-        finishedAt: new Date(),
-      },
-      { where: { id, state: "running" } },
-    );
+    const done = await transitionRun(id, ["running"], "completed", {
+      progress: 100,
+      imagesDone: total,
+      imagesTotal: total,
+      etaSeconds: null,
+      currentTask: null,
+      resultDir,
+      tasksJson: JSON.stringify(result.tasks),
+      localisationJson: result.localisation.length ? JSON.stringify(localisation) : null,
+      paramsUsedJson: result.paramsJson,
+      backend: result.backend,
+      seconds: result.seconds,
+      metascore: score.metascore,
+      metascoreRank: score.rank,
+      boardSize: score.boardSize,
+      metascoreNote: score.note,
+      finishedAt: new Date(),
+    });
     if (!done) {
       // Cancelled while the files were written: nothing points at them.
       await fs.rm(path.join(evaluationDir(), resultDir), { recursive: true, force: true });
@@ -359,12 +349,12 @@ export async function runEvaluationJob(job: JobContext<EvaluationJobPayload>): P
     }
     const message = err instanceof Error ? err.message : String(err);
     const retry = isRetryable(err) && job.attempt < job.maxAttempts;
-    await EvaluationRun.update(
-      retry
-        ? { state: "queued", error: `Attempt ${job.attempt} of ${job.maxAttempts} failed: ${message} It will be retried.`, etaSeconds: null }
-        : { state: "failed", error: message, etaSeconds: null, finishedAt: new Date() },
-      { where: { id, state: "running" } },
-    );
+    if (retry)
+      await transitionRun(id, ["running"], "queued", {
+        error: `Attempt ${job.attempt} of ${job.maxAttempts} failed: ${message} It will be retried.`,
+        etaSeconds: null,
+      });
+    else await transitionRun(id, ["running"], "failed", { error: message, etaSeconds: null, finishedAt: new Date() });
     log.warn({ runId: id, attempt: job.attempt, retry, err: message }, "evaluation run attempt failed");
     throw err;
   } finally {

@@ -30,6 +30,18 @@ const isAddressKey = (key: string) => key.startsWith("ip:");
 export const DEMO_RUNS = Number(process.env.DEMO_RUNS) || 20;
 export const DEMO_WINDOW_S = 10 * 60;
 
+/**
+ * rate-limiter-flexible's SQLite store wraps each update in a SAVEPOINT on the shared connection;
+ * when the update meets SQLITE_BUSY it rolls back to the savepoint without releasing it, leaving a
+ * transaction open that blocks every later write to the database. Its update is a single
+ * `INSERT … ON CONFLICT … RETURNING`, which SQLite already runs atomically, so it runs bare here.
+ */
+class RateLimiterSQLiteStatement extends RateLimiterSQLite {
+  _upsertTransactionSQLite3(conn: sqlite3.Database, query: string, params: unknown[]): Promise<unknown> {
+    return new Promise((resolve, reject) => conn.get(query, params, (err, row) => (err ? reject(err) : resolve(row))));
+  }
+}
+
 let limiters: { perKey: RateLimiterAbstract; perAddress: RateLimiterAbstract; demo: RateLimiterAbstract } | null = null;
 
 function createLimiters() {
@@ -40,9 +52,9 @@ function createLimiters() {
     const db = new sqlite3.Database(file);
     db.configure("busyTimeout", 5000);
     return {
-      perKey: new RateLimiterSQLite({ ...common, storeClient: db, storeType: "sqlite3", keyPrefix: "k", points: MAX_FAILURES }),
-      perAddress: new RateLimiterSQLite({ ...common, storeClient: db, storeType: "sqlite3", keyPrefix: "a", points: MAX_FAILURES_PER_IP }),
-      demo: new RateLimiterSQLite({
+      perKey: new RateLimiterSQLiteStatement({ ...common, storeClient: db, storeType: "sqlite3", keyPrefix: "k", points: MAX_FAILURES }),
+      perAddress: new RateLimiterSQLiteStatement({ ...common, storeClient: db, storeType: "sqlite3", keyPrefix: "a", points: MAX_FAILURES_PER_IP }),
+      demo: new RateLimiterSQLiteStatement({
         ...common,
         storeClient: db,
         storeType: "sqlite3",

@@ -1,6 +1,6 @@
 // Metascore κ of spec §4: pairwise wins over cases → smoothed win probability →
 // logit → least-squares strength. Also ranking with shared ranks and the 4-decimal display.
-import { BoardError, PROTOCOLS, SCOPES } from "./types.ts";
+import { BoardError, PROTOCOLS } from "./types.ts";
 import type { CaseScores, Kappas, MethodScores, Protocol, RankedRow, Scope } from "./types.ts";
 
 /** Two case scores closer than this are a tie (spec §4). */

@@ -18,35 +18,31 @@ afterAll(async () => {
 
 const rssKiB = (pid: number) => Number(fs.readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+)/)![1]);
 
-/** Sends a request whose headers promise `declared` bytes, writes `send` bytes of body, and returns the status line. */
+/**
+ * Sends a request whose headers promise more than it sends: the headers, then `send` bytes of
+ * body, and returns the response's status line. A server that refuses early may close the socket
+ * while the body is still being written; the status line it sent first is what counts.
+ */
 function rawPost(path: string, headers: Record<string, string>, send: number): Promise<string> {
   const url = new URL(stack.baseUrl);
   return new Promise((resolve, reject) => {
+    let answer = "";
     const socket = net.connect(Number(url.port), url.hostname, () => {
       socket.write(
         `POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\n${Object.entries(headers)
           .map(([k, v]) => `${k}: ${v}\r\n`)
           .join("")}\r\n`,
       );
-      const chunk = Buffer.alloc(64 * 1024, 0x61);
-      let sent = 0;
-      const pump = () => {
-        while (sent < send) {
-          sent += chunk.length;
-          if (!socket.write(chunk)) return void socket.once("drain", pump);
-        }
-      };
-      pump();
+      if (send > 0) socket.write(Buffer.alloc(send, 0x61));
     });
-    let answer = "";
     socket.on("data", (d) => {
       answer += d.toString("latin1");
-      if (answer.includes("\r\n")) {
-        resolve(answer.split("\r\n")[0]);
-        socket.destroy();
-      }
+      if (answer.includes("\r\n")) socket.destroy();
     });
-    socket.on("error", (err) => (answer ? resolve(answer.split("\r\n")[0]) : reject(err)));
+    socket.on("error", () => undefined); // EPIPE/ECONNRESET after an early answer
+    socket.on("close", () =>
+      answer.includes("\r\n") ? resolve(answer.split("\r\n")[0]) : reject(new Error(`no answer from the server: ${JSON.stringify(answer)}`)),
+    );
   });
 }
 
@@ -54,17 +50,13 @@ describe(`request bodies on ${process.env.TEST_DB}`, () => {
   it("a 200 MiB anonymous POST to the sign-in page is refused (413) before it is read; the process does not grow", async () => {
     const pid = stack.webPid()!;
     const before = rssKiB(pid);
-    const status = await rawPost(
-      "/signin",
-      { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": String(200 * 1024 * 1024) },
-      8 * 1024 * 1024,
-    );
+    const status = await rawPost("/signin", { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": String(200 * 1024 * 1024) }, 256 * 1024);
     expect(status).toMatch(/^HTTP\/1\.1 413/);
     expect(rssKiB(pid) - before).toBeLessThan(64 * 1024); // well under the 200 MiB it was offered
   });
 
   it("the heartbeat's cap is small: an 80 MiB body is refused before it is read or hashed", async () => {
-    const status = await rawPost("/api/sidecars/heartbeat", { "Content-Type": "application/json", "Content-Length": String(80 * 1024 * 1024) }, 1024 * 1024);
+    const status = await rawPost("/api/sidecars/heartbeat", { "Content-Type": "application/json", "Content-Length": String(80 * 1024 * 1024) }, 64 * 1024);
     expect(status).toMatch(/^HTTP\/1\.1 413/);
   });
 
