@@ -2,46 +2,10 @@
 // reference the rewrite must match to 1e-9 (tests/metascore/reference.test.ts, bench/metascore.ts).
 // Metascore κ of spec §4: pairwise wins over cases → smoothed win probability →
 // logit → least-squares strength. Also ranking with shared ranks and the 4-decimal display.
+// Only the functions the rewrite changed are kept here; the unchanged ones come from the real module.
+import { pairLogit, rankedRows, type CaseSet } from "../../sidecar/metascore/kappa.ts";
 import { BoardError, PROTOCOLS, SCOPES } from "../../sidecar/metascore/types.ts";
-import type { CaseScores, Kappas, MethodScores, Protocol, RankedRow, Scope } from "../../sidecar/metascore/types.ts";
-
-/** Two case scores closer than this are a tie (spec §4). */
-export const TIE_TOLERANCE = 1e-12;
-/** Two κ closer than this share a rank (spec §4). */
-export const RANK_TOLERANCE = 1e-9;
-
-/** The cases a board is scored on, per protocol, in a fixed order. */
-export type CaseSet = Record<Protocol, string[]>;
-
-/**
- * 1 if p beats q on the case, 0.5 on a tie, 0 otherwise. The tie test comes first so that
- * two scores within 1e-12 count as a tie both ways: that keeps w[p][q] + w[q][p] = |C|,
- * which is what makes L antisymmetric (and Σκ = 0, fusion = recomputation) as §4 states.
- */
-export function caseWin(protocol: Protocol, sp: number, sq: number): number {
-  if (Math.abs(sp - sq) <= TIE_TOLERANCE) return 0.5;
-  const beats = protocol === "morf" ? sp < sq : sp > sq;
-  return beats ? 1 : 0;
-}
-
-/** Protocols a scope covers. */
-export function scopeProtocols(scope: Scope): readonly Protocol[] {
-  return scope === "overall" ? PROTOCOLS : [scope];
-}
-
-/** L[p][q] = logit((w + 0.5) / (|C| + 1)) over the cases of `scope`. */
-export function pairLogit(p: CaseScores, q: CaseScores, cases: CaseSet, scope: Scope): number {
-  let wins = 0;
-  let count = 0;
-  for (const protocol of scopeProtocols(scope)) {
-    for (const task of cases[protocol]) {
-      wins += caseWin(protocol, p[protocol][task], q[protocol][task]);
-      count++;
-    }
-  }
-  const prob = (wins + 0.5) / (count + 1);
-  return Math.log(prob / (1 - prob));
-}
+import type { Kappas, MethodScores, Protocol, RankedRow } from "../../sidecar/metascore/types.ts";
 
 function checkedScore(method: MethodScores, protocol: Protocol, task: string): number {
   const value = method.scores[protocol][task];
@@ -106,52 +70,10 @@ export function computeKappas(methods: readonly MethodScores[]): Kappas[] {
   return out;
 }
 
-/**
- * Ranks for κ values (aligned with the input) and the best-first order. Equal κ (within
- * 1e-9 of the first of their group) share a rank and the next rank skips: 1, 2, 2, 4.
- * Methods with exactly equal κ keep their input order.
- */
-export function rankKappas(kappas: readonly number[]): { order: number[]; ranks: number[] } {
-  const order = kappas.map((_, i) => i).sort((a, b) => kappas[b] - kappas[a] || a - b);
-  const ranks = new Array<number>(kappas.length).fill(0);
-  let leader = 0;
-  order.forEach((index, position) => {
-    if (position > 0 && kappas[order[leader]] - kappas[index] <= RANK_TOLERANCE) {
-      ranks[index] = ranks[order[leader]];
-    } else {
-      leader = position;
-      ranks[index] = position + 1;
-    }
-  });
-  return { order, ranks };
-}
-
-/** Rows of a board from ids and κ (aligned), best first by overall κ. */
-export function rankedRows(ids: readonly string[], kappas: readonly Kappas[]): RankedRow[] {
-  const overall = rankKappas(kappas.map((k) => k.overall));
-  const morf = rankKappas(kappas.map((k) => k.morf));
-  const lerf = rankKappas(kappas.map((k) => k.lerf));
-  return overall.order.map((i) => ({
-    id: ids[i],
-    metascore: kappas[i].overall,
-    rank: overall.ranks[i],
-    morf: kappas[i].morf,
-    morfRank: morf.ranks[i],
-    lerf: kappas[i].lerf,
-    lerfRank: lerf.ranks[i],
-  }));
-}
-
 /** Full recomputation of a board: κ of every method, ranked best first. */
 export function rankBoard(methods: readonly MethodScores[]): RankedRow[] {
   return rankedRows(
     methods.map((m) => m.id),
     computeKappas(methods),
   );
-}
-
-/** κ as the screens show it: 4 decimals, and never "-0.0000". */
-export function formatMetascore(kappa: number): string {
-  const text = kappa.toFixed(4);
-  return /^-0\.0+$/.test(text) ? text.slice(1) : text;
 }
