@@ -19,7 +19,14 @@ export function createSequelize(url = databaseUrl()): Sequelize {
       // Readable by the service account only (docs/security.md), whatever the umask was when it was made.
       if (fs.existsSync(file)) fs.chmodSync(file, 0o600);
     }
-    const sequelize = new Sequelize({ ...common, dialect: "sqlite", storage: file, retry: { max: 10 } });
+    const sequelize = new Sequelize({
+      ...common,
+      dialect: "sqlite",
+      storage: file,
+      // Retry only when the database was busy: any other error (a constraint, a bad value) is
+      // final, and retrying it ten times only delays the answer (issue 11).
+      retry: { max: 10, match: [/SQLITE_BUSY/] },
+    });
     // WAL lets the web app read while a migration, seed or second process writes;
     // busy_timeout turns brief lock contention into waiting instead of SQLITE_BUSY errors.
     sequelize.addHook("afterConnect", async (connection: unknown) => {

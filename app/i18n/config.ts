@@ -4,10 +4,12 @@
 import enBoard from "~/locales/en/board.json";
 import enCommon from "~/locales/en/common.json";
 import enDocs from "~/locales/en/docs.json";
+import enForms from "~/locales/en/forms.json";
 import enHome from "~/locales/en/home.json";
 import zhBoard from "~/locales/zh/board.json";
 import zhCommon from "~/locales/zh/common.json";
 import zhDocs from "~/locales/zh/docs.json";
+import zhForms from "~/locales/zh/forms.json";
 import zhHome from "~/locales/zh/home.json";
 
 export const LANGUAGES = ["en", "zh"] as const;
@@ -16,8 +18,8 @@ export const FALLBACK_LANGUAGE: Language = "en";
 export const DEFAULT_NAMESPACE = "common";
 
 export const resources = {
-  en: { common: enCommon, home: enHome, docs: enDocs, board: enBoard },
-  zh: { common: zhCommon, home: zhHome, docs: zhDocs, board: zhBoard },
+  en: { common: enCommon, home: enHome, docs: enDocs, board: enBoard, forms: enForms },
+  zh: { common: zhCommon, home: zhHome, docs: zhDocs, board: zhBoard, forms: zhForms },
 } as const;
 
 export type Namespace = keyof (typeof resources)["en"];
