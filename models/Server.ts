@@ -20,6 +20,8 @@ export class Server extends Model<InferAttributes<Server>, InferCreationAttribut
   declare username: string;
   declare passwordHash: string;
   declare grpcAddress: CreationOptional<string | null>;
+  /** The key its sidecar expects on every gRPC call; from its latest heartbeat. Never shown. */
+  declare callKey: CreationOptional<string | null>;
   declare gpuIndex: CreationOptional<number | null>;
   declare freeCompute: CreationOptional<number | null>;
   declare totalMemoryMiB: CreationOptional<number | null>;
@@ -46,6 +48,7 @@ Server.init(
     username: { type: DataTypes.STRING(200), allowNull: false, unique: true },
     passwordHash: { type: DataTypes.STRING(255), allowNull: false },
     grpcAddress: { type: DataTypes.STRING(255), allowNull: true },
+    callKey: { type: DataTypes.STRING(256), allowNull: true, field: "call_key" },
     gpuIndex: { type: DataTypes.INTEGER, allowNull: true },
     freeCompute: { type: DataTypes.DOUBLE, allowNull: true },
     totalMemoryMiB: { type: DataTypes.BIGINT, allowNull: true, field: "total_memory_mib" },

@@ -2,6 +2,7 @@
 // plus the standard health service. It never imports the web app.
 import * as grpc from "@grpc/grpc-js";
 import { HealthImplementation } from "grpc-health-check";
+import { CallKeyConfigError, callAuthInterceptor, resolveCallKey } from "./grpc/callAuth.ts";
 import { logger } from "./log.ts";
 import { SERVICES } from "./services.ts";
 
@@ -11,9 +12,12 @@ const port = Number(process.env.SIDECAR_PORT ?? 50051);
 const host = process.env.SIDECAR_HOST ?? "127.0.0.1";
 
 async function main() {
+  // Throws on an invalid SIDECAR_CALL_KEY: the process exits 1 with the reason (below).
+  const { key: callKey, configured } = resolveCallKey();
   const server = new grpc.Server({
     "grpc.max_receive_message_length": 64 * 1024 * 1024,
     "grpc.max_send_message_length": 64 * 1024 * 1024,
+    interceptors: [callAuthInterceptor(callKey, (info) => logger.warn(info, "call refused: missing or wrong call key"))],
   });
   // The standard health service; its Watch streams every change of a service's status.
   const health = new HealthImplementation({ "": "NOT_SERVING" });
@@ -26,8 +30,13 @@ async function main() {
   const bound = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
   );
-  logger.info({ port: bound, services: SERVICES.map((s) => s.name) }, "sidecar listening");
-  for (const svc of SERVICES) await svc.start?.({ port: bound });
+  logger.info(
+    { host, port: bound, services: SERVICES.map((s) => s.name), callKey: configured ? "SIDECAR_CALL_KEY" : "per start, sent in heartbeats" },
+    "sidecar listening",
+  );
+  if (!configured && !process.env.APP_URL)
+    logger.warn("neither SIDECAR_CALL_KEY nor registration (APP_URL) is set: no caller can authenticate, so every call will be refused");
+  for (const svc of SERVICES) await svc.start?.({ port: bound, callKey });
   const stop = () => {
     logger.info("sidecar stopping");
     health.setStatus("", "NOT_SERVING");
@@ -41,6 +50,7 @@ async function main() {
 }
 
 main().catch((err) => {
-  logger.error({ err }, "sidecar failed to start");
+  if (err instanceof CallKeyConfigError) logger.error(err.message);
+  else logger.error({ err }, "sidecar failed to start");
   process.exit(1);
 });

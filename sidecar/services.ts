@@ -12,7 +12,7 @@ export interface SidecarService {
   name: string;
   register(server: grpc.Server): void | Promise<void>;
   /** Called once the server is bound (background loops: heartbeats, samplers). */
-  start?(info: { port: number }): void | Promise<void>;
+  start?(info: { port: number; callKey: string }): void | Promise<void>;
   stop?(): void;
 }
 

@@ -13,7 +13,7 @@ import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { Op } from "sequelize";
 import { EvaluationRun, Suite, User, transitionRun, type EvaluationState } from "./db.server.ts";
-import { SidecarCallError, pickSidecar, rpc, serverStream, unary } from "./sidecar.server.ts";
+import { SidecarCallError, pickSidecar, rpc, serverStream, unary, type SidecarTarget } from "./sidecar.server.ts";
 import type { EvaluationProgress__Output } from "../../proto/generated/metarank/v1/EvaluationProgress.ts";
 import type { EvaluationResult__Output } from "../../proto/generated/metarank/v1/EvaluationResult.ts";
 import type { ListEvaluationSuitesReply__Output } from "../../proto/generated/metarank/v1/ListEvaluationSuitesReply.ts";
@@ -148,7 +148,7 @@ const DEFAULT_IDLE_MS = 180_000;
  * sidecar's message (it is written for people) and is not retried.
  */
 export async function streamEvaluation(
-  address: string,
+  address: string | SidecarTarget,
   request: RunEvaluationRequest,
   opts: { signal?: AbortSignal; onProgress?: (p: ProgressMsg) => void; deadlineMs?: number; idleMs?: number } = {},
 ): Promise<ResultMsg> {
@@ -303,10 +303,10 @@ export async function runEvaluationJob(job: JobContext<EvaluationJobPayload>): P
   };
 
   try {
-    const address = await pickSidecar();
-    await EvaluationRun.update({ sidecar: address }, { where: { id } });
+    const target = await pickSidecar();
+    await EvaluationRun.update({ sidecar: target.address }, { where: { id } });
     const result = await streamEvaluation(
-      address,
+      target,
       { suiteId: row.suiteId, method: row.method, paramsJson: row.paramsJson, limit: row.imageLimit },
       { signal: ctrl.signal, onProgress },
     );

@@ -3,7 +3,7 @@
 import { Op } from "sequelize";
 import { Server, type ServerProcess } from "./db.server.ts";
 import { hashPassword, verifyPassword } from "./password.server.ts";
-import { SidecarUnavailableError, rpc, setSidecarChooser, unary } from "./sidecar.server.ts";
+import { SidecarUnavailableError, configuredCallKey, rpc, setSidecarChooser, unary, type SidecarTarget } from "./sidecar.server.ts";
 import type { GpuStats__Output } from "../../proto/generated/metarank/v1/GpuStats.ts";
 import type { TelemetrySnapshot__Output } from "../../proto/generated/metarank/v1/TelemetrySnapshot.ts";
 import { attemptSucceeded, beginAttempt, heartbeatKeys } from "./throttle.server.ts";
@@ -137,6 +137,8 @@ export interface Heartbeat {
   name: string;
   password: string;
   grpcAddress: string;
+  /** The key the sidecar expects on calls (null from a sidecar too old to send one). */
+  callKey: string | null;
   gpuIndex: number;
   freeCompute: number;
   totalMemoryMiB: number;
@@ -155,6 +157,8 @@ export function parseHeartbeat(body: unknown): Heartbeat | null {
   if (typeof b.name !== "string" || typeof b.password !== "string" || typeof b.grpcAddress !== "string") return null;
   // host:port, nothing else: the app dials it.
   if (!/^[A-Za-z0-9._\-[\]:]{1,250}:\d{1,5}$/.test(b.grpcAddress)) return null;
+  // Printable ASCII, as the sidecar makes it (sidecar/grpc/callAuth.ts); it goes into call metadata.
+  if (b.callKey !== undefined && (typeof b.callKey !== "string" || !/^[\x21-\x7e]{16,256}$/.test(b.callKey))) return null;
   const processes = Array.isArray(b.processes)
     ? b.processes.slice(0, 256).flatMap((item: unknown) => {
         const p = item && typeof item === "object" ? (item as Record<string, unknown>) : null;
@@ -166,6 +170,7 @@ export function parseHeartbeat(body: unknown): Heartbeat | null {
     name: b.name,
     password: b.password,
     grpcAddress: b.grpcAddress,
+    callKey: typeof b.callKey === "string" ? b.callKey : null,
     gpuIndex: num(b.gpuIndex) ?? -1,
     freeCompute: num(b.freeCompute) ?? 0,
     totalMemoryMiB: Math.max(0, Math.round(num(b.totalMemoryMiB) ?? 0)),
@@ -205,6 +210,7 @@ export async function recordHeartbeat(body: unknown, from: string): Promise<Hear
   const wasOnline = isOnline(server.lastLogin);
   await server.update({
     grpcAddress: hb.grpcAddress,
+    callKey: hb.callKey,
     gpuIndex: hb.gpuIndex,
     freeCompute: hb.freeCompute,
     totalMemoryMiB: hb.totalMemoryMiB,
@@ -225,7 +231,7 @@ const dummyHash = () => (dummy ??= hashPassword("not-a-server-password"));
 /** Online sidecars, least loaded first: GPU hosts before CPU hosts, then most free compute, then freshest heartbeat. */
 export async function onlineSidecars(
   now = Date.now(),
-): Promise<{ id: number; username: string; grpcAddress: string; gpuIndex: number; freeCompute: number }[]> {
+): Promise<{ id: number; username: string; grpcAddress: string; callKey: string | null; gpuIndex: number; freeCompute: number }[]> {
   const rows = await Server.findAll({ where: { lastLogin: { [Op.gt]: new Date(now - onlineThresholdMs()) }, grpcAddress: { [Op.ne]: null } } });
   return rows
     .sort(
@@ -234,7 +240,14 @@ export async function onlineSidecars(
         (b.freeCompute ?? 0) - (a.freeCompute ?? 0) ||
         (b.lastLogin?.getTime() ?? 0) - (a.lastLogin?.getTime() ?? 0),
     )
-    .map((s) => ({ id: s.id, username: s.username, grpcAddress: s.grpcAddress!, gpuIndex: s.gpuIndex ?? -1, freeCompute: s.freeCompute ?? 0 }));
+    .map((s) => ({
+      id: s.id,
+      username: s.username,
+      grpcAddress: s.grpcAddress!,
+      callKey: s.callKey ?? null,
+      gpuIndex: s.gpuIndex ?? -1,
+      freeCompute: s.freeCompute ?? 0,
+    }));
 }
 
 export const NO_SERVER_ONLINE = "No compute server is online right now, so this cannot run. Please try again later or ask an administrator to start one.";
@@ -243,23 +256,32 @@ export const NO_SERVER_ONLINE = "No compute server is online right now, so this 
  * Registered online sidecars first; without any, the SIDECARS list an operator configured
  * (sidecars that do not register themselves). Neither: a clear error instead of a hang.
  */
-export async function chooseSidecar(): Promise<string> {
+export async function chooseSidecar(): Promise<SidecarTarget> {
   const online = await onlineSidecars().catch((err) => {
     log.error({ err }, "server registry could not be read; using SIDECARS");
     return [];
   });
-  if (online.length) return online[0].grpcAddress;
+  if (online.length) return { address: online[0].grpcAddress, callKey: online[0].callKey };
   const configured = (process.env.SIDECARS ?? "")
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
-  if (configured.length) return configured[0];
+  if (configured.length) return { address: configured[0], callKey: configuredCallKey() };
   throw new SidecarUnavailableError(NO_SERVER_ONLINE);
+}
+
+/**
+ * The key for a sidecar known by its address (an evaluation run's recorded sidecar): the latest
+ * heartbeat's key of the entry registered there, else the configured SIDECAR_CALL_KEY.
+ */
+export async function callKeyForAddress(address: string): Promise<string | null> {
+  const row = await Server.findOne({ where: { grpcAddress: address, callKey: { [Op.ne]: null } }, order: [["lastLogin", "DESC"]] }).catch(() => null);
+  return row?.callKey ?? configuredCallKey();
 }
 
 /** Installs the chooser into this module instance of sidecar.server.ts (idempotent). */
 export function installSidecarChooser(): void {
-  setSidecarChooser(chooseSidecar);
+  setSidecarChooser(chooseSidecar, callKeyForAddress);
 }
 
 // ---- telemetry for the detail page ----------------------------------------------------
@@ -327,7 +349,11 @@ export async function fetchServerTelemetry(server: Server): Promise<ServerTeleme
   if (!server.grpcAddress) return { ok: false, reason: "This server has never sent a heartbeat, so there is no telemetry yet." };
   if (!isOnline(server.lastLogin)) return { ok: false, reason: "This server is offline: its sidecar has not sent a heartbeat recently." };
   try {
-    const snap = await unary(rpc().telemetry.Snapshot, { sinceMs: 0 }, { address: server.grpcAddress, deadlineMs: 4000 });
+    const snap = await unary(
+      rpc().telemetry.Snapshot,
+      { sinceMs: 0 },
+      { address: { address: server.grpcAddress, callKey: server.callKey ?? configuredCallKey() }, deadlineMs: 4000 },
+    );
     return telemetryFromSnapshot(snap);
   } catch (err) {
     log.warn({ err: (err as Error).message, server: server.username, grpcAddress: server.grpcAddress }, "telemetry snapshot failed");

@@ -4,8 +4,9 @@
 //   user      — the sidecar refused the input or cannot serve it now; its message is for people
 //   retryable — the sidecar did not answer (down, overloaded, deadline); a queue job tries again
 //   internal  — anything else; logged, people see a generic message
-// Addresses come from the server registry's chooser (online sidecars, least loaded first) with
-// SIDECARS (comma-separated host:port) as the fallback.
+// Targets (address + call key) come from the server registry's chooser (online sidecars, least
+// loaded first) with SIDECARS (comma-separated host:port, key SIDECAR_CALL_KEY) as the fallback.
+// Every call presents the target's key as `authorization: Bearer <key>` (docs/grpc.md).
 import * as grpc from "@grpc/grpc-js";
 import type { MethodDefinition } from "@grpc/proto-loader";
 import { metarankV1 } from "../../proto/contract.ts";
@@ -34,10 +35,27 @@ export function configuredSidecars(): string[] {
     .filter(Boolean);
 }
 
-/** Hook for the server registry (startRuntime installs it): the address to use, least loaded first. */
-let chooser: () => Promise<string | null> = async () => configuredSidecars()[0] ?? null;
-export function setSidecarChooser(fn: () => Promise<string | null>) {
+/** Where a call goes and the key that sidecar expects (null: none known; the sidecar will refuse). */
+export interface SidecarTarget {
+  address: string;
+  callKey: string | null;
+}
+
+/** The key of statically configured sidecars (SIDECARS), shared with them through their environment. */
+export function configuredCallKey(): string | null {
+  return process.env.SIDECAR_CALL_KEY || null;
+}
+
+/** Hook for the server registry (startRuntime installs it): the target to use, least loaded first. */
+let chooser: () => Promise<SidecarTarget | null> = async () => {
+  const address = configuredSidecars()[0];
+  return address ? { address, callKey: configuredCallKey() } : null;
+};
+/** Hook for the server registry: the key of a sidecar known only by its address (a run's recorded sidecar). */
+let keyResolver: (address: string) => Promise<string | null> = async () => configuredCallKey();
+export function setSidecarChooser(fn: () => Promise<SidecarTarget | null>, resolveKey?: (address: string) => Promise<string | null>) {
   chooser = fn;
+  if (resolveKey) keyResolver = resolveKey;
 }
 
 export type SidecarErrorKind = "user" | "retryable" | "internal";
@@ -81,14 +99,28 @@ export function classifyStatus(code: grpc.status): SidecarErrorKind {
 /** The error a failed call becomes: the sidecar's words for `user` failures, a generic message otherwise. */
 export function toSidecarError(err: grpc.ServiceError, what: string, address: string): SidecarCallError {
   const kind = classifyStatus(err.code);
+  if (err.code === grpc.status.UNAUTHENTICATED)
+    logger("sidecar").error({ rpc: what, address }, "the sidecar refused the platform's call key: restart it, or check SIDECAR_CALL_KEY on both sides");
   if (kind !== "user") logger("sidecar").warn({ rpc: what, address, code: grpc.status[err.code], details: err.details }, "sidecar call failed");
   return new SidecarCallError(kind === "user" ? err.details : SIDECAR_DOWN_MESSAGE, err.code, err.details, kind);
 }
 
-export async function pickSidecar(): Promise<string> {
-  const address = await chooser();
-  if (!address) throw new SidecarUnavailableError();
-  return address;
+export async function pickSidecar(): Promise<SidecarTarget> {
+  const target = await chooser();
+  if (!target) throw new SidecarUnavailableError();
+  return target;
+}
+
+async function resolveTarget(given: string | SidecarTarget | undefined): Promise<SidecarTarget> {
+  if (given === undefined) return pickSidecar();
+  if (typeof given !== "string") return given;
+  return { address: given, callKey: await keyResolver(given) };
+}
+
+function callMetadata(target: SidecarTarget): grpc.Metadata {
+  const md = new grpc.Metadata();
+  if (target.callKey) md.set("authorization", `Bearer ${target.callKey}`);
+  return md;
 }
 
 const channels = new Map<string, grpc.Client>();
@@ -107,8 +139,8 @@ function channel(address: string): grpc.Client {
 export interface CallOptions {
   /** Milliseconds until the call gives up (DEADLINE_EXCEEDED); the sidecar stops the job then too. */
   deadlineMs?: number;
-  /** A fixed sidecar instead of the chooser's pick. */
-  address?: string;
+  /** A fixed sidecar instead of the chooser's pick: a target, or an address whose key the registry knows. */
+  address?: string | SidecarTarget;
   /** Cancels the call (the sidecar sees CANCELLED and frees its worker). */
   signal?: AbortSignal;
 }
@@ -119,7 +151,8 @@ export async function unary<Req, ResIn, ReqOut, Res>(
   request: NoInfer<Req>,
   opts: CallOptions = {},
 ): Promise<Res> {
-  const address = opts.address ?? (await pickSidecar());
+  const target = await resolveTarget(opts.address);
+  const address = target.address;
   const deadline = new Date(Date.now() + (opts.deadlineMs ?? 10_000));
   return new Promise<Res>((resolve, reject) => {
     const call = channel(address).makeUnaryRequest(
@@ -127,7 +160,7 @@ export async function unary<Req, ResIn, ReqOut, Res>(
       method.requestSerialize,
       method.responseDeserialize,
       request,
-      new grpc.Metadata(),
+      callMetadata(target),
       { deadline },
       (err, res) => {
         opts.signal?.removeEventListener("abort", cancel);
@@ -152,10 +185,11 @@ export async function serverStream<Req, ResIn, ReqOut, Res>(
   onMessage: (message: Res) => void,
   opts: CallOptions = {},
 ): Promise<void> {
-  const address = opts.address ?? (await pickSidecar());
+  const target = await resolveTarget(opts.address);
+  const address = target.address;
   const deadline = opts.deadlineMs ? new Date(Date.now() + opts.deadlineMs) : Infinity;
   return new Promise<void>((resolve, reject) => {
-    const call = channel(address).makeServerStreamRequest(method.path, method.requestSerialize, method.responseDeserialize, request, new grpc.Metadata(), {
+    const call = channel(address).makeServerStreamRequest(method.path, method.requestSerialize, method.responseDeserialize, request, callMetadata(target), {
       deadline,
     });
     const cancel = () => call.cancel();

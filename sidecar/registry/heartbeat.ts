@@ -19,6 +19,8 @@ export interface HeartbeatBody {
   password: string;
   /** host:port the app dials for gRPC. */
   grpcAddress: string;
+  /** The key the app must present on every gRPC call (sidecar/grpc/callAuth.ts); new at each start. */
+  callKey: string;
   /** Index of the GPU with the most free compute; -1 on a host without a usable GPU. */
   gpuIndex: number;
   /**
@@ -79,6 +81,7 @@ export interface HeartbeatConfig {
   name: string;
   password: string;
   grpcAddress: string;
+  callKey: string;
   intervalMs: number;
   maxBackoffMs: number;
   /** Per-request limit, so a hung app cannot stall the loop. */
@@ -86,7 +89,7 @@ export interface HeartbeatConfig {
 }
 
 /** Reads the heartbeat settings; null (with the reason logged) when registration is off. */
-export function heartbeatConfigFromEnv(port: number, env: Record<string, string | undefined> = process.env): HeartbeatConfig | null {
+export function heartbeatConfigFromEnv(port: number, env: Record<string, string | undefined> = process.env, callKey = ""): HeartbeatConfig | null {
   const required = ["APP_URL", "SIDECAR_NAME", "SIDECAR_PASSWORD"] as const;
   const missing = required.filter((k) => !env[k]);
   if (missing.length === required.length) {
@@ -103,6 +106,7 @@ export function heartbeatConfigFromEnv(port: number, env: Record<string, string 
     name: env.SIDECAR_NAME!,
     password: env.SIDECAR_PASSWORD!,
     grpcAddress: env.SIDECAR_ADVERTISE_ADDRESS || `${os.hostname()}:${port}`,
+    callKey,
     intervalMs,
     maxBackoffMs: Math.max(intervalMs, Number(env.HEARTBEAT_MAX_BACKOFF_MS) || DEFAULT_MAX_BACKOFF_MS),
     requestTimeoutMs: Math.max(1000, Math.min(10_000, intervalMs)),
@@ -134,6 +138,7 @@ export class HeartbeatClient {
       name: this.cfg.name,
       password: this.cfg.password,
       grpcAddress: this.cfg.grpcAddress,
+      callKey: this.cfg.callKey,
       gpuIndex: best ? best.index : -1,
       freeCompute: best ? best.freeCompute : freeWorkerSlots(),
       totalMemoryMiB: best ? sample.gpus.reduce((sum, g) => sum + (g.memoryTotalMiB ?? 0), 0) : Math.round(os.totalmem() / (1024 * 1024)),
@@ -146,7 +151,7 @@ export class HeartbeatClient {
   /** Sends one heartbeat; never throws. */
   async beat(): Promise<HeartbeatOutcome> {
     const url = `${this.cfg.appUrl}${HEARTBEAT_PATH}`;
-    const log = { app: url, name: this.cfg.name }; // never the password
+    const log = { app: url, name: this.cfg.name }; // never the password or the call key
     let outcome: HeartbeatOutcome;
     try {
       const body = await this.buildBody();
@@ -210,8 +215,8 @@ let client: HeartbeatClient | null = null;
 export const registryService: SidecarService = {
   name: "metarank.v1.Registry",
   register() {},
-  start({ port }) {
-    const cfg = heartbeatConfigFromEnv(port);
+  start({ port, callKey }) {
+    const cfg = heartbeatConfigFromEnv(port, process.env, callKey);
     if (!cfg) return;
     const sampler = sharedSampler();
     // Heartbeats read the sampler's latest sample; start it here too in case the

@@ -108,7 +108,9 @@ export async function startMetricsServer(
     logger.info("METRICS_PORT=0: /metrics disabled");
     return null;
   }
-  const host = env.METRICS_HOST || env.SIDECAR_HOST || "0.0.0.0";
+  // Loopback unless an operator opens it (METRICS_HOST, or SIDECAR_HOST for both ports): the
+  // telemetry it shows is for the platform and its Prometheus, not for anyone on the network.
+  const host = env.METRICS_HOST || env.SIDECAR_HOST || "127.0.0.1";
   const server = createMetricsServer(sampler);
   return new Promise((resolve) => {
     server.once("error", (err) => {

@@ -12,6 +12,7 @@ import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOADER_OPTIONS } from "../../proto/contract.ts";
 import { freePort } from "../support/stack.ts";
+import { TEST_CALL_KEY, presentKey } from "../support/callKey.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const SAMPLES = path.join(root, "tests/fixtures/data/samples");
@@ -47,6 +48,7 @@ beforeAll(async () => {
       ...process.env,
       SIDECAR_PORT: String(port),
       SIDECAR_HOST: "127.0.0.1",
+      SIDECAR_CALL_KEY: TEST_CALL_KEY,
       LOG_LEVEL: "warn",
       SIDECAR_WORKERS: "1",
       TENSOR_BACKEND: "wasm",
@@ -59,7 +61,7 @@ beforeAll(async () => {
   sidecar.stderr!.on("data", (d) => (output += d));
   const def = protoLoader.loadSync("metarank/v1/inference.proto", { ...LOADER_OPTIONS, includeDirs: [path.join(root, "proto")] });
   const Inference = (grpc.loadPackageDefinition(def) as any).metarank.v1.Inference;
-  client = new Inference(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), { "grpc.max_receive_message_length": 64 << 20 });
+  client = new Inference(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), { "grpc.max_receive_message_length": 64 << 20, interceptors: [presentKey()] });
   await new Promise<void>((resolve, reject) =>
     client.waitForReady(new Date(Date.now() + 90_000), (err) => (err ? reject(new Error(`sidecar did not start: ${err.message}\n${output}`)) : resolve())),
   );

@@ -40,6 +40,8 @@ function startSidecar(port: number, name: string, password: string): Sidecar {
     LOG_LEVEL: "info",
   };
   delete env.NVIDIA_SMI;
+  // A per-start key, learnt by the app from the heartbeat (the detail page's telemetry calls prove it).
+  delete env.SIDECAR_CALL_KEY;
   const proc = spawn(process.execPath, ["--import", "tsx", "sidecar/main.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   proc.stdout!.on("data", (d) => (out += d));
@@ -214,7 +216,10 @@ describe("sidecar registration and heartbeats", () => {
       process.env.SERVER_ONLINE_THRESHOLD_MS = String(THRESHOLD_MS);
       process.env.SIDECARS = "";
       const servers = await import("../../app/.server/servers.server.ts");
-      expect(await servers.chooseSidecar()).toBe(`127.0.0.1:${port}`);
+      // With the key its heartbeat delivered: made at its start, not the stack's configured one.
+      const target = await servers.chooseSidecar();
+      expect(target.address).toBe(`127.0.0.1:${port}`);
+      expect(target.callKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
       const id = list.match(/href="\/server_detail\/(\d+)">gpu-a</)![1];
       const detail = await until("telemetry history", async () => {
@@ -246,6 +251,13 @@ describe("sidecar registration and heartbeats", () => {
 
       sc = startSidecar(port, "gpu-a", "pw-1");
       await until("gpu-a back online", async () => (await serverStates(admin)).get("gpu-a") === true);
+      // Restarted with a new key; the app uses it at once (the detail page's telemetry call succeeds).
+      await until("the new key", async () => (await servers.chooseSidecar()).callKey !== target.callKey);
+      const back = await until("telemetry after the restart", async () => {
+        const h = await admin.html(`/server_detail/${id}`);
+        return /data-testid="chart-memoryMiB" data-points="[1-9]/.test(h) && h;
+      });
+      expect(back).toMatch(/data-testid="server-state">online</);
     } finally {
       await sc.stop();
     }

@@ -11,6 +11,7 @@ import { LOADER_OPTIONS } from "../../proto/contract.ts";
 import { computeKappas } from "../../sidecar/metascore/kappa.ts";
 import { resultCsv, seedSuite, validCsv } from "./csv.ts";
 import { freePort } from "../support/stack.ts";
+import { TEST_CALL_KEY, presentKey } from "../support/callKey.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const tasks = seedSuite.tasks;
@@ -36,7 +37,7 @@ beforeAll(async () => {
   // Own process group, so the tsx wrapper and its node child stop together.
   sidecar = spawn(path.join(root, "node_modules/.bin/tsx"), ["sidecar/main.ts"], {
     cwd: root,
-    env: { ...process.env, SIDECAR_PORT: String(port), SIDECAR_HOST: "127.0.0.1", LOG_LEVEL: "warn" },
+    env: { ...process.env, SIDECAR_PORT: String(port), SIDECAR_HOST: "127.0.0.1", SIDECAR_CALL_KEY: TEST_CALL_KEY, LOG_LEVEL: "warn" },
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -44,7 +45,7 @@ beforeAll(async () => {
   sidecar.stderr!.on("data", (d) => (output += d));
   const address = `127.0.0.1:${port}`;
   const Metascore = loadPackage("metarank/v1/metascore.proto").metarank.v1.Metascore;
-  client = new Metascore(address, grpc.credentials.createInsecure());
+  client = new Metascore(address, grpc.credentials.createInsecure(), { interceptors: [presentKey()] });
   await new Promise<void>((resolve, reject) =>
     client.waitForReady(new Date(Date.now() + 60_000), (err) => (err ? reject(new Error(`sidecar did not start: ${err.message}\n${output}`)) : resolve())),
   );

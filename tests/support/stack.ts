@@ -1,5 +1,6 @@
 // Starts the real platform for a test file: a fresh database (SQLite file or a throwaway
 // MariaDB database), migrations and seeds, a real sidecar process and the built web app.
+import { TEST_CALL_KEY } from "./callKey.ts";
 import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -109,6 +110,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     ADMIN_USERNAME: ADMIN.username,
     ADMIN_PASSWORD: ADMIN.password,
     SIDECAR_WORKERS: "1",
+    // Both processes: the sidecar expects it on every call, the app presents it (SIDECARS targets).
+    SIDECAR_CALL_KEY: TEST_CALL_KEY,
     LOG_LEVEL: "warn",
     ...opts.env,
     // Always the harness's own: a PORT or SIDECAR_PORT inherited from the caller (make

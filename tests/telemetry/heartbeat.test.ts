@@ -20,7 +20,17 @@ afterEach(async () => {
 });
 
 function config(appUrl: string, over: Partial<HeartbeatConfig> = {}): HeartbeatConfig {
-  return { appUrl, name: "gpu-box-1", password: "s3cret", grpcAddress: "gpu-box-1:50051", intervalMs: 40, maxBackoffMs: 200, requestTimeoutMs: 2000, ...over };
+  return {
+    appUrl,
+    name: "gpu-box-1",
+    password: "s3cret",
+    grpcAddress: "gpu-box-1:50051",
+    callKey: "k".repeat(43),
+    intervalMs: 40,
+    maxBackoffMs: 200,
+    requestTimeoutMs: 2000,
+    ...over,
+  };
 }
 
 function client(scenario: string, cfg: HeartbeatConfig) {
@@ -47,6 +57,7 @@ describe("heartbeat", () => {
       name: "gpu-box-1",
       password: "s3cret",
       grpcAddress: "gpu-box-1:50051",
+      callKey: "k".repeat(43),
       gpuIndex: 1, // GPU 1 is idle (0 %); GPU 0 is at 87 %, GPU 2 at 100 %, GPU 3 at 12 %
       freeCompute: 100,
       totalMemoryMiB: 2 * 81920 + 2 * 24576,

@@ -9,6 +9,7 @@ import * as protoLoader from "@grpc/proto-loader";
 import { protoPath as healthProtoPath } from "grpc-health-check";
 import { metarankV1 } from "../../proto/contract.ts";
 import { FAKE_SMI_DIR, REPO_ROOT, freePort, recordingApp, waitFor } from "./helpers.ts";
+import { TEST_CALL_KEY, presentKey } from "../support/callKey.ts";
 
 interface Sidecar {
   proc: ChildProcess;
@@ -26,6 +27,7 @@ async function startSidecar(env: Record<string, string | undefined>): Promise<Si
     PATH: `${FAKE_SMI_DIR}${path.delimiter}${process.env.PATH}`,
     SIDECAR_PORT: String(port),
     SIDECAR_HOST: "127.0.0.1",
+    SIDECAR_CALL_KEY: TEST_CALL_KEY,
     METRICS_PORT: String(metricsPort),
     TELEMETRY_INTERVAL_MS: "150",
     LOG_LEVEL: "info",
@@ -75,7 +77,7 @@ async function startSidecar(env: Record<string, string | undefined>): Promise<Si
 
 function telemetryClient(port: number): any {
   const Telemetry = metarankV1("metarank/v1/telemetry.proto").Telemetry;
-  return new Telemetry(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  return new Telemetry(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), { interceptors: [presentKey()] });
 }
 
 function unary<T>(client: any, method: string, req: object): Promise<T> {
