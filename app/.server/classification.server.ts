@@ -130,7 +130,15 @@ export async function modelInput(bytes: Buffer, m: TrainedModel): Promise<Buffer
 }
 
 /** Runs (or fetches from the cache) one explanation of a picture the viewer may see. */
-export async function explainPicture(viewer: Viewer, pictureId: unknown, modelId: string, algorithm: string, ip = "unknown"): Promise<ExplainOutcome> {
+export async function explainPicture(
+  viewer: Viewer,
+  pictureId: unknown,
+  modelId: string,
+  algorithm: string,
+  ip = "unknown",
+  /** The visitor's request: when they leave, the call is cancelled and the sidecar frees its worker. */
+  signal?: AbortSignal,
+): Promise<ExplainOutcome> {
   const found = await findVisiblePicture(pictureId, viewer);
   if (!found) throw new Response("There is no such dataset or picture.", { status: 404 });
   const algo = CLASSIFICATION_ALGORITHMS.find((a) => a.value === algorithm);
@@ -167,7 +175,7 @@ export async function explainPicture(viewer: Viewer, pictureId: unknown, modelId
     reply = await unary(
       rpc().inference.Explain,
       { modelId: model.id, algorithm: algo.method, params: Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])), imagePng: input },
-      { deadlineMs: 180_000 },
+      { deadlineMs: 180_000, signal },
     );
   } catch (e) {
     throw new ClassificationFailed("The algorithm did not run.", (e as Error).message);

@@ -134,7 +134,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data<ActionResult>({ errors: { algorithm: CLASSIFICATION_MSG.chooseAlgorithm } }, { status: 400 });
   if (!pictureId) return data<ActionResult>({ errors: { image: CLASSIFICATION_MSG.chooseImage } }, { status: 400 });
   try {
-    const outcome = await explainPicture(viewer, pictureId, model, algorithm, context.ip);
+    const outcome = await explainPicture(viewer, pictureId, model, algorithm, context.ip, request.signal);
     const next = new URLSearchParams(url.searchParams);
     next.set("picture", pictureId);
     next.set("model", model);

@@ -1,20 +1,26 @@
-// The inference worker pool: SIDECAR_WORKERS threads (default: one per core), each
-// with its own tfjs runtime and model cache. A request goes to an idle worker, or
-// waits in a FIFO queue for the first one to finish (so work always lands on the
-// least busy thread). A worker that dies (crash, out of memory) fails only the
-// request it was running; it is replaced and the pool keeps serving.
+// The inference worker pool, on piscina (docs/architecture.md "Compute bounds"): SIDECAR_WORKERS
+// threads (default: one per core), each with its own tfjs runtime and model cache, fed from one
+// bounded FIFO queue. Three guarantees an attacker tested (issue 11):
+//  - a full queue answers at once (`busy` → RESOURCE_EXHAUSTED) instead of growing without end;
+//  - a job whose caller went away (cancelled call, passed deadline) is aborted: a running job's
+//    thread is terminated and replaced, so the worker is free for the next request at once;
+//  - every job has a time limit (from its cost, sidecar/inference/cost.ts), after which it is
+//    aborted the same way.
+// A worker that dies (crash, out of memory) fails only the request it was running.
 import os from "node:os";
-import { Worker } from "node:worker_threads";
+import { Piscina } from "piscina";
 import type { ExplainRequest, ExplainResult, PredictRequest, PredictResult } from "./explain.ts";
 import { CHECKPOINT_ERROR_NAMES, INPUT_ERROR_NAMES } from "./errors.ts";
-import type { WorkerInit, WorkerReady, WorkerReply, WorkerRequest } from "./poolProtocol.ts";
+import type { WorkerInit, WorkerReply, WorkerTask } from "./poolProtocol.ts";
 
-const WORKER_URL = new URL("./workerEntry.mjs", import.meta.url);
+const WORKER_FILE = new URL("./workerEntry.mjs", import.meta.url).pathname;
 
-/** Why a pooled request failed: the caller's input, a broken checkpoint, or the runtime. */
+export type PoolErrorKind = "input" | "checkpoint" | "internal" | "busy" | "cancelled" | "timeout";
+
+/** Why a pooled request failed: the caller's input, a broken checkpoint, a full queue, an abort, a time limit, or the runtime. */
 export class PoolRequestError extends Error {
   constructor(
-    readonly kind: "input" | "checkpoint" | "internal",
+    readonly kind: PoolErrorKind,
     message: string,
     readonly originalName: string,
   ) {
@@ -27,19 +33,14 @@ export interface PoolOptions {
   workers?: number;
   backend?: string;
   checkpointDir?: string;
+  /** Requests that may wait for a worker; more are refused at once (default SIDECAR_QUEUE_MAX, else 4 per worker). */
+  maxQueue?: number;
 }
 
-/** A request without its id, per variant (Omit over a union would merge the variants). */
-type Unnumbered<T> = T extends unknown ? Omit<T, "id"> : never;
-
-type Job = { msg: WorkerRequest; resolve: (v: unknown) => void; reject: (e: Error) => void };
-
-interface Slot {
-  worker: Worker;
-  ready: boolean;
-  job: Job | null;
-  /** Set once the thread ended (crash or close) so late events are ignored. */
-  gone: boolean;
+/** Per request: the caller's signal (call cancelled) and the job's time limit. */
+export interface JobOptions {
+  signal?: AbortSignal;
+  timeLimitMs?: number;
 }
 
 export function defaultWorkerCount(): number {
@@ -48,128 +49,118 @@ export function defaultWorkerCount(): number {
   return Math.max(1, os.availableParallelism?.() ?? os.cpus().length);
 }
 
+export function defaultQueueMax(workers: number): number {
+  const env = Number(process.env.SIDECAR_QUEUE_MAX);
+  if (Number.isInteger(env) && env >= 0) return env;
+  return 4 * workers;
+}
+
 export class InferencePool {
   readonly size: number;
+  readonly maxQueue: number;
   backend = "starting";
   restarts = 0;
-  private slots: Slot[] = [];
-  private queue: Job[] = [];
-  private nextId = 1;
+  private piscina: Piscina<WorkerTask, WorkerReply>;
+  private running = 0;
+  private created = 0;
   private closed = false;
-  private init: WorkerInit;
-  private readyWaiters: Array<() => void> = [];
 
   constructor(opts: PoolOptions = {}) {
     this.size = opts.workers ?? defaultWorkerCount();
     if (!Number.isInteger(this.size) || this.size < 1) throw new RangeError(`the pool needs at least one worker (got ${this.size})`);
-    this.init = { backend: opts.backend ?? process.env.TENSOR_BACKEND, checkpointDir: opts.checkpointDir ?? process.env.CHECKPOINT_DIR };
-    for (let i = 0; i < this.size; i++) this.slots.push(this.spawn());
+    this.maxQueue = opts.maxQueue ?? defaultQueueMax(this.size);
+    const init: WorkerInit = { backend: opts.backend ?? process.env.TENSOR_BACKEND, checkpointDir: opts.checkpointDir ?? process.env.CHECKPOINT_DIR };
+    this.piscina = new Piscina({
+      filename: WORKER_FILE,
+      minThreads: this.size,
+      maxThreads: this.size,
+      // One job per thread: a tfjs runtime on wasm is single-threaded.
+      concurrentTasksPerWorker: 1,
+      maxQueue: this.maxQueue,
+      // Threads stay up between jobs (their runtime and model cache are the point).
+      idleTimeout: Number.MAX_SAFE_INTEGER,
+      workerData: init,
+    });
+    this.piscina.on("workerCreate", () => {
+      // Every thread after the first `size` replaces one that was terminated or crashed.
+      if (++this.created > this.size) this.restarts++;
+    });
+    // A worker that fails to start must not take the process down; its jobs fail instead.
+    this.piscina.on("error", () => {});
   }
 
-  private spawn(): Slot {
-    const worker = new Worker(WORKER_URL, { workerData: this.init });
-    const slot: Slot = { worker, ready: false, job: null, gone: false };
-    worker.on("message", (m: WorkerReady | WorkerReply) => {
-      if ("ready" in m) {
-        slot.ready = true;
-        this.backend = m.backend;
-        this.readyWaiters.splice(0).forEach((f) => f());
-        this.pump();
-        return;
-      }
-      const job = slot.job;
-      slot.job = null;
-      if (job && job.msg.id === m.id) {
-        if (m.ok) job.resolve(m.result);
-        else {
-          const kind = INPUT_ERROR_NAMES.has(m.error.name) ? "input" : CHECKPOINT_ERROR_NAMES.has(m.error.name) ? "checkpoint" : "internal";
-          job.reject(new PoolRequestError(kind, m.error.message, m.error.name));
-        }
-      }
-      this.pump();
-    });
-    const onGone = (why: string) => {
-      if (slot.gone) return;
-      slot.gone = true;
-      const job = slot.job;
-      slot.job = null;
-      job?.reject(
-        new PoolRequestError("internal", `the inference worker stopped while running this request (${why}); it has been restarted, try again`, "WorkerCrashed"),
+  private async submit<T>(task: WorkerTask, opts: JobOptions = {}): Promise<T> {
+    if (this.closed) throw new PoolRequestError("internal", "the inference pool is closed", "PoolClosed");
+    const timeLimit = opts.timeLimitMs && opts.timeLimitMs > 0 ? AbortSignal.timeout(opts.timeLimitMs) : null;
+    const signals = [opts.signal, timeLimit].filter((s): s is AbortSignal => Boolean(s));
+    const signal = signals.length ? AbortSignal.any(signals) : undefined;
+    this.running++;
+    let reply: WorkerReply;
+    try {
+      reply = await this.piscina.run(task, signal ? { signal } : {});
+    } catch (err) {
+      const e = err as Error;
+      if (e?.message === "Task queue is at limit" || e?.message === "No task queue available and all Workers are busy")
+        throw new PoolRequestError("busy", "The compute server is busy with other requests. Please try again in a moment.", "QueueFull");
+      if (timeLimit?.aborted)
+        throw new PoolRequestError(
+          "timeout",
+          `the request ran longer than its time limit of ${Math.round(opts.timeLimitMs! / 1000)} s and was stopped`,
+          "TimeLimit",
+        );
+      if (opts.signal?.aborted) throw new PoolRequestError("cancelled", "the request was cancelled by its caller", "Cancelled");
+      throw new PoolRequestError(
+        "internal",
+        `the inference worker stopped while running this request (${e?.message ?? String(err)}); it has been restarted, try again`,
+        "WorkerCrashed",
       );
-      if (this.closed) return;
-      // Replace the thread in place; a restart storm (e.g. a backend that cannot start) is slowed down.
-      this.restarts++;
-      const idx = this.slots.indexOf(slot);
-      const delay = Math.min(5000, 100 * this.restarts);
-      setTimeout(
-        () => {
-          if (this.closed || idx < 0) return;
-          this.slots[idx] = this.spawn();
-        },
-        this.restarts > 3 ? delay : 0,
-      ).unref();
-    };
-    worker.on("error", (err) => onGone(err.message));
-    worker.on("exit", (code) => onGone(`exit code ${code}`));
-    return slot;
-  }
-
-  private pump(): void {
-    while (this.queue.length > 0) {
-      const slot = this.slots.find((s) => s.ready && !s.gone && s.job === null);
-      if (!slot) return;
-      const job = this.queue.shift()!;
-      slot.job = job;
-      slot.worker.postMessage(job.msg);
+    } finally {
+      this.running--;
     }
+    this.backend = reply.backend;
+    if (reply.ok) return reply.result as T;
+    const kind = INPUT_ERROR_NAMES.has(reply.error.name) ? "input" : CHECKPOINT_ERROR_NAMES.has(reply.error.name) ? "checkpoint" : "internal";
+    throw new PoolRequestError(kind, reply.error.message, reply.error.name);
   }
 
-  private submit<T>(msg: Unnumbered<WorkerRequest>): Promise<T> {
-    if (this.closed) return Promise.reject(new PoolRequestError("internal", "the inference pool is closed", "PoolClosed"));
-    return new Promise<T>((resolve, reject) => {
-      this.queue.push({ msg: { ...msg, id: this.nextId++ } as WorkerRequest, resolve: resolve as (v: unknown) => void, reject });
-      this.pump();
-    });
+  predict(req: PredictRequest, opts?: JobOptions): Promise<PredictResult> {
+    return this.submit({ kind: "predict", req }, opts);
   }
 
-  predict(req: PredictRequest): Promise<PredictResult> {
-    return this.submit({ kind: "predict", req });
+  explain(req: ExplainRequest, opts?: JobOptions): Promise<ExplainResult> {
+    return this.submit({ kind: "explain", req }, opts);
   }
 
-  explain(req: ExplainRequest): Promise<ExplainResult> {
-    return this.submit({ kind: "explain", req });
-  }
-
-  /** Load models in every worker ahead of the first request. */
+  /** Load models in every worker ahead of the first request (one warm job per thread). */
   async warm(modelIds: string[]): Promise<void> {
-    await this.ready();
-    await Promise.all(this.slots.map(() => this.submit({ kind: "warm", modelIds })));
+    await Promise.all(Array.from({ length: this.size }, () => this.submit({ kind: "warm", modelIds })));
   }
 
-  /** Resolves once at least one worker has its runtime up. */
-  ready(): Promise<void> {
-    if (this.slots.some((s) => s.ready && !s.gone)) return Promise.resolve();
-    return new Promise((resolve) => this.readyWaiters.push(resolve));
+  /** Resolves once a worker has its runtime up (and tells which backend it runs). */
+  async ready(): Promise<void> {
+    await this.submit({ kind: "warm", modelIds: [] });
   }
 
-  stats(): { workers: number; busy: number; queued: number; backend: string; restarts: number } {
+  stats(): { workers: number; busy: number; queued: number; backend: string; restarts: number; maxQueue: number } {
+    const queued = this.piscina.queueSize;
     return {
       workers: this.size,
-      busy: this.slots.filter((s) => s.job !== null).length,
-      queued: this.queue.length,
+      busy: Math.min(this.size, Math.max(0, this.running - queued)),
+      queued,
       backend: this.backend,
       restarts: this.restarts,
+      maxQueue: this.maxQueue,
     };
   }
 
   /** Test hook: end one worker thread abruptly, as a crash would. */
   async killWorker(index = 0): Promise<void> {
-    await this.slots[index].worker.terminate();
+    await this.piscina.threads[index]?.terminate();
   }
 
   async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.reject(new PoolRequestError("internal", "the inference pool is closed", "PoolClosed"));
-    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    await this.piscina.destroy();
   }
 }

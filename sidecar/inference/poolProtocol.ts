@@ -1,21 +1,14 @@
-// Messages between the inference pool (main thread) and its workers.
+// Messages between the inference pool (main thread) and its piscina workers.
 import type { ExplainRequest, ExplainResult, PredictRequest, PredictResult } from "./explain.ts";
 
-export type WorkerRequest =
-  | { id: number; kind: "predict"; req: PredictRequest }
-  | { id: number; kind: "explain"; req: ExplainRequest }
-  | { id: number; kind: "warm"; modelIds: string[] };
+export type WorkerTask = { kind: "predict"; req: PredictRequest } | { kind: "explain"; req: ExplainRequest } | { kind: "warm"; modelIds: string[] };
 
-export type WorkerReply =
-  { id: number; ok: true; result: PredictResult | ExplainResult | null } | { id: number; ok: false; error: { name: string; message: string } };
+/** Every task is answered (errors by name and message, since thrown errors lose their class across threads), with the worker's backend. */
+export type WorkerReply = { backend: string } & (
+  { ok: true; result: PredictResult | ExplainResult | null } | { ok: false; error: { name: string; message: string } }
+);
 
 export interface WorkerInit {
   backend?: string;
   checkpointDir?: string;
-}
-
-/** First message a worker sends: its tfjs backend is ready. */
-export interface WorkerReady {
-  ready: true;
-  backend: string;
 }

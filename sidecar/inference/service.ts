@@ -19,6 +19,7 @@ import { ALGORITHMS } from "./attribution/index.ts";
 import type { ParamSpec } from "./attribution/index.ts";
 import type { ExplainResult } from "./explain.ts";
 import type { RawTensor } from "./imageInput.ts";
+import { boundsFromEnv, explainCost, overBudget, timeLimitMs, type Cost } from "./cost.ts";
 import { listModels } from "./models.ts";
 import { InferencePool, PoolRequestError, defaultWorkerCount } from "./pool.ts";
 
@@ -103,12 +104,32 @@ export function explainToProto(r: ExplainResult): ExplainReply {
   return msg;
 }
 
+/** The input shape of a model from the catalogue (no weights read), or null for an unknown id. */
+function inputShapeOf(modelId: string): [number, number, number] | null {
+  const m = listModels().models.find((x) => x.id === modelId);
+  return m ? [m.inputHeight, m.inputWidth, m.inputChannels] : null;
+}
+
+/**
+ * A signal that aborts when the call ends without us: the client cancelled, its deadline passed,
+ * or the connection dropped (grpc-js emits "cancelled" for all three).
+ */
+function callSignal(call: { on(event: "cancelled", fn: () => void): unknown; cancelled?: boolean }): AbortSignal {
+  const ctrl = new AbortController();
+  if (call.cancelled) ctrl.abort();
+  else call.on("cancelled", () => ctrl.abort());
+  return ctrl.signal;
+}
+
 /** Map a failure to the gRPC status a caller can act on; internal failures are logged, not detailed. */
 function toStatus(err: unknown, rpc: string): grpc.ServiceError {
   if (err instanceof BadRequest) return grpcError(grpc.status.INVALID_ARGUMENT, err.message);
   if (err instanceof PoolRequestError) {
     if (err.kind === "input") return grpcError(grpc.status.INVALID_ARGUMENT, err.message);
     if (err.kind === "checkpoint") return grpcError(grpc.status.FAILED_PRECONDITION, err.message);
+    if (err.kind === "busy") return grpcError(grpc.status.RESOURCE_EXHAUSTED, err.message);
+    if (err.kind === "timeout") return grpcError(grpc.status.DEADLINE_EXCEEDED, err.message);
+    if (err.kind === "cancelled") return grpcError(grpc.status.CANCELLED, err.message);
   }
   logger.error({ err, rpc }, "inference request failed");
   return grpcError(grpc.status.INTERNAL, `${rpc} failed: ${(err as Error)?.message ?? String(err)}`);
@@ -137,7 +158,11 @@ export function inferenceHandlers(): InferenceHandlers {
     async Predict(call, cb) {
       const t0 = performance.now();
       try {
-        const r = await thePool().predict({ modelId: String(call.request.modelId ?? ""), image: imageOf(call.request) });
+        const bounds = boundsFromEnv();
+        const r = await thePool().predict(
+          { modelId: String(call.request.modelId ?? ""), image: imageOf(call.request) },
+          { signal: callSignal(call), timeLimitMs: timeLimitMs({ evaluations: 1, drivers: [] }, bounds) },
+        );
         logger.info({ rpc: "Predict", model: call.request.modelId, ms: Math.round(performance.now() - t0) }, "inference");
         cb(null, r);
       } catch (err) {
@@ -149,13 +174,20 @@ export function inferenceHandlers(): InferenceHandlers {
       const t0 = performance.now();
       const req = call.request;
       try {
-        const r = await thePool().explain({
-          modelId: String(req.modelId ?? ""),
-          algorithm: String(req.algorithm ?? ""),
-          params: paramsOf(req),
-          image: imageOf(req),
-          target: targetOf(req),
-        });
+        const modelId = String(req.modelId ?? "");
+        const algorithm = String(req.algorithm ?? "");
+        const params = paramsOf(req);
+        // The cost bound, checked before the job takes a worker (an unknown model or method is
+        // left to the worker, which names what exists).
+        const shape = inputShapeOf(modelId);
+        const cost: Cost | null = shape ? explainCost(algorithm, params, shape) : null;
+        const bounds = boundsFromEnv();
+        const refusal = cost && overBudget(algorithm, cost, bounds);
+        if (refusal) throw new BadRequest(refusal);
+        const r = await thePool().explain(
+          { modelId, algorithm, params, image: imageOf(req), target: targetOf(req) },
+          { signal: callSignal(call), timeLimitMs: timeLimitMs(cost, bounds) },
+        );
         logger.info({ rpc: "Explain", model: req.modelId, algorithm: req.algorithm, ms: Math.round(performance.now() - t0) }, "inference");
         cb(null, explainToProto(r));
       } catch (err) {

@@ -1,6 +1,7 @@
-// Plain-JS entry of an inference worker thread: Node does not carry the parent's
-// tsx loader into a worker thread, so register it here, then load the TypeScript worker.
+// Plain-JS entry of an inference worker thread (piscina loads it): Node does not carry the
+// parent's tsx loader into a worker thread, so register it here, then load the TypeScript
+// worker. Piscina awaits a promised default export, so the runtime is up before the first task.
 import { register } from "tsx/esm/api";
 
 register();
-await import("./worker.ts");
+export default import("./worker.ts").then((m) => m.default);

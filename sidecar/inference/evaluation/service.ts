@@ -194,6 +194,12 @@ export function checkRunRequest(
 }
 
 /** Threads per run: EVALUATION_WORKERS, else two (or one on a one-core host). */
+/** Evaluation runs one sidecar runs at once (EVALUATION_MAX_RUNS, default 1): each takes EVALUATION_WORKERS threads. */
+export function maxConcurrentRuns(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.EVALUATION_MAX_RUNS);
+  return Number.isInteger(n) && n >= 1 ? n : 1;
+}
+
 export function evaluationWorkers(env: NodeJS.ProcessEnv = process.env): number {
   const n = Number(env.EVALUATION_WORKERS);
   return Number.isInteger(n) && n >= 1 ? n : Math.max(1, Math.min(2, os.availableParallelism()));
@@ -246,6 +252,15 @@ export function evaluationHandlers(opts: { loaderModule?: string; backend?: stri
         return;
       }
       const { suite, run } = checked;
+      // Capped before any thread starts: a further run is refused at once, and the app's queue
+      // job retries it later (app/.server/queue.server.ts isRetryable).
+      if (activeRuns.size >= maxConcurrentRuns()) {
+        call.emit(
+          "error",
+          grpcError(grpc.status.RESOURCE_EXHAUSTED, `This compute server is already running ${activeRuns.size} evaluation run(s), its limit; try again later.`),
+        );
+        return;
+      }
       const ctrl = new AbortController();
       activeRuns.add(ctrl);
       // The client went away (cancelled, deadline, connection lost): stop the threads.

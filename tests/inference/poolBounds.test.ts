@@ -1,0 +1,65 @@
+// The pool's compute bounds (issue 11): a cancelled job frees its worker at once, a job past its
+// time limit is stopped, and a full queue answers at once instead of waiting.
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { InferencePool, PoolRequestError } from "../../sidecar/inference/pool.ts";
+
+const png = fs.readFileSync(path.resolve(__dirname, "../fixtures/data/samples/fashion-mnist-0.png"));
+const MODEL = "resnet-fashion-mnist";
+// About 2,000 evaluations: several seconds on the wasm backend, long enough to be interrupted.
+const LONG = { modelId: MODEL, image: { png }, algorithm: "IntegratedGradients", params: { n_steps: 1000 } };
+
+describe("InferencePool bounds (one worker, queue of one)", () => {
+  const pool = new InferencePool({ workers: 1, backend: "wasm", maxQueue: 1 });
+  afterAll(() => pool.close());
+
+  it("a cancelled long job frees its worker: the next request is served within a second or two", async () => {
+    await pool.warm([MODEL]);
+    const ctrl = new AbortController();
+    const long = pool.explain(LONG, { signal: ctrl.signal }).catch((e) => e);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(pool.stats().busy).toBe(1);
+    const t0 = performance.now();
+    ctrl.abort();
+    const err = await long;
+    expect(err).toBeInstanceOf(PoolRequestError);
+    expect(err.kind).toBe("cancelled");
+    const r = await pool.predict({ modelId: MODEL, image: { png } });
+    const freedMs = performance.now() - t0;
+    expect(r.predictedLabel).toBe("Ankle boot");
+    // The replacement thread starts its runtime and loads the model again; the long job, left
+    // running, would have held the worker for seconds more.
+    console.log(`cancel → next request answered in ${Math.round(freedMs)} ms`);
+    expect(freedMs).toBeLessThan(2500);
+    expect(pool.stats().restarts).toBeGreaterThanOrEqual(1);
+  });
+
+  it("stops a job that runs past its time limit", async () => {
+    const t0 = performance.now();
+    const err = await pool.explain(LONG, { timeLimitMs: 400 }).catch((e) => e);
+    expect(err.kind).toBe("timeout");
+    expect(err.message).toMatch(/time limit/);
+    expect(performance.now() - t0).toBeLessThan(1500);
+  });
+
+  it("answers at once when the queue is full, and serves the queued request when the worker frees", async () => {
+    // The thread the time limit replaced is up again (a starting thread counts as room in the queue).
+    await pool.predict({ modelId: MODEL, image: { png } });
+    const ctrl = new AbortController();
+    const running = pool.explain(LONG, { signal: ctrl.signal }).catch((e) => e);
+    await new Promise((r) => setTimeout(r, 100));
+    const queued = pool.predict({ modelId: MODEL, image: { png } }).catch((e) => e);
+    expect(pool.stats().queued).toBe(1);
+    const t0 = performance.now();
+    const refused = await pool.predict({ modelId: MODEL, image: { png } }).catch((e) => e);
+    const refusedMs = performance.now() - t0;
+    expect(refused).toBeInstanceOf(PoolRequestError);
+    expect(refused.kind).toBe("busy");
+    console.log(`full queue answered in ${refusedMs.toFixed(1)} ms`);
+    expect(refusedMs).toBeLessThan(100);
+    ctrl.abort();
+    expect((await running).kind).toBe("cancelled");
+    expect((await queued).predictedLabel).toBe("Ankle boot");
+  });
+});

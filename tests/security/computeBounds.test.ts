@@ -1,0 +1,114 @@
+// The sidecar cannot be jammed (issue 11): a request above the cost bound is refused before it
+// takes a worker, a cancelled Explain frees its worker within about a second, a full queue answers
+// RESOURCE_EXHAUSTED at once, and a second concurrent evaluation run is refused while one runs.
+import fs from "node:fs";
+import path from "node:path";
+import * as grpc from "@grpc/grpc-js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { metarankV1 } from "../../proto/contract.ts";
+import { presentKey } from "../support/callKey.ts";
+import { ROOT, startStack, type Stack } from "../support/stack.ts";
+
+let stack: Stack;
+let inference: grpc.Client & Record<string, Function>;
+let evaluation: grpc.Client & Record<string, Function>;
+const png = fs.readFileSync(path.join(ROOT, "tests/fixtures/data/samples/fashion-mnist-0.png"));
+const MODEL = "resnet-fashion-mnist";
+
+beforeAll(async () => {
+  // One worker and no waiting room: the smallest sidecar, the easiest to jam.
+  stack = await startStack({ env: { SIDECAR_WORKERS: "1", SIDECAR_QUEUE_MAX: "0", EVALUATION_MAX_RUNS: "1", EVALUATION_WORKERS: "1" } });
+  const opts = { interceptors: [presentKey()] };
+  type Ctor = new (a: string, c: grpc.ChannelCredentials, o: object) => grpc.Client & Record<string, Function>;
+  inference = new (metarankV1("metarank/v1/inference.proto").Inference as unknown as Ctor)(stack.sidecarAddress, grpc.credentials.createInsecure(), opts);
+  evaluation = new (metarankV1("metarank/v1/evaluation.proto").Evaluation as unknown as Ctor)(stack.sidecarAddress, grpc.credentials.createInsecure(), opts);
+});
+afterAll(async () => {
+  inference?.close();
+  evaluation?.close();
+  await stack?.stop();
+});
+
+function explain(params: object, opts: { deadlineMs?: number; signal?: AbortSignal } = {}): Promise<{ code: number; details: string; ms: number }> {
+  const t0 = performance.now();
+  return new Promise((resolve) => {
+    const call = inference.Explain(
+      { modelId: MODEL, algorithm: "IntegratedGradients", imagePng: png, paramsJson: JSON.stringify(params) },
+      { deadline: new Date(Date.now() + (opts.deadlineMs ?? 60_000)) },
+      (err: grpc.ServiceError | null) => resolve({ code: err ? err.code : 0, details: err?.details ?? "", ms: performance.now() - t0 }),
+    );
+    opts.signal?.addEventListener("abort", () => call.cancel(), { once: true });
+  });
+}
+
+describe("inference", () => {
+  it("refuses a request above the cost bound at once, naming the parameter", async () => {
+    const r = await explain({ n_steps: 1000, internal_batch_size: 50 }, {});
+    expect(r.code).toBe(0); // 2,000 evaluations: allowed
+    const nt = await new Promise<{ code: number; details: string }>((resolve) =>
+      inference.Explain(
+        { modelId: MODEL, algorithm: "IG_with_noise_tunnel", imagePng: png, paramsJson: JSON.stringify({ nt_samples: 500, n_steps: 1000 }) },
+        (err: grpc.ServiceError | null) => resolve({ code: err ? err.code : 0, details: err?.details ?? "" }),
+      ),
+    );
+    expect(nt.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(nt.details).toMatch(/needs 1000000 model evaluations; this server runs at most 5000 per request\. Please lower nt_samples or n_steps\./);
+  });
+
+  it("frees the worker of a cancelled Explain within about a second, and answers a full queue at once", async () => {
+    const ctrl = new AbortController();
+    const long = explain({ n_steps: 1000 }, { signal: ctrl.signal });
+    await new Promise((r) => setTimeout(r, 400));
+    // The only worker is busy and there is no waiting room: refused at once.
+    const refused = await explain({ n_steps: 5 });
+    expect(refused.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
+    expect(refused.details).toMatch(/busy/);
+    expect(refused.ms).toBeLessThan(500);
+    ctrl.abort();
+    expect((await long).code).toBe(grpc.status.CANCELLED);
+    // Within about a second the worker serves again (its replacement thread is up).
+    const t0 = performance.now();
+    let next = await explain({ n_steps: 5 });
+    while (next.code === grpc.status.RESOURCE_EXHAUSTED && performance.now() - t0 < 5000) {
+      await new Promise((r) => setTimeout(r, 50));
+      next = await explain({ n_steps: 5 });
+    }
+    const freedMs = performance.now() - t0;
+    expect(next.code).toBe(0);
+    console.log(`cancelled Explain → next Explain answered after ${Math.round(freedMs)} ms`);
+    expect(freedMs).toBeLessThan(2500);
+  });
+
+  it("stops a job whose caller's deadline passed, so the worker is free again", async () => {
+    const r = await explain({ n_steps: 1000 }, { deadlineMs: 300 });
+    expect(r.code).toBe(grpc.status.DEADLINE_EXCEEDED);
+    const t0 = performance.now();
+    let next = await explain({ n_steps: 5 });
+    while (next.code === grpc.status.RESOURCE_EXHAUSTED && performance.now() - t0 < 5000) {
+      await new Promise((r) => setTimeout(r, 50));
+      next = await explain({ n_steps: 5 });
+    }
+    expect(next.code).toBe(0);
+    expect(performance.now() - t0).toBeLessThan(2500);
+  });
+});
+
+describe("evaluation runs", () => {
+  it("refuses a second concurrent run with RESOURCE_EXHAUSTED while the first one runs", async () => {
+    const first = evaluation.Run({ suiteId: "metarank-local", method: "IntegratedGradients", limit: 20 });
+    const firstEvents: unknown[] = [];
+    first.on("data", (m: unknown) => firstEvents.push(m));
+    first.on("error", () => {});
+    const started = Date.now();
+    while (firstEvents.length === 0 && Date.now() - started < 30_000) await new Promise((r) => setTimeout(r, 100));
+    expect(firstEvents.length).toBeGreaterThan(0);
+    const second = await new Promise<number>((resolve) => {
+      const call = evaluation.Run({ suiteId: "metarank-local", method: "Saliency", limit: 1 });
+      call.on("data", () => {});
+      call.on("error", (e: grpc.ServiceError) => resolve(e.code));
+      call.on("end", () => resolve(0));
+    });
+    expect(second).toBe(grpc.status.RESOURCE_EXHAUSTED);
+    first.cancel();
+  });
+});
