@@ -1,3 +1,4 @@
+import { translateMessage } from "~/lib/forms/messages.ts";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { PrimeReactProvider } from "primereact/api";
@@ -82,13 +83,13 @@ export function ErrorBoundary() {
     const given = typeof error.data === "string" && error.data && !/^Error: |No route matches/.test(error.data) ? error.data : null;
     if (error.status === 403) {
       title = t("error.forbidden");
-      detail = given ?? t("error.forbiddenDetail");
+      detail = given ? translateMessage(t, given) : t("error.forbiddenDetail");
     } else if (error.status === 404) {
       title = t("error.notFound");
-      detail = given ?? t("error.notFoundDetail");
+      detail = given ? translateMessage(t, given) : t("error.notFoundDetail");
     } else {
       title = t("error.other", { status: error.status, statusText: error.statusText || t("error.otherStatus") });
-      if (given) detail = given;
+      if (given) detail = translateMessage(t, given);
     }
   }
   return (

@@ -1,7 +1,7 @@
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { UniqueConstraintError } from "sequelize";
-import { MSG, validateRegisterShape, type FieldErrors, type RegisterInput } from "~/lib/accountRules.ts";
+import { MSG, PASSWORD_MAX, USERNAME_MAX, validateRegisterShape, type FieldErrors, type RegisterInput } from "~/lib/accountRules.ts";
 import { User, usernameKey } from "./db.server.ts";
 import { hashPassword, verifyPassword } from "./password.server.ts";
 import { consumeCaptcha } from "./captcha.server.ts";
@@ -38,6 +38,9 @@ authenticator.use(
     if (wait > 0) throw new LoginError(`Too many failed log-ins. Please try again in ${Math.ceil(wait / 60)} minute(s).`, "form");
     if (!(await consumeCaptcha(text(form, "captchaId"), text(form, "code")))) throw new LoginError(MSG.loginCaptchaWrong, "code");
     if (!username) throw new LoginError(MSG.usernameRequired, "username");
+    // Nothing longer can exist (registration refuses it); say so rather than look it up.
+    if (username.length > USERNAME_MAX) throw new LoginError(MSG.usernameTooLong, "username");
+    if (password.length > PASSWORD_MAX) throw new LoginError(MSG.wrongCredentials, "password");
     const user = await User.findOne({ where: { username } });
     if (!user) throw new LoginError(MSG.userMissing, "username");
     if (!(await verifyPassword(user.passwordHash, password))) throw new LoginError(MSG.wrongCredentials, "password");
@@ -54,7 +57,7 @@ export function readRegisterInput(form: FormData): RegisterInput {
     checkPass: text(form, "checkPass"),
     phoneNumber: text(form, "phoneNumber").trim(),
     verificationCode: text(form, "verificationCode"),
-    institute: text(form, "institute").trim().slice(0, 255),
+    institute: text(form, "institute").trim(),
     authority: text(form, "authority") || "0",
     checkAdministrator: text(form, "checkAdministrator"),
   };

@@ -18,40 +18,11 @@ import {
   type RankRow,
   type SuiteSummary,
 } from "./board.server.ts";
-import { readForm, type UploadedFile, type UploadedFiles } from "./uploads.server.ts";
+import { readFields } from "./forms.server.ts";
+import { type UploadedFile, type UploadedFiles } from "./uploads.server.ts";
 
-/** The seed's words (000 §5, §8) plus the few messages the server side adds. */
-export const MSG = {
-  nameRequired: "Please input the name of your attribution algorithm!",
-  morfRequired: "Please upload your morf result!",
-  lerfRequired: "Please upload your lerf result!",
-  emailRequired: "Please provide your email address!",
-  infoRequired: "Please complete information about your algorithm!",
-  csvType: "Please upload a CSV file.",
-  csvSize: "Please upload a CSV file with a size less than 500KB.",
-  pyType: "Please upload a python file.",
-  pySize: "Please upload a python file with a size less than 500KB.",
-  oneFile: "Please upload one file per box.",
-  uploadFailed: "File upload failed.",
-  morfUploaded: "Morf file uploaded successfully.",
-  lerfUploaded: "Lerf file uploaded successfully.",
-  fileUploaded: "File uploaded successfully.",
-  submitted: "Upload algorithm successfully!",
-  submitFailed: "Upload algorithm failed!",
-  noPython: "You choose not to submit your algorithm file.",
-  withPython: "Your algorithm file will be submitted with your results.",
-  approved: "You have approved this submission!",
-  approveFailed: "Approval failed.",
-  rejected: "You have rejected this submission!",
-  rejectFailed: "Rejection failed.",
-  emailInvalid: "Please provide a valid email address.",
-  nameTooLong: "The algorithm name may be at most 200 characters.",
-  scoreFirst: "Please get your current scores and meta-rank before submitting.",
-  sidecarDown: "The scoring service did not answer, so nothing was scored. Your uploaded files are kept; please try again in a moment.",
-} as const;
-
-export const MAX_UPLOAD_BYTES = 512_000;
-const ALGORITHM_MAX = 200;
+export { ALGORITHM_MAX, EMAIL_MAX, INFO_MAX, MAX_UPLOAD_BYTES, MSG } from "~/lib/rules/submission.ts";
+import { ALGORITHM_MAX, EMAIL_MAX, INFO_MAX, MAX_UPLOAD_BYTES, MSG } from "~/lib/rules/submission.ts";
 
 export function dailyLimit(): number {
   const n = Number(process.env.SUBMISSION_DAILY_LIMIT);
@@ -136,7 +107,7 @@ export function uploadLimitMessage(error: NonNullable<UploadedFiles["error"]>): 
  */
 /** The submission page's form: multipart bodies were parsed (with the route's limits) by multer in server.ts. */
 export function readSubmissionForm(request: Request, uploads?: UploadedFiles): Promise<UploadedFiles> {
-  return readForm(request, uploads);
+  return readFields(request, uploads);
 }
 
 /** Browsers send an empty part for a file input left empty; those are no file at all. */
@@ -391,8 +362,9 @@ export async function submitDraft(
   if (!draft.lerfFile) errors.lerf = MSG.lerfRequired;
   const email = input.email.trim();
   if (!email) errors.email = MSG.emailRequired;
-  else if (email.length > 255 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) errors.email = MSG.emailInvalid;
+  else if (email.length > EMAIL_MAX || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) errors.email = MSG.emailInvalid;
   if (!input.info.trim()) errors.info = MSG.infoRequired;
+  else if (input.info.trim().length > INFO_MAX) errors.info = MSG.infoTooLong;
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   if (algorithm !== draft.algorithm) await draft.update({ algorithm, resultJson: null });
 

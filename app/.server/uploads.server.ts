@@ -1,6 +1,7 @@
 // Multipart bodies are parsed by multer in server.ts (before Remix sees the request),
 // with per-route limits, so an oversize file is refused while streaming, before it is read.
 import multer from "multer";
+import { MAX_UPLOAD_BYTES } from "~/lib/rules/submission.ts";
 import type { RequestHandler } from "express";
 
 export interface UploadedFile {
@@ -26,7 +27,7 @@ export interface UploadLimits {
 
 /** Route path prefix → limits. The longest matching prefix wins. */
 export const UPLOAD_ROUTES: Record<string, UploadLimits> = {
-  "/submission": { fileSize: 512_000, files: 3 },
+  "/submission": { fileSize: MAX_UPLOAD_BYTES, files: 3 },
   "/datasetInDetail": { fileSize: 10 * 1024 * 1024, files: 50 },
   "/UserImgclassification": { fileSize: 10 * 1024 * 1024, files: 1 },
 };

@@ -1,6 +1,8 @@
 // Account form rules with the seed's exact messages (seed 000 §5). Pure functions: the
 // server is the authority, and the same code gives on-blur feedback in the browser.
 
+import { TEXT_MESSAGES } from "./forms/text.ts";
+
 export const MSG = {
   usernameRequired: "Please enter your Username.",
   usernameTooLong: "Username is too long!",
@@ -32,6 +34,11 @@ export const MSG = {
 } as const;
 
 export const USERNAME_MAX = 200;
+/** Longer than any password manager makes; argon2 need not hash megabytes (issue 11). */
+export const PASSWORD_MAX = 256;
+export const INSTITUTE_MAX = 200;
+/** The admin register code and captcha answers: short secrets. */
+export const CODE_MAX = 256;
 export const PHONE_DIGITS = 11;
 
 export type FieldErrors = Partial<Record<string, string>>;
@@ -47,6 +54,12 @@ export function checkUsername(v: string): string | undefined {
 
 export function checkPassword(v: string): string | undefined {
   if (!v) return MSG.passwordRequired;
+  if (v.length > PASSWORD_MAX) return TEXT_MESSAGES.tooLong(PASSWORD_MAX);
+}
+
+/** Free text: a maximum with a message instead of a silent cut. */
+export function checkInstitute(v: string): string | undefined {
+  if (v.length > INSTITUTE_MAX) return TEXT_MESSAGES.tooLong(INSTITUTE_MAX);
 }
 
 export function checkConfirmation(pass: string, checkPass: string): string | undefined {
@@ -62,6 +75,7 @@ export function checkPhone(v: string): string | undefined {
 
 export function checkCodePresent(v: string): string | undefined {
   if (!v.trim()) return MSG.codeRequired;
+  if (v.length > CODE_MAX) return TEXT_MESSAGES.tooLong(CODE_MAX);
 }
 
 export interface RegisterInput {
@@ -83,6 +97,8 @@ export function validateRegisterShape(input: RegisterInput): FieldErrors {
     checkPass: checkConfirmation(input.pass, input.checkPass),
     phoneNumber: checkPhone(input.phoneNumber),
     verificationCode: checkCodePresent(input.verificationCode),
+    institute: checkInstitute(input.institute),
+    checkAdministrator: input.checkAdministrator.length > CODE_MAX ? TEXT_MESSAGES.tooLong(CODE_MAX) : undefined,
     authority: input.authority === "0" || input.authority === "1" ? undefined : MSG.authorityInvalid,
   };
   return Object.fromEntries(Object.entries(errors).filter(([, v]) => v)) as FieldErrors;
@@ -91,8 +107,8 @@ export function validateRegisterShape(input: RegisterInput): FieldErrors {
 /** Password dialog (seed 000 §5): old, new, confirmation. */
 export function validatePasswordChange(input: { oldPassword: string; newPassword: string; confirmPassword: string }): FieldErrors {
   const errors: FieldErrors = {
-    oldPassword: input.oldPassword ? undefined : MSG.pwdRequired,
-    newPassword: input.newPassword ? undefined : MSG.pwdRequired,
+    oldPassword: !input.oldPassword ? MSG.pwdRequired : input.oldPassword.length > PASSWORD_MAX ? TEXT_MESSAGES.tooLong(PASSWORD_MAX) : undefined,
+    newPassword: !input.newPassword ? MSG.pwdRequired : input.newPassword.length > PASSWORD_MAX ? TEXT_MESSAGES.tooLong(PASSWORD_MAX) : undefined,
     confirmPassword: !input.confirmPassword ? MSG.pwdAgain : input.confirmPassword !== input.newPassword ? MSG.pwdMismatch : undefined,
   };
   return Object.fromEntries(Object.entries(errors).filter(([, v]) => v)) as FieldErrors;

@@ -33,6 +33,7 @@ import { DatasetSearch } from "~/components/datasets/DatasetSearch.tsx";
 import { Pager } from "~/components/datasets/Pager.tsx";
 import { PictureTile } from "~/components/datasets/PictureTile.tsx";
 import { DatasetStyles } from "~/components/datasets/styles.tsx";
+import { checkFields, checkFormData } from "~/.server/forms.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Image classification — Meta-Rank" }];
 
@@ -100,8 +101,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data<ActionResult>({ errors: { upload: "The upload could not be read. Please try again." } }, { status: 400 });
   }
   const fields: Record<string, string> = uploads
-    ? uploads.fields
-    : (Object.fromEntries([...(await request.formData()).entries()].filter(([, v]) => typeof v === "string")) as Record<string, string>);
+    ? checkFields(uploads.fields)
+    : (Object.fromEntries([...checkFormData(await request.formData()).entries()].filter(([, v]) => typeof v === "string")) as Record<string, string>);
   const url = new URL(request.url);
   if (fields.intent === "upload") {
     // The earlier variant's upload dialog: one image, stored in the user's private uploads dataset.

@@ -22,6 +22,7 @@ import {
 } from "~/.server/evaluations.server.ts";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { usePeriodicRevalidation } from "~/lib/usePeriodicRevalidation.ts";
+import { checkFormData } from "~/.server/forms.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Evaluations — Meta-Rank" }];
 
@@ -72,7 +73,7 @@ type ActionResult = { errors: StartErrors; values: Record<string, string> };
 
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
-  const form = await request.formData();
+  const form = checkFormData(await request.formData());
   const intent = String(form.get("intent") ?? "");
   if (intent === "start") {
     const values = {

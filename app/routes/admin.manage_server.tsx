@@ -13,6 +13,7 @@ import { SERVER_MSG, createServer, deleteServers, listServers, onlineThresholdMs
 import { useHydrated } from "~/lib/useHydrated.ts";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { ServerTable } from "~/components/ServerTable.tsx";
+import { checkFormData } from "~/.server/forms.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Server management — Meta-Rank" }];
 
@@ -46,7 +47,7 @@ type ActionResult = { errors: ServerFormErrors };
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireAdmin(request);
-  const form = await request.formData();
+  const form = checkFormData(await request.formData());
   const intent = String(form.get("intent") ?? "");
   if (intent === "create") {
     const input = {

@@ -16,6 +16,7 @@ import { SubmissionTable, StatusText, type SubmissionRow } from "~/components/Su
 import { useHrefWith } from "~/components/RankTable.tsx";
 import { Notice } from "~/components/FieldError.tsx";
 import { useHydrated } from "~/lib/useHydrated.ts";
+import { checkFormData } from "~/.server/forms.server.ts";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: metarankHref }];
 export const meta: MetaFunction = () => [{ title: "Submissions — Meta-Rank" }];
@@ -45,7 +46,7 @@ type DecisionResult = { ok: false; message: string; detail?: string };
 
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
-  const form = await request.formData();
+  const form = checkFormData(await request.formData());
   const id = Number(form.get("id"));
   const decision = form.get("decision");
   if (!Number.isInteger(id) || id <= 0 || (decision !== "approve" && decision !== "reject")) {

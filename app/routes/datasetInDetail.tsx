@@ -29,6 +29,7 @@ import { DatasetSearch } from "~/components/datasets/DatasetSearch.tsx";
 import { PictureTile } from "~/components/datasets/PictureTile.tsx";
 import { DatasetStyles } from "~/components/datasets/styles.tsx";
 import { useHydrated } from "~/lib/useHydrated.ts";
+import { checkFields, checkFormData } from "~/.server/forms.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "My datasets — Meta-Rank" }];
 
@@ -85,10 +86,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data<ActionResult>({ intent: "upload", error: "The upload could not be read. Please try again." }, { status: 400 });
   }
   // Url-encoded bodies are read here (not via readForm) to keep every repeated "pictureIds".
-  const urlencoded = uploads ? null : await request.formData();
+  const urlencoded = uploads ? null : checkFormData(await request.formData());
   const form: UploadedFiles = uploads ?? { fields: {}, files: [] };
   if (urlencoded) for (const [k, v] of urlencoded.entries()) if (typeof v === "string" && !(k in form.fields)) form.fields[k] = v;
-  const f = form.fields;
+  const f = checkFields(form.fields);
   const intent = f.intent ?? "";
   const back = (params: Record<string, string | number>) => `/datasetInDetail?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`;
 

@@ -4,9 +4,10 @@ import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { languageCookie } from "~/.server/i18n.server.ts";
 import { safeRedirect } from "~/.server/session.server.ts";
 import { FALLBACK_LANGUAGE, isLanguage } from "~/i18n/config.ts";
+import { checkFormData } from "~/.server/forms.server.ts";
 
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = checkFormData(await request.formData());
   const lng = form.get("lng");
   const chosen = isLanguage(lng) ? lng : FALLBACK_LANGUAGE;
   return redirect(safeRedirect(form.get("redirectTo")), { headers: { "Set-Cookie": await languageCookie.serialize(chosen) } });

@@ -11,6 +11,7 @@ import { MSG, authorityLabel, checkPhone, type FieldErrors } from "~/lib/account
 import { useBlurChecks } from "~/lib/useBlurChecks.ts";
 import { useHydrated } from "~/lib/useHydrated.ts";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
+import { checkFormData } from "~/.server/forms.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Your profile — Meta-Rank" }];
 
@@ -24,7 +25,7 @@ type Result = { intent: "edit" | "password"; errors?: FieldErrors; notice?: stri
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = await request.formData();
+  const form = checkFormData(await request.formData());
   const str = (k: string) => String(form.get(k) ?? "");
   const intent = str("intent");
   if (intent === "edit") {

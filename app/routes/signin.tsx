@@ -8,9 +8,10 @@ import { Button } from "primereact/button";
 import { issueCaptcha } from "~/.server/captcha.server.ts";
 import { authenticator, LoginError, readRegisterInput, registerUser } from "~/.server/auth.server.ts";
 import { getUser, safeRedirect, startSession } from "~/.server/session.server.ts";
-import { MSG, checkConfirmation, checkPassword, checkPhone, checkUsername, checkCodePresent, type FieldErrors } from "~/lib/accountRules.ts";
+import { INSTITUTE_MAX, MSG, checkConfirmation, checkPassword, checkPhone, checkUsername, checkCodePresent, type FieldErrors } from "~/lib/accountRules.ts";
 import { useBlurChecks } from "~/lib/useBlurChecks.ts";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
+import { checkFormData } from "~/.server/forms.server.ts";
 
 export const meta: MetaFunction = () => [{ title: "Log in / Register — Meta-Rank" }];
 
@@ -31,7 +32,7 @@ type ActionResult =
   { intent: "login"; error: string; field: string; values: { username: string } } | { intent: "register"; errors: FieldErrors; values: Record<string, string> };
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.clone().formData();
+  const form = checkFormData(await request.clone().formData());
   const intent = form.get("intent");
   if (intent === "login") {
     try {
@@ -219,7 +220,15 @@ function RegisterForm({ captcha, result }: { captcha: { id: string; image: strin
       </div>
       <div className="field">
         <label htmlFor="institute">University / Institute</label>
-        <InputText id="institute" name="institute" autoComplete="organization" defaultValue={v.institute} />
+        <InputText
+          id="institute"
+          name="institute"
+          autoComplete="organization"
+          defaultValue={v.institute}
+          maxLength={INSTITUTE_MAX}
+          aria-describedby="institute-error"
+        />
+        <FieldError id="institute-error" message={errorOf("institute")} />
       </div>
       <div className="field">
         <label htmlFor="authority">Authority</label>

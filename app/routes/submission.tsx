@@ -17,7 +17,6 @@ import type {} from "~/.server/context.server.ts";
 import { requireUser } from "~/.server/session.server.ts";
 import { chooseSuite, listSuites, pageParam, paginate } from "~/.server/board.server.ts";
 import {
-  MSG,
   draftView,
   filesOf,
   findSuite,
@@ -31,12 +30,12 @@ import {
 import { RankTable } from "~/components/RankTable.tsx";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { useHydrated } from "~/lib/useHydrated.ts";
+import { EMAIL_MAX, INFO_MAX, MAX_UPLOAD_BYTES, MSG } from "~/lib/rules/submission.ts";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: metarankHref }];
 export const meta: MetaFunction = () => [{ title: "Submission — Meta-Rank" }];
 
 const TOAST_LIFE = 6000;
-const MAX_BYTES = 512_000;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -262,12 +261,12 @@ export default function SubmissionPage() {
             <PythonStep suiteId={suite.id} current={draft.pythonName} hydrated={hydrated} toast={toast} error={submitResult?.errors?.python} />
             <div className="field">
               <label htmlFor="email">Email</label>
-              <InputText id="email" name="email" type="email" maxLength={255} aria-describedby="email-error" />
+              <InputText id="email" name="email" type="email" maxLength={EMAIL_MAX} aria-describedby="email-error" />
               <FieldError id="email-error" message={submitResult?.errors?.email} />
             </div>
             <div className="field">
               <label htmlFor="info">Detailed information</label>
-              <InputTextarea id="info" name="info" rows={5} aria-describedby="info-error" />
+              <InputTextarea id="info" name="info" rows={5} maxLength={INFO_MAX} aria-describedby="info-error" />
               <FieldError id="info-error" message={submitResult?.errors?.info} />
             </div>
             <Button type="submit" label="Submit your algorithm" icon="pi pi-send" loading={submitting} />
@@ -295,22 +294,14 @@ function FileErrors({ errors }: { errors?: string[] }) {
 /** The seed's client-side checks, before a byte is sent (the server repeats them). */
 function precheck(file: File, kind: "csv" | "python"): string | undefined {
   if (kind === "csv") {
-    if (!/\.csv$/i.test(file.name) && file.type !== "text/csv") return MSG_CLIENT.csvType;
-    if (file.size > MAX_BYTES) return MSG_CLIENT.csvSize;
+    if (!/\.csv$/i.test(file.name) && file.type !== "text/csv") return MSG.csvType;
+    if (file.size > MAX_UPLOAD_BYTES) return MSG.csvSize;
   } else {
-    if (!/\.py$/i.test(file.name)) return MSG_CLIENT.pyType;
-    if (file.size > MAX_BYTES) return MSG_CLIENT.pySize;
+    if (!/\.py$/i.test(file.name)) return MSG.pyType;
+    if (file.size > MAX_UPLOAD_BYTES) return MSG.pySize;
   }
   return undefined;
 }
-
-// The same words as the server's MSG (which cannot be imported into the browser bundle).
-const MSG_CLIENT = {
-  csvType: "Please upload a CSV file.",
-  csvSize: "Please upload a CSV file with a size less than 500KB.",
-  pyType: "Please upload a python file.",
-  pySize: "Please upload a python file with a size less than 500KB.",
-};
 
 /**
  * One upload box. Without JavaScript it is a file input of the surrounding form; with it,

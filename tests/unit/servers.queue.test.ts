@@ -97,6 +97,9 @@ describe("in-process job queue", () => {
     expect(isRetryable(new SidecarUnavailableError())).toBe(true);
     expect(isRetryable(new SidecarCallError("x", 14, "unavailable"))).toBe(true);
     expect(isRetryable(new SidecarCallError("x", 9, "bad"))).toBe(false);
+    // A sidecar at its cap of concurrent evaluation runs: a user-kind status, yet worth retrying later.
+    expect(isRetryable(new SidecarCallError("busy", 8, "already running 1 evaluation run(s)"))).toBe(true);
+    expect(isRetryable(new SidecarCallError("x", 3, "bad argument"))).toBe(false);
     expect(isRetryable(new Error("bug"))).toBe(false);
   });
 });
