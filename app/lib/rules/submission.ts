@@ -39,4 +39,3 @@ export const EMAIL_MAX = 255;
 export const ALGORITHM_MAX = 200;
 /** A few paragraphs with references; an admin reads every one on the approval page (issue 11: 8 MiB was accepted). */
 export const INFO_MAX = 5000;
-
