@@ -1,4 +1,5 @@
 import { Authenticator } from "remix-auth";
+import { messageRef } from "~/lib/forms/messages.ts";
 import { FormStrategy } from "remix-auth-form";
 import { UniqueConstraintError } from "sequelize";
 import { MSG, PASSWORD_MAX, USERNAME_MAX, validateRegisterShape, type FieldErrors, type RegisterInput } from "~/lib/accountRules.ts";
@@ -35,7 +36,7 @@ authenticator.use(
     const password = text(form, "password");
     const keys = keysFor(username, clientIp(request));
     const wait = await beginAttempt(keys);
-    if (wait > 0) throw new LoginError(`Too many failed log-ins. Please try again in ${Math.ceil(wait / 60)} minute(s).`, "form");
+    if (wait > 0) throw new LoginError(messageRef("account:msg.tooManyLogins", { minutes: Math.ceil(wait / 60) }), "form");
     if (!(await consumeCaptcha(text(form, "captchaId"), text(form, "code")))) throw new LoginError(MSG.loginCaptchaWrong, "code");
     if (!username) throw new LoginError(MSG.usernameRequired, "username");
     // Nothing longer can exist (registration refuses it); say so rather than look it up.

@@ -1,10 +1,11 @@
+import { messageRef } from "~/lib/forms/messages.ts";
 import { MSG, checkPhone, validatePasswordChange, type FieldErrors } from "~/lib/accountRules.ts";
 import { User } from "./db.server.ts";
 import { adminRegisterCode } from "./env.server.ts";
 import { hashPassword, verifyPassword } from "./password.server.ts";
 import { adminCodeKeys, attemptSucceeded, beginAttempt, keysFor } from "./throttle.server.ts";
 
-const tooMany = (seconds: number) => `Too many wrong attempts. Please try again in ${Math.ceil(seconds / 60)} minute(s).`;
+const tooMany = (seconds: number) => messageRef("account:msg.tooManyAttempts", { minutes: Math.ceil(seconds / 60) });
 
 export type ProfileResult = { ok: true; changed: boolean } | { ok: false; errors: FieldErrors };
 

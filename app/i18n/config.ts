@@ -1,11 +1,13 @@
 // The two interface languages and the i18next settings shared by the server render and the
 // browser. Translations live in app/locales/<lng>/<namespace>.json, one namespace per area;
 // tests/unit/i18n.test.ts fails when a key exists in one language only (docs/i18n.md).
+import enAccount from "~/locales/en/account.json";
 import enBoard from "~/locales/en/board.json";
 import enCommon from "~/locales/en/common.json";
 import enDocs from "~/locales/en/docs.json";
 import enForms from "~/locales/en/forms.json";
 import enHome from "~/locales/en/home.json";
+import zhAccount from "~/locales/zh/account.json";
 import zhBoard from "~/locales/zh/board.json";
 import zhCommon from "~/locales/zh/common.json";
 import zhDocs from "~/locales/zh/docs.json";
@@ -18,8 +20,8 @@ export const FALLBACK_LANGUAGE: Language = "en";
 export const DEFAULT_NAMESPACE = "common";
 
 export const resources = {
-  en: { common: enCommon, home: enHome, docs: enDocs, board: enBoard, forms: enForms },
-  zh: { common: zhCommon, home: zhHome, docs: zhDocs, board: zhBoard, forms: zhForms },
+  en: { account: enAccount, common: enCommon, home: enHome, docs: enDocs, board: enBoard, forms: enForms },
+  zh: { account: zhAccount, common: zhCommon, home: zhHome, docs: zhDocs, board: zhBoard, forms: zhForms },
 } as const;
 
 export type Namespace = keyof (typeof resources)["en"];

@@ -1,36 +1,37 @@
-// Account form rules with the seed's exact messages (seed 000 §5). Pure functions: the
-// server is the authority, and the same code gives on-blur feedback in the browser.
+// Account form rules with the seed's messages (seed 000 §5) as message refs: their texts are in
+// app/locales/<lng>/account.json, the seed's own words in its language and a translation in the
+// other. Pure functions: the server is the authority, and the same code gives on-blur feedback.
 
 import { TEXT_MESSAGES } from "./forms/text.ts";
 
 export const MSG = {
-  usernameRequired: "Please enter your Username.",
-  usernameTooLong: "Username is too long!",
-  usernameTaken: "This username is already registered.",
-  usernameInvisible: "The username may not contain control or invisible formatting characters.",
-  passwordRequired: "Please enter your password!",
-  checkPassRequired: "Please check your password!",
-  passwordsDiffer: "The passwords are different!",
-  phoneRequired: "Please enter your phone number.",
-  phoneNumeric: "Please enter numbers!",
-  phoneLength: "The phone number must be 11 digits!",
-  codeRequired: "Please enter the verification code!",
-  codeWrong: "The verification code is wrong!",
-  adminCodeWrong: "The admin register code is wrong!",
-  authorityInvalid: "Please choose Ordinary user or Administrators.",
-  registered: "Register successfully, now you can log in.",
-  registerFailed: "Register failed.",
-  userMissing: "User does not exist!",
-  wrongCredentials: "Wrong username or password!",
-  loginCaptchaWrong: "the verification code is wrong",
-  loginFirst: "Please log in first.",
-  // Profile dialogs (seed 000 §5, §8)
-  pwdRequired: "请输入密码",
-  pwdAgain: "请再次输入密码",
-  pwdMismatch: "两次输入密码不一致!",
-  modified: "修改成功！",
-  unchanged: "未修改！",
-  oldPasswordWrong: "原密码错误！",
+  usernameRequired: "account:msg.usernameRequired",
+  usernameTooLong: "account:msg.usernameTooLong",
+  usernameTaken: "account:msg.usernameTaken",
+  usernameInvisible: "account:msg.usernameInvisible",
+  passwordRequired: "account:msg.passwordRequired",
+  checkPassRequired: "account:msg.checkPassRequired",
+  passwordsDiffer: "account:msg.passwordsDiffer",
+  phoneRequired: "account:msg.phoneRequired",
+  phoneNumeric: "account:msg.phoneNumeric",
+  phoneLength: "account:msg.phoneLength",
+  codeRequired: "account:msg.codeRequired",
+  codeWrong: "account:msg.codeWrong",
+  adminCodeWrong: "account:msg.adminCodeWrong",
+  authorityInvalid: "account:msg.authorityInvalid",
+  registered: "account:msg.registered",
+  registerFailed: "account:msg.registerFailed",
+  userMissing: "account:msg.userMissing",
+  wrongCredentials: "account:msg.wrongCredentials",
+  loginCaptchaWrong: "account:msg.loginCaptchaWrong",
+  loginFirst: "account:msg.loginFirst",
+  pwdRequired: "account:msg.pwdRequired",
+  pwdAgain: "account:msg.pwdAgain",
+  pwdMismatch: "account:msg.pwdMismatch",
+  modified: "account:msg.modified",
+  unchanged: "account:msg.unchanged",
+  oldPasswordWrong: "account:msg.oldPasswordWrong",
+  unknownAction: "account:msg.unknownAction",
 } as const;
 
 export const USERNAME_MAX = 200;
@@ -114,6 +115,7 @@ export function validatePasswordChange(input: { oldPassword: string; newPassword
   return Object.fromEntries(Object.entries(errors).filter(([, v]) => v)) as FieldErrors;
 }
 
-export function authorityLabel(authority: number | null | undefined): string {
-  return authority === 1 ? "Admin" : "User";
+/** The translation key of a role's name (account namespace). */
+export function authorityLabel(authority: number | null | undefined): "profile.roleAdmin" | "profile.roleUser" {
+  return authority === 1 ? "profile.roleAdmin" : "profile.roleUser";
 }

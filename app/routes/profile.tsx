@@ -10,15 +10,20 @@ import { changePassword, updateProfile } from "~/.server/profile.server.ts";
 import { MSG, authorityLabel, checkPhone, type FieldErrors } from "~/lib/accountRules.ts";
 import { useBlurChecks } from "~/lib/useBlurChecks.ts";
 import { useHydrated } from "~/lib/useHydrated.ts";
+import { useTranslation } from "react-i18next";
+import { i18nServer } from "~/.server/i18n.server.ts";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { checkFormData } from "~/.server/forms.server.ts";
 
-export const meta: MetaFunction = () => [{ title: "Your profile — Meta-Rank" }];
+export const handle = { i18n: "account" };
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.title ?? "Your profile"} — Meta-Rank` }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const url = new URL(request.url);
-  return { user, modified: url.searchParams.get("msg") === "modified" };
+  const t = await i18nServer.getFixedT(request, "account");
+  return { title: t("profile.title"), user, modified: url.searchParams.get("msg") === "modified" };
 }
 
 type Result = { intent: "edit" | "password"; errors?: FieldErrors; notice?: string };
@@ -44,17 +49,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
     await endOtherSessions(user.id, request);
     return redirect("/profile?msg=modified");
   }
-  return data<Result>({ intent: "edit", errors: { form: "Unknown action." } }, { status: 400 });
+  return data<Result>({ intent: "edit", errors: { form: MSG.unknownAction } }, { status: 400 });
 }
 
 export default function Profile() {
   const { user, modified } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("account");
   const result = useActionData<typeof action>() as Result | undefined;
   const [params] = useSearchParams();
   const open = result?.errors ? result.intent : params.get("dialog");
   return (
     <section className="card narrow">
-      <h1>Your profile</h1>
+      <h1>{t("profile.title")}</h1>
       {modified ? <Notice kind="success">{MSG.modified}</Notice> : null}
       {result?.notice ? <Notice kind="info">{result.notice}</Notice> : null}
       <div style={{ display: "flex", gap: "1.5rem", alignItems: "center", marginBottom: "1.5rem" }}>
@@ -62,28 +68,28 @@ export default function Profile() {
           {user.username.slice(0, 1).toUpperCase()}
         </div>
         <dl className="profile-grid">
-          <dt>Username</dt>
+          <dt>{t("profile.username")}</dt>
           <dd data-testid="profile-username">{user.username}</dd>
-          <dt>Phone number</dt>
+          <dt>{t("profile.phone")}</dt>
           <dd data-testid="profile-phone">{user.telephone}</dd>
-          <dt>University/Institute</dt>
+          <dt>{t("profile.institute")}</dt>
           <dd data-testid="profile-institute">{user.institute || "—"}</dd>
-          <dt>Authority</dt>
-          <dd data-testid="profile-authority">{authorityLabel(user.authority)}</dd>
+          <dt>{t("profile.authority")}</dt>
+          <dd data-testid="profile-authority">{t(authorityLabel(user.authority))}</dd>
         </dl>
       </div>
       <div style={{ display: "flex", gap: ".75rem" }}>
         <Link to="?dialog=edit" className="p-button p-component" preventScrollReset>
-          <i className="pi pi-pencil" style={{ marginRight: ".5rem" }} /> Edit Profile
+          <i className="pi pi-pencil" style={{ marginRight: ".5rem" }} /> {t("profile.edit")}
         </Link>
         <Link to="?dialog=password" className="p-button p-button-outlined p-component" preventScrollReset>
-          <i className="pi pi-lock" style={{ marginRight: ".5rem" }} /> Change password
+          <i className="pi pi-lock" style={{ marginRight: ".5rem" }} /> {t("profile.changePassword")}
         </Link>
       </div>
-      <ProfileDialog open={open === "edit"} title="Edit Profile">
+      <ProfileDialog open={open === "edit"} title={t("profile.edit")}>
         <EditForm errors={result?.intent === "edit" ? result.errors : undefined} authority={user.authority} />
       </ProfileDialog>
-      <ProfileDialog open={open === "password"} title="Change password">
+      <ProfileDialog open={open === "password"} title={t("profile.changePassword")}>
         <PasswordForm errors={result?.intent === "password" ? result.errors : undefined} />
       </ProfileDialog>
     </section>
@@ -94,13 +100,14 @@ export default function Profile() {
 function ProfileDialog({ open, title, children }: { open: boolean; title: string; children: React.ReactNode }) {
   const hydrated = useHydrated();
   const navigate = useNavigate();
+  const { t } = useTranslation("account");
   if (!open) return null;
   if (!hydrated)
     return (
       <div className="card" style={{ marginTop: "1.5rem" }}>
         <h2>{title}</h2>
         {children}
-        <a href="/profile">Close</a>
+        <a href="/profile">{t("profile.close")}</a>
       </div>
     );
   return (
@@ -113,36 +120,37 @@ function ProfileDialog({ open, title, children }: { open: boolean; title: string
 function EditForm({ errors, authority }: { errors?: FieldErrors; authority: number }) {
   const busy = useNavigation().state === "submitting";
   const { errorOf, check } = useBlurChecks(errors);
+  const { t } = useTranslation("account");
   return (
-    <Form method="post" action="/profile" aria-label="Edit Profile">
+    <Form method="post" action="/profile" aria-label={t("profile.edit")}>
       <input type="hidden" name="intent" value="edit" />
       {errors?.form ? <Notice kind="error">{errors.form}</Notice> : null}
       <div className="field">
-        <label htmlFor="telephone">Phone number</label>
+        <label htmlFor="telephone">{t("profile.phone")}</label>
         <InputText
           id="telephone"
           name="telephone"
           inputMode="numeric"
-          placeholder="leave empty to keep"
+          placeholder={t("profile.phonePlaceholder")}
           onBlur={(e) => check("telephone", e.currentTarget.value ? checkPhone(e.currentTarget.value.trim()) : undefined)}
         />
         <FieldError id="telephone-error" message={errorOf("telephone")} />
       </div>
       <div className="field">
-        <label htmlFor="identify">Role</label>
+        <label htmlFor="identify">{t("profile.role")}</label>
         <select id="identify" name="identify" className="p-inputtext" defaultValue="">
-          <option value="">(keep {authorityLabel(authority)})</option>
-          <option value="0">User</option>
-          <option value="1">Admin</option>
+          <option value="">{t("profile.keepRole", { role: t(authorityLabel(authority)) })}</option>
+          <option value="0">{t("profile.roleUser")}</option>
+          <option value="1">{t("profile.roleAdmin")}</option>
         </select>
         <FieldError id="identify-error" message={errorOf("identify")} />
       </div>
       <div className="field">
-        <label htmlFor="adminCode">Admin register code (needed to become Admin)</label>
+        <label htmlFor="adminCode">{t("profile.adminCode")}</label>
         <InputText id="adminCode" name="adminCode" type="password" autoComplete="off" />
         <FieldError id="adminCode-error" message={errorOf("adminCode")} />
       </div>
-      <Button type="submit" label="Save" loading={busy} />
+      <Button type="submit" label={t("profile.save")} loading={busy} />
     </Form>
   );
 }
@@ -152,15 +160,16 @@ function PasswordForm({ errors }: { errors?: FieldErrors }) {
   const { errorOf, check } = useBlurChecks(errors);
   const newRef = useRef<HTMLInputElement>(null);
   const confirmRef = useRef<HTMLInputElement>(null);
+  const { t } = useTranslation("account");
   const checkConfirm = () => {
     const c = confirmRef.current?.value ?? "";
     check("confirmPassword", !c ? MSG.pwdAgain : c !== newRef.current?.value ? MSG.pwdMismatch : undefined);
   };
   return (
-    <Form method="post" action="/profile" aria-label="Change password">
+    <Form method="post" action="/profile" aria-label={t("profile.changePassword")}>
       <input type="hidden" name="intent" value="password" />
       <div className="field">
-        <label htmlFor="oldPassword">Old password</label>
+        <label htmlFor="oldPassword">{t("profile.oldPassword")}</label>
         <InputText
           id="oldPassword"
           name="oldPassword"
@@ -171,7 +180,7 @@ function PasswordForm({ errors }: { errors?: FieldErrors }) {
         <FieldError id="oldPassword-error" message={errorOf("oldPassword")} />
       </div>
       <div className="field">
-        <label htmlFor="newPassword">New password</label>
+        <label htmlFor="newPassword">{t("profile.newPassword")}</label>
         <InputText
           id="newPassword"
           name="newPassword"
@@ -187,11 +196,11 @@ function PasswordForm({ errors }: { errors?: FieldErrors }) {
         <FieldError id="newPassword-error" message={errorOf("newPassword")} />
       </div>
       <div className="field">
-        <label htmlFor="confirmPassword">Confirm new password</label>
+        <label htmlFor="confirmPassword">{t("profile.confirmNewPassword")}</label>
         <InputText id="confirmPassword" name="confirmPassword" type="password" autoComplete="new-password" ref={confirmRef} onBlur={checkConfirm} />
         <FieldError id="confirmPassword-error" message={errorOf("confirmPassword")} />
       </div>
-      <Button type="submit" label="Change password" loading={busy} />
+      <Button type="submit" label={t("profile.changePassword")} loading={busy} />
     </Form>
   );
 }

@@ -3,6 +3,8 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, useSearchParams } from "@remix-run/react";
 import { useRef, useState } from "react";
 import { useHydrated } from "~/lib/useHydrated.ts";
+import { useTranslation } from "react-i18next";
+import { i18nServer } from "~/.server/i18n.server.ts";
 import { InputText } from "primereact/inputtext";
 import { Button } from "primereact/button";
 import { issueCaptcha } from "~/.server/captcha.server.ts";
@@ -13,12 +15,16 @@ import { useBlurChecks } from "~/lib/useBlurChecks.ts";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { checkFormData } from "~/.server/forms.server.ts";
 
-export const meta: MetaFunction = () => [{ title: "Log in / Register — Meta-Rank" }];
+export const handle = { i18n: "account" };
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.title ?? "Log in / Register"} — Meta-Rank` }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const user = await getUser(request);
+  const t = await i18nServer.getFixedT(request, "account");
   return {
+    title: t("signin.title"),
     user: user ? { username: user.username } : null,
     captcha: await issueCaptcha(),
     tab: url.searchParams.get("tab") === "register" ? ("register" as const) : ("login" as const),
@@ -56,10 +62,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const { pass: _p, checkPass: _c, checkAdministrator: _a, verificationCode: _v, ...keep } = input;
     return data<ActionResult>({ intent: "register", errors: result.errors, values: keep }, { status: 400 });
   }
-  return data({ intent: "unknown" }, { status: 400 });
+  return data({ intent: "unknown", error: MSG.unknownAction }, { status: 400 });
 }
 
 export default function SignIn() {
+  const { t } = useTranslation("account");
   const { captcha, tab: loaderTab, notice, redirectTo, user } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ActionResult | undefined;
   const [params] = useSearchParams();
@@ -72,9 +79,10 @@ export default function SignIn() {
   };
   return (
     <section className="card narrow signin-card">
+      <h1 className="visually-hidden">{t("signin.title")}</h1>
       <div className="tabs" role="tablist">
         <Link to={qs("login")} role="tab" aria-selected={tab === "login"} className={"tab" + (tab === "login" ? " active" : "")} replace preventScrollReset>
-          Log in
+          {t("signin.tabLogin")}
         </Link>
         <Link
           to={qs("register")}
@@ -84,10 +92,10 @@ export default function SignIn() {
           replace
           preventScrollReset
         >
-          Register
+          {t("signin.tabRegister")}
         </Link>
       </div>
-      {user ? <Notice kind="info">You are signed in as {user.username}.</Notice> : null}
+      {user ? <Notice kind="info">{t("signin.signedInAs", { name: user.username })}</Notice> : null}
       {notice && tab === "login" ? <Notice kind={notice === MSG.registered ? "success" : "warn"}>{notice}</Notice> : null}
       {tab === "login" ? (
         <LoginForm captcha={captcha} redirectTo={redirectTo} result={actionData?.intent === "login" ? actionData : undefined} />
@@ -100,9 +108,10 @@ export default function SignIn() {
 
 function Captcha({ captcha, name, error, onBlur }: { captcha: { id: string; image: string }; name: string; error?: string; onBlur?: (value: string) => void }) {
   const location = useLocation();
+  const { t } = useTranslation("account");
   return (
     <div className="field">
-      <label htmlFor={name}>Verification code</label>
+      <label htmlFor={name}>{t("signin.captcha")}</label>
       <div className="captcha-row">
         <InputText
           id={name}
@@ -112,8 +121,15 @@ function Captcha({ captcha, name, error, onBlur }: { captcha: { id: string; imag
           aria-describedby={`${name}-error`}
           onBlur={(e) => onBlur?.(e.currentTarget.value)}
         />
-        <img src={captcha.image} alt="verification code" width={120} height={44} />
-        <Link to={{ search: location.search }} preventScrollReset replace title="Get a new picture" className="pi pi-refresh" aria-label="Get a new picture" />
+        <img src={captcha.image} alt={t("signin.captchaAlt")} width={120} height={44} />
+        <Link
+          to={{ search: location.search }}
+          preventScrollReset
+          replace
+          title={t("signin.newCaptcha")}
+          className="pi pi-refresh"
+          aria-label={t("signin.newCaptcha")}
+        />
       </div>
       <input type="hidden" name="captchaId" value={captcha.id} />
       <FieldError id={`${name}-error`} message={error} />
@@ -131,14 +147,15 @@ function LoginForm({
   result?: Extract<ActionResult, { intent: "login" }>;
 }) {
   const busy = useNavigation().state === "submitting";
+  const { t } = useTranslation("account");
   const err = (f: string) => (result?.field === f ? result.error : undefined);
   return (
-    <Form method="post" replace aria-label="Log in">
+    <Form method="post" replace aria-label={t("signin.logIn")}>
       <input type="hidden" name="intent" value="login" />
       <input type="hidden" name="redirectTo" value={redirectTo} />
       {result?.field === "form" ? <Notice kind="error">{result.error}</Notice> : null}
       <div className="field">
-        <label htmlFor="username">Username</label>
+        <label htmlFor="username">{t("signin.username")}</label>
         <InputText
           id="username"
           name="username"
@@ -150,29 +167,30 @@ function LoginForm({
         <FieldError id="username-error" message={err("username")} />
       </div>
       <div className="field">
-        <label htmlFor="password">Password</label>
+        <label htmlFor="password">{t("signin.password")}</label>
         <InputText id="password" name="password" type="password" autoComplete="current-password" required />
         <FieldError id="password-error" message={err("password")} />
       </div>
       <Captcha captcha={captcha} name="code" error={err("code")} />
-      <Button type="submit" label="Log in" icon="pi pi-sign-in" loading={busy} className="w-full" />
+      <Button type="submit" label={t("signin.logIn")} icon="pi pi-sign-in" loading={busy} className="w-full" />
     </Form>
   );
 }
 
 function RegisterForm({ captcha, result }: { captcha: { id: string; image: string }; result?: Extract<ActionResult, { intent: "register" }> }) {
   const busy = useNavigation().state === "submitting";
+  const { t } = useTranslation("account");
   const { errorOf, check } = useBlurChecks(result?.errors);
   const [authority, setAuthority] = useState(result?.values.authority ?? "0");
   const passRef = useRef<HTMLInputElement>(null);
   const hydrated = useHydrated();
   const v = result?.values ?? {};
   return (
-    <Form method="post" replace aria-label="Register">
+    <Form method="post" replace aria-label={t("signin.register")}>
       <input type="hidden" name="intent" value="register" />
       {result?.errors.form ? <Notice kind="error">{result.errors.form}</Notice> : null}
       <div className="field">
-        <label htmlFor="account">Username</label>
+        <label htmlFor="account">{t("signin.username")}</label>
         <InputText
           id="account"
           name="account"
@@ -184,7 +202,7 @@ function RegisterForm({ captcha, result }: { captcha: { id: string; image: strin
         <FieldError id="account-error" message={errorOf("account")} />
       </div>
       <div className="field">
-        <label htmlFor="pass">Password</label>
+        <label htmlFor="pass">{t("signin.password")}</label>
         <InputText
           id="pass"
           name="pass"
@@ -196,7 +214,7 @@ function RegisterForm({ captcha, result }: { captcha: { id: string; image: strin
         <FieldError id="pass-error" message={errorOf("pass")} />
       </div>
       <div className="field">
-        <label htmlFor="checkPass">Confirm password</label>
+        <label htmlFor="checkPass">{t("signin.confirmPassword")}</label>
         <InputText
           id="checkPass"
           name="checkPass"
@@ -207,7 +225,7 @@ function RegisterForm({ captcha, result }: { captcha: { id: string; image: strin
         <FieldError id="checkPass-error" message={errorOf("checkPass")} />
       </div>
       <div className="field">
-        <label htmlFor="phoneNumber">Phone number</label>
+        <label htmlFor="phoneNumber">{t("signin.phone")}</label>
         <InputText
           id="phoneNumber"
           name="phoneNumber"
@@ -219,7 +237,7 @@ function RegisterForm({ captcha, result }: { captcha: { id: string; image: strin
         <FieldError id="phoneNumber-error" message={errorOf("phoneNumber")} />
       </div>
       <div className="field">
-        <label htmlFor="institute">University / Institute</label>
+        <label htmlFor="institute">{t("signin.institute")}</label>
         <InputText
           id="institute"
           name="institute"
@@ -231,16 +249,16 @@ function RegisterForm({ captcha, result }: { captcha: { id: string; image: strin
         <FieldError id="institute-error" message={errorOf("institute")} />
       </div>
       <div className="field">
-        <label htmlFor="authority">Authority</label>
+        <label htmlFor="authority">{t("signin.authority")}</label>
         <select id="authority" name="authority" className="p-inputtext" value={authority} onChange={(e) => setAuthority(e.currentTarget.value)}>
-          <option value="0">Ordinary user</option>
-          <option value="1">Administrators</option>
+          <option value="0">{t("signin.ordinaryUser")}</option>
+          <option value="1">{t("signin.administrators")}</option>
         </select>
         <FieldError id="authority-error" message={errorOf("authority")} />
       </div>
       {/* Hidden only once JavaScript runs; without it the field stays visible and optional. */}
       <div className="field" hidden={hydrated && authority !== "1"} data-admin-code>
-        <label htmlFor="checkAdministrator">Admin register code (Administrators only)</label>
+        <label htmlFor="checkAdministrator">{t("signin.adminCode")}</label>
         <InputText id="checkAdministrator" name="checkAdministrator" type="password" autoComplete="off" />
         <FieldError id="checkAdministrator-error" message={errorOf("checkAdministrator")} />
       </div>
@@ -250,7 +268,7 @@ function RegisterForm({ captcha, result }: { captcha: { id: string; image: strin
         error={errorOf("verificationCode")}
         onBlur={(value) => check("verificationCode", checkCodePresent(value))}
       />
-      <Button type="submit" label="Register" icon="pi pi-user-plus" loading={busy} className="w-full" />
+      <Button type="submit" label={t("signin.register")} icon="pi pi-user-plus" loading={busy} className="w-full" />
     </Form>
   );
 }

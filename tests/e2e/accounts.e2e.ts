@@ -58,7 +58,7 @@ describe("accounts in Chromium", () => {
     const dialog = p.getByRole("dialog");
     await dialog.getByLabel("Phone number").fill("13912345678");
     await dialog.getByRole("button", { name: "Save" }).click();
-    await p.getByText("修改成功！").waitFor();
+    await p.getByText("Changed successfully!").waitFor();
     expect(await p.getByTestId("profile-phone").innerText()).toBe("13912345678");
 
     await p.getByRole("link", { name: "Change password" }).click();
@@ -67,10 +67,10 @@ describe("accounts in Chromium", () => {
     await pw.getByLabel("New password", { exact: true }).fill("pw-654321");
     await pw.getByLabel("Confirm new password").fill("pw-654321");
     await pw.getByRole("button", { name: "Change password" }).click();
-    await p.getByText("原密码错误！").waitFor();
+    await p.getByText("The old password is wrong!").waitFor();
     await pw.getByLabel("Old password").fill("pw-123456");
     await pw.getByRole("button", { name: "Change password" }).click();
-    await p.getByText("修改成功！").waitFor();
+    await p.getByText("Changed successfully!").waitFor();
 
     await p.locator(".user-menu summary").click();
     await p.getByRole("button", { name: "Sign out" }).click();

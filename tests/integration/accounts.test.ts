@@ -26,20 +26,20 @@ describe(`accounts on ${process.env.TEST_DB}`, () => {
     expect(profile).toContain('data-testid="profile-authority">User<');
 
     // Nothing given → 未修改！; a bad phone → the seed's message; a good one → 修改成功！
-    expect(await (await c.post("/profile", { intent: "edit", telephone: "", identify: "" })).text()).toContain("未修改！");
+    expect(await (await c.post("/profile", { intent: "edit", telephone: "", identify: "" })).text()).toContain("Nothing was changed!");
     expect(alerts(await (await c.post("/profile", { intent: "edit", telephone: "12ab" })).text())).toContain("Please enter numbers!");
     const edit = await c.post("/profile", { intent: "edit", telephone: "13911112222" });
     expect(location(edit)).toBe("/profile?msg=modified");
     profile = await c.html("/profile?msg=modified");
-    expect(profile).toContain("修改成功！");
+    expect(profile).toContain("Changed successfully!");
     expect(profile).toContain('data-testid="profile-phone">13911112222<');
 
     // Password change needs the old password and fails visibly when it is wrong.
     const wrong = await c.post("/profile", { intent: "password", oldPassword: "nope", newPassword: "new-pass-2", confirmPassword: "new-pass-2" });
     expect(wrong.status).toBe(400);
-    expect(alerts(await wrong.text())).toContain("原密码错误！");
+    expect(alerts(await wrong.text())).toContain("The old password is wrong!");
     const mismatch = await c.post("/profile", { intent: "password", oldPassword: "secret-pass-1", newPassword: "a", confirmPassword: "b" });
-    expect(alerts(await mismatch.text())).toContain("两次输入密码不一致!");
+    expect(alerts(await mismatch.text())).toContain("The two passwords do not match!");
     const ok = await c.post("/profile", { intent: "password", oldPassword: "secret-pass-1", newPassword: "new-pass-2", confirmPassword: "new-pass-2" });
     expect(location(ok)).toBe("/profile?msg=modified");
 

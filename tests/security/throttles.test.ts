@@ -31,7 +31,7 @@ describe(`throttles on ${process.env.TEST_DB}`, () => {
   it("the old password of Change password shares the log-in lock of the account", async () => {
     const frank = await userClient(stack.baseUrl, "old-pw-guesser");
     const change = (old: string) => frank.post("/profile", { intent: "password", oldPassword: old, newPassword: "pw-654321", confirmPassword: "pw-654321" });
-    for (let i = 0; i < 5; i++) expect(await text(await change(`nope-${i}`))).toContain("原密码错误！");
+    for (let i = 0; i < 5; i++) expect(await text(await change(`nope-${i}`))).toContain("The old password is wrong!");
     expect(await text(await change("secret-pass-1"))).toContain("Too many wrong attempts");
     // The log-in form of the same account is locked too.
     const c = new Client(stack.baseUrl);
