@@ -21,14 +21,13 @@ import {
 import { readFields } from "./forms.server.ts";
 import { type UploadedFile, type UploadedFiles } from "./uploads.server.ts";
 
-export { ALGORITHM_MAX, EMAIL_MAX, INFO_MAX, MAX_UPLOAD_BYTES, MSG } from "~/lib/rules/submission.ts";
-import { ALGORITHM_MAX, EMAIL_MAX, INFO_MAX, MAX_UPLOAD_BYTES, MSG } from "~/lib/rules/submission.ts";
+export { ALGORITHM_MAX, EMAIL_MAX, INFO_MAX, MAX_UPLOAD_BYTES, MSG, dailyLimitMessage } from "~/lib/rules/submission.ts";
+import { ALGORITHM_MAX, EMAIL_MAX, INFO_MAX, MAX_UPLOAD_BYTES, MSG, dailyLimitMessage } from "~/lib/rules/submission.ts";
 
 export function dailyLimit(): number {
   const n = Number(process.env.SUBMISSION_DAILY_LIMIT);
   return Number.isInteger(n) && n > 0 ? n : 5;
 }
-export const dailyLimitMessage = (n: number) => `You can submit at most ${n} algorithm${n === 1 ? "" : "s"} in 24 hours. Please try again tomorrow.`;
 
 export type Protocol = "morf" | "lerf";
 export type FileKind = Protocol | "python";

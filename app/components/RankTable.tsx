@@ -1,6 +1,7 @@
 // A paginated rank table (8 rows a page, seed §9). Pages are links carrying a query
 // parameter, so paging works without JavaScript and each table on a page pages on its own.
 import { Link, useSearchParams } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
 
 export interface RankTableRow {
   id: string;
@@ -34,21 +35,17 @@ export function useHrefWith() {
 }
 
 export function Pager({ page, pages, total, param, label }: { page: number; pages: number; total: number; param: string; label: string }) {
+  const { t } = useTranslation("board");
   const hrefWith = useHrefWith();
-  if (pages <= 1)
-    return (
-      <p className="pager muted">
-        {total} {total === 1 ? "entry" : "entries"}
-      </p>
-    );
+  if (pages <= 1) return <p className="pager muted">{t("entries", { count: total })}</p>;
   return (
-    <nav className="pager" aria-label={`${label} pages`}>
+    <nav className="pager" aria-label={t("pagesOf", { label })}>
       {page > 1 ? (
         <Link to={hrefWith({ [param]: page - 1 })} preventScrollReset rel="prev" className="p-button p-button-text p-button-sm">
-          ‹ Previous
+          ‹ {t("previous")}
         </Link>
       ) : (
-        <span className="p-button p-button-text p-button-sm p-disabled">‹ Previous</span>
+        <span className="p-button p-button-text p-button-sm p-disabled">‹ {t("previous")}</span>
       )}
       {Array.from({ length: pages }, (_, i) => i + 1).map((n) =>
         n === page ? (
@@ -63,12 +60,12 @@ export function Pager({ page, pages, total, param, label }: { page: number; page
       )}
       {page < pages ? (
         <Link to={hrefWith({ [param]: page + 1 })} preventScrollReset rel="next" className="p-button p-button-text p-button-sm">
-          Next ›
+          {t("next")} ›
         </Link>
       ) : (
-        <span className="p-button p-button-text p-button-sm p-disabled">Next ›</span>
+        <span className="p-button p-button-text p-button-sm p-disabled">{t("next")} ›</span>
       )}
-      <span className="muted"> {total} entries</span>
+      <span className="muted"> {t("entries", { count: total })}</span>
     </nav>
   );
 }
@@ -77,7 +74,7 @@ export function RankTable({
   title,
   page,
   param,
-  emptyMessage = "No methods on this board yet.",
+  emptyMessage,
   highlightId,
   testId,
   showLocalisation = true,
@@ -92,6 +89,7 @@ export function RankTable({
   showLocalisation?: boolean;
 }) {
   const withLocalisation = showLocalisation && page.rows.some((r) => r.localisation != null);
+  const { t } = useTranslation("board");
   // A plain table in PrimeReact's DataTable markup and theme classes: the same look, but
   // without DataTable's server-render cost (≈13 ms a table; the leaderboard shows three).
   return (
@@ -102,17 +100,14 @@ export function RankTable({
           <table className="p-datatable-table" style={{ width: "100%", borderCollapse: "collapse" }}>
             <thead className="p-datatable-thead">
               <tr>
-                <th style={{ width: "7rem" }}>Ranking</th>
-                <th>contributor</th>
-                <th>institute</th>
-                <th>algorithm</th>
-                <th style={{ width: "9rem" }}>metascore</th>
+                <th style={{ width: "7rem" }}>{t("colRanking")}</th>
+                <th>{t("colContributor")}</th>
+                <th>{t("colInstitute")}</th>
+                <th>{t("colAlgorithm")}</th>
+                <th style={{ width: "9rem" }}>{t("colMetascore")}</th>
                 {withLocalisation ? (
-                  <th
-                    style={{ width: "8rem" }}
-                    title="Share of the method's positive attribution that falls inside the object mask (generated scenes, which have ground truth). Higher is better."
-                  >
-                    localisation
+                  <th style={{ width: "8rem" }} title={t("colLocalisationHelp")}>
+                    {t("colLocalisation")}
                   </th>
                 ) : null}
               </tr>
@@ -120,7 +115,7 @@ export function RankTable({
             <tbody className="p-datatable-tbody">
               {page.rows.length === 0 ? (
                 <tr className="p-datatable-emptymessage">
-                  <td colSpan={withLocalisation ? 6 : 5}>{emptyMessage}</td>
+                  <td colSpan={withLocalisation ? 6 : 5}>{emptyMessage ?? t("emptyBoard")}</td>
                 </tr>
               ) : (
                 page.rows.map((r, i) => (

@@ -5,6 +5,7 @@ import { Link } from "@remix-run/react";
 import { DataTable } from "primereact/datatable";
 import { Column } from "primereact/column";
 import { useHrefWith } from "./RankTable.tsx";
+import { useTranslation } from "react-i18next";
 
 export interface SubmissionRow {
   id: number;
@@ -26,10 +27,13 @@ export type SortKey = "time" | "metascore" | "ranking";
 
 export const statusClass = (s: SubmissionRow["status"]) => (s === "Approved" ? "status-approved" : s === "Rejected" ? "status-rejected" : "status-inprocess");
 
+const STATUS_KEY = { "In Process": "table.inProcess", Rejected: "table.rejected", Approved: "table.approved" } as const;
+
 export function StatusText({ status }: { status: SubmissionRow["status"] }) {
+  const { t } = useTranslation("submission");
   return (
     <span className={statusClass(status)} data-status={status}>
-      {status}
+      {t(STATUS_KEY[status])}
     </span>
   );
 }
@@ -68,6 +72,7 @@ export function SubmissionTable({
   extraColumns?: React.ReactElement[];
   testId?: string;
 }) {
+  const { t } = useTranslation("submission");
   return (
     <div data-testid={testId}>
       <DataTable
@@ -75,19 +80,19 @@ export function SubmissionTable({
         dataKey="id"
         size="small"
         stripedRows
-        emptyMessage="No submissions yet."
+        emptyMessage={t("table.empty")}
         rowClassName={(r: SubmissionRow) => `submission-row submission-${r.id}`}
       >
-        <Column field="username" header="user name" />
-        <Column field="institute" header="institute" />
-        <Column field="algorithm" header="algorithm name" />
-        <Column field="metascoreText" header={<SortHeader field="metascore" label="metascore" sort={sort} dir={dir} />} />
-        <Column field="ranking" header={<SortHeader field="ranking" label="ranking" sort={sort} dir={dir} />} />
+        <Column field="username" header={t("table.username")} />
+        <Column field="institute" header={t("table.institute")} />
+        <Column field="algorithm" header={t("table.algorithm")} />
+        <Column field="metascoreText" header={<SortHeader field="metascore" label={t("table.metascore")} sort={sort} dir={dir} />} />
+        <Column field="ranking" header={<SortHeader field="ranking" label={t("table.ranking")} sort={sort} dir={dir} />} />
         <Column
-          header={<SortHeader field="time" label="Submit Time" sort={sort} dir={dir} />}
+          header={<SortHeader field="time" label={t("table.submitTime")} sort={sort} dir={dir} />}
           body={(r: SubmissionRow) => <time dateTime={r.submitTime}>{formatTime(r.submitTime)}</time>}
         />
-        <Column header="Status" body={(r: SubmissionRow) => <StatusText status={r.status} />} />
+        <Column header={t("table.status")} body={(r: SubmissionRow) => <StatusText status={r.status} />} />
         {extraColumns}
       </DataTable>
     </div>

@@ -7,12 +7,14 @@ import enCommon from "~/locales/en/common.json";
 import enDocs from "~/locales/en/docs.json";
 import enForms from "~/locales/en/forms.json";
 import enHome from "~/locales/en/home.json";
+import enSubmission from "~/locales/en/submission.json";
 import zhAccount from "~/locales/zh/account.json";
 import zhBoard from "~/locales/zh/board.json";
 import zhCommon from "~/locales/zh/common.json";
 import zhDocs from "~/locales/zh/docs.json";
 import zhForms from "~/locales/zh/forms.json";
 import zhHome from "~/locales/zh/home.json";
+import zhSubmission from "~/locales/zh/submission.json";
 
 export const LANGUAGES = ["en", "zh"] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -20,8 +22,8 @@ export const FALLBACK_LANGUAGE: Language = "en";
 export const DEFAULT_NAMESPACE = "common";
 
 export const resources = {
-  en: { account: enAccount, common: enCommon, home: enHome, docs: enDocs, board: enBoard, forms: enForms },
-  zh: { account: zhAccount, common: zhCommon, home: zhHome, docs: zhDocs, board: zhBoard, forms: zhForms },
+  en: { account: enAccount, common: enCommon, home: enHome, docs: enDocs, board: enBoard, forms: enForms, submission: enSubmission },
+  zh: { account: zhAccount, common: zhCommon, home: zhHome, docs: zhDocs, board: zhBoard, forms: zhForms, submission: zhSubmission },
 } as const;
 
 export type Namespace = keyof (typeof resources)["en"];

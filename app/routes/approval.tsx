@@ -17,9 +17,14 @@ import { useHrefWith } from "~/components/RankTable.tsx";
 import { Notice } from "~/components/FieldError.tsx";
 import { useHydrated } from "~/lib/useHydrated.ts";
 import { checkFormData } from "~/.server/forms.server.ts";
+import { useTranslation } from "react-i18next";
+import { i18nServer } from "~/.server/i18n.server.ts";
+import { translateMessage } from "~/lib/forms/messages.ts";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: metarankHref }];
-export const meta: MetaFunction = () => [{ title: "Submissions — Meta-Rank" }];
+export const handle = { i18n: "submission" };
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.title ?? "Submissions"} — Meta-Rank` }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
@@ -30,7 +35,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const confirmId = Number(url.searchParams.get("confirm"));
   const decision = url.searchParams.get("decision");
   const pending = rows.find((r) => r.id === confirmId && r.status === "In Process");
+  const t = await i18nServer.getFixedT(request, "submission");
   return {
+    title: t("approval.title"),
     rows,
     sort,
     dir,
@@ -50,43 +57,42 @@ export async function action({ request }: ActionFunctionArgs) {
   const id = Number(form.get("id"));
   const decision = form.get("decision");
   if (!Number.isInteger(id) || id <= 0 || (decision !== "approve" && decision !== "reject")) {
-    return data<DecisionResult>({ ok: false, message: "Unknown decision." }, { status: 400 });
+    return data<DecisionResult>({ ok: false, message: "submission:approval.unknownDecision" }, { status: 400 });
   }
   const r = await decideSubmission(admin, id, decision);
   if (r.ok) return redirect(`/approval?done=${decision === "approve" ? "approved" : "rejected"}`);
   return data<DecisionResult>({ ok: false, message: r.message, detail: r.detail }, { status: 409 });
 }
 
-const WARNING = "This decision is irreversible. Are you sure?";
-
 export default function Approval() {
   const { rows, sort, dir, done, confirm } = useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>() as DecisionResult | undefined;
   const hydrated = useHydrated();
   const toast = useRef<Toast>(null);
+  const { t } = useTranslation("submission");
   useEffect(() => {
-    if (done) toast.current?.show({ severity: "success", summary: done, life: 6000 });
-  }, [done]);
+    if (done) toast.current?.show({ severity: "success", summary: translateMessage(t, done), life: 6000 });
+  }, [done, t]);
   useEffect(() => {
-    if (failure) toast.current?.show({ severity: "error", summary: failure.message, detail: failure.detail, life: 6000 });
-  }, [failure]);
+    if (failure) toast.current?.show({ severity: "error", summary: translateMessage(t, failure.message), detail: failure.detail, life: 6000 });
+  }, [failure, t]);
 
   const extra = [
-    <Column key="details" header="Details" body={(r: SubmissionRow) => <Details row={r} />} className="details-cell" />,
+    <Column key="details" header={t("approval.details")} body={(r: SubmissionRow) => <Details row={r} />} className="details-cell" />,
     <Column
       key="decisions"
-      header="Decisions"
+      header={t("approval.decisions")}
       body={(r: SubmissionRow) => (r.status === "In Process" ? <DecisionButtons row={r} /> : <StatusText status={r.status} />)}
     />,
   ];
   return (
     <section className="card">
       <Toast ref={toast} position="top-right" />
-      <h1>Submissions</h1>
+      <h1>{t("approval.title")}</h1>
       {done ? <Notice kind="success">{done}</Notice> : null}
       {failure ? (
         <Notice kind="error">
-          {failure.message} {failure.detail}
+          {translateMessage(t, failure.message)} {failure.detail}
         </Notice>
       ) : null}
       {confirm && !hydrated ? <ConfirmPanel confirm={confirm} /> : null}
@@ -97,27 +103,28 @@ export default function Approval() {
 }
 
 function Details({ row }: { row: SubmissionRow }) {
+  const { t } = useTranslation("submission");
   const link = (kind: string, name: string | null) =>
     name ? (
       <a href={`/files/submission/${row.id}/${kind}`} download>
         {name}
       </a>
     ) : (
-      <span>Not Provided</span>
+      <span>{t("approval.notProvided")}</span>
     );
   return (
     <details data-testid={`details-${row.id}`}>
-      <summary>Details</summary>
+      <summary>{t("approval.details")}</summary>
       <dl>
-        <dt>MoRF file</dt>
+        <dt>{t("approval.morfFile")}</dt>
         <dd>{link("morf", row.morfName)}</dd>
-        <dt>LeRF file</dt>
+        <dt>{t("approval.lerfFile")}</dt>
         <dd>{link("lerf", row.lerfName)}</dd>
-        <dt>Algorithm file</dt>
+        <dt>{t("approval.pythonFile")}</dt>
         <dd>{link("python", row.pythonName)}</dd>
-        <dt>Email</dt>
+        <dt>{t("page.email")}</dt>
         <dd>{row.email}</dd>
-        <dt>Detailed information</dt>
+        <dt>{t("page.info")}</dt>
         <dd style={{ whiteSpace: "pre-wrap" }}>{row.info}</dd>
       </dl>
     </details>
@@ -127,6 +134,7 @@ function Details({ row }: { row: SubmissionRow }) {
 /** Links to the confirmation step: a page section without JavaScript, a dialog with it. */
 function DecisionButtons({ row }: { row: SubmissionRow }) {
   const hrefWith = useHrefWith();
+  const { t } = useTranslation("submission");
   return (
     <div className="decision-buttons">
       <Link
@@ -135,7 +143,7 @@ function DecisionButtons({ row }: { row: SubmissionRow }) {
         className="p-button p-button-success p-button-sm"
         data-testid={`approve-${row.id}`}
       >
-        Approve
+        {t("approval.approve")}
       </Link>
       <Link
         to={hrefWith({ confirm: row.id, decision: "reject", done: null })}
@@ -143,7 +151,7 @@ function DecisionButtons({ row }: { row: SubmissionRow }) {
         className="p-button p-button-danger p-button-sm"
         data-testid={`reject-${row.id}`}
       >
-        Reject
+        {t("approval.reject")}
       </Link>
     </div>
   );
@@ -153,26 +161,40 @@ type Confirm = { id: number; decision: Decision; algorithm: string; username: st
 
 function DecisionForm({ confirm, onCancelHref }: { confirm: Confirm; onCancelHref: string }) {
   const busy = useNavigation().state !== "idle";
+  const { t } = useTranslation("submission");
   return (
     <Form method="post" action="/approval" className="decision-buttons" preventScrollReset>
       <input type="hidden" name="id" value={confirm.id} />
       <input type="hidden" name="decision" value={confirm.decision} />
       <Link to={onCancelHref} className="p-button p-button-text" preventScrollReset replace>
-        Cancel
+        {t("approval.cancel")}
       </Link>
-      <Button type="submit" label="Confirm" severity={confirm.decision === "approve" ? "success" : "danger"} loading={busy} data-testid="confirm-decision" />
+      <Button
+        type="submit"
+        label={t("approval.confirm")}
+        severity={confirm.decision === "approve" ? "success" : "danger"}
+        loading={busy}
+        data-testid="confirm-decision"
+      />
     </Form>
   );
 }
 
-const question = (c: Confirm) => `${c.decision === "approve" ? "Approve" : "Reject"} “${c.algorithm}” by ${c.username}?`;
+function Question({ confirm: c }: { confirm: Confirm }) {
+  const { t } = useTranslation("submission");
+  return <>{t(c.decision === "approve" ? "approval.approveQuestion" : "approval.rejectQuestion", { algorithm: c.algorithm, user: c.username })}</>;
+}
 
 function ConfirmPanel({ confirm }: { confirm: Confirm }) {
   const hrefWith = useHrefWith();
+  const { t } = useTranslation("submission");
   return (
-    <div className="notice notice-warn" role="alertdialog" aria-label="Confirm decision">
+    <div className="notice notice-warn" role="alertdialog" aria-label={t("approval.confirmDecision")}>
       <p>
-        <strong>{question(confirm)}</strong> {WARNING}
+        <strong>
+          <Question confirm={confirm} />
+        </strong>{" "}
+        {t("approval.warning")}
       </p>
       <DecisionForm confirm={confirm} onCancelHref={hrefWith({ confirm: null, decision: null })} />
     </div>
@@ -184,9 +206,10 @@ function ConfirmDialog({ confirm }: { confirm: Confirm }) {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const cancel = hrefWith({ confirm: null, decision: null });
+  const { t } = useTranslation("submission");
   return (
     <Dialog
-      header="Warning"
+      header={t("approval.warningTitle")}
       visible
       onHide={() => navigate(cancel, { replace: true, preventScrollReset: true })}
       style={{ width: "min(440px, 95vw)" }}
@@ -194,7 +217,7 @@ function ConfirmDialog({ confirm }: { confirm: Confirm }) {
     >
       <p>
         <i className="pi pi-exclamation-triangle" style={{ color: "#ea580c", marginRight: ".5rem" }} />
-        {question(confirm)} {WARNING}
+        <Question confirm={confirm} /> {t("approval.warning")}
       </p>
       <DecisionForm confirm={confirm} onCancelHref={cancel} />
     </Dialog>

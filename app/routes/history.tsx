@@ -5,25 +5,31 @@ import metarankHref from "~/styles/metarank.css?url";
 import { requireUser } from "~/.server/session.server.ts";
 import { historySortParams, listSubmissions } from "~/.server/submissions.server.ts";
 import { SubmissionTable } from "~/components/SubmissionTable.tsx";
+import { Trans, useTranslation } from "react-i18next";
+import { i18nServer } from "~/.server/i18n.server.ts";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: metarankHref }];
-export const meta: MetaFunction = () => [{ title: "Histories — Meta-Rank" }];
+export const handle = { i18n: "submission" };
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.title ?? "Histories"} — Meta-Rank` }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const { sort, dir } = historySortParams(new URL(request.url));
-  return { rows: await listSubmissions({ userId: user.id }, sort, dir), sort, dir };
+  const t = await i18nServer.getFixedT(request, "submission");
+  return { title: t("history.title"), rows: await listSubmissions({ userId: user.id }, sort, dir), sort, dir };
 }
 
 export default function History() {
   const { rows, sort, dir } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("submission");
   return (
     <section className="card">
-      <h1>Histories</h1>
+      <h1>{t("history.title")}</h1>
       <SubmissionTable rows={rows} sort={sort} dir={dir} testId="history-table" />
       {rows.length === 0 ? (
         <p className="muted">
-          You have not submitted an algorithm yet. <Link to="/submission">Submit one</Link>.
+          <Trans t={t} i18nKey="history.none" components={{ submit: <Link to="/submission" /> }} />
         </p>
       ) : null}
     </section>

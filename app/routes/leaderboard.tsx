@@ -7,19 +7,23 @@ import { chooseSuite, listSuites, pageParam, paginate, suiteBoards } from "~/.se
 import { RankTable, useHrefWith } from "~/components/RankTable.tsx";
 import { HEATMAP_METHODS, suiteInconsistency } from "~/.server/inconsistency.server.ts";
 import { Inconsistency } from "~/components/Inconsistency.tsx";
+import { Trans, useTranslation } from "react-i18next";
+import { i18nServer } from "~/.server/i18n.server.ts";
 
 export const handle = { i18n: ["common", "board"] };
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: metarankHref }];
-export const meta: MetaFunction = () => [{ title: "Leaderboard — Meta-Rank" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.title ?? "Leaderboard"} — Meta-Rank` }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const suites = await listSuites();
   const suite = chooseSuite(suites, url.searchParams.get("suite"));
-  if (!suite) return { suites: [], suite: null, boards: null, inconsistency: null };
+  const title = (await i18nServer.getFixedT(request, "board"))("title");
+  if (!suite) return { title, suites: [], suite: null, boards: null, inconsistency: null };
   const [{ overall, morf, lerf }, inconsistency] = await Promise.all([suiteBoards(suite.id, ["overall", "morf", "lerf"] as const), suiteInconsistency(suite)]);
   return {
+    title,
     suites: suites.map((s) => ({ id: s.id, name: s.name, methods: s.methods })),
     suite,
     boards: {
@@ -34,12 +38,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function Leaderboard() {
   const { suites, suite, boards, inconsistency } = useLoaderData<typeof loader>();
   const hrefWith = useHrefWith();
+  const { t } = useTranslation("board");
   if (!suite || !boards) {
     return (
       <section className="card">
-        <h1>Leaderboard</h1>
+        <h1>{t("title")}</h1>
         <p>
-          No benchmark suite is installed yet. An operator seeds them from <code>seeds/suites/</code> (see its README).
+          <Trans t={t} i18nKey="noSuite" components={{ c: <code /> }} />
         </p>
       </section>
     );
@@ -47,9 +52,9 @@ export default function Leaderboard() {
   const empty = boards.overall.total === 0;
   return (
     <section className="card">
-      <h1>Leaderboard</h1>
+      <h1>{t("title")}</h1>
       {suites.length > 1 ? (
-        <nav className="tabs" aria-label="Suites">
+        <nav className="tabs" aria-label={t("suites")}>
           {suites.map((s) => (
             <Link
               key={s.id}
@@ -65,33 +70,36 @@ export default function Leaderboard() {
       <h2 data-testid="suite-name">{suite.name}</h2>
       <p className="muted">{suite.description}</p>
       <p className="muted">
-        {suite.tasks.length} tasks × MoRF and LeRF = {suite.tasks.length * 2} cases · patch size {suite.patchSize} · filler {suite.filler.join(" ")} · removal
-        fractions {suite.grid.join(", ")}. Metascore κ: pairwise wins over every case, through a logit; higher is better (
-        <Link to="/Algorithm">how it works</Link>).
+        <Trans
+          t={t}
+          i18nKey="settings"
+          values={{
+            tasks: suite.tasks.length,
+            cases: suite.tasks.length * 2,
+            patch: suite.patchSize,
+            filler: suite.filler.join(" "),
+            grid: suite.grid.join(", "),
+          }}
+          components={{ how: <Link to="/Algorithm" /> }}
+        />
       </p>
       {empty ? (
         <div className="empty-board" data-testid="empty-board">
           <p>
-            <strong>This suite has no baseline methods yet, so its board is empty.</strong> No published baseline numbers are shipped with it and none are
-            invented.
+            <Trans t={t} i18nKey="emptySuite" components={{ b: <strong /> }} />
           </p>
           <p>
-            An operator imports baselines by putting one folder per method (<code>morf.csv</code>, <code>lerf.csv</code>, <code>method.json</code> with
-            contributor, institute and algorithm) next to a copy of this suite's <code>suite.json</code> and running{" "}
-            <code>make import-baselines DIR=path/to/that-folder</code>. Every file is checked as submissions are; nothing is imported if any file has a problem.
-            Signed-in researchers can also <Link to={`/submission?suite=${encodeURIComponent(suite.id)}`}>submit their algorithm</Link>; approved submissions
-            join this board.
+            <Trans t={t} i18nKey="emptySuiteImport" components={{ c: <code />, submit: <Link to={`/submission?suite=${encodeURIComponent(suite.id)}`} /> }} />
           </p>
         </div>
       ) : null}
-      <RankTable title="Meta-Rank" page={boards.overall} param="page" testId="board-overall" />
+      <RankTable title={t("boardOverall")} page={boards.overall} param="page" testId="board-overall" />
       <div className="boards-2">
-        <RankTable title="MoRF-only ranking" page={boards.morf} param="morfPage" testId="board-morf" showLocalisation={false} />
-        <RankTable title="LeRF-only ranking" page={boards.lerf} param="lerfPage" testId="board-lerf" showLocalisation={false} />
+        <RankTable title={t("boardMorf")} page={boards.morf} param="morfPage" testId="board-morf" showLocalisation={false} />
+        <RankTable title={t("boardLerf")} page={boards.lerf} param="lerfPage" testId="board-lerf" showLocalisation={false} />
       </div>
       <p className="muted">
-        The MoRF-only and LeRF-only boards apply the same metascore to one removal order's cases.{" "}
-        <Link to={hrefWith({ page: null, morfPage: null, lerfPage: null })}>First pages</Link>
+        {t("sideBoards")} <Link to={hrefWith({ page: null, morfPage: null, lerfPage: null })}>{t("firstPages")}</Link>
       </p>
       {inconsistency ? <Inconsistency data={inconsistency} suiteId={suite.id} limit={inconsistency.limit} /> : null}
     </section>

@@ -30,10 +30,15 @@ import {
 import { RankTable } from "~/components/RankTable.tsx";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { useHydrated } from "~/lib/useHydrated.ts";
+import { Trans, useTranslation } from "react-i18next";
+import { i18nServer } from "~/.server/i18n.server.ts";
+import { translateMessage } from "~/lib/forms/messages.ts";
 import { EMAIL_MAX, INFO_MAX, MAX_UPLOAD_BYTES, MSG } from "~/lib/rules/submission.ts";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: metarankHref }];
-export const meta: MetaFunction = () => [{ title: "Submission — Meta-Rank" }];
+export const handle = { i18n: "submission" };
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.title ?? "Submission"} — Meta-Rank` }];
 
 const TOAST_LIFE = 6000;
 
@@ -42,13 +47,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const suites = await listSuites();
   const suite = chooseSuite(suites, url.searchParams.get("suite"));
-  if (!suite) return { suite: null, suites: [], draft: null, boards: null, flash: null };
+  const title = (await i18nServer.getFixedT(request, "submission"))("page.title");
+  if (!suite) return { title, suite: null, suites: [], draft: null, boards: null, flash: null };
   const draft = await draftView(user.id, suite.id);
   const boards = draft.result
     ? { original: paginate(draft.result.original, pageParam(url, "origPage")), current: paginate(draft.result.current, pageParam(url, "curPage")) }
     : null;
   const submitted = url.searchParams.get("submitted") === "1";
   return {
+    title,
     suite: { id: suite.id, name: suite.name, tasks: suite.tasks, grid: suite.grid },
     suites: suites.map((s) => ({ id: s.id, name: s.name })),
     draft,
@@ -75,7 +82,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const intent = form.fields.intent ?? url.searchParams.get("intent") ?? "";
   const reply = (r: SubmissionActionResult, status = r.ok ? 200 : 400) => data<SubmissionActionResult>(r, { status });
   const suite = await findSuite(form.fields.suite ?? url.searchParams.get("suite") ?? "");
-  if (!suite) return reply({ intent, ok: false, message: "Unknown benchmark suite; reload the page." }, 404);
+  if (!suite) return reply({ intent, ok: false, message: MSG.unknownSuite }, 404);
   if (form.error) {
     const field = form.error.field === "file" ? (intent === "upload-python" ? "python" : intent.replace("upload-", "")) : (form.error.field ?? "form");
     const message = uploadLimitMessage({ ...form.error, field });
@@ -109,23 +116,24 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (r.ok) return redirect(back({ submitted: "1", py: r.withPython ? "1" : "0" }));
     return reply({ intent, ok: false, message: r.message, errors: r.errors, fileErrors: r.fileErrors }, r.message ? 409 : 400);
   }
-  return reply({ intent, ok: false, message: "Unknown action." });
+  return reply({ intent, ok: false, message: MSG.unknownAction });
 }
 
 /** Every message of a result, as toasts (JS only; the same words are rendered in the page). */
 function useResultToasts(toast: React.RefObject<Toast>, result: SubmissionActionResult | undefined) {
+  const { t } = useTranslation("submission");
   useEffect(() => {
     if (!result || !toast.current) return;
     if (result.ok) {
-      toast.current.show({ severity: "success", summary: result.message, life: TOAST_LIFE });
-      if (result.warning) toast.current.show({ severity: "warn", summary: result.warning, life: TOAST_LIFE });
+      toast.current.show({ severity: "success", summary: translateMessage(t, result.message), life: TOAST_LIFE });
+      if (result.warning) toast.current.show({ severity: "warn", summary: translateMessage(t, result.warning), life: TOAST_LIFE });
       return;
     }
     const messages = [...new Set([...Object.values(result.errors ?? {}), ...(result.message ? [result.message] : [])])];
-    for (const m of messages) toast.current.show({ severity: "error", summary: m, life: TOAST_LIFE });
+    for (const m of messages) toast.current.show({ severity: "error", summary: translateMessage(t, m), life: TOAST_LIFE });
     if (result.fileErrors?.length)
-      toast.current.show({ severity: "error", summary: "Problems in your file", detail: result.fileErrors.slice(0, 5).join("\n"), life: TOAST_LIFE });
-  }, [result, toast]);
+      toast.current.show({ severity: "error", summary: t("page.fileProblemsToast"), detail: result.fileErrors.slice(0, 5).join("\n"), life: TOAST_LIFE });
+  }, [result, toast, t]);
 }
 
 export default function SubmissionPage() {
@@ -135,15 +143,20 @@ export default function SubmissionPage() {
   const hydrated = useHydrated();
   const toast = useRef<Toast>(null);
   const [params] = useSearchParams();
+  const { t } = useTranslation("submission");
   useResultToasts(toast, actionData);
   useEffect(() => {
     if (!flash || !toast.current) return;
-    toast.current.show({ severity: "success", summary: flash.submitted, life: TOAST_LIFE });
-    toast.current.show({ severity: flash.withPython ? "info" : "warn", summary: flash.python, life: TOAST_LIFE });
-  }, [flash]);
+    toast.current.show({ severity: "success", summary: translateMessage(t, flash.submitted), life: TOAST_LIFE });
+    toast.current.show({ severity: flash.withPython ? "info" : "warn", summary: translateMessage(t, flash.python), life: TOAST_LIFE });
+  }, [flash, t]);
   useEffect(() => {
     if (params.get("scored") === "1" && draft?.result && toast.current) {
-      toast.current.show({ severity: "success", summary: `Your metascore is ${draft.result.metascoreText} (rank ${draft.result.rank}).`, life: TOAST_LIFE });
+      toast.current.show({
+        severity: "success",
+        summary: t("page.scoredToast", { score: draft.result.metascoreText, rank: draft.result.rank }),
+        life: TOAST_LIFE,
+      });
     }
     // Only on arrival from scoring.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -152,8 +165,8 @@ export default function SubmissionPage() {
   if (!suite || !draft) {
     return (
       <section className="card">
-        <h1>Submission</h1>
-        <p>No benchmark suite is installed yet, so there is nothing to submit to.</p>
+        <h1>{t("page.title")}</h1>
+        <p>{t("page.noSuite")}</p>
       </section>
     );
   }
@@ -166,9 +179,9 @@ export default function SubmissionPage() {
   return (
     <section className="card">
       <Toast ref={toast} position="top-right" />
-      <h1>Submit your attribution algorithm</h1>
+      <h1>{t("page.heading")}</h1>
       {suites.length > 1 ? (
-        <nav className="tabs" aria-label="Suites">
+        <nav className="tabs" aria-label={t("page.suites")}>
           {suites.map((s) => (
             <a key={s.id} href={`?suite=${encodeURIComponent(s.id)}`} className={"tab" + (s.id === suite.id ? " active" : "")}>
               {s.name}
@@ -177,9 +190,17 @@ export default function SubmissionPage() {
         </nav>
       ) : null}
       <p className="muted">
-        Suite <strong>{suite.name}</strong>: each file needs the header <code>task,{suite.grid.join(",")}</code> and one row per task ({suite.tasks.join(", ")}
-        ). CSV files of at most 500KB.
+        <Trans
+          t={t}
+          i18nKey="page.suiteHelp"
+          values={{ name: suite.name, header: `task,${suite.grid.join(",")}`, tasks: suite.tasks.join(", ") }}
+          components={{ b: <strong />, c: <code /> }}
+        />
       </p>
+      {actionData && !actionData.ok && actionData.message && !scoreResult && !submitResult ? (
+        // An upload sent on its own (a fetcher with JavaScript, or a crafted request) that failed.
+        <Notice kind="error">{actionData.message}</Notice>
+      ) : null}
       {flash ? (
         <>
           <Notice kind="success">{flash.submitted}</Notice>
@@ -187,14 +208,14 @@ export default function SubmissionPage() {
         </>
       ) : null}
 
-      <Form method="post" encType="multipart/form-data" aria-label="Get your current scores" preventScrollReset>
+      <Form method="post" encType="multipart/form-data" aria-label={t("page.scoreForm")} preventScrollReset>
         <input type="hidden" name="intent" value="score" />
         <input type="hidden" name="suite" value={suite.id} />
         {scoreResult?.message ? <Notice kind="error">{scoreResult.message}</Notice> : null}
         <div className="steps">
           <div className="step">
-            <h3>Step 1 · Algorithm name</h3>
-            <label htmlFor="algorithm">Name of your attribution algorithm</label>
+            <h3>{t("page.step1")}</h3>
+            <label htmlFor="algorithm">{t("page.algorithmLabel")}</label>
             <InputText
               id="algorithm"
               name="algorithm"
@@ -207,7 +228,7 @@ export default function SubmissionPage() {
           </div>
           <ResultFileStep
             protocol="morf"
-            title="Step 2 · MoRF result"
+            title={t("page.step2")}
             suiteId={suite.id}
             current={draft.morfName}
             hydrated={hydrated}
@@ -216,7 +237,7 @@ export default function SubmissionPage() {
           />
           <ResultFileStep
             protocol="lerf"
-            title="Step 3 · LeRF result"
+            title={t("page.step3")}
             suiteId={suite.id}
             current={draft.lerfName}
             hydrated={hydrated}
@@ -226,50 +247,53 @@ export default function SubmissionPage() {
         </div>
         <FileErrors errors={scoreResult?.fileErrors} />
         <div style={{ marginTop: "1rem" }}>
-          <Button type="submit" label="Get your current scores and meta-rank" icon="pi pi-chart-bar" loading={scoring} />
+          <Button type="submit" label={t("page.scoreButton")} icon="pi pi-chart-bar" loading={scoring} />
         </div>
       </Form>
 
       {draft.result && boards ? (
         <div id="results" data-testid="results">
-          <h2>Your scores</h2>
+          <h2>{t("page.yourScores")}</h2>
           <p data-testid="candidate-score">
-            <strong>{draft.result.algorithm}</strong>: metascore <strong>{draft.result.metascoreText}</strong>, rank <strong>{draft.result.rank}</strong> of{" "}
-            {draft.result.current.length}.
+            <Trans
+              t={t}
+              i18nKey="page.candidateScore"
+              values={{ name: draft.result.algorithm, score: draft.result.metascoreText, rank: draft.result.rank, total: draft.result.current.length }}
+              components={{ b: <strong /> }}
+            />
           </p>
           <div className="boards-2">
-            <RankTable
-              title="The original Meta-Rank"
-              page={boards.original}
-              param="origPage"
-              testId="board-original"
-              emptyMessage="No approved methods on this board yet: yours would be the first."
-            />
-            <RankTable title="Current Meta-Rank" page={boards.current} param="curPage" testId="board-current" highlightId="candidate" />
+            <RankTable title={t("page.originalBoard")} page={boards.original} param="origPage" testId="board-original" emptyMessage={t("page.emptyOriginal")} />
+            <RankTable title={t("page.currentBoard")} page={boards.current} param="curPage" testId="board-current" highlightId="candidate" />
           </div>
 
-          <Form method="post" encType="multipart/form-data" aria-label="Submit your algorithm" preventScrollReset>
+          <Form method="post" encType="multipart/form-data" aria-label={t("page.submitForm")} preventScrollReset>
             <input type="hidden" name="intent" value="submit" />
             <input type="hidden" name="suite" value={suite.id} />
             <input type="hidden" name="algorithm" value={draft.algorithm} />
-            <h2>Submit your algorithm</h2>
+            <h2>{t("page.submitForm")}</h2>
             {submitResult?.message ? <Notice kind="error">{submitResult.message}</Notice> : null}
             <FileErrors errors={submitResult?.fileErrors} />
             {submitResult?.errors?.morf || submitResult?.errors?.lerf || submitResult?.errors?.algorithm ? (
-              <Notice kind="error">{[submitResult.errors.algorithm, submitResult.errors.morf, submitResult.errors.lerf].filter(Boolean).join(" ")}</Notice>
+              <Notice kind="error">
+                {[submitResult.errors.algorithm, submitResult.errors.morf, submitResult.errors.lerf]
+                  .filter(Boolean)
+                  .map((m) => translateMessage(t, m))
+                  .join(" ")}
+              </Notice>
             ) : null}
             <PythonStep suiteId={suite.id} current={draft.pythonName} hydrated={hydrated} toast={toast} error={submitResult?.errors?.python} />
             <div className="field">
-              <label htmlFor="email">Email</label>
+              <label htmlFor="email">{t("page.email")}</label>
               <InputText id="email" name="email" type="email" maxLength={EMAIL_MAX} aria-describedby="email-error" />
               <FieldError id="email-error" message={submitResult?.errors?.email} />
             </div>
             <div className="field">
-              <label htmlFor="info">Detailed information</label>
+              <label htmlFor="info">{t("page.info")}</label>
               <InputTextarea id="info" name="info" rows={5} maxLength={INFO_MAX} aria-describedby="info-error" />
               <FieldError id="info-error" message={submitResult?.errors?.info} />
             </div>
-            <Button type="submit" label="Submit your algorithm" icon="pi pi-send" loading={submitting} />
+            <Button type="submit" label={t("page.submitButton")} icon="pi pi-send" loading={submitting} />
           </Form>
         </div>
       ) : null}
@@ -278,10 +302,11 @@ export default function SubmissionPage() {
 }
 
 function FileErrors({ errors }: { errors?: string[] }) {
+  const { t } = useTranslation("submission");
   if (!errors || errors.length === 0) return null;
   return (
     <div className="notice notice-error" role="alert" data-testid="csv-errors">
-      Problems found in your file (FILE:LINE:COLUMN):
+      {t("page.fileProblems")}
       <ul className="csv-errors">
         {errors.map((e, i) => (
           <li key={i}>{e}</li>
@@ -327,6 +352,7 @@ function UploadBox({
   label: string;
 }) {
   const fetcher = useFetcher<SubmissionActionResult>({ key: intent });
+  const { t } = useTranslation("submission");
   const input = useRef<HTMLInputElement>(null);
   useResultToasts(toast, fetcher.data);
   const busy = fetcher.state !== "idle";
@@ -345,7 +371,7 @@ function UploadBox({
           if (!file) return;
           const problem = precheck(file, kind);
           if (problem) {
-            toast.current?.show({ severity: "error", summary: problem, life: TOAST_LIFE });
+            toast.current?.show({ severity: "error", summary: translateMessage(t, problem), life: TOAST_LIFE });
             e.currentTarget.value = "";
             return;
           }
@@ -357,7 +383,7 @@ function UploadBox({
           e.currentTarget.value = "";
         }}
       />
-      {busy ? <i className="pi pi-spin pi-spinner" aria-label="Uploading" /> : null}
+      {busy ? <i className="pi pi-spin pi-spinner" aria-label={t("page.uploading")} /> : null}
       {fetcher.data && !fetcher.data.ok ? (
         <>
           <FieldError id={`${field}-upload-error`} message={fetcher.data.message} />
@@ -378,6 +404,7 @@ function ResultFileStep(props: {
   error?: string;
 }) {
   const name = props.protocol === "morf" ? "MoRF" : "LeRF";
+  const { t } = useTranslation("submission");
   return (
     <div className="step">
       <h3>{props.title}</h3>
@@ -389,11 +416,11 @@ function ResultFileStep(props: {
         suiteId={props.suiteId}
         hydrated={props.hydrated}
         toast={props.toast}
-        label={`${name} result file (CSV)`}
+        label={t("page.resultFile", { name })}
       />
       {props.current ? (
         <div className="file-state" data-testid={`${props.protocol}-state`}>
-          <i className="pi pi-check-circle" /> {props.current} uploaded{props.hydrated ? "" : " (choose another file to replace it)"}
+          <i className="pi pi-check-circle" /> {t(props.hydrated ? "page.uploaded" : "page.uploadedReplace", { name: props.current })}
         </div>
       ) : null}
       <FieldError id={`${props.protocol}-error`} message={props.error} />
@@ -402,10 +429,11 @@ function ResultFileStep(props: {
 }
 
 function PythonStep(props: { suiteId: string; current: string | null; hydrated: boolean; toast: React.RefObject<Toast>; error?: string }) {
+  const { t } = useTranslation("submission");
   return (
     <div className="field">
       {/* The upload box labels its own input; this is the field's caption. */}
-      <span className="field-label">Algorithm file (.py, optional)</span>
+      <span className="field-label">{t("page.pythonLabel")}</span>
       <UploadBox
         intent="upload-python"
         field="python"
@@ -414,11 +442,11 @@ function PythonStep(props: { suiteId: string; current: string | null; hydrated: 
         suiteId={props.suiteId}
         hydrated={props.hydrated}
         toast={props.toast}
-        label="Algorithm file (.py)"
+        label={t("page.pythonButton")}
       />
       {props.current ? (
         <div className="file-state" data-testid="python-state">
-          <i className="pi pi-check-circle" /> {props.current} uploaded
+          <i className="pi pi-check-circle" /> {t("page.uploaded", { name: props.current })}
         </div>
       ) : null}
       <FieldError id="python-error" message={props.error} />

@@ -2,35 +2,41 @@
 // server adds, and every limit, shared by the page (checks before a byte is sent) and the server
 // (the authority). The 500 KB upload limit lives here once; app/.server/uploads.server.ts reads it.
 
-/** The seed's words (000 §5, §8) plus the few messages the server side adds. */
+import { messageRef } from "../forms/messages.ts";
+
+/** The seed's words (000 §5, §8) plus the few messages the server adds, as message refs (app/locales/<lng>/submission.json). */
 export const MSG = {
-  nameRequired: "Please input the name of your attribution algorithm!",
-  morfRequired: "Please upload your morf result!",
-  lerfRequired: "Please upload your lerf result!",
-  emailRequired: "Please provide your email address!",
-  infoRequired: "Please complete information about your algorithm!",
-  csvType: "Please upload a CSV file.",
-  csvSize: "Please upload a CSV file with a size less than 500KB.",
-  pyType: "Please upload a python file.",
-  pySize: "Please upload a python file with a size less than 500KB.",
-  oneFile: "Please upload one file per box.",
-  uploadFailed: "File upload failed.",
-  morfUploaded: "Morf file uploaded successfully.",
-  lerfUploaded: "Lerf file uploaded successfully.",
-  fileUploaded: "File uploaded successfully.",
-  submitted: "Upload algorithm successfully!",
-  submitFailed: "Upload algorithm failed!",
-  noPython: "You choose not to submit your algorithm file.",
-  withPython: "Your algorithm file will be submitted with your results.",
-  approved: "You have approved this submission!",
-  approveFailed: "Approval failed.",
-  rejected: "You have rejected this submission!",
-  rejectFailed: "Rejection failed.",
-  emailInvalid: "Please provide a valid email address.",
-  nameTooLong: "The algorithm name may be at most 200 characters.",
-  infoTooLong: "The detailed information may be at most 5000 characters.",
-  scoreFirst: "Please get your current scores and meta-rank before submitting.",
-  sidecarDown: "The scoring service did not answer, so nothing was scored. Your uploaded files are kept; please try again in a moment.",
+  nameRequired: "submission:msg.nameRequired",
+  morfRequired: "submission:msg.morfRequired",
+  lerfRequired: "submission:msg.lerfRequired",
+  emailRequired: "submission:msg.emailRequired",
+  infoRequired: "submission:msg.infoRequired",
+  csvType: "submission:msg.csvType",
+  csvSize: "submission:msg.csvSize",
+  pyType: "submission:msg.pyType",
+  pySize: "submission:msg.pySize",
+  oneFile: "submission:msg.oneFile",
+  uploadFailed: "submission:msg.uploadFailed",
+  morfUploaded: "submission:msg.morfUploaded",
+  lerfUploaded: "submission:msg.lerfUploaded",
+  fileUploaded: "submission:msg.fileUploaded",
+  submitted: "submission:msg.submitted",
+  submitFailed: "submission:msg.submitFailed",
+  noPython: "submission:msg.noPython",
+  withPython: "submission:msg.withPython",
+  approved: "submission:msg.approved",
+  approveFailed: "submission:msg.approveFailed",
+  rejected: "submission:msg.rejected",
+  rejectFailed: "submission:msg.rejectFailed",
+  emailInvalid: "submission:msg.emailInvalid",
+  nameTooLong: "submission:msg.nameTooLong",
+  infoTooLong: "submission:msg.infoTooLong",
+  scoreFirst: "submission:msg.scoreFirst",
+  sidecarDown: "submission:msg.sidecarDown",
+  dailyLimit: "submission:msg.dailyLimit",
+  dailyLimitOne: "submission:msg.dailyLimitOne",
+  unknownSuite: "submission:msg.unknownSuite",
+  unknownAction: "submission:msg.unknownAction",
 } as const;
 
 /** The seeds' "less than 500KB" for result files and the algorithm file (500 × 1024 bytes). */
@@ -39,3 +45,5 @@ export const EMAIL_MAX = 255;
 export const ALGORITHM_MAX = 200;
 /** A few paragraphs with references; an admin reads every one on the approval page (issue 11: 8 MiB was accepted). */
 export const INFO_MAX = 5000;
+
+export const dailyLimitMessage = (n: number) => (n === 1 ? MSG.dailyLimitOne : messageRef(MSG.dailyLimit, { count: n }));
