@@ -4,6 +4,8 @@
 import enAccount from "~/locales/en/account.json";
 import enBoard from "~/locales/en/board.json";
 import enCommon from "~/locales/en/common.json";
+import enDatasets from "~/locales/en/datasets.json";
+import enDemo from "~/locales/en/demo.json";
 import enDocs from "~/locales/en/docs.json";
 import enForms from "~/locales/en/forms.json";
 import enHome from "~/locales/en/home.json";
@@ -11,6 +13,8 @@ import enSubmission from "~/locales/en/submission.json";
 import zhAccount from "~/locales/zh/account.json";
 import zhBoard from "~/locales/zh/board.json";
 import zhCommon from "~/locales/zh/common.json";
+import zhDatasets from "~/locales/zh/datasets.json";
+import zhDemo from "~/locales/zh/demo.json";
 import zhDocs from "~/locales/zh/docs.json";
 import zhForms from "~/locales/zh/forms.json";
 import zhHome from "~/locales/zh/home.json";
@@ -22,8 +26,8 @@ export const FALLBACK_LANGUAGE: Language = "en";
 export const DEFAULT_NAMESPACE = "common";
 
 export const resources = {
-  en: { account: enAccount, common: enCommon, home: enHome, docs: enDocs, board: enBoard, forms: enForms, submission: enSubmission },
-  zh: { account: zhAccount, common: zhCommon, home: zhHome, docs: zhDocs, board: zhBoard, forms: zhForms, submission: zhSubmission },
+  en: { account: enAccount, common: enCommon, home: enHome, docs: enDocs, board: enBoard, forms: enForms, submission: enSubmission, datasets: enDatasets, demo: enDemo },
+  zh: { account: zhAccount, common: zhCommon, home: zhHome, docs: zhDocs, board: zhBoard, forms: zhForms, submission: zhSubmission, datasets: zhDatasets, demo: zhDemo },
 } as const;
 
 export type Namespace = keyof (typeof resources)["en"];

@@ -34,6 +34,10 @@ import { Pager } from "~/components/datasets/Pager.tsx";
 import { PictureTile } from "~/components/datasets/PictureTile.tsx";
 import { DatasetStyles } from "~/components/datasets/styles.tsx";
 import { checkFields, checkFormData } from "~/.server/forms.server.ts";
+import { Trans, useTranslation } from "react-i18next";
+import { translateMessage } from "~/lib/forms/messages.ts";
+
+export const handle = { i18n: "demo" };
 
 export const meta: MetaFunction = () => [{ title: "Image classification — Meta-Rank" }];
 
@@ -156,36 +160,37 @@ export default function UserImgclassification() {
   const d = useLoaderData<typeof loader>();
   const res = useActionData<typeof action>() as ActionResult | undefined;
   const toast = useRef<Toast>(null);
+  const { t } = useTranslation("demo");
   // Once per result shown (its id), not on every render of the same one.
   const resultId = d.ok && d.result ? d.result.id : null;
   useEffect(() => {
-    if (resultId !== null) toast.current?.show({ severity: "success", summary: CLASSIFICATION_MSG.success, life: 3000 });
-  }, [resultId]);
+    if (resultId !== null) toast.current?.show({ severity: "success", summary: translateMessage(t, CLASSIFICATION_MSG.success), life: 3000 });
+  }, [resultId, t]);
   useEffect(() => {
     if (res?.failure)
       toast.current?.show({
         severity: "error",
-        summary: "The algorithm did not run",
-        detail: "The algorithm did not run. Please try again later.",
+        summary: t("failed.title"),
+        detail: t("failed.toast"),
         life: 10_000,
       });
-  }, [res]);
+  }, [res, t]);
   return (
     <section>
       <DatasetStyles />
       <Toast ref={toast} />
-      <h1>Image classification</h1>
-      <nav className="tabs" aria-label="Image source">
+      <h1>{t("title")}</h1>
+      <nav className="tabs" aria-label={t("imageSource")}>
         <Link to="/UserImgclassification" className={"tab" + (d.tab === "datasets" ? " active" : "")}>
-          From a dataset
+          {t("fromDataset")}
         </Link>
         <Link to="/UserImgclassification?tab=pool" className={"tab" + (d.tab === "pool" ? " active" : "")}>
-          Image pool and upload
+          {t("poolAndUpload")}
         </Link>
       </nav>
       {d.ok && d.result ? (
         <Notice kind="success">
-          <span data-testid="success">{CLASSIFICATION_MSG.success}</span>
+          <span data-testid="success">{translateMessage(t, CLASSIFICATION_MSG.success)}</span>
         </Notice>
       ) : null}
       <div className="ds-steps">
@@ -211,16 +216,17 @@ type Step1 = Extract<DatasetsData, { step: 1 }>;
 type Step2 = Extract<DatasetsData, { step: 2 }>;
 
 function DatasetStep({ type, q, search }: Step1) {
+  const { t } = useTranslation("demo");
   return (
     <div className="card">
-      <h2 style={{ marginTop: 0 }}>Step 1 · Select a dataset</h2>
+      <h2 style={{ marginTop: 0 }}>{t("step1Dataset")}</h2>
       <DatasetSearch
         action="/UserImgclassification"
         type={type}
         q={q}
         result={search}
         pickHref={(id) => `/UserImgclassification?dataset=${id}`}
-        pickLabel="Select"
+        pickLabel={t("select")}
         pageHref={(page) => `/UserImgclassification?${new URLSearchParams({ type, q, page: String(page) })}`}
       />
     </div>
@@ -234,12 +240,13 @@ function ImageStep({ dataset, pictures, picture, model, algorithm }: Step2) {
     if (algorithm) q.algorithm = algorithm;
     return `/UserImgclassification?${new URLSearchParams({ ...q, ...extra })}`;
   };
+  const { t } = useTranslation("demo");
   return (
     <div className="card">
-      <h2 style={{ marginTop: 0 }}>Step 2 · Select an image from “{dataset.name}”</h2>
+      <h2 style={{ marginTop: 0 }}>{t("step2Image", { name: dataset.name })}</h2>
       <p>
         <Link to="/UserImgclassification" className="p-button p-button-outlined p-component">
-          <i className="pi pi-arrow-left" style={{ marginRight: ".4rem" }} /> Back to dataset preview
+          <i className="pi pi-arrow-left" style={{ marginRight: ".4rem" }} /> {t("backToDatasets")}
         </Link>
       </p>
       <div className="ds-grid" data-testid="image-grid">
@@ -247,12 +254,12 @@ function ImageStep({ dataset, pictures, picture, model, algorithm }: Step2) {
           <PictureTile key={p.id} picture={p} picked={picture?.id === p.id} href={href({ picture: String(p.id) })} />
         ))}
       </div>
-      {pictures.total === 0 ? <p className="muted">This dataset has no pictures.</p> : null}
+      {pictures.total === 0 ? <p className="muted">{t("noPictures")}</p> : null}
       <Pager
         page={pictures.page}
         pageCount={pictures.pageCount}
         href={(p) => href({ page: String(p), ...(picture ? { picture: String(picture.id) } : {}) })}
-        label="Image pages"
+        label={t("imagePages")}
       />
     </div>
   );
@@ -260,15 +267,16 @@ function ImageStep({ dataset, pictures, picture, model, algorithm }: Step2) {
 
 function PoolStep({ pool, seed, picture, signedIn, uploadError }: PoolData & { uploadError?: string }) {
   const busy = useNavigation().state === "submitting";
+  const { t } = useTranslation("demo");
   return (
     <div className="card">
-      <h2 style={{ marginTop: 0 }}>Step 1 · Choose an image from the pool</h2>
+      <h2 style={{ marginTop: 0 }}>{t("step1Pool")}</h2>
       <div className="ds-toolbar">
         <Link to={`/UserImgclassification?tab=pool&pool=${seed + 1}`} className="p-button p-button-outlined p-component">
-          <i className="pi pi-refresh" style={{ marginRight: ".4rem" }} /> Refresh pool
+          <i className="pi pi-refresh" style={{ marginRight: ".4rem" }} /> {t("refreshPool")}
         </Link>
         <Link to="/datasetPreview?intro=fashion-mnist" className="p-button p-button-text p-component">
-          Dataset introduction
+          {t("datasetIntro")}
         </Link>
       </div>
       {pool.length ? (
@@ -280,16 +288,16 @@ function PoolStep({ pool, seed, picture, signedIn, uploadError }: PoolData & { u
               className={"ds-tile" + (picture?.id === p.id ? " picked" : "")}
               data-picture-id={p.id}
             >
-              <img src={p.thumbUrl} alt={p.label ?? "pool image"} />
+              <img src={p.thumbUrl} alt={p.label ?? t("poolImage")} />
             </a>
           ))}
         </div>
       ) : (
-        <p className="muted">No installed dataset is available on this server for the pool.</p>
+        <p className="muted">{t("noPool")}</p>
       )}
       {picture && !pool.some((p) => p.id === picture.id) ? (
         <p>
-          Chosen image:{" "}
+          {t("chosenImage")}{" "}
           <img
             src={`${picture.url}`}
             alt={picture.name}
@@ -306,16 +314,16 @@ function PoolStep({ pool, seed, picture, signedIn, uploadError }: PoolData & { u
           {picture.name}
         </p>
       ) : null}
-      <h3>Upload an image</h3>
+      <h3>{t("uploadTitle")}</h3>
       {signedIn ? (
-        <Form method="post" encType="multipart/form-data" action="/UserImgclassification?tab=pool" className="ds-toolbar" aria-label="Upload an image">
+        <Form method="post" encType="multipart/form-data" action="/UserImgclassification?tab=pool" className="ds-toolbar" aria-label={t("uploadTitle")}>
           <input type="hidden" name="intent" value="upload" />
           <input type="file" name="picture" accept="image/png,image/jpeg,image/gif,image/webp" required aria-describedby="upload-error" />
-          <Button type="submit" label="Upload" icon="pi pi-upload" outlined loading={busy} />
+          <Button type="submit" label={t("upload")} icon="pi pi-upload" outlined loading={busy} />
         </Form>
       ) : (
         <p className="muted">
-          <a href="/signin?redirectTo=%2FUserImgclassification%3Ftab%3Dpool">Log in</a> to upload your own image (one at a time).
+          <Trans t={t} i18nKey="loginToUpload" components={{ login: <a href="/signin?redirectTo=%2FUserImgclassification%3Ftab%3Dpool" /> }} />
         </p>
       )}
       <FieldError id="upload-error" message={uploadError} />
@@ -326,16 +334,17 @@ function PoolStep({ pool, seed, picture, signedIn, uploadError }: PoolData & { u
 function RunStep({ data: d, res }: { data: PoolData | Step2; res?: ActionResult }) {
   const nav = useNavigation();
   const running = nav.state === "submitting" && nav.formData?.get("intent") === "run";
+  const { t } = useTranslation("demo");
   return (
     <div className="card">
-      <h2 style={{ marginTop: 0 }}>{d.tab === "pool" ? "Step 2" : "Step 3"} · Choose the model and algorithm</h2>
-      <Form method="post" aria-label="Start inference" className="ds-toolbar" style={{ alignItems: "flex-start" }}>
+      <h2 style={{ marginTop: 0 }}>{t(d.tab === "pool" ? "step2Run" : "step3Run")}</h2>
+      <Form method="post" aria-label={t("start")} className="ds-toolbar" style={{ alignItems: "flex-start" }}>
         <input type="hidden" name="intent" value="run" />
         <input type="hidden" name="picture" value={d.picture?.id ?? ""} />
         <div className="field" style={{ minWidth: 260 }}>
-          <label htmlFor="model">Model</label>
+          <label htmlFor="model">{t("model")}</label>
           <select id="model" name="model" className="p-inputtext" defaultValue={d.model} key={`m${d.model}`} aria-describedby="model-error">
-            <option value="">— choose —</option>
+            <option value="">{t("choose")}</option>
             {d.models.options.map((m) => (
               <option key={m.value} value={m.value}>
                 {m.label}
@@ -346,9 +355,9 @@ function RunStep({ data: d, res }: { data: PoolData | Step2; res?: ActionResult 
           {d.models.error ? <small className="muted">{d.models.error}</small> : null}
         </div>
         <div className="field" style={{ minWidth: 300 }}>
-          <label htmlFor="algorithm">Algorithm</label>
+          <label htmlFor="algorithm">{t("algorithm")}</label>
           <select id="algorithm" name="algorithm" className="p-inputtext" defaultValue={d.algorithm} key={`a${d.algorithm}`} aria-describedby="algorithm-error">
-            <option value="">— choose —</option>
+            <option value="">{t("choose")}</option>
             {d.algorithms.map((a) => (
               <option key={a.value} value={a.value}>
                 {a.label}
@@ -361,21 +370,20 @@ function RunStep({ data: d, res }: { data: PoolData | Step2; res?: ActionResult 
           <span className="field-spacer" aria-hidden="true">
             &nbsp;
           </span>
-          <Button type="submit" label="Start inference" icon="pi pi-play" loading={running} />
+          <Button type="submit" label={t("start")} icon="pi pi-play" loading={running} />
         </div>
       </Form>
       <FieldError id="image-error" message={res?.errors?.image} />
       {d.picture ? (
         <p className="muted">
-          Image: {d.picture.name}
-          {d.picture.label ? ` (ground truth: ${d.picture.label})` : ""}
+          {d.picture.label ? t("imageWithTruth", { name: d.picture.name, label: d.picture.label }) : t("image", { name: d.picture.name })}
         </p>
       ) : (
-        <p className="muted">No image chosen yet.</p>
+        <p className="muted">{t("noImage")}</p>
       )}
       {running ? (
         <div className="ds-busy" role="status" aria-live="polite" data-testid="busy">
-          <ProgressSpinner style={{ width: 28, height: 28 }} strokeWidth="6" /> Running the algorithm…
+          <ProgressSpinner style={{ width: 28, height: 28 }} strokeWidth="6" /> {t("running")}
         </div>
       ) : null}
     </div>
@@ -383,50 +391,52 @@ function RunStep({ data: d, res }: { data: PoolData | Step2; res?: ActionResult 
 }
 
 function FailurePanel({ failure }: { failure: Failure }) {
+  const { t } = useTranslation("demo");
   return (
     <div className="card notice-error" role="alert" data-testid="failure-panel">
-      <h2 style={{ marginTop: 0 }}>The algorithm did not run</h2>
-      <p>The algorithm did not run, possibly because the server does not have enough compute right now or because of a program error.</p>
+      <h2 style={{ marginTop: 0 }}>{t("failed.title")}</h2>
+      <p>{t("failed.why")}</p>
       <p>
-        Maximum available compute: <strong data-testid="max-compute">{failure.maxCompute}</strong> · GPU index:{" "}
+        {t("failed.maxCompute")} <strong data-testid="max-compute">{failure.maxCompute}</strong> · {t("failed.gpuIndex")}{" "}
         <strong data-testid="gpu-index">{failure.gpuIndex}</strong>
       </p>
-      <p>Please try again later.</p>
+      <p>{t("failed.later")}</p>
       <p className="muted" style={{ fontSize: ".85rem" }}>
-        Detail: {failure.detail}
+        {t("failed.detail")} {translateMessage(t, failure.detail)}
       </p>
     </div>
   );
 }
 
 function Results({ result }: { result: NonNullable<LoaderData["result"]> }) {
+  const { t } = useTranslation("demo");
   return (
     <>
       <div className="card" id="results">
-        <h2 style={{ marginTop: 0 }}>Step 4 · Prediction</h2>
+        <h2 style={{ marginTop: 0 }}>{t("step4")}</h2>
         <dl className="profile-grid">
-          <dt>Ground truth</dt>
+          <dt>{t("groundTruth")}</dt>
           <dd data-testid="ground-truth">{result.groundTruth}</dd>
-          <dt>Predicted class</dt>
+          <dt>{t("predicted")}</dt>
           <dd data-testid="predicted">{result.predictedClass}</dd>
-          <dt>Probability</dt>
+          <dt>{t("probability")}</dt>
           <dd data-testid="probability">{result.probabilityText}</dd>
         </dl>
       </div>
       <div className="card">
-        <h2 style={{ marginTop: 0 }}>Step 5 · Attribution map ({result.algorithm})</h2>
+        <h2 style={{ marginTop: 0 }}>{t("step5", { algorithm: result.algorithm })}</h2>
         <div className="ds-result-images">
           <figure>
-            <img src={`/picture/${result.pictureId}`} alt="input" />
-            <figcaption>Input</figcaption>
+            <img src={`/picture/${result.pictureId}`} alt={t("input")} />
+            <figcaption>{t("input")}</figcaption>
           </figure>
           <figure>
-            <img src={result.heatmapUrl} alt="attribution heatmap" data-testid="heatmap" />
-            <figcaption>Attribution heatmap</figcaption>
+            <img src={result.heatmapUrl} alt={t("heatmap")} data-testid="heatmap" />
+            <figcaption>{t("heatmap")}</figcaption>
           </figure>
           <figure>
-            <img src={result.overlayUrl} alt="attribution overlay" data-testid="overlay" />
-            <figcaption>Overlay on the input</figcaption>
+            <img src={result.overlayUrl} alt={t("overlay")} data-testid="overlay" />
+            <figcaption>{t("overlay")}</figcaption>
           </figure>
         </div>
       </div>

@@ -15,6 +15,9 @@ import { DATA_DETAILS_WARNING } from "~/components/datasets/messages.ts";
 import { DatasetSearch } from "~/components/datasets/DatasetSearch.tsx";
 import { DatasetStyles } from "~/components/datasets/styles.tsx";
 import { useHydrated } from "~/lib/useHydrated.ts";
+import { useTranslation } from "react-i18next";
+
+export const handle = { i18n: "datasets" };
 
 export const meta: MetaFunction = () => [{ title: "Datasets — Meta-Rank" }];
 
@@ -54,16 +57,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function DatasetPreview() {
   const d = useLoaderData<typeof loader>();
+  const { t } = useTranslation("datasets");
   return (
     <section>
       <DatasetStyles />
-      <h1>Datasets</h1>
-      <nav className="tabs" aria-label="Dataset tabs">
+      <h1>{t("gallery.title")}</h1>
+      <nav className="tabs" aria-label={t("gallery.tabs")}>
         <Link to="/datasetPreview" className={"tab" + (d.tab === "public" ? " active" : "")} aria-current={d.tab === "public" ? "page" : undefined}>
-          Meta-rank datasets
+          {t("gallery.metaRank")}
         </Link>
         <Link to="/datasetPreview?tab=users" className={"tab" + (d.tab === "users" ? " active" : "")} aria-current={d.tab === "users" ? "page" : undefined}>
-          Other benchmark datasets
+          {t("gallery.others")}
         </Link>
       </nav>
       {d.tab === "public" ? <PublicTab {...d} /> : d.tab === "users" ? <UsersTab {...d} /> : <ExamplesView {...d} />}
@@ -76,22 +80,26 @@ type UsersData = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { tab:
 type ExamplesData = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { tab: "examples" }>;
 
 function ExamplesView({ slug, title, pictures }: ExamplesData) {
+  const { t } = useTranslation("datasets");
   return (
     <>
       <p>
         <Link to="/datasetPreview" className="p-button p-button-outlined p-component">
-          <i className="pi pi-arrow-left" style={{ marginRight: ".4rem" }} /> Back to Preview
+          <i className="pi pi-arrow-left" style={{ marginRight: ".4rem" }} /> {t("gallery.back")}
         </Link>
       </p>
-      <h2>
-        {title} — {pictures.total} examples
-      </h2>
+      <h2>{t("gallery.examples", { title, count: pictures.total })}</h2>
       <div className="ds-grid" style={{ gridTemplateColumns: "repeat(6, minmax(0, 1fr))" }} data-testid="examples-grid">
         {pictures.items.map((p) => (
           <PictureTile key={p.id} picture={p} href={p.url} />
         ))}
       </div>
-      <Pager page={pictures.page} pageCount={pictures.pageCount} href={(page) => `/datasetPreview?examples=${slug}&page=${page}`} label="Example pages" />
+      <Pager
+        page={pictures.page}
+        pageCount={pictures.pageCount}
+        href={(page) => `/datasetPreview?examples=${slug}&page=${page}`}
+        label={t("gallery.examplePages")}
+      />
     </>
   );
 }
@@ -102,11 +110,12 @@ function PublicTab({ cards, intro, lang, details, preview }: PublicData) {
   const close = () => navigate("/datasetPreview", { replace: true, preventScrollReset: true });
   const meta = cards.filter((c) => c.metaRank);
   const installed = cards.filter((c) => !c.metaRank);
+  const { t } = useTranslation("datasets");
   return (
     <>
       {details ? (
         <Notice kind="warn">
-          <span data-testid="data-details-warning">{DATA_DETAILS_WARNING}</span>
+          <span data-testid="data-details-warning">{t(DATA_DETAILS_WARNING)}</span>
         </Notice>
       ) : null}
       <div className="ds-cards">
@@ -116,10 +125,8 @@ function PublicTab({ cards, intro, lang, details, preview }: PublicData) {
       </div>
       {installed.length ? (
         <>
-          <h2 style={{ marginTop: "2rem" }}>Installed on this platform</h2>
-          <p className="muted">
-            Real data this server holds; the platform's own models are trained on it, and its pictures can be explained on the image classification page.
-          </p>
+          <h2 style={{ marginTop: "2rem" }}>{t("installedHere")}</h2>
+          <p className="muted">{t("gallery.installedLead")}</p>
           <div className="ds-cards">
             {installed.map((c) => (
               <GalleryCardView key={c.key} card={c} />
@@ -129,7 +136,7 @@ function PublicTab({ cards, intro, lang, details, preview }: PublicData) {
       ) : null}
       {intro ? (
         hydrated ? (
-          <Dialog header={`Introduction for ${intro.title}`} visible draggable onHide={close} style={{ width: "min(760px, 95vw)" }}>
+          <Dialog header={t("gallery.introFor", { title: intro.title })} visible draggable onHide={close} style={{ width: "min(760px, 95vw)" }}>
             <TabView activeIndex={lang === "zh" ? 1 : 0}>
               <TabPanel header="English">
                 <IntroBody intro={intro} lang="en" />
@@ -140,8 +147,8 @@ function PublicTab({ cards, intro, lang, details, preview }: PublicData) {
             </TabView>
           </Dialog>
         ) : (
-          <div className="card" id="introduction" role="dialog" aria-label={`Introduction for ${intro.title}`}>
-            <h2 style={{ marginTop: 0 }}>Introduction for {intro.title}</h2>
+          <div className="card" id="introduction" role="dialog" aria-label={t("gallery.introFor", { title: intro.title })}>
+            <h2 style={{ marginTop: 0 }}>{t("gallery.introFor", { title: intro.title })}</h2>
             <nav className="tabs">
               <a href={`/datasetPreview?intro=${intro.key}&lang=en#introduction`} className={"tab" + (lang === "en" ? " active" : "")}>
                 English
@@ -151,20 +158,20 @@ function PublicTab({ cards, intro, lang, details, preview }: PublicData) {
               </a>
             </nav>
             <IntroBody intro={intro} lang={lang} />
-            <a href="/datasetPreview">Close</a>
+            <a href="/datasetPreview">{t("close")}</a>
           </div>
         )
       ) : null}
       {preview ? (
         hydrated ? (
-          <Dialog header={`${preview.title} — preview`} visible draggable onHide={close} style={{ width: "min(560px, 95vw)" }}>
+          <Dialog header={t("gallery.previewOf", { title: preview.title })} visible draggable onHide={close} style={{ width: "min(560px, 95vw)" }}>
             <PreviewBody preview={preview} />
           </Dialog>
         ) : (
-          <div className="card" id="preview" role="dialog" aria-label={`${preview.title} preview`}>
-            <h2 style={{ marginTop: 0 }}>{preview.title} — preview</h2>
+          <div className="card" id="preview" role="dialog" aria-label={t("gallery.previewOf", { title: preview.title })}>
+            <h2 style={{ marginTop: 0 }}>{t("gallery.previewOf", { title: preview.title })}</h2>
             <PreviewBody preview={preview} />
-            <a href="/datasetPreview">Close</a>
+            <a href="/datasetPreview">{t("close")}</a>
           </div>
         )
       ) : null}
@@ -173,37 +180,38 @@ function PublicTab({ cards, intro, lang, details, preview }: PublicData) {
 }
 
 function GalleryCardView({ card }: { card: PublicData["cards"][number] }) {
+  const { t } = useTranslation("datasets");
   return (
     <div className="card ds-card" data-gallery={card.key}>
       <h3>{card.title}</h3>
       <div className="ds-samples">
         {card.samples.length
           ? card.samples.map((p, i) => (
-              <Link key={p.id} to={`/datasetPreview?preview=${card.key}&i=${i}#preview`} preventScrollReset title="Click to preview and browse">
+              <Link key={p.id} to={`/datasetPreview?preview=${card.key}&i=${i}#preview`} preventScrollReset title={t("gallery.clickPreview")}>
                 <img src={p.thumbUrl} alt={p.label ? `${card.title}: ${p.label}` : card.title} loading="lazy" />
               </Link>
             ))
           : Array.from({ length: 3 }, (_, i) => (
               <span key={i} className="ds-empty">
-                {i === 1 ? "not installed on this server" : ""}
+                {i === 1 ? t("gallery.notInstalledShort") : ""}
               </span>
             ))}
       </div>
       {card.samples.length ? (
         <p className="muted" style={{ margin: "0 0 .75rem" }}>
-          <Link to={`/datasetPreview?examples=${card.key}`}>{card.total} pictures on this server</Link>
+          <Link to={`/datasetPreview?examples=${card.key}`}>{t("gallery.picturesHere", { count: card.total })}</Link>
         </p>
       ) : (
         <p className="muted" style={{ margin: "0 0 .75rem" }} data-testid="not-installed">
-          The {card.title} data is not installed on this server, so no sample images are shown.
+          {t("gallery.notInstalled", { title: card.title })}
         </p>
       )}
       <div className="ds-toolbar" style={{ marginBottom: 0 }}>
         <Link to={`/datasetPreview?details=${card.key}`} className="p-button p-button-outlined p-component" preventScrollReset>
-          Data Details
+          {t("gallery.dataDetails")}
         </Link>
         <Link to={`/datasetPreview?intro=${card.key}#introduction`} className="p-button p-component" preventScrollReset>
-          Introduction
+          {t("gallery.introduction")}
         </Link>
       </div>
     </div>
@@ -242,8 +250,9 @@ function IntroBody({ intro, lang }: { intro: NonNullable<PublicData["intro"]>; l
 }
 
 function PreviewBody({ preview }: { preview: NonNullable<PublicData["preview"]> }) {
+  const { t } = useTranslation("datasets");
   const shot = preview.shot;
-  if (!shot) return <p className="muted">The {preview.title} data is not installed on this server.</p>;
+  if (!shot) return <p className="muted">{t("gallery.notInstalledPlain", { title: preview.title })}</p>;
   const at = (i: number) => `/datasetPreview?preview=${preview.key}&i=${i}#preview`;
   return (
     <div className="ds-viewer">
@@ -254,12 +263,12 @@ function PreviewBody({ preview }: { preview: NonNullable<PublicData["preview"]> 
       <div className="ds-toolbar" style={{ justifyContent: "center" }}>
         {shot.index > 0 ? (
           <Link to={at(shot.index - 1)} replace preventScrollReset className="p-button p-button-outlined p-component">
-            ‹ Previous
+            ‹ {t("previous")}
           </Link>
         ) : null}
         {shot.index < shot.total - 1 ? (
           <Link to={at(shot.index + 1)} replace preventScrollReset className="p-button p-button-outlined p-component">
-            Next ›
+            {t("next")} ›
           </Link>
         ) : null}
       </div>
@@ -268,9 +277,10 @@ function PreviewBody({ preview }: { preview: NonNullable<PublicData["preview"]> 
 }
 
 function UsersTab({ type, q, result, signedIn }: UsersData) {
+  const { t } = useTranslation("datasets");
   return (
     <>
-      <p className="muted">Public datasets that users of the platform shared.{signedIn ? "" : " Log in to create and share your own."}</p>
+      <p className="muted">{signedIn ? t("gallery.usersLead") : t("gallery.usersLeadVisitor")}</p>
       <DatasetSearch
         action="/datasetPreview"
         type={type}
@@ -278,7 +288,7 @@ function UsersTab({ type, q, result, signedIn }: UsersData) {
         result={result}
         hidden={{ tab: "users" }}
         pickHref={(id) => `/datasetInDetail?dataset=${id}`}
-        pickLabel="Open"
+        pickLabel={t("open")}
         pageHref={(page) => `/datasetPreview?${new URLSearchParams({ tab: "users", type, q, page: String(page) })}`}
       />
     </>

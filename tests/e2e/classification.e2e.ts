@@ -47,7 +47,7 @@ describe.each([true, false])("image classification with JavaScript %s", (js) => 
     expect(await page.getByTestId("image-grid").locator(".ds-tile").count()).toBe(16);
     // Start with nothing chosen: the model message comes first.
     await page.getByRole("button", { name: "Start inference" }).click();
-    await page.getByText("请选择要使用的模型").waitFor();
+    await page.getByText("Please choose the model to use").waitFor();
     await page.getByTestId("image-grid").locator(".ds-tile a").first().click();
     await page.waitForURL(/picture=\d+/);
     await page.locator(".ds-tile.picked").waitFor();
@@ -60,7 +60,7 @@ describe.each([true, false])("image classification with JavaScript %s", (js) => 
     }
     await page.locator("#model").selectOption({ label: "ResNet18" });
     await page.getByRole("button", { name: "Start inference" }).click();
-    await page.getByText("请选择要使用的算法").waitFor();
+    await page.getByText("Please choose the algorithm to use").waitFor();
     await page.locator("#model").selectOption({ label: "ResNet18" });
     // With JavaScript the noise tunnel (several IG passes, seconds on a CPU host) leaves time to see the busy indicator.
     await page.locator("#algorithm").selectOption(js ? "IG_with_noise_tunnel" : "IG");

@@ -37,7 +37,7 @@ afterAll(async () => {
 
 describe("steps and validation", () => {
   it("step 1 searches visible datasets and step 2 shows 16 images a page with a back button", async () => {
-    expect(await alice.html("/UserImgclassification?type=name&q=no-such-dataset")).toContain("未找到符合条件的数据集！");
+    expect(await alice.html("/UserImgclassification?type=name&q=no-such-dataset")).toContain("No dataset matches your search!");
     const step2 = await alice.html(`/UserImgclassification?dataset=${fashionId}`);
     expect(ids(step2)).toHaveLength(16);
     expect(step2).toContain("Back to dataset preview");
@@ -47,11 +47,11 @@ describe("steps and validation", () => {
 
   it("checks model, then algorithm, then image, with the seed's messages", async () => {
     const q = `dataset=${fashionId}`;
-    expect(alerts(await (await run(alice, q, { model: "", algorithm: "", picture: "" })).text())).toContain("请选择要使用的模型");
-    expect(alerts(await (await run(alice, q, { model: "m", algorithm: "", picture: "" })).text())).toContain("请选择要使用的算法");
+    expect(alerts(await (await run(alice, q, { model: "", algorithm: "", picture: "" })).text())).toContain("Please choose the model to use");
+    expect(alerts(await (await run(alice, q, { model: "m", algorithm: "", picture: "" })).text())).toContain("Please choose the algorithm to use");
     const third = await run(alice, q, { model: "m", algorithm: "IG", picture: "" });
     expect(third.status).toBe(400);
-    expect(alerts(await third.text())).toContain("请选择要解释的图像");
+    expect(alerts(await third.text())).toContain("Please choose the image to explain");
   });
 
   it("shows the seed's failure panel with GPU index and maximum compute when the algorithm cannot run", async () => {

@@ -189,7 +189,7 @@ describe("visibility", () => {
     expect(byUser).toContain("alpha shared");
     expect(byUser).not.toContain("alpha private");
     const byName = await bob.html(`/datasetInDetail?type=name&q=${encodeURIComponent("ALPHA PRIV")}`);
-    expect(byName).toContain("未找到符合条件的数据集！");
+    expect(byName).toContain("No dataset matches your search!");
     // Alice finds her own private one by a fuzzy (case-insensitive, partial) name.
     expect(await alice.html(`/datasetInDetail?type=name&q=${encodeURIComponent("ALPHA PRIV")}`)).toContain("alpha private");
     const shared = await anon.html(`/datasetPreview?tab=users`);

@@ -4,6 +4,7 @@ import { Notice } from "~/components/FieldError.tsx";
 import { Pager } from "./Pager.tsx";
 
 import { NO_MATCH_TEXT } from "./messages.ts";
+import { useTranslation } from "react-i18next";
 
 /**
  * The dataset search of seed 001 (user query, classification, detail pages): search type
@@ -29,34 +30,35 @@ export function DatasetSearch({
   pickLabel: string;
   pageHref: (page: number) => string;
 }) {
+  const { t } = useTranslation("datasets");
   return (
     <div>
-      <Form method="get" action={action} className="ds-toolbar" aria-label="Search datasets">
+      <Form method="get" action={action} className="ds-toolbar" aria-label={t("search.label")}>
         {Object.entries(hidden).map(([k, v]) => (
           <input key={k} type="hidden" name={k} value={v} />
         ))}
         <label htmlFor="ds-search-type" className="muted">
-          Search by
+          {t("search.by")}
         </label>
         <select id="ds-search-type" name="type" defaultValue={type} className="p-inputtext">
-          <option value="name">Dataset name (fuzzy)</option>
-          <option value="user">User name (exact)</option>
+          <option value="name">{t("search.byName")}</option>
+          <option value="user">{t("search.byUser")}</option>
         </select>
-        <input name="q" defaultValue={q} className="p-inputtext" placeholder="Search text (empty: all visible datasets)" aria-label="Search text" />
+        <input name="q" defaultValue={q} className="p-inputtext" placeholder={t("search.placeholder")} aria-label={t("search.text")} />
         <button type="submit" className="p-button p-component">
-          <i className="pi pi-search" style={{ marginRight: ".4rem" }} /> Search
+          <i className="pi pi-search" style={{ marginRight: ".4rem" }} /> {t("search.submit")}
         </button>
       </Form>
       {result.noMatch ? <Notice kind="warn">{NO_MATCH_TEXT}</Notice> : null}
-      {!result.noMatch && result.total === 0 ? <p className="muted">No datasets are visible to you yet.</p> : null}
+      {!result.noMatch && result.total === 0 ? <p className="muted">{t("search.noneVisible")}</p> : null}
       <div className="ds-previews">
         {result.items.map((d) => (
           <div key={d.id} className="card ds-preview" data-dataset-id={d.id} style={{ marginBottom: 0 }}>
             <div>
               <h3 style={{ margin: "0 0 .35rem" }}>{d.name}</h3>
               <p className="muted" style={{ margin: "0 0 .75rem" }}>
-                {d.platform ? "Installed on this platform" : `by ${d.owner ?? "?"}`} · {d.isPublic ? "public" : "private"} · {d.pictureCount} picture
-                {d.pictureCount === 1 ? "" : "s"}
+                {d.platform ? t("installedHere") : t("byOwner", { owner: d.owner ?? "?" })} · {d.isPublic ? t("public") : t("private")} ·{" "}
+                {t("pictureCount", { count: d.pictureCount })}
               </p>
               <div className="ds-preview-pics">
                 {d.pictures.map((p) => (
@@ -64,7 +66,7 @@ export function DatasetSearch({
                 ))}
                 {Array.from({ length: Math.max(0, 3 - d.pictures.length) }, (_, i) => (
                   <span key={`e${i}`} className="ds-empty">
-                    no picture
+                    {t("noPicture")}
                   </span>
                 ))}
               </div>
@@ -75,7 +77,7 @@ export function DatasetSearch({
           </div>
         ))}
       </div>
-      <Pager page={result.page} pageCount={result.pageCount} href={pageHref} label="Dataset pages" />
+      <Pager page={result.page} pageCount={result.pageCount} href={pageHref} label={t("datasetPages")} />
     </div>
   );
 }

@@ -1,7 +1,9 @@
 import { Link } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
 
 /** Link-based pager (works without JavaScript): at most 7 page numbers, hidden when there is one page (seed 001 §2, §9). */
-export function Pager({ page, pageCount, href, label = "Pages" }: { page: number; pageCount: number; href: (page: number) => string; label?: string }) {
+export function Pager({ page, pageCount, href, label }: { page: number; pageCount: number; href: (page: number) => string; label?: string }) {
+  const { t } = useTranslation("datasets");
   if (pageCount <= 1) return null;
   const span = 7;
   let first = Math.max(1, page - Math.floor(span / 2));
@@ -9,9 +11,9 @@ export function Pager({ page, pageCount, href, label = "Pages" }: { page: number
   first = Math.max(1, last - span + 1);
   const pages = Array.from({ length: last - first + 1 }, (_, i) => first + i);
   return (
-    <nav className="ds-pager" aria-label={label}>
+    <nav className="ds-pager" aria-label={label ?? t("pages")}>
       {page > 1 ? (
-        <Link to={href(page - 1)} preventScrollReset aria-label="Previous page" className="ds-pager-item">
+        <Link to={href(page - 1)} preventScrollReset aria-label={t("previousPage")} className="ds-pager-item">
           ‹
         </Link>
       ) : (
@@ -29,7 +31,7 @@ export function Pager({ page, pageCount, href, label = "Pages" }: { page: number
         ),
       )}
       {page < pageCount ? (
-        <Link to={href(page + 1)} preventScrollReset aria-label="Next page" className="ds-pager-item">
+        <Link to={href(page + 1)} preventScrollReset aria-label={t("nextPage")} className="ds-pager-item">
           ›
         </Link>
       ) : (

@@ -1,9 +1,10 @@
-// Words of seed 001 that both the server and the browser show.
-export const DATA_DETAILS_WARNING = "Sorry, dataset viewing is not available on this server due to insufficient storage space.";
-export const NO_MATCH_TEXT = "未找到符合条件的数据集！";
+// Words of seed 001 that both the server and the browser show, as message refs (texts in
+// app/locales/<lng>/datasets.json and demo.json: the seed's words in its language).
+export const DATA_DETAILS_WARNING = "datasets:msg.dataDetailsWarning";
+export const NO_MATCH_TEXT = "datasets:msg.noMatch";
 export const CLASSIFICATION_MSG = {
-  chooseModel: "请选择要使用的模型",
-  chooseAlgorithm: "请选择要使用的算法",
-  chooseImage: "请选择要解释的图像",
-  success: "The algorithm executed successfully!",
+  chooseModel: "demo:msg.chooseModel",
+  chooseAlgorithm: "demo:msg.chooseAlgorithm",
+  chooseImage: "demo:msg.chooseImage",
+  success: "demo:msg.success",
 };
