@@ -323,7 +323,7 @@ function PoolStep({ pool, seed, picture, signedIn, uploadError }: PoolData & { u
         </Form>
       ) : (
         <p className="muted">
-          <Trans t={t} i18nKey="loginToUpload" components={{ login: <a href="/signin?redirectTo=%2FUserImgclassification%3Ftab%3Dpool" /> }} />
+          <Trans t={t} i18nKey="loginToUpload" components={{ login: <Link to="/signin?redirectTo=%2FUserImgclassification%3Ftab%3Dpool" /> }} />
         </p>
       )}
       <FieldError id="upload-error" message={uploadError} />
