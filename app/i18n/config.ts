@@ -26,8 +26,28 @@ export const FALLBACK_LANGUAGE: Language = "en";
 export const DEFAULT_NAMESPACE = "common";
 
 export const resources = {
-  en: { account: enAccount, common: enCommon, home: enHome, docs: enDocs, board: enBoard, forms: enForms, submission: enSubmission, datasets: enDatasets, demo: enDemo },
-  zh: { account: zhAccount, common: zhCommon, home: zhHome, docs: zhDocs, board: zhBoard, forms: zhForms, submission: zhSubmission, datasets: zhDatasets, demo: zhDemo },
+  en: {
+    account: enAccount,
+    common: enCommon,
+    home: enHome,
+    docs: enDocs,
+    board: enBoard,
+    forms: enForms,
+    submission: enSubmission,
+    datasets: enDatasets,
+    demo: enDemo,
+  },
+  zh: {
+    account: zhAccount,
+    common: zhCommon,
+    home: zhHome,
+    docs: zhDocs,
+    board: zhBoard,
+    forms: zhForms,
+    submission: zhSubmission,
+    datasets: zhDatasets,
+    demo: zhDemo,
+  },
 } as const;
 
 export type Namespace = keyof (typeof resources)["en"];
