@@ -1,3 +1,4 @@
+import { messageRef } from "~/lib/forms/messages.ts";
 // Datasets and their pictures, with visibility decided here and only here: a viewer sees
 // public datasets and their own; anything else is "not found" (404), so a private dataset's
 // existence never leaks. Changing a dataset (upload, delete) needs ownership on top.
@@ -15,17 +16,17 @@ export const PICTURES_PER_PREVIEW = 3; // … with 3 pictures each
 export { NO_MATCH_TEXT as NO_MATCH } from "../components/datasets/messages.ts"; // seed 001 §5, §8
 
 export const MSG = {
-  deletedMeanwhile: "This dataset was deleted while the pictures were being uploaded; nothing was kept.",
-  nameRequired: "Please give the dataset a name.",
-  nameTooLong: "The dataset name can be at most 100 characters.",
-  nameTaken: "You already have a dataset with this name.",
-  created: "Dataset created.",
-  noFiles: "Please choose at least one picture to upload.",
-  tooBig: `Each picture must be at most ${PICTURE_LIMITS.maxBytes / 1024 / 1024} MB.`,
-  tooMany: `At most ${PICTURE_LIMITS.maxFiles} pictures can be uploaded at once.`,
-  notOwner: "Only the owner of this dataset can change it.",
-  platformReadOnly: "The platform's installed datasets cannot be changed.",
-  noneSelected: "Please select at least one picture to delete.",
+  deletedMeanwhile: "datasets:msg.deletedMeanwhile",
+  nameRequired: "datasets:msg.nameRequired",
+  nameTooLong: "datasets:msg.nameTooLong",
+  nameTaken: "datasets:msg.nameTaken",
+  created: "datasets:msg.created",
+  noFiles: "datasets:msg.noFiles",
+  tooBig: messageRef("datasets:msg.tooBig", { mb: PICTURE_LIMITS.maxBytes / 1024 / 1024 }),
+  tooMany: messageRef("datasets:msg.tooMany", { count: PICTURE_LIMITS.maxFiles }),
+  notOwner: "datasets:msg.notOwner",
+  platformReadOnly: "datasets:msg.platformReadOnly",
+  noneSelected: "datasets:msg.noneSelected",
 };
 
 export type Viewer = Pick<CurrentUser, "id" | "username"> | null;

@@ -30,6 +30,10 @@ import { PictureTile } from "~/components/datasets/PictureTile.tsx";
 import { DatasetStyles } from "~/components/datasets/styles.tsx";
 import { useHydrated } from "~/lib/useHydrated.ts";
 import { checkFields, checkFormData } from "~/.server/forms.server.ts";
+import { useTranslation } from "react-i18next";
+import { messageRef, translateMessage } from "~/lib/forms/messages.ts";
+
+export const handle = { i18n: "datasets" };
 
 export const meta: MetaFunction = () => [{ title: "My datasets — Meta-Rank" }];
 
@@ -66,11 +70,11 @@ function noticeOf(sp: URLSearchParams): string | null {
     case "created":
       return MSG.created;
     case "uploaded":
-      return `${Number(sp.get("n")) || 0} picture(s) uploaded.`;
+      return messageRef("datasets:mine.uploaded", { count: Number(sp.get("n")) || 0 });
     case "deleted":
-      return `${Number(sp.get("n")) || 0} picture(s) deleted.`;
+      return messageRef("datasets:mine.deleted", { count: Number(sp.get("n")) || 0 });
     case "dataset-deleted":
-      return "Dataset deleted.";
+      return "datasets:mine.datasetDeleted";
     default:
       return null;
   }
@@ -124,7 +128,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     await deleteDataset(user, f.datasetId);
     return redirect(back({ msg: "dataset-deleted" }));
   }
-  return data<ActionResult>({ intent, error: "Unknown action." }, { status: 400 });
+  return data<ActionResult>({ intent, error: "datasets:mine.unknownAction" }, { status: 400 });
 }
 
 export default function DatasetInDetail() {
@@ -141,40 +145,41 @@ function DatasetList({ type, q, result, notice }: Extract<ReturnType<typeof useL
   const res = useActionData<typeof action>() as ActionResult | undefined;
   const busy = useNavigation().state === "submitting";
   const qs = (page: number) => `/datasetInDetail?${new URLSearchParams({ type, q, page: String(page) })}`;
+  const { t } = useTranslation("datasets");
   return (
     <>
       <p>
         <Link to="/datasetPreview">
-          <i className="pi pi-arrow-left" /> Dataset preview
+          <i className="pi pi-arrow-left" /> {t("mine.preview")}
         </Link>
       </p>
-      <h1>My datasets</h1>
+      <h1>{t("mine.title")}</h1>
       {notice ? <Notice kind="success">{notice}</Notice> : null}
       <div className="card">
-        <h2 style={{ marginTop: 0 }}>Create a dataset</h2>
-        <Form method="post" action="/datasetInDetail" className="ds-toolbar" aria-label="Create a dataset">
+        <h2 style={{ marginTop: 0 }}>{t("mine.create")}</h2>
+        <Form method="post" action="/datasetInDetail" className="ds-toolbar" aria-label={t("mine.create")}>
           <input type="hidden" name="intent" value="create" />
-          <label htmlFor="ds-name">Name</label>
+          <label htmlFor="ds-name">{t("mine.name")}</label>
           <input id="ds-name" name="name" className="p-inputtext" maxLength={100} required aria-describedby="ds-name-error" />
           <label>
-            <input type="radio" name="visibility" value="private" defaultChecked /> Private
+            <input type="radio" name="visibility" value="private" defaultChecked /> {t("mine.private")}
           </label>
           <label>
-            <input type="radio" name="visibility" value="public" /> Public
+            <input type="radio" name="visibility" value="public" /> {t("mine.public")}
           </label>
-          <Button type="submit" label="Create" icon="pi pi-plus" loading={busy} />
+          <Button type="submit" label={t("mine.createButton")} icon="pi pi-plus" loading={busy} />
         </Form>
         <FieldError id="ds-name-error" message={res?.fieldErrors?.name} />
       </div>
       <div className="card">
-        <h2 style={{ marginTop: 0 }}>Datasets visible to you</h2>
+        <h2 style={{ marginTop: 0 }}>{t("mine.visible")}</h2>
         <DatasetSearch
           action="/datasetInDetail"
           type={type}
           q={q}
           result={result}
           pickHref={(id) => `/datasetInDetail?dataset=${id}`}
-          pickLabel="Open"
+          pickLabel={t("open")}
           pageHref={qs}
         />
       </div>
@@ -197,28 +202,29 @@ function DatasetScreen({
   const base = `/datasetInDetail?dataset=${dataset.id}`;
   const pageHref = (p: number) => `${base}&page=${p}${mode === "delete" ? "&mode=delete" : ""}`;
   const here = `${base}&page=${pictures.page}`;
+  const { t } = useTranslation("datasets");
   return (
     <>
       <p>
         <Link to="/datasetPreview">
-          <i className="pi pi-arrow-left" /> Dataset preview
+          <i className="pi pi-arrow-left" /> {t("mine.preview")}
         </Link>{" "}
-        · <Link to="/datasetInDetail">My datasets</Link>
+        · <Link to="/datasetInDetail">{t("mine.title")}</Link>
       </p>
       <h1 style={{ marginBottom: ".25rem" }}>{dataset.name}</h1>
       <p className="muted" style={{ marginTop: 0 }}>
-        {dataset.platform ? "Installed on this platform" : `Owner: ${dataset.owner}`} · {dataset.isPublic ? "public" : "private"} · {pictures.total} picture
-        {pictures.total === 1 ? "" : "s"}
+        {dataset.platform ? t("installedHere") : t("mine.owner", { owner: dataset.owner })} · {dataset.isPublic ? t("public") : t("private")} ·{" "}
+        {t("pictureCount", { count: pictures.total })}
       </p>
       {notice ? <Notice kind="success">{notice}</Notice> : null}
       {res?.error ? <Notice kind="error">{res.error}</Notice> : null}
       {res?.rejected?.length ? (
         <Notice kind="error">
-          {res.saved ? `${res.saved} picture(s) uploaded; ` : ""}
-          {res.rejected.length} refused:
+          {res.saved ? t("mine.savedSome", { count: res.saved }) + " " : ""}
+          {t("mine.refused", { count: res.rejected.length })}
           <ul style={{ margin: ".25rem 0 0" }}>
             {res.rejected.map((r, i) => (
-              <li key={i}>{r}</li>
+              <li key={i}>{translateMessage(t, r)}</li>
             ))}
           </ul>
         </Notice>
@@ -226,11 +232,11 @@ function DatasetScreen({
       {dataset.isOwn && mode === "browse" ? (
         <div className="ds-toolbar">
           <Link to={`${here}&upload=1`} className="p-button p-component" preventScrollReset>
-            <i className="pi pi-upload" style={{ marginRight: ".4rem" }} /> Upload pictures
+            <i className="pi pi-upload" style={{ marginRight: ".4rem" }} /> {t("mine.upload")}
           </Link>
           {pictures.total ? (
             <Link to={`${here}&mode=delete`} className="p-button p-button-danger p-button-outlined p-component" preventScrollReset>
-              <i className="pi pi-trash" style={{ marginRight: ".4rem" }} /> Delete pictures
+              <i className="pi pi-trash" style={{ marginRight: ".4rem" }} /> {t("mine.deletePictures")}
             </Link>
           ) : null}
         </div>
@@ -238,7 +244,7 @@ function DatasetScreen({
       {upload ? (
         hydrated ? (
           <Dialog
-            header="Upload pictures"
+            header={t("mine.upload")}
             visible
             onHide={() => navigate(here, { replace: true, preventScrollReset: true })}
             style={{ width: "min(520px, 95vw)" }}
@@ -247,7 +253,7 @@ function DatasetScreen({
           </Dialog>
         ) : (
           <div className="card">
-            <h2 style={{ marginTop: 0 }}>Upload pictures</h2>
+            <h2 style={{ marginTop: 0 }}>{t("mine.upload")}</h2>
             <UploadForm datasetId={dataset.id} action={here} cancelHref={here} limits={limits} />
           </div>
         )
@@ -261,16 +267,16 @@ function DatasetScreen({
           ))}
         </div>
       )}
-      {pictures.total === 0 ? <p className="muted">This dataset has no pictures yet.</p> : null}
-      <Pager page={pictures.page} pageCount={pictures.pageCount} href={pageHref} label="Picture pages" />
+      {pictures.total === 0 ? <p className="muted">{t("mine.noPictures")}</p> : null}
+      <Pager page={pictures.page} pageCount={pictures.pageCount} href={pageHref} label={t("mine.picturePages")} />
       {dataset.isOwn && mode === "browse" ? (
         <details style={{ marginTop: "2rem" }}>
-          <summary className="muted">Delete this dataset</summary>
+          <summary className="muted">{t("mine.deleteThis")}</summary>
           <Form method="post" action={here} className="ds-toolbar" style={{ marginTop: ".75rem" }}>
             <input type="hidden" name="intent" value="deleteDataset" />
             <input type="hidden" name="datasetId" value={dataset.id} />
-            <span>All {pictures.total} pictures will be removed for good.</span>
-            <Button type="submit" severity="danger" label="Delete dataset" />
+            <span>{t("mine.deleteWarning", { count: pictures.total })}</span>
+            <Button type="submit" severity="danger" label={t("mine.deleteDataset")} />
           </Form>
         </details>
       ) : null}
@@ -290,21 +296,20 @@ function UploadForm({
   limits: { maxMb: number; maxFiles: number };
 }) {
   const busy = useNavigation().state === "submitting";
+  const { t } = useTranslation("datasets");
   return (
     // Manual upload (seed §4): choose files, then confirm; nothing is sent on selection.
-    <Form method="post" action={action} encType="multipart/form-data" aria-label="Upload pictures" replace>
+    <Form method="post" action={action} encType="multipart/form-data" aria-label={t("mine.upload")} replace>
       <input type="hidden" name="intent" value="upload" />
       <input type="hidden" name="datasetId" value={datasetId} />
       <div className="field">
-        <label htmlFor="pictures">
-          Pictures (PNG, JPEG, GIF or WebP; up to {limits.maxMb} MB each, {limits.maxFiles} at a time)
-        </label>
+        <label htmlFor="pictures">{t("mine.picturesLabel", { mb: limits.maxMb, files: limits.maxFiles })}</label>
         <input id="pictures" name="pictures" type="file" multiple accept="image/png,image/jpeg,image/gif,image/webp" required />
       </div>
       <div className="ds-toolbar">
-        <Button type="submit" label="Confirm upload" icon="pi pi-check" loading={busy} />
+        <Button type="submit" label={t("mine.confirmUpload")} icon="pi pi-check" loading={busy} />
         <Link to={cancelHref} className="p-button p-button-text p-component" preventScrollReset>
-          Cancel
+          {t("mine.cancel")}
         </Link>
       </div>
     </Form>
@@ -345,30 +350,37 @@ function DeleteMode({
       else n.add(id);
       return n;
     });
+  const { t } = useTranslation("datasets");
   return (
-    <Form method="post" action={here + "&mode=delete"} aria-label="Delete pictures">
+    <Form method="post" action={here + "&mode=delete"} aria-label={t("mine.deletePictures")}>
       <input type="hidden" name="intent" value="deletePictures" />
       <input type="hidden" name="datasetId" value={datasetId} />
       <input type="hidden" name="page" value={page} />
       <div className="ds-toolbar">
         {hydrated ? (
           <>
-            <Button type="button" label="Select all" outlined onClick={() => setSelected(new Set(pictures.map((p) => p.id)))} />
-            <Button type="button" label="Cancel all selections" outlined onClick={() => setSelected(new Set())} />
+            <Button type="button" label={t("mine.selectAll")} outlined onClick={() => setSelected(new Set(pictures.map((p) => p.id)))} />
+            <Button type="button" label={t("mine.cancelAll")} outlined onClick={() => setSelected(new Set())} />
           </>
         ) : (
           <>
             <Link to={`${here}&mode=delete&select=all`} className="p-button p-button-outlined p-component">
-              Select all
+              {t("mine.selectAll")}
             </Link>
             <Link to={`${here}&mode=delete`} className="p-button p-button-outlined p-component">
-              Cancel all selections
+              {t("mine.cancelAll")}
             </Link>
           </>
         )}
-        <Button type="submit" severity="danger" label={hydrated ? `Confirm (${selected.size})` : "Confirm"} icon="pi pi-trash" loading={busy} />
+        <Button
+          type="submit"
+          severity="danger"
+          label={hydrated ? t("mine.confirmCount", { count: selected.size }) : t("mine.confirm")}
+          icon="pi pi-trash"
+          loading={busy}
+        />
         <Link to={here} className="p-button p-button-text p-component">
-          Cancel
+          {t("mine.cancel")}
         </Link>
       </div>
       <div className="ds-grid" data-testid="picture-grid">
@@ -379,7 +391,7 @@ function DeleteMode({
               className="ds-check"
               name="pictureIds"
               value={p.id}
-              aria-label={`Select ${p.name}`}
+              aria-label={t("mine.selectOne", { name: p.name })}
               {...(hydrated ? { checked: selected.has(p.id), onChange: () => toggle(p.id) } : { defaultChecked: selectAll })}
             />
           </PictureTile>

@@ -201,6 +201,15 @@ export default function SubmissionPage() {
         // An upload sent on its own (a fetcher with JavaScript, or a crafted request) that failed.
         <Notice kind="error">{actionData.message}</Notice>
       ) : null}
+      {submitResult && !submitResult.ok && !(draft.result && boards) ? (
+        // A submission sent before scoring: the submit form is not on the page, so its messages are shown here.
+        <Notice kind="error">
+          {[submitResult.message, ...Object.values(submitResult.errors ?? {})]
+            .filter((m): m is string => Boolean(m))
+            .map((m) => translateMessage(t, m))
+            .join(" ")}
+        </Notice>
+      ) : null}
       {flash ? (
         <>
           <Notice kind="success">{flash.submitted}</Notice>
