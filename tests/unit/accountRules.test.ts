@@ -46,8 +46,9 @@ describe("password dialog rules", () => {
     expect(validatePasswordChange({ oldPassword: "a", newPassword: "b", confirmPassword: "b" })).toEqual({});
   });
   it("labels authority like the profile screen", () => {
-    expect(authorityLabel(1)).toBe("Admin");
-    expect(authorityLabel(0)).toBe("User");
-    expect(authorityLabel(-1)).toBe("User");
+    // Translation keys of the account namespace (Admin / User, 管理员 / 普通用户).
+    expect(authorityLabel(1)).toBe("profile.roleAdmin");
+    expect(authorityLabel(0)).toBe("profile.roleUser");
+    expect(authorityLabel(-1)).toBe("profile.roleUser");
   });
 });
