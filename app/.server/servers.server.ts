@@ -16,15 +16,16 @@ import { logger } from "./logger.server.ts";
 
 export const log = logger("servers");
 
-/** Seed messages (000 §5, §8). */
+/** Seed messages (000 §5, §8), as message refs: the seed's Chinese words, an English translation. */
 export const SERVER_MSG = {
-  nameRequired: "服务器名不得为空",
-  passwordRequired: "密码不得为空",
-  passwordMismatch: "两次密码不一致",
-  created: "新建成功",
-  createFailed: "新建失败",
-  deleted: "删除成功",
-  deleteFailed: "删除失败",
+  nameRequired: "admin:msg.nameRequired",
+  nameTooLong: "admin:msg.nameTooLong",
+  passwordRequired: "admin:msg.passwordRequired",
+  passwordMismatch: "admin:msg.passwordMismatch",
+  created: "admin:msg.created",
+  createFailed: "admin:msg.createFailed",
+  deleted: "admin:msg.deleted",
+  deleteFailed: "admin:msg.deleteFailed",
 } as const;
 
 /** Online = last heartbeat younger than this (seed: 60 s). Tests shorten it through the env. */
@@ -86,7 +87,7 @@ export type ServerFormErrors = Partial<Record<"username" | "password" | "passwor
 export function validateNewServer(input: { username: string; password: string; password2: string }): ServerFormErrors {
   const errors: ServerFormErrors = {};
   if (!input.username.trim()) errors.username = SERVER_MSG.nameRequired;
-  else if (input.username.trim().length > 200) errors.username = "服务器名不得超过200个字符";
+  else if (input.username.trim().length > 200) errors.username = SERVER_MSG.nameTooLong;
   if (!input.password) errors.password = SERVER_MSG.passwordRequired;
   if (input.password !== input.password2) errors.password2 = SERVER_MSG.passwordMismatch;
   return errors;

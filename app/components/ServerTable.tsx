@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 // The server management table (seed 000 §3 Server): name (links to its detail page), online
 // state, last login, total memory, GPU processes in cycling greens, and delete controls that
 // belong to the surrounding <Form> (no JavaScript needed).
@@ -11,23 +12,24 @@ export interface ServerTableRow {
   link: string;
 }
 
-const memory = (mib: number | null) => (mib === null ? "unknown" : mib >= 1024 ? `${(mib / 1024).toFixed(1)} GiB` : `${mib} MiB`);
+const memory = (mib: number | null, unknown: string) => (mib === null ? unknown : mib >= 1024 ? `${(mib / 1024).toFixed(1)} GiB` : `${mib} MiB`);
 
 export function ServerTable({ servers }: { servers: ServerTableRow[] }) {
-  if (!servers.length) return <p data-testid="no-servers">No servers yet. Create one, then start a sidecar with its name and password.</p>;
+  const { t } = useTranslation("admin");
+  if (!servers.length) return <p data-testid="no-servers">{t("servers.none")}</p>;
   return (
     <div className="p-datatable p-component p-datatable-sm">
       <table className="p-datatable-table" style={{ width: "100%", borderCollapse: "collapse" }} data-testid="server-table">
         <thead className="p-datatable-thead">
           <tr>
             <th style={{ width: "2.5rem" }}>
-              <span className="sr-only">Select</span>
+              <span className="sr-only">{t("servers.select")}</span>
             </th>
-            <th>Name</th>
-            <th>State</th>
-            <th>Last login</th>
-            <th>Total memory</th>
-            <th>GPU processes</th>
+            <th>{t("servers.colName")}</th>
+            <th>{t("servers.colState")}</th>
+            <th>{t("servers.colLastLogin")}</th>
+            <th>{t("servers.colMemory")}</th>
+            <th>{t("servers.colProcesses")}</th>
             <th />
           </tr>
         </thead>
@@ -35,18 +37,18 @@ export function ServerTable({ servers }: { servers: ServerTableRow[] }) {
           {servers.map((s) => (
             <tr key={s.id} data-testid={`server-${s.username}`} data-online={s.online ? "true" : "false"}>
               <td>
-                <input type="checkbox" name="server_ids" value={s.id} aria-label={`Select ${s.username}`} />
+                <input type="checkbox" name="server_ids" value={s.id} aria-label={t("servers.selectOne", { name: s.username })} />
               </td>
               <td>
                 <a href={s.link}>{s.username}</a>
               </td>
               <td>
                 <span className={`p-tag ${s.online ? "p-tag-success" : "p-tag-secondary"}`} data-testid="online-state">
-                  {s.online ? "online" : "offline"}
+                  {s.online ? t("online") : t("offline")}
                 </span>
               </td>
-              <td>{s.lastLogin ?? "never"}</td>
-              <td>{memory(s.totalMemoryMiB)}</td>
+              <td>{s.lastLogin ?? t("never")}</td>
+              <td>{memory(s.totalMemoryMiB, t("unknown"))}</td>
               <td>
                 {s.processes.length ? (
                   <div style={{ display: "flex", flexWrap: "wrap", gap: ".3rem" }}>
@@ -59,12 +61,12 @@ export function ServerTable({ servers }: { servers: ServerTableRow[] }) {
                         style={{ background: p.colour, color: "#fff", borderRadius: "999px", padding: ".15rem .6rem", fontSize: ".8rem", whiteSpace: "nowrap" }}
                       >
                         GPU {p.gpuIndex >= 0 ? p.gpuIndex : "?"} · {p.pid} · {p.name.split("/").pop()} ·{" "}
-                        {p.memoryMiB === null ? "unknown" : `${p.memoryMiB} MiB`}
+                        {p.memoryMiB === null ? t("unknown") : `${p.memoryMiB} MiB`}
                       </span>
                     ))}
                   </div>
                 ) : (
-                  <span className="muted">none</span>
+                  <span className="muted">{t("servers.noProcesses")}</span>
                 )}
               </td>
               <td>
@@ -73,9 +75,9 @@ export function ServerTable({ servers }: { servers: ServerTableRow[] }) {
                   name="only"
                   value={s.id}
                   className="p-button p-button-danger p-button-text p-button-sm"
-                  aria-label={`Delete ${s.username}`}
+                  aria-label={t("servers.deleteOne", { name: s.username })}
                 >
-                  Delete
+                  {t("servers.delete")}
                 </button>
               </td>
             </tr>

@@ -2,6 +2,7 @@
 // browser. Translations live in app/locales/<lng>/<namespace>.json, one namespace per area;
 // tests/unit/i18n.test.ts fails when a key exists in one language only (docs/i18n.md).
 import enAccount from "~/locales/en/account.json";
+import enAdmin from "~/locales/en/admin.json";
 import enBoard from "~/locales/en/board.json";
 import enCommon from "~/locales/en/common.json";
 import enDatasets from "~/locales/en/datasets.json";
@@ -11,6 +12,7 @@ import enForms from "~/locales/en/forms.json";
 import enHome from "~/locales/en/home.json";
 import enSubmission from "~/locales/en/submission.json";
 import zhAccount from "~/locales/zh/account.json";
+import zhAdmin from "~/locales/zh/admin.json";
 import zhBoard from "~/locales/zh/board.json";
 import zhCommon from "~/locales/zh/common.json";
 import zhDatasets from "~/locales/zh/datasets.json";
@@ -28,6 +30,7 @@ export const DEFAULT_NAMESPACE = "common";
 export const resources = {
   en: {
     account: enAccount,
+    admin: enAdmin,
     common: enCommon,
     home: enHome,
     docs: enDocs,
@@ -39,6 +42,7 @@ export const resources = {
   },
   zh: {
     account: zhAccount,
+    admin: zhAdmin,
     common: zhCommon,
     home: zhHome,
     docs: zhDocs,

@@ -14,6 +14,9 @@ import { useHydrated } from "~/lib/useHydrated.ts";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { ServerTable } from "~/components/ServerTable.tsx";
 import { checkFormData } from "~/.server/forms.server.ts";
+import { useTranslation } from "react-i18next";
+
+export const handle = { i18n: "admin" };
 
 export const meta: MetaFunction = () => [{ title: "Server management — Meta-Rank" }];
 
@@ -78,24 +81,24 @@ export default function ManageServer() {
   const [params] = useSearchParams();
   const busy = useNavigation().state === "submitting";
   const open = Boolean(result?.errors && Object.keys(result.errors).length) || params.get("dialog") === "create";
+  const { t } = useTranslation("admin");
   return (
     <section className="card">
       <div style={{ display: "flex", alignItems: "center", justifyContent: "space-between", gap: "1rem" }}>
-        <h2 style={{ margin: 0 }}>Servers</h2>
+        <h2 style={{ margin: 0 }}>{t("servers.title")}</h2>
         <Link to="?dialog=create" className="p-button p-component" preventScrollReset data-testid="new-server">
-          <i className="pi pi-plus" style={{ marginRight: ".5rem" }} /> New server
+          <i className="pi pi-plus" style={{ marginRight: ".5rem" }} /> {t("servers.new")}
         </Link>
       </div>
-      <p className="muted">
-        A sidecar started with a server's name and password (SIDECAR_NAME, SIDECAR_PASSWORD, APP_URL) registers itself; a server is online while its last
-        heartbeat is less than {thresholdSeconds} s old.
-      </p>
+      <p className="muted">{t("servers.lead", { seconds: thresholdSeconds })}</p>
       {notice ? <Notice kind={notice.kind}>{notice.text}</Notice> : null}
-      {loadFailed ? <Notice kind="error">The server list could not be loaded.</Notice> : null}
-      <Form method="post" action="/admin/manage_server" aria-label="Servers">
+      {loadFailed ? <Notice kind="error">{t("servers.loadFailed")}</Notice> : null}
+      <Form method="post" action="/admin/manage_server" aria-label={t("servers.title")}>
         <input type="hidden" name="intent" value="delete" />
         <ServerTable servers={servers} />
-        {servers.length ? <Button type="submit" label="Delete selected" severity="danger" outlined loading={busy} style={{ marginTop: "1rem" }} /> : null}
+        {servers.length ? (
+          <Button type="submit" label={t("servers.deleteSelected")} severity="danger" outlined loading={busy} style={{ marginTop: "1rem" }} />
+        ) : null}
       </Form>
       <CreateDialog open={open}>
         <CreateForm errors={result?.errors} />
@@ -108,18 +111,19 @@ export default function ManageServer() {
 function CreateDialog({ open, children }: { open: boolean; children: React.ReactNode }) {
   const hydrated = useHydrated();
   const navigate = useNavigate();
+  const { t } = useTranslation("admin");
   if (!open) return null;
   if (!hydrated)
     return (
       <div className="card" style={{ marginTop: "1.5rem" }}>
-        <h2>New server</h2>
+        <h2>{t("servers.new")}</h2>
         {children}
-        <a href="/admin/manage_server">Close</a>
+        <a href="/admin/manage_server">{t("close")}</a>
       </div>
     );
   return (
     <Dialog
-      header="New server"
+      header={t("servers.new")}
       visible
       onHide={() => navigate("/admin/manage_server", { replace: true, preventScrollReset: true })}
       style={{ width: "min(480px, 95vw)" }}
@@ -132,25 +136,26 @@ function CreateDialog({ open, children }: { open: boolean; children: React.React
 function CreateForm({ errors }: { errors?: ServerFormErrors }) {
   const busy = useNavigation().state === "submitting";
   const pwd = useRef<HTMLInputElement>(null);
+  const { t } = useTranslation("admin");
   return (
-    <Form method="post" action="/admin/manage_server" aria-label="New server">
+    <Form method="post" action="/admin/manage_server" aria-label={t("servers.new")}>
       <input type="hidden" name="intent" value="create" />
       <div className="field">
-        <label htmlFor="server-username">Server name</label>
+        <label htmlFor="server-username">{t("servers.name")}</label>
         <InputText id="server-username" name="username" autoComplete="off" maxLength={200} aria-describedby="username-error" />
         <FieldError id="username-error" message={errors?.username} />
       </div>
       <div className="field">
-        <label htmlFor="server-password">Password</label>
+        <label htmlFor="server-password">{t("servers.password")}</label>
         <InputText id="server-password" name="password" type="password" autoComplete="new-password" ref={pwd} aria-describedby="password-error" />
         <FieldError id="password-error" message={errors?.password} />
       </div>
       <div className="field">
-        <label htmlFor="server-password2">Confirm password</label>
+        <label htmlFor="server-password2">{t("servers.password2")}</label>
         <InputText id="server-password2" name="password2" type="password" autoComplete="new-password" aria-describedby="password2-error" />
         <FieldError id="password2-error" message={errors?.password2} />
       </div>
-      <Button type="submit" label="Create" loading={busy} />
+      <Button type="submit" label={t("servers.create")} loading={busy} />
     </Form>
   );
 }

@@ -3,6 +3,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { NavLink, Outlet } from "@remix-run/react";
 import { requireAdmin } from "~/.server/session.server.ts";
+import { useTranslation } from "react-i18next";
+
+export const handle = { i18n: "admin" };
 
 export const meta: MetaFunction = () => [{ title: "Platform management — Meta-Rank" }];
 
@@ -13,22 +16,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function Admin() {
   const tab = ({ isActive }: { isActive: boolean }) => "tab" + (isActive ? " active" : "");
+  const { t } = useTranslation("admin");
   return (
     <section>
-      <h1>Platform management</h1>
-      <nav className="tabs" aria-label="Platform management">
+      <h1>{t("title")}</h1>
+      <nav className="tabs" aria-label={t("title")}>
         <NavLink to="/admin/manage_server" className={tab}>
-          Server management
+          {t("tabs.servers")}
         </NavLink>
         <NavLink to="/admin/ranking" className={tab}>
-          Contributor ranking
+          {t("tabs.ranking")}
         </NavLink>
         <NavLink to="/admin/evaluations" className={tab}>
-          Evaluations
+          {t("tabs.evaluations")}
         </NavLink>
         {/* bull-board is an Express app beside Remix: a full page load, not a client navigation. */}
         <a href="/admin/queues" className="tab" data-testid="queues-link">
-          Job queues
+          {t("tabs.queues")}
         </a>
       </nav>
       <Outlet />

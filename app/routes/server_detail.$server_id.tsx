@@ -11,8 +11,11 @@ import { fetchServerTelemetry, formatDateTime, getServer, isOnline } from "~/.se
 import { ServerCharts, hoursMinutes } from "~/components/ServerCharts.tsx";
 import { Notice } from "~/components/FieldError.tsx";
 import { usePeriodicRevalidation } from "~/lib/usePeriodicRevalidation.ts";
+import { useTranslation } from "react-i18next";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: reactVisCss }];
+export const handle = { i18n: "admin" };
+
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.server.username ?? "Server"} — Server Detail — Meta-Rank` }];
 
 /** Seed §9: the detail page polls every 10 s. */
@@ -49,43 +52,44 @@ export default function ServerDetail() {
     const d = new Date(t + utcOffsetMinutes * 60_000);
     return `${hoursMinutes(t, utcOffsetMinutes)}:${String(d.getUTCSeconds()).padStart(2, "0")}`;
   };
+  const { t } = useTranslation("admin");
   return (
     <section className="card">
       <p>
-        <Link to="/admin/manage_server">← Server management</Link>
+        <Link to="/admin/manage_server">← {t("tabs.servers")}</Link>
       </p>
       <h1 data-testid="server-name">{server.username}</h1>
       <dl className="profile-grid" style={{ marginBottom: "1.25rem" }}>
-        <dt>State</dt>
-        <dd data-testid="server-state">{server.online ? "online" : "offline"}</dd>
-        <dt>Last login</dt>
-        <dd data-testid="server-last-login">{server.lastLogin ?? "never"}</dd>
-        <dt>Driver version</dt>
-        <dd data-testid="driver-version">{driverVersion ?? "unknown"}</dd>
-        <dt>CUDA version</dt>
-        <dd data-testid="cuda-version">{cudaVersion ?? "unknown"}</dd>
+        <dt>{t("servers.colState")}</dt>
+        <dd data-testid="server-state">{server.online ? t("online") : t("offline")}</dd>
+        <dt>{t("servers.colLastLogin")}</dt>
+        <dd data-testid="server-last-login">{server.lastLogin ?? t("never")}</dd>
+        <dt>{t("detail.driver")}</dt>
+        <dd data-testid="driver-version">{driverVersion ?? t("unknown")}</dd>
+        <dt>{t("detail.cuda")}</dt>
+        <dd data-testid="cuda-version">{cudaVersion ?? t("unknown")}</dd>
         {telemetry.ok && telemetry.gpuName ? (
           <>
-            <dt>First GPU</dt>
+            <dt>{t("detail.firstGpu")}</dt>
             <dd data-testid="gpu-name">{telemetry.gpuName}</dd>
           </>
         ) : null}
       </dl>
       <p className="muted">
-        Updated <span data-testid="loaded-at">{clock(loadedAt)}</span>
+        {t("detail.updated")} <span data-testid="loaded-at">{clock(loadedAt)}</span>
         {telemetry.ok ? (
           <>
             {" "}
-            · last sample <span data-testid="sampled-at">{clock(telemetry.sampledAt)}</span>
+            · {t("detail.lastSample")} <span data-testid="sampled-at">{clock(telemetry.sampledAt)}</span>
           </>
         ) : null}{" "}
-        · refreshes every {REFRESH_MS / 1000} s ·{" "}
+        · {t("detail.refreshes", { seconds: REFRESH_MS / 1000 })} ·{" "}
         <a href={`/server_detail/${server.id}`} data-testid="refresh-link">
-          Refresh now
+          {t("detail.refreshNow")}
         </a>
       </p>
       {!telemetry.ok ? <Notice kind="warn">{telemetry.reason}</Notice> : null}
-      {telemetry.ok && telemetry.noGpuReason ? <Notice kind="info">No GPU on this server: {telemetry.noGpuReason}</Notice> : null}
+      {telemetry.ok && telemetry.noGpuReason ? <Notice kind="info">{t("detail.noGpu", { reason: telemetry.noGpuReason })}</Notice> : null}
       <ServerCharts points={telemetry.ok ? telemetry.samples : []} utcOffsetMinutes={utcOffsetMinutes} />
     </section>
   );

@@ -64,11 +64,11 @@ describe("server pages in Chromium", () => {
     await dialog.getByLabel("Password", { exact: true }).fill("e2e-pass");
     await dialog.getByLabel("Confirm password").fill("nope");
     await dialog.getByRole("button", { name: "Create" }).click();
-    await dialog.getByText("两次密码不一致").waitFor();
+    await dialog.getByText("The two passwords differ").waitFor();
     await dialog.getByLabel("Password", { exact: true }).fill("e2e-pass");
     await dialog.getByLabel("Confirm password").fill("e2e-pass");
     await dialog.getByRole("button", { name: "Create" }).click();
-    await page.getByText("新建成功").waitFor();
+    await page.getByText("Created successfully").waitFor();
     const row = page.getByTestId("server-gpu-e2e");
     expect(await row.getAttribute("data-online")).toBe("false");
     serverId = (await row.getByRole("link", { name: "gpu-e2e" }).getAttribute("href"))!.split("/").pop()!;

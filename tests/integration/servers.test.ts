@@ -12,6 +12,7 @@ const THRESHOLD_MS = 3000;
 const FAKE_SMI_DIR = path.join(ROOT, "tests/fixtures/nvidia-smi/bin");
 let stack: Stack;
 let admin: Client;
+let adminZh: Client;
 let user: Client;
 const anon = () => new Client(stack.baseUrl);
 
@@ -85,6 +86,8 @@ beforeAll(async () => {
     env: { NODE_ENV: "test", SERVER_ONLINE_THRESHOLD_MS: String(THRESHOLD_MS), LOCAL_SIDECAR_PASSWORD: "local-secret-1", SIDECARS: "" },
   });
   admin = await adminClient(stack.baseUrl);
+  adminZh = await adminClient(stack.baseUrl);
+  await adminZh.post("/language", { lng: "zh", redirectTo: "/homepage" });
   user = await userClient(stack.baseUrl, "plain-user");
 });
 afterAll(async () => {
@@ -140,40 +143,41 @@ describe("server entries", () => {
     expect((await serverStates(admin)).get("local")).toBe(false);
   });
 
+  // The seed's words are Chinese: checked in the Chinese interface (the English one translates them).
   it("create: the seed's field messages, then 新建成功; a taken name is 新建失败", async () => {
-    let res = await createServer(admin, "", "", "");
+    let res = await createServer(adminZh, "", "", "");
     expect(res.status).toBe(400);
     let html = await res.text();
     expect(html).toContain("服务器名不得为空");
     expect(html).toContain("密码不得为空");
-    res = await createServer(admin, "gpu-a", "pw-1", "pw-2");
+    res = await createServer(adminZh, "gpu-a", "pw-1", "pw-2");
     expect(res.status).toBe(400);
     expect(await res.text()).toContain("两次密码不一致");
 
-    res = await createServer(admin, "gpu-a", "pw-1");
+    res = await createServer(adminZh, "gpu-a", "pw-1");
     expect(res.status).toBe(302);
     expect(location(res)).toBe("/admin/manage_server?msg=created");
-    html = await admin.html(location(res)!);
+    html = await adminZh.html(location(res)!);
     expect(html).toContain("新建成功");
     expect(html).toContain('data-testid="server-gpu-a" data-online="false"');
 
-    res = await createServer(admin, "gpu-a", "other");
+    res = await createServer(adminZh, "gpu-a", "other");
     expect(location(res)).toBe("/admin/manage_server?msg=create-failed");
-    expect(await admin.html(location(res)!)).toContain("新建失败");
+    expect(await adminZh.html(location(res)!)).toContain("新建失败");
   });
 
   it("delete: 删除成功, and 删除失败 for an entry that is not there; the list reloads after both", async () => {
-    await createServer(admin, "short-lived", "pw");
-    const html = await admin.html("/admin/manage_server");
+    await createServer(adminZh, "short-lived", "pw");
+    const html = await adminZh.html("/admin/manage_server");
     const id = html.match(/href="\/server_detail\/(\d+)">short-lived</)![1];
-    let res = await admin.post("/admin/manage_server", { intent: "delete", only: id });
+    let res = await adminZh.post("/admin/manage_server", { intent: "delete", only: id });
     expect(location(res)).toBe("/admin/manage_server?msg=deleted");
-    const after = await admin.html(location(res)!);
+    const after = await adminZh.html(location(res)!);
     expect(after).toContain("删除成功");
     expect(after).not.toContain("server-short-lived");
-    res = await admin.post("/admin/manage_server", { intent: "delete", only: id });
+    res = await adminZh.post("/admin/manage_server", { intent: "delete", only: id });
     expect(location(res)).toBe("/admin/manage_server?msg=delete-failed");
-    expect(await admin.html(location(res)!)).toContain("删除失败");
+    expect(await adminZh.html(location(res)!)).toContain("删除失败");
   });
 });
 

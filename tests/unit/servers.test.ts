@@ -1,5 +1,6 @@
 // Server registry rules that need no database: form validation, online state, colours,
 // heartbeat parsing and the Telemetry snapshot → chart data mapping.
+import { resources } from "~/i18n/config.ts";
 import { describe, expect, it } from "vitest";
 import {
   PROCESS_GREENS,
@@ -19,9 +20,14 @@ describe("new server form", () => {
       password: SERVER_MSG.passwordRequired,
       password2: SERVER_MSG.passwordMismatch,
     });
-    expect(SERVER_MSG.nameRequired).toBe("服务器名不得为空");
-    expect(SERVER_MSG.passwordRequired).toBe("密码不得为空");
-    expect(SERVER_MSG.passwordMismatch).toBe("两次密码不一致");
+    // Message refs whose Chinese texts are the seed's words.
+    const zh = resources.zh.admin.msg;
+    expect([SERVER_MSG.nameRequired, SERVER_MSG.passwordRequired, SERVER_MSG.passwordMismatch]).toEqual([
+      "admin:msg.nameRequired",
+      "admin:msg.passwordRequired",
+      "admin:msg.passwordMismatch",
+    ]);
+    expect([zh.nameRequired, zh.passwordRequired, zh.passwordMismatch]).toEqual(["服务器名不得为空", "密码不得为空", "两次密码不一致"]);
     expect(validateNewServer({ username: "gpu-1", password: "p", password2: "p" })).toEqual({});
   });
 });
