@@ -4,6 +4,7 @@
 // the browser hydrates, so the page shows its charts without JavaScript.
 import * as ReactVisModule from "react-vis/dist/index.js";
 import type { ChartSample } from "~/.server/servers.server.ts";
+import { useTranslation } from "react-i18next";
 
 // CommonJS interop: Node (SSR) hands us module.exports as `default`; the client bundle may
 // expose the named exports directly.
@@ -20,13 +21,13 @@ export type ChartPoint = ChartSample;
 type Metric = Exclude<keyof ChartPoint, "t">;
 
 export const CHARTS: { key: Metric; title: string; unit: string; domain?: [number, number]; format?: (v: number) => string }[] = [
-  { key: "memoryMiB", title: "GPU memory", unit: "MiB" },
-  { key: "utilization", title: "GPU utilization", unit: "%", domain: [0, 100] },
-  { key: "fan", title: "Fan speed", unit: "%", domain: [0, 100] },
-  { key: "temperature", title: "Temperature", unit: "°C" },
+  { key: "memoryMiB", title: "charts.memory", unit: "MiB" },
+  { key: "utilization", title: "charts.utilization", unit: "%", domain: [0, 100] },
+  { key: "fan", title: "charts.fan", unit: "%", domain: [0, 100] },
+  { key: "temperature", title: "charts.temperature", unit: "°C" },
   // P0 is full performance, P12 idle: the axis shows P-states, not a quantity.
-  { key: "perf", title: "Performance state", unit: "P", domain: [0, 12], format: (v) => `P${Math.round(v)}` },
-  { key: "power", title: "Power", unit: "W" },
+  { key: "perf", title: "charts.perf", unit: "P", domain: [0, 12], format: (v) => `P${Math.round(v)}` },
+  { key: "power", title: "charts.power", unit: "W" },
 ];
 
 const pad = (n: number) => String(n).padStart(2, "0");
@@ -48,6 +49,7 @@ function Chart({ points, spec, utcOffsetMinutes }: { points: ChartPoint[]; spec:
   const known = data.filter((d) => d.y !== null) as { x: number; y: number }[];
   const latest = known.length ? known[known.length - 1].y : null;
   const label = (v: number) => (spec.format ? spec.format(v) : `${Math.round(v * 10) / 10} ${spec.unit}`);
+  const { t } = useTranslation("admin");
   const xs = data.map((d) => d.x);
   // One sample has no extent: show a minute either side so the axis still reads as time.
   const xDomain = xs.length ? (xs[0] === xs[xs.length - 1] ? [xs[0] - 60_000, xs[0] + 60_000] : [xs[0], xs[xs.length - 1]]) : undefined;
@@ -56,9 +58,9 @@ function Chart({ points, spec, utcOffsetMinutes }: { points: ChartPoint[]; spec:
   return (
     <figure className="server-chart" data-testid={`chart-${spec.key}`} data-points={known.length} data-latest={latest ?? ""} style={{ margin: 0 }}>
       <figcaption style={{ fontWeight: 600, marginBottom: ".25rem" }}>
-        {spec.title} ({spec.unit}){" "}
+        {t(spec.title)} ({spec.unit}){" "}
         <span className="muted" data-testid={`latest-${spec.key}`}>
-          {latest === null ? "unknown" : label(latest)}
+          {latest === null ? t("unknown") : label(latest)}
         </span>
       </figcaption>
       {known.length ? (
@@ -73,7 +75,7 @@ function Chart({ points, spec, utcOffsetMinutes }: { points: ChartPoint[]; spec:
         </XYPlot>
       ) : (
         <div className="muted" style={{ width: WIDTH, height: HEIGHT, display: "grid", placeItems: "center", border: "1px dashed #d1d5db", borderRadius: 8 }}>
-          unknown
+          {t("unknown")}
         </div>
       )}
     </figure>

@@ -11,6 +11,7 @@ import enDocs from "~/locales/en/docs.json";
 import enForms from "~/locales/en/forms.json";
 import enHome from "~/locales/en/home.json";
 import enSubmission from "~/locales/en/submission.json";
+import enTutorial from "~/locales/en/tutorial.json";
 import zhAccount from "~/locales/zh/account.json";
 import zhAdmin from "~/locales/zh/admin.json";
 import zhBoard from "~/locales/zh/board.json";
@@ -21,6 +22,7 @@ import zhDocs from "~/locales/zh/docs.json";
 import zhForms from "~/locales/zh/forms.json";
 import zhHome from "~/locales/zh/home.json";
 import zhSubmission from "~/locales/zh/submission.json";
+import zhTutorial from "~/locales/zh/tutorial.json";
 
 export const LANGUAGES = ["en", "zh"] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -37,6 +39,7 @@ export const resources = {
     board: enBoard,
     forms: enForms,
     submission: enSubmission,
+    tutorial: enTutorial,
     datasets: enDatasets,
     demo: enDemo,
   },
@@ -49,6 +52,7 @@ export const resources = {
     board: zhBoard,
     forms: zhForms,
     submission: zhSubmission,
+    tutorial: zhTutorial,
     datasets: zhDatasets,
     demo: zhDemo,
   },

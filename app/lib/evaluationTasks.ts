@@ -1,5 +1,9 @@
-// The script generator's 11 tasks (seed 000 §1) and the evaluation settings it prints.
-export const EVALUATION_TASKS = [
+// The tutorial's script generator (seed 000 §1 "script generator"): runnable commands of the
+// platform's own evaluation CLI (sidecar/inference/evaluation/cli.ts) for the chosen tasks of a
+// suite, each task writing its own result files, then the whole-suite run a submission needs.
+
+/** The seed suite's 11 task names (seed 000 §1); its data is not on this server unless an operator installs it. */
+export const SEED_TASKS = [
   "nwpuresisc45_resnet18",
   "nwpuresisc45_inceptionv4",
   "nwpuresisc45_vgg19",
@@ -13,26 +17,26 @@ export const EVALUATION_TASKS = [
   "places365_resnet50",
 ] as const;
 
-export const EVALUATION_SETTINGS = { patchSize: 2, filler: [0, 0, 0], skipFactor: 0.1 } as const;
+/** A method name as the CLI takes it (a registered attribution method). */
+export const METHOD_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+export const DEFAULT_METHOD = "IntegratedGradients";
 
-export function generateScript(tasks: readonly string[]): string {
-  const { patchSize, filler, skipFactor } = EVALUATION_SETTINGS;
+export function generateScript(suiteId: string, tasks: readonly string[], method: string): string {
   const lines = [
     "#!/usr/bin/env bash",
-    "# Meta-Rank evaluation script (Python 3.7.16, conda env 'metarank')",
-    "# Runs your attribution method on every chosen task, for MoRF and LeRF.",
+    `# Meta-Rank evaluation of ${method} on suite ${suiteId}, with the platform's own engine`,
+    "# (run in a clone of the platform after `make install`; progress goes to stderr).",
     "set -e",
-    "conda activate metarank",
     "",
   ];
   for (const task of tasks) {
-    const [dataset, arch] = task.split("_");
-    for (const order of ["morf", "lerf"]) {
-      lines.push(
-        `python evaluate.py --dataset ${dataset} --model ${arch} --order ${order} --patch-size ${patchSize} --filler ${filler.join(" ")} --skip-factor ${skipFactor} --method my_method --out results/${order}.csv --task ${task}`,
-      );
-    }
+    lines.push(`npm run -s evaluate -- --suite ${suiteId} --method ${method} --task ${task} --out results/${task}`);
   }
-  lines.push("", "# Upload results/morf.csv and results/lerf.csv on the SUBMISSION page.");
+  lines.push(
+    "",
+    "# A submission needs every task of the suite in one MoRF and one LeRF file:",
+    `npm run -s evaluate -- --suite ${suiteId} --method ${method} --out results/all`,
+    "# Upload results/all/morf.csv and results/all/lerf.csv on the SUBMISSION page.",
+  );
   return lines.join("\n");
 }

@@ -1,131 +1,173 @@
+// The tutorial (seed 000 §1 "Get Started"): how a method is evaluated, what this server holds,
+// how to produce the two result files, a sample result, the script generator and submit. Every
+// number on it comes from the chosen suite (its tasks, settings and board), and every command
+// runs as written in a clone of the platform (issue 13 §3).
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { Button } from "primereact/button";
+import { Trans, useTranslation } from "react-i18next";
 import { getUser } from "~/.server/session.server.ts";
-import { EVALUATION_SETTINGS, EVALUATION_TASKS, generateScript } from "~/lib/evaluationTasks.ts";
+import { i18nServer } from "~/.server/i18n.server.ts";
+import { chooseSuite, listSuites, suiteBoard } from "~/.server/board.server.ts";
+import { DEFAULT_METHOD, METHOD_NAME, SEED_TASKS, generateScript } from "~/lib/evaluationTasks.ts";
 import { MSG } from "~/lib/accountRules.ts";
 import { Notice } from "~/components/FieldError.tsx";
 
-export const meta: MetaFunction = () => [{ title: "Get Started — Meta-Rank tutorial" }];
+export const handle = { i18n: "tutorial" };
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.title ?? "Get Started"} — Meta-Rank` }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const user = await getUser(request);
+  const t = await i18nServer.getFixedT(request, "tutorial");
+  const suites = await listSuites();
+  const suite = chooseSuite(suites, url.searchParams.get("suite")) ?? null;
+  const base = {
+    title: t("title"),
+    suites: suites.map((s) => ({ id: s.id, name: s.name })),
+    suite,
+    sample: suite ? (await suiteBoard(suite.id)).slice(0, 3) : [],
+    // The seed suite's tasks name datasets this server does not ship (its README says how to install them).
+    seedData: Boolean(suite && suite.methods === 0 && suite.tasks.every((task) => (SEED_TASKS as readonly string[]).includes(task))),
+  };
   if (url.searchParams.get("submit")) {
     if (user) throw redirect("/cifar");
-    return { selected: [], script: null, warning: MSG.loginFirst, anchor: "submit" };
+    return { ...base, selected: [], method: DEFAULT_METHOD, script: null, warning: MSG.loginFirst, anchor: "submit" };
   }
-  const selected = url.searchParams.getAll("task").filter((t) => (EVALUATION_TASKS as readonly string[]).includes(t));
-  if (url.searchParams.get("generate")) {
-    if (!selected.length) return { selected, script: null, warning: "Please select at least one task!!", anchor: "generator" };
-    return { selected, script: generateScript(selected), warning: null, anchor: "generator" };
+  const selected = url.searchParams.getAll("task").filter((task) => suite?.tasks.includes(task));
+  const asked = url.searchParams.get("method") ?? DEFAULT_METHOD;
+  const method = METHOD_NAME.test(asked) ? asked : DEFAULT_METHOD;
+  if (url.searchParams.get("generate") && suite) {
+    if (!selected.length) return { ...base, selected, method, script: null, warning: "tutorial:selectTask", anchor: "generator" };
+    return { ...base, selected, method, script: generateScript(suite.id, selected, method), warning: null, anchor: "generator" };
   }
-  return { selected, script: null, warning: null, anchor: null };
+  return { ...base, selected, method, script: null, warning: null, anchor: null };
 }
 
-const SAMPLE = [
-  { author: "Meta-Rank team", institute: "XAI Lab", algorithm: "IntegratedGradients", score: "0.8125", rank: 1 },
-  { author: "Meta-Rank team", institute: "XAI Lab", algorithm: "GradCAM", score: "0.4311", rank: 2 },
-  { author: "Meta-Rank team", institute: "XAI Lab", algorithm: "Saliency", score: "-0.2290", rank: 3 },
-];
-
 export default function GetStarted() {
-  const { selected, script, warning, anchor } = useLoaderData<typeof loader>();
+  const { suite, suites, sample, seedData, selected, method, script, warning, anchor } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("tutorial");
   return (
     <article className="card tutorial">
-      <h1>Get Started</h1>
-      <h2>1. How Meta-Rank evaluates an attribution method</h2>
+      <h1>{t("title")}</h1>
+      <h2>{t("how.title")}</h2>
       <p>
-        An <b>attribution method</b> assigns each input pixel a relevance for the model's decision. Sorting the pixels (in 2×2 patches) by relevance gives an{" "}
-        <b>ordered pixel sequence</b>. Removing patches in that order — <b>most relevant first (MoRF)</b> or <b>least relevant first (LeRF)</b> — and replacing
-        them with a filler value, the model's accuracy drops. A good method makes accuracy fall fast under MoRF and slowly under LeRF; the area under the
-        accuracy curve is the case score.
+        <Trans t={t} i18nKey="how.p1" components={{ b: <b /> }} />
       </p>
       <p>
-        The ranking of methods depends on <b>environmental factors</b>: the dataset, the model architecture and the masking order. Each combination is a{" "}
-        <b>task</b>; 11 tasks × 2 orders give 22 cases. Pairwise comparisons over all cases are fused into one metascore, and new submissions join the board by{" "}
-        <b>history fusion</b>, giving one leaderboard.
+        <Trans
+          t={t}
+          i18nKey="how.p2"
+          values={{ tasks: suite?.tasks.length ?? 0, cases: (suite?.tasks.length ?? 0) * 2 }}
+          components={{ b: <b />, how: <Link to="/document" /> }}
+        />
       </p>
-      <h2>2. Installation</h2>
-      <pre className="script">{`conda create -n metarank python=3.7.16
-conda activate metarank
-pip install torch==1.13.1 torchvision==0.14.1 captum==0.6.0 numpy==1.21.6 pandas==1.3.5
-# a CUDA 11.7 GPU build of PyTorch is recommended`}</pre>
-      <h2>3. Datasets and checkpoints</h2>
-      <p>
-        The evaluation uses NWPU-RESISC45, Food-101, ImageNet (ILSVRC2012) and Places365 with ResNet-18/50, Inception-v4 and VGG-19 checkpoints. See{" "}
-        <Link to="/datasetPreview">DATASETS</Link> for each dataset's facts and reference links. This server also evaluates methods itself on data it ships (see
-        LEADERBOARD).
-      </p>
-      <h2>4. Plug in your algorithm</h2>
-      <ol>
-        <li>
-          Implement <code>attribute(model, images, targets) → tensor</code> with the same shape as the images.
-        </li>
-        <li>
-          Register it in <code>methods/__init__.py</code> under a name, e.g. <code>my_method</code>.
-        </li>
-        <li>
-          Run the script below; it writes <code>morf.csv</code> and <code>lerf.csv</code> (one row per task, accuracy at each removal fraction).
-        </li>
-      </ol>
-      <h2>5. Sample result</h2>
-      <table className="plain">
-        <thead>
-          <tr>
-            <th>author</th>
-            <th>institute</th>
-            <th>algorithm</th>
-            <th>MetaScore</th>
-            <th>ranking</th>
-          </tr>
-        </thead>
-        <tbody>
-          {SAMPLE.map((r) => (
-            <tr key={r.algorithm}>
-              <td>{r.author}</td>
-              <td>{r.institute}</td>
-              <td>{r.algorithm}</td>
-              <td>{r.score}</td>
-              <td>{r.rank}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <h2 id="generator">6. Script generator</h2>
-      <p className="muted">
-        Evaluation settings: patch size {EVALUATION_SETTINGS.patchSize}, filler values {EVALUATION_SETTINGS.filler.join(" ")}, skip factor{" "}
-        {EVALUATION_SETTINGS.skipFactor}.
-      </p>
-      <Form method="get" preventScrollReset aria-label="Script generator">
-        <input type="hidden" name="generate" value="1" />
-        <div
-          className="task-grid"
-          style={{ display: "grid", gridTemplateColumns: "repeat(auto-fill, minmax(230px, 1fr))", gap: ".4rem", marginBottom: "1rem" }}
-        >
-          {EVALUATION_TASKS.map((t) => (
-            <label key={t} style={{ display: "flex", gap: ".5rem", alignItems: "center" }}>
-              <input type="checkbox" name="task" value={t} defaultChecked={selected.includes(t)} /> {t}
-            </label>
-          ))}
-        </div>
-        <Button type="submit" label="generate script" icon="pi pi-code" />
-      </Form>
-      {warning && anchor === "generator" ? (
-        <div style={{ marginTop: "1rem" }}>
-          <Notice kind="warn">{warning}</Notice>
-        </div>
-      ) : null}
-      {script ? (
-        <pre className="script" data-testid="generated-script" style={{ marginTop: "1rem" }}>
-          {script}
-        </pre>
-      ) : null}
-      <h2 id="submit">7. Submit</h2>
-      <Form method="get" aria-label="Submit">
+      {suite ? (
+        <>
+          <h2>{t("suite.title")}</h2>
+          {suites.length > 1 ? (
+            <nav className="tabs" aria-label={t("suite.choose")}>
+              {suites.map((s) => (
+                <Link key={s.id} to={`?suite=${encodeURIComponent(s.id)}`} className={"tab" + (s.id === suite.id ? " active" : "")} preventScrollReset>
+                  {s.name}
+                </Link>
+              ))}
+            </nav>
+          ) : null}
+          <p>
+            <Trans
+              t={t}
+              i18nKey="suite.lead"
+              values={{ name: suite.name, tasks: suite.tasks.join(", "), patch: suite.patchSize, filler: suite.filler.join(" "), grid: suite.grid.join(", ") }}
+              components={{ b: <b />, board: <Link to={`/leaderboard?suite=${encodeURIComponent(suite.id)}`} />, data: <Link to="/datasetPreview" /> }}
+            />
+          </p>
+          {seedData ? <Notice kind="warn">{t("suite.seedData")}</Notice> : null}
+          <h2>{t("files.title")}</h2>
+          <p>
+            <Trans t={t} i18nKey="files.format" values={{ header: `task,${suite.grid.join(",")}` }} components={{ c: <code /> }} />
+          </p>
+          <ol>
+            <li>
+              <Trans t={t} i18nKey="files.engine" components={{ c: <code /> }} />
+              <pre className="script">{`make install
+npm run -s evaluate -- --suite ${suite.id} --method ${DEFAULT_METHOD} --out results/ig`}</pre>
+            </li>
+            <li>
+              <Trans t={t} i18nKey="files.own" components={{ c: <code /> }} />
+            </li>
+          </ol>
+          <h2>{t("sample.title")}</h2>
+          {sample.length ? (
+            <>
+              <p className="muted">{t("sample.lead", { name: suite.name })}</p>
+              <table className="plain" data-testid="sample-result">
+                <thead>
+                  <tr>
+                    <th>{t("sample.author")}</th>
+                    <th>{t("sample.institute")}</th>
+                    <th>{t("sample.algorithm")}</th>
+                    <th>MetaScore</th>
+                    <th>{t("sample.ranking")}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {sample.map((r) => (
+                    <tr key={r.id}>
+                      <td>{r.contributor}</td>
+                      <td>{r.institute}</td>
+                      <td>{r.algorithm}</td>
+                      <td>{r.metascoreText}</td>
+                      <td>{r.rank}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </>
+          ) : (
+            <p className="muted">{t("sample.empty")}</p>
+          )}
+          <h2 id="generator">{t("generator.title")}</h2>
+          <p className="muted">{t("generator.settings", { patch: suite.patchSize, filler: suite.filler.join(" "), grid: suite.grid.join(", ") })}</p>
+          <Form method="get" preventScrollReset aria-label={t("generator.title")}>
+            <input type="hidden" name="generate" value="1" />
+            <input type="hidden" name="suite" value={suite.id} />
+            <div
+              className="task-grid"
+              style={{ display: "grid", gridTemplateColumns: "repeat(auto-fill, minmax(230px, 1fr))", gap: ".4rem", marginBottom: "1rem" }}
+            >
+              {suite.tasks.map((task) => (
+                <label key={task} style={{ display: "flex", gap: ".5rem", alignItems: "center" }}>
+                  <input type="checkbox" name="task" value={task} defaultChecked={selected.includes(task)} /> {task}
+                </label>
+              ))}
+            </div>
+            <div className="field" style={{ maxWidth: 360 }}>
+              <label htmlFor="method">{t("generator.method")}</label>
+              <input id="method" name="method" className="p-inputtext" defaultValue={method} maxLength={64} pattern="[A-Za-z][A-Za-z0-9_]*" />
+            </div>
+            <Button type="submit" label={t("generator.button")} icon="pi pi-code" />
+          </Form>
+          {warning && anchor === "generator" ? (
+            <div style={{ marginTop: "1rem" }}>
+              <Notice kind="warn">{warning}</Notice>
+            </div>
+          ) : null}
+          {script ? (
+            <pre className="script" data-testid="generated-script" style={{ marginTop: "1rem" }}>
+              {script}
+            </pre>
+          ) : null}
+        </>
+      ) : (
+        <Notice kind="warn">{t("suite.none")}</Notice>
+      )}
+      <h2 id="submit">{t("submit.title")}</h2>
+      <Form method="get" aria-label={t("submit.title")}>
         <input type="hidden" name="submit" value="1" />
-        <Button type="submit" label="submit" icon="pi pi-upload" />
+        <Button type="submit" label={t("submit.button")} icon="pi pi-upload" />
       </Form>
       {warning && anchor === "submit" ? (
         <div style={{ marginTop: "1rem" }}>

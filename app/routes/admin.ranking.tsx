@@ -6,6 +6,7 @@ import metarankHref from "~/styles/metarank.css?url";
 import { requireAdmin } from "~/.server/session.server.ts";
 import { contributorRanking } from "~/.server/board.server.ts";
 import { ContributorRanking } from "~/components/ContributorRanking.tsx";
+import { useTranslation } from "react-i18next";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: metarankHref }];
 
@@ -16,9 +17,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function AdminRanking() {
   const data = useLoaderData<typeof loader>();
+  const { t } = useTranslation("admin");
   return (
     <section className="card">
-      <h2>Contributor ranking</h2>
+      <h2>{t("tabs.ranking")}</h2>
       <ContributorRanking data={data} />
     </section>
   );

@@ -5,6 +5,7 @@ import metarankHref from "~/styles/metarank.css?url";
 import { requireAdmin } from "~/.server/session.server.ts";
 import { contributorRanking } from "~/.server/board.server.ts";
 import { ContributorRanking } from "~/components/ContributorRanking.tsx";
+import { useTranslation } from "react-i18next";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: metarankHref }];
 export const meta: MetaFunction = () => [{ title: "Contributor ranking — Meta-Rank" }];
@@ -16,9 +17,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function UserRanking() {
   const data = useLoaderData<typeof loader>();
+  const { t } = useTranslation("admin");
   return (
     <section className="card">
-      <h1>Contributor ranking</h1>
+      <h1>{t("tabs.ranking")}</h1>
       <ContributorRanking data={data} />
     </section>
   );

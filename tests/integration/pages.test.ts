@@ -24,15 +24,25 @@ describe(`public pages on ${process.env.TEST_DB}`, () => {
     expect(home).toMatch(/data-testid="board-coverage"/);
   });
 
-  it("the script generator needs a task and prints the chosen ones with the seed's settings", async () => {
+  it("the script generator needs a task and prints runnable commands of the chosen suite's tasks, each writing its own files", async () => {
     const c = new Client(stack.baseUrl);
-    expect(await c.html("/Algorithm?generate=1")).toContain("Please select at least one task!!");
-    const html = await c.html("/Algorithm?generate=1&task=food_vgg19&task=places365_resnet50");
+    expect(await c.html("/Algorithm?generate=1&suite=metarank-local")).toContain("Please select at least one task!!");
+    const html = await c.html("/Algorithm?generate=1&suite=metarank-local&method=Saliency&task=scenes_vgg&task=fashionmnist_resnet");
     const script = html.slice(html.indexOf('data-testid="generated-script"'));
-    expect(script).toContain("--task food_vgg19");
-    expect(script).toContain("--task places365_resnet50");
-    expect(script).not.toContain("--task imagenet_vgg19");
-    expect(script).toContain("--patch-size 2 --filler 0 0 0 --skip-factor 0.1");
+    expect(script).toContain("npm run -s evaluate -- --suite metarank-local --method Saliency --task fashionmnist_resnet --out results/fashionmnist_resnet");
+    expect(script).toContain("--task scenes_vgg --out results/scenes_vgg");
+    expect(script).not.toContain("--task scenes_inception");
+    expect(script).toContain("npm run -s evaluate -- --suite metarank-local --method Saliency --out results/all");
+    // A task of another suite, or a method name that is not one, is not put into a command.
+    const odd = await c.html("/Algorithm?generate=1&suite=metarank-local&method=rm%20-rf&task=food_vgg19&task=scenes_vgg");
+    expect(odd).not.toContain("food_vgg19 --out");
+    expect(odd).not.toContain("rm -rf");
+    // The sample result is the suite's real board, and the settings are the suite's.
+    const page = await c.html("/Algorithm?suite=metarank-local");
+    expect(page).toMatch(/data-testid="sample-result"/);
+    expect(page).toContain("patch size 2");
+    // The seed suite says its data is not on this server.
+    expect(await c.html("/Algorithm?suite=metarank-seed")).toContain("are not on this server");
   });
 
   it("the tutorial's submit button: log in first, or go to /cifar", async () => {
