@@ -12,7 +12,7 @@ import { useChangeLanguage } from "remix-i18next/react";
 import { requestLanguage } from "~/.server/i18n.server.ts";
 import { siteInfo } from "~/.server/env.server.ts";
 import { getUser } from "~/.server/session.server.ts";
-import { htmlLang, type Language } from "~/i18n/config.ts";
+import { htmlLang, isLanguage, type Language } from "~/i18n/config.ts";
 import { useNonce } from "~/lib/nonce.tsx";
 import notoSansScHref from "@fontsource/noto-sans-sc/400.css?url";
 import { TopMenu } from "~/components/TopMenu.tsx";
@@ -39,7 +39,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
-  const locale: Language = data?.locale ?? "en";
+  const { i18n } = useTranslation();
+  // Without root data (a URL no route matches) the request's own i18next instance knows the language.
+  const locale: Language = data?.locale ?? (isLanguage(i18n.language) ? i18n.language : "en");
   // The server rendered in `locale`; after the toggle's POST the browser's i18next follows it.
   useChangeLanguage(locale);
   const nonce = useNonce();

@@ -23,6 +23,7 @@ import {
 import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { usePeriodicRevalidation } from "~/lib/usePeriodicRevalidation.ts";
 import { checkFormData } from "~/.server/forms.server.ts";
+import { Trans, useTranslation } from "react-i18next";
 
 export const meta: MetaFunction = () => [{ title: "Evaluations — Meta-Rank" }];
 
@@ -91,7 +92,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const ok = Number.isInteger(id) && id > 0 && (await cancelEvaluation(id, admin));
     return redirect(`/admin/evaluations?msg=${ok ? "cancelled" : "not-cancellable"}`);
   }
-  return data<ActionResult>({ errors: { form: "Unknown action." }, values: {} }, { status: 400 });
+  return data<ActionResult>({ errors: { form: "admin:runs.unknownAction" }, values: {} }, { status: 400 });
 }
 
 export default function AdminEvaluations() {
@@ -100,13 +101,13 @@ export default function AdminEvaluations() {
   const busy = useNavigation().state === "submitting";
   usePeriodicRevalidation(REFRESH_MS, active);
   const values = result?.values ?? {};
+  const { t } = useTranslation("admin");
   return (
     <>
       <section className="card">
-        <h2>Start an evaluation run</h2>
+        <h2>{t("runs.start")}</h2>
         <p className="muted">
-          A compute server evaluates the method on every task of the suite with MoRF and LeRF (docs/evaluation.md) over the first N images of each task's
-          evaluation split, as <code>npm run -s evaluate</code> does. The run is a queue job: it is retried with backoff if the compute server fails.
+          <Trans t={t} i18nKey="runs.lead" components={{ c: <code /> }} />
         </p>
         {notice ? <Notice kind={notice.kind}>{notice.text}</Notice> : null}
         {catalogMessage ? <Notice kind="warn">{catalogMessage}</Notice> : null}
@@ -116,21 +117,27 @@ export default function AdminEvaluations() {
           </Notice>
         ))}
         {result?.errors.form ? <Notice kind="error">{result.errors.form}</Notice> : null}
-        <Form method="post" action="/admin/evaluations" aria-label="Start an evaluation run" className="evaluation-form">
+        <Form method="post" action="/admin/evaluations" aria-label={t("runs.start")} className="evaluation-form">
           <input type="hidden" name="intent" value="start" />
           <div className="field">
-            <label htmlFor="evaluation-suite">Suite</label>
+            <label htmlFor="evaluation-suite">{t("runs.suite")}</label>
             <select id="evaluation-suite" name="suite" defaultValue={values.suite} aria-describedby="suite-error" required>
               {suites.map((s) => (
                 <option key={s.id} value={s.id}>
-                  {`${s.name} (${s.id}; ${s.tasks.filter((t) => t.available).length}/${s.tasks.length} tasks installed; split ${s.splitImages} images)`}
+                  {t("runs.suiteOption", {
+                    name: s.name,
+                    id: s.id,
+                    installed: s.tasks.filter((task) => task.available).length,
+                    tasks: s.tasks.length,
+                    images: s.splitImages,
+                  })}
                 </option>
               ))}
             </select>
             <FieldError id="suite-error" message={result?.errors.suite} />
           </div>
           <div className="field">
-            <label htmlFor="evaluation-method">Attribution method</label>
+            <label htmlFor="evaluation-method">{t("runs.method")}</label>
             {methods.length ? (
               <select id="evaluation-method" name="method" defaultValue={values.method ?? "Saliency"} aria-describedby="method-error" required>
                 {methods.map((m) => (
@@ -146,7 +153,7 @@ export default function AdminEvaluations() {
             <FieldError id="method-error" message={result?.errors.method} />
           </div>
           <div className="field">
-            <label htmlFor="evaluation-limit">Images per task</label>
+            <label htmlFor="evaluation-limit">{t("runs.limit")}</label>
             <input
               id="evaluation-limit"
               name="limit"
@@ -161,28 +168,28 @@ export default function AdminEvaluations() {
             <FieldError id="limit-error" message={result?.errors.limit} />
           </div>
           <div className="field">
-            <label htmlFor="evaluation-params">Parameters (JSON, optional)</label>
+            <label htmlFor="evaluation-params">{t("runs.params")}</label>
             <input
               id="evaluation-params"
               name="params"
               defaultValue={values.params ?? ""}
-              placeholder={'e.g. {"n_steps": 20}; empty = the suite\'s defaults'}
+              placeholder={t("runs.paramsPlaceholder")}
               aria-describedby="params-error"
               maxLength={10000}
             />
             <FieldError id="params-error" message={result?.errors.params} />
           </div>
           <button type="submit" className="p-button p-component" disabled={busy} data-testid="start-evaluation">
-            {busy ? "Starting…" : "Start run"}
+            {busy ? t("runs.starting") : t("runs.startButton")}
           </button>
         </Form>
       </section>
       <section className="card">
         <div style={{ display: "flex", alignItems: "center", justifyContent: "space-between", gap: "1rem" }}>
-          <h2 style={{ margin: 0 }}>Runs</h2>
+          <h2 style={{ margin: 0 }}>{t("runs.title")}</h2>
           {/* Without JavaScript the page does not refresh itself: this link does. */}
           <Link to="/admin/evaluations" data-testid="refresh-runs">
-            Refresh
+            {t("runs.refresh")}
           </Link>
         </div>
         <RunTable runs={runs} />
@@ -200,21 +207,22 @@ const STATE_TAG: Record<RunView["state"], string> = {
 };
 
 function RunTable({ runs }: { runs: RunView[] }) {
-  if (!runs.length) return <p data-testid="no-runs">No evaluation runs yet.</p>;
+  const { t } = useTranslation("admin");
+  if (!runs.length) return <p data-testid="no-runs">{t("runs.none")}</p>;
   return (
     <div className="p-datatable p-component p-datatable-sm" style={{ overflowX: "auto" }}>
       <table className="p-datatable-table" style={{ width: "100%", borderCollapse: "collapse" }} data-testid="run-table">
         <thead className="p-datatable-thead">
           <tr>
             <th>#</th>
-            <th>Suite</th>
-            <th>Method</th>
-            <th>Images</th>
-            <th>State</th>
-            <th style={{ minWidth: "12rem" }}>Progress</th>
-            <th>Metascore</th>
-            <th>Files</th>
-            <th>Started by</th>
+            <th>{t("runs.suite")}</th>
+            <th>{t("runs.colMethod")}</th>
+            <th>{t("runs.colImages")}</th>
+            <th>{t("servers.colState")}</th>
+            <th style={{ minWidth: "12rem" }}>{t("runs.colProgress")}</th>
+            <th>{t("runs.colMetascore")}</th>
+            <th>{t("runs.colFiles")}</th>
+            <th>{t("runs.colUser")}</th>
             <th />
           </tr>
         </thead>
@@ -234,18 +242,18 @@ function RunTable({ runs }: { runs: RunView[] }) {
               <td>{r.limit}</td>
               <td>
                 <span className={`p-tag ${STATE_TAG[r.state]}`} data-testid="run-state">
-                  {r.state}
+                  {t(`runs.state.${r.state}`)}
                 </span>
                 {r.attempts > 1 ? (
                   <div className="muted" style={{ fontSize: ".8rem" }}>
-                    attempt {r.attempts}
+                    {t("runs.attempt", { n: r.attempts })}
                   </div>
                 ) : null}
               </td>
               <td>
-                <ProgressBar value={r.progress} aria-label={`Run ${r.id} progress`} style={{ height: "1.1rem" }} />
+                <ProgressBar value={r.progress} aria-label={t("runs.progressOf", { id: r.id })} style={{ height: "1.1rem" }} />
                 <div className="muted" style={{ fontSize: ".8rem" }} data-testid="run-progress">
-                  {r.imagesTotal ? `${r.imagesDone}/${r.imagesTotal} images` : `${r.progress} %`}
+                  {r.imagesTotal ? t("runs.imagesDone", { done: r.imagesDone, total: r.imagesTotal }) : `${r.progress} %`}
                   {r.currentTask ? ` · ${r.currentTask}` : ""}
                   {r.eta ? ` · ETA ${r.eta}` : ""}
                   {r.state === "completed" && r.seconds !== null ? ` · ${r.seconds.toFixed(1)} s` : ""}
@@ -262,7 +270,7 @@ function RunTable({ runs }: { runs: RunView[] }) {
                     <strong>{r.metascore}</strong>
                     {r.rank !== null && r.boardSize !== null ? (
                       <div className="muted" style={{ fontSize: ".8rem" }}>
-                        rank {r.rank} of {r.boardSize}
+                        {t("runs.rankOf", { rank: r.rank, size: r.boardSize })}
                       </div>
                     ) : null}
                   </>
@@ -275,7 +283,7 @@ function RunTable({ runs }: { runs: RunView[] }) {
                 )}
                 {r.localisation.length ? (
                   <div className="muted" style={{ fontSize: ".8rem" }} data-testid="run-localisation">
-                    localisation: {r.localisation.map((l) => `${l.task} ${l.share}`).join(", ")}
+                    {t("runs.localisation")} {r.localisation.map((l) => `${l.task} ${l.share}`).join(", ")}
                   </div>
                 ) : null}
               </td>
@@ -308,7 +316,7 @@ function RunTable({ runs }: { runs: RunView[] }) {
                     <input type="hidden" name="intent" value="cancel" />
                     <input type="hidden" name="id" value={r.id} />
                     <button type="submit" className="p-button p-component p-button-outlined p-button-danger p-button-sm" data-testid="cancel-run">
-                      Cancel
+                      {t("runs.cancel")}
                     </button>
                   </Form>
                 ) : null}

@@ -1,7 +1,7 @@
 // /admin/ranking — the contributor ranking mounted inside platform management (seed 001:
 // "the mounted admin view is the contributor ranking"); the same data as /user.
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import metarankHref from "~/styles/metarank.css?url";
 import { requireAdmin } from "~/.server/session.server.ts";
 import { contributorRanking } from "~/.server/board.server.ts";
@@ -21,6 +21,9 @@ export default function AdminRanking() {
   return (
     <section className="card">
       <h2>{t("tabs.ranking")}</h2>
+      <p className="muted">
+        <Link to="/user">{t("ranking.fullPage")}</Link>
+      </p>
       <ContributorRanking data={data} />
     </section>
   );
