@@ -89,15 +89,25 @@ export async function getUser(request: Request): Promise<CurrentUser | null> {
   return user ? toCurrentUser(user) : null;
 }
 
-function loginRedirect(request: Request): never {
+/** Why a request is sent to log in: never signed in, or a session that ended (during a read, or while sending a form). */
+export type LoginReason = "login-first" | "expired" | "expired-unsaved";
+
+function loginRedirect(request: Request, reason: LoginReason): never {
   const url = new URL(request.url);
   const back = url.pathname + url.search;
-  throw redirect(`/signin?notice=login-first&redirectTo=${encodeURIComponent(back)}`);
+  throw redirect(`/signin?notice=${reason}&redirectTo=${encodeURIComponent(back)}`);
 }
 
-/** Signed-in users only; anonymous visitors go to log in with 'Please log in first.'. */
+/**
+ * Signed-in users only. Anonymous visitors go to log in with 'Please log in first.'; a visitor
+ * whose session ended (the cookie names one that expired or was signed out elsewhere) gets the
+ * seed's 'token失效，请重新登录', and, for a form they sent, that it was not saved (issue 12).
+ */
 export async function requireUser(request: Request): Promise<CurrentUser> {
-  return (await getUser(request)) ?? loginRedirect(request);
+  const user = await getUser(request);
+  if (user) return user;
+  if (!(await readToken(request))) loginRedirect(request, "login-first");
+  loginRedirect(request, request.method === "GET" || request.method === "HEAD" ? "expired" : "expired-unsaved");
 }
 
 /** Administrators only: 403 for signed-in users, log in for anonymous visitors. */

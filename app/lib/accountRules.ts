@@ -32,6 +32,8 @@ export const MSG = {
   unchanged: "account:msg.unchanged",
   oldPasswordWrong: "account:msg.oldPasswordWrong",
   unknownAction: "account:msg.unknownAction",
+  sessionExpired: "account:msg.sessionExpired",
+  sessionExpiredUnsaved: "account:msg.sessionExpiredUnsaved",
 } as const;
 
 export const USERNAME_MAX = 200;

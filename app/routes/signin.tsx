@@ -19,6 +19,14 @@ export const handle = { i18n: "account" };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.title ?? "Log in / Register"} — Meta-Rank` }];
 
+const NOTICES: Record<string, string> = { "login-first": MSG.loginFirst, expired: MSG.sessionExpired, "expired-unsaved": MSG.sessionExpiredUnsaved };
+
+/**
+ * After a failed log-in or registration the loader runs again, so the form gets a fresh captcha
+ * (each answer is spent when checked; Remix would otherwise keep the page's data after a 400).
+ */
+export const shouldRevalidate = () => true;
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const user = await getUser(request);
@@ -28,7 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     user: user ? { username: user.username } : null,
     captcha: await issueCaptcha(),
     tab: url.searchParams.get("tab") === "register" ? ("register" as const) : ("login" as const),
-    notice: url.searchParams.get("notice") === "login-first" ? MSG.loginFirst : url.searchParams.get("registered") ? MSG.registered : null,
+    notice: NOTICES[url.searchParams.get("notice") ?? ""] ?? (url.searchParams.get("registered") ? MSG.registered : null),
     registered: Boolean(url.searchParams.get("registered")),
     redirectTo: safeRedirect(url.searchParams.get("redirectTo")),
   };

@@ -98,3 +98,27 @@ describe("accounts in Chromium", () => {
     await anon.close();
   });
 });
+
+describe("sign-in details in Chromium", () => {
+  it("with JavaScript, a failed log-in gets a fresh captcha; the admin code shows only for administrators", async () => {
+    const ctx = await newContext(browser, stack.baseUrl, true);
+    const page = await ctx.newPage();
+    await gotoHydrated(page, "/signin");
+    const login = page.getByRole("form", { name: "Log in" });
+    const captcha = () => login.locator('input[name="captchaId"]').inputValue();
+    const before = await captcha();
+    await login.getByLabel("Username").fill("nobody-here");
+    await login.getByLabel("Password").fill("whatever");
+    await login.getByRole("textbox", { name: "Verification code" }).fill(CAPTCHA);
+    await login.getByRole("button", { name: "Log in" }).click();
+    await page.getByText("User does not exist!").waitFor();
+    await expect.poll(captcha).not.toBe(before);
+    await page.getByRole("tab", { name: "Register" }).click();
+    await page.waitForURL(/tab=register/);
+    const code = page.getByLabel("Admin register code (Administrators only)");
+    expect(await code.isVisible()).toBe(false);
+    await page.getByLabel("Authority").selectOption("1");
+    await code.waitFor({ state: "visible" });
+    await ctx.close();
+  });
+});

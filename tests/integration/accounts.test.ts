@@ -50,7 +50,7 @@ describe(`accounts on ${process.env.TEST_DB}`, () => {
     expect(location(out)).toBe("/homepage");
     const after = await stolen.get("/profile");
     expect(after.status).toBe(302);
-    expect(location(after)).toBe("/signin?notice=login-first&redirectTo=%2Fprofile");
+    expect(location(after)).toBe("/signin?notice=expired&redirectTo=%2Fprofile");
 
     // Old password is gone, the new one works.
     const c2 = new Client(stack.baseUrl);

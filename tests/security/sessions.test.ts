@@ -87,3 +87,39 @@ describe(`sessions on ${process.env.TEST_DB}`, () => {
     expect(stat.mode & 0o077).toBe(0);
   });
 });
+
+describe(`an expired session on ${process.env.TEST_DB}`, () => {
+  it("says the seed's 'token失效，请重新登录', says a sent form was not saved, and returns to the page after log-in", async () => {
+    const { createSequelize } = await import("../../models/db.ts");
+    const db = createSequelize(stack.dbUrl);
+    try {
+      const c = new Client(stack.baseUrl);
+      await login(c, "session-sam");
+      // The session ends on the server (as it does after its lifetime, or a sign-out elsewhere).
+      await db.query("UPDATE sessions SET expires_at = ?", { replacements: [new Date(Date.now() - 60_000)] });
+      const read = await c.get("/history");
+      expect(location(read)).toBe("/signin?notice=expired&redirectTo=%2Fhistory");
+      expect(await c.html(location(read)!)).toContain("Your session has expired, please log in again.");
+      const sent = await c.post("/profile", { intent: "edit", telephone: "13900139000", identify: "" });
+      expect(location(sent)).toBe("/signin?notice=expired-unsaved&redirectTo=%2Fprofile");
+      await c.post("/language", { lng: "zh", redirectTo: "/homepage" });
+      const zh = await c.html(location(sent)!);
+      expect(zh).toContain("token失效，请重新登录。您刚才提交的内容没有保存");
+      // Logging in from there returns to the page.
+      const captchaId = await c.captchaId("/signin");
+      const back = await c.post("/signin", {
+        intent: "login",
+        username: "session-sam",
+        password: "secret-pass-1",
+        code: CAPTCHA,
+        captchaId,
+        redirectTo: "/profile",
+      });
+      expect(location(back)).toBe("/profile");
+      // A visitor who never signed in still gets 'Please log in first.'.
+      expect(location(await new Client(stack.baseUrl).get("/history"))).toBe("/signin?notice=login-first&redirectTo=%2Fhistory");
+    } finally {
+      await db.close();
+    }
+  });
+});
