@@ -7,8 +7,9 @@ import { InferencePool, PoolRequestError } from "../../sidecar/inference/pool.ts
 
 const png = fs.readFileSync(path.resolve(__dirname, "../fixtures/data/samples/fashion-mnist-0.png"));
 const MODEL = "resnet-fashion-mnist";
-// About 2,000 evaluations: several seconds on the wasm backend, long enough to be interrupted.
-const LONG = { modelId: MODEL, image: { png }, algorithm: "IntegratedGradients", params: { n_steps: 1000 } };
+// 5,000 evaluations (the cost bound's maximum): about 15 s on an idle two-core machine's wasm
+// backend, so a worker that were still running it could not answer within the bounds below.
+const LONG = { modelId: MODEL, image: { png }, algorithm: "IG_with_noise_tunnel", params: { nt_samples: 5, n_steps: 500 } };
 
 describe("InferencePool bounds (one worker, queue of one)", () => {
   const pool = new InferencePool({ workers: 1, backend: "wasm", maxQueue: 1 });
@@ -31,7 +32,8 @@ describe("InferencePool bounds (one worker, queue of one)", () => {
     // The replacement thread starts its runtime and loads the model again; the long job, left
     // running, would have held the worker for seconds more.
     console.log(`cancel → next request answered in ${Math.round(freedMs)} ms`);
-    expect(freedMs).toBeLessThan(2500);
+    // Measured about 0.8 s on an idle machine; the bound leaves room for a loaded CI machine.
+    expect(freedMs).toBeLessThan(5000);
     expect(pool.stats().restarts).toBeGreaterThanOrEqual(1);
   });
 

@@ -14,6 +14,8 @@ let inference: grpc.Client & Record<string, Function>;
 let evaluation: grpc.Client & Record<string, Function>;
 const png = fs.readFileSync(path.join(ROOT, "tests/fixtures/data/samples/fashion-mnist-0.png"));
 const MODEL = "resnet-fashion-mnist";
+/** 5,000 evaluations (the cost bound's maximum): about 15 s of one worker on an idle machine. */
+const LONG = { nt_samples: 5, n_steps: 500 };
 
 beforeAll(async () => {
   // One worker and no waiting room: the smallest sidecar, the easiest to jam.
@@ -29,11 +31,15 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-function explain(params: object, opts: { deadlineMs?: number; signal?: AbortSignal } = {}): Promise<{ code: number; details: string; ms: number }> {
+function explain(
+  params: object,
+  opts: { deadlineMs?: number; signal?: AbortSignal } = {},
+  algorithm = "IntegratedGradients",
+): Promise<{ code: number; details: string; ms: number }> {
   const t0 = performance.now();
   return new Promise((resolve) => {
     const call = inference.Explain(
-      { modelId: MODEL, algorithm: "IntegratedGradients", imagePng: png, paramsJson: JSON.stringify(params) },
+      { modelId: MODEL, algorithm, imagePng: png, paramsJson: JSON.stringify(params) },
       { deadline: new Date(Date.now() + (opts.deadlineMs ?? 60_000)) },
       (err: grpc.ServiceError | null) => resolve({ code: err ? err.code : 0, details: err?.details ?? "", ms: performance.now() - t0 }),
     );
@@ -43,8 +49,8 @@ function explain(params: object, opts: { deadlineMs?: number; signal?: AbortSign
 
 describe("inference", () => {
   it("refuses a request above the cost bound at once, naming the parameter", async () => {
-    const r = await explain({ n_steps: 1000, internal_batch_size: 50 }, {});
-    expect(r.code).toBe(0); // 2,000 evaluations: allowed
+    const r = await explain({ n_steps: 100, internal_batch_size: 50 }, {});
+    expect(r.code).toBe(0); // 200 evaluations: allowed
     const nt = await new Promise<{ code: number; details: string }>((resolve) =>
       inference.Explain(
         { modelId: MODEL, algorithm: "IG_with_noise_tunnel", imagePng: png, paramsJson: JSON.stringify({ nt_samples: 500, n_steps: 1000 }) },
@@ -57,7 +63,7 @@ describe("inference", () => {
 
   it("frees the worker of a cancelled Explain within about a second, and answers a full queue at once", async () => {
     const ctrl = new AbortController();
-    const long = explain({ n_steps: 1000 }, { signal: ctrl.signal });
+    const long = explain(LONG, { signal: ctrl.signal }, "IG_with_noise_tunnel");
     await new Promise((r) => setTimeout(r, 400));
     // The only worker is busy and there is no waiting room: refused at once.
     const refused = await explain({ n_steps: 5 });
@@ -69,27 +75,29 @@ describe("inference", () => {
     // Within about a second the worker serves again (its replacement thread is up).
     const t0 = performance.now();
     let next = await explain({ n_steps: 5 });
-    while (next.code === grpc.status.RESOURCE_EXHAUSTED && performance.now() - t0 < 5000) {
+    while (next.code === grpc.status.RESOURCE_EXHAUSTED && performance.now() - t0 < 10_000) {
       await new Promise((r) => setTimeout(r, 50));
       next = await explain({ n_steps: 5 });
     }
     const freedMs = performance.now() - t0;
     expect(next.code).toBe(0);
     console.log(`cancelled Explain → next Explain answered after ${Math.round(freedMs)} ms`);
-    expect(freedMs).toBeLessThan(2500);
+    // About 1 s on an idle machine (a new thread, its runtime and the model); the long job alone
+    // would have held the worker for 15 s. The bound leaves room for a loaded CI machine.
+    expect(freedMs).toBeLessThan(5000);
   });
 
   it("stops a job whose caller's deadline passed, so the worker is free again", async () => {
-    const r = await explain({ n_steps: 1000 }, { deadlineMs: 300 });
+    const r = await explain(LONG, { deadlineMs: 300 }, "IG_with_noise_tunnel");
     expect(r.code).toBe(grpc.status.DEADLINE_EXCEEDED);
     const t0 = performance.now();
     let next = await explain({ n_steps: 5 });
-    while (next.code === grpc.status.RESOURCE_EXHAUSTED && performance.now() - t0 < 5000) {
+    while (next.code === grpc.status.RESOURCE_EXHAUSTED && performance.now() - t0 < 10_000) {
       await new Promise((r) => setTimeout(r, 50));
       next = await explain({ n_steps: 5 });
     }
     expect(next.code).toBe(0);
-    expect(performance.now() - t0).toBeLessThan(2500);
+    expect(performance.now() - t0).toBeLessThan(5000);
   });
 });
 
