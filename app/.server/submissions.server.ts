@@ -5,7 +5,18 @@ import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { Op, QueryTypes } from "sequelize";
-import { Submission, SubmissionDraft, Suite, User, isSqlite, sequelize, writeTransaction, type SubmissionStatus, type TaskScore } from "./db.server.ts";
+import {
+  BoardMethod,
+  Submission,
+  SubmissionDraft,
+  Suite,
+  User,
+  isSqlite,
+  sequelize,
+  writeTransaction,
+  type SubmissionStatus,
+  type TaskScore,
+} from "./db.server.ts";
 import { SidecarCallError, rpc, unary } from "./sidecar.server.ts";
 import {
   BoardChangedError,
@@ -14,6 +25,7 @@ import {
   insertCandidate,
   planFusion,
   storedBoard,
+  suiteBoard,
   type FusionPlan,
   type RankRow,
   type SuiteSummary,
@@ -442,6 +454,8 @@ export interface HistoryRow {
   pythonName: string | null;
   email: string;
   info: string;
+  /** An approved method's standing on its board today (the leaderboard's numbers), else null. */
+  current: { metascoreText: string; rank: number; boardSize: number } | null;
 }
 
 export type HistorySort = "time" | "metascore" | "ranking";
@@ -467,6 +481,7 @@ export async function listSubmissions(filter: { userId?: number }, sort: History
     ],
   });
   const users = new Map((await User.findAll({ where: { id: [...new Set(rows.map((r) => r.userId))] } })).map((u) => [u.id, u]));
+  const current = await currentStandings(rows.filter((r) => r.status === "Approved").map((r) => r.id));
   return rows.map((r) => ({
     id: r.id,
     username: users.get(r.userId)?.username ?? "(deleted user)",
@@ -484,7 +499,28 @@ export async function listSubmissions(filter: { userId?: number }, sort: History
     pythonName: r.pythonFile ? r.pythonName : null,
     email: r.email,
     info: r.info,
+    current: current.get(r.id) ?? null,
   }));
+}
+
+/**
+ * Where approved submissions stand on their boards now: later approvals move every method's
+ * metascore and rank (history fusion), so the numbers at submission time go out of date
+ * (issue 12 "honest numbers"). One board computation per suite involved.
+ */
+async function currentStandings(submissionIds: number[]): Promise<Map<number, NonNullable<HistoryRow["current"]>>> {
+  const out = new Map<number, NonNullable<HistoryRow["current"]>>();
+  if (!submissionIds.length) return out;
+  const methods = await BoardMethod.findAll({ where: { submissionId: submissionIds }, attributes: ["id", "suiteId", "submissionId"] });
+  for (const suiteId of new Set(methods.map((m) => m.suiteId))) {
+    const board = await suiteBoard(suiteId);
+    const byId = new Map(board.map((row) => [row.id, row]));
+    for (const m of methods.filter((x) => x.suiteId === suiteId)) {
+      const row = byId.get(String(m.id));
+      if (row && m.submissionId !== null) out.set(m.submissionId, { metascoreText: row.metascoreText, rank: row.rank, boardSize: board.length });
+    }
+  }
+  return out;
 }
 
 export type Decision = "approve" | "reject";

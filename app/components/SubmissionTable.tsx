@@ -21,6 +21,7 @@ export interface SubmissionRow {
   pythonName: string | null;
   email: string;
   info: string;
+  current: { metascoreText: string; rank: number; boardSize: number } | null;
 }
 
 export type SortKey = "time" | "metascore" | "ranking";
@@ -56,6 +57,27 @@ function SortHeader({ field, label, sort, dir }: { field: SortKey; label: string
   );
 }
 
+/**
+ * An approved method's number today (as the leaderboard shows it) with the number at submission
+ * time beside it; other submissions have only the latter (issue 12 "honest numbers").
+ */
+function Standing({ now, then, testId }: { now: string | null; then: string; testId: string }) {
+  const { t } = useTranslation("submission");
+  if (now === null)
+    return (
+      <span data-testid={testId} title={t("table.atSubmissionHelp")}>
+        {then}
+      </span>
+    );
+  return (
+    <span data-testid={testId}>
+      <span data-testid={`${testId}-now`}>{now}</span>
+      <br />
+      <small className="muted">{t("table.atSubmission", { value: then })}</small>
+    </span>
+  );
+}
+
 /** Submit Time in UTC, to the minute: the same on the server render and in the browser. */
 export const formatTime = (iso: string) => iso.slice(0, 16).replace("T", " ") + " UTC";
 
@@ -86,8 +108,20 @@ export function SubmissionTable({
         <Column field="username" header={t("table.username")} />
         <Column field="institute" header={t("table.institute")} />
         <Column field="algorithm" header={t("table.algorithm")} />
-        <Column field="metascoreText" header={<SortHeader field="metascore" label={t("table.metascore")} sort={sort} dir={dir} />} />
-        <Column field="ranking" header={<SortHeader field="ranking" label={t("table.ranking")} sort={sort} dir={dir} />} />
+        <Column
+          header={<SortHeader field="metascore" label={t("table.metascore")} sort={sort} dir={dir} />}
+          body={(r: SubmissionRow) => <Standing now={r.current ? r.current.metascoreText : null} then={r.metascoreText} testId={`metascore-${r.id}`} />}
+        />
+        <Column
+          header={<SortHeader field="ranking" label={t("table.ranking")} sort={sort} dir={dir} />}
+          body={(r: SubmissionRow) => (
+            <Standing
+              now={r.current ? t("table.rankOf", { rank: r.current.rank, size: r.current.boardSize }) : null}
+              then={String(r.ranking)}
+              testId={`ranking-${r.id}`}
+            />
+          )}
+        />
         <Column
           header={<SortHeader field="time" label={t("table.submitTime")} sort={sort} dir={dir} />}
           body={(r: SubmissionRow) => <time dateTime={r.submitTime}>{formatTime(r.submitTime)}</time>}

@@ -181,7 +181,12 @@ describe("submission", () => {
     const overall = html.slice(html.indexOf('data-testid="board-overall"'), html.indexOf('data-testid="board-morf"'));
     expect(overall).toContain("Alice-CAM");
     expect(overall.indexOf("Alice-CAM")).toBeLessThan(overall.indexOf("Grad-CAM"));
-    expect(decode(await alice.html("/history"))).toMatch(/status-approved[^>]*>Approved/);
+    const history = decode(await alice.html("/history"));
+    expect(history).toMatch(/status-approved[^>]*>Approved/);
+    // Honest numbers: history shows the method's metascore as the board shows it now.
+    const boardScore = overall.match(/<td>Alice-CAM<\/td><td>([^<]+)<\/td>/)![1];
+    expect(history).toMatch(new RegExp(`data-testid="metascore-${id}-now">${boardScore.replace(/[.+-]/g, "\\$&")}<`));
+    expect(decode(await admin.html("/approval"))).toMatch(new RegExp(`data-testid="metascore-${id}-now">${boardScore.replace(/[.+-]/g, "\\$&")}<`));
 
     // Only once.
     const again = await admin.post("/approval", { id: String(id), decision: "reject" });
