@@ -44,9 +44,12 @@ export const processColour = (i: number) => PROCESS_GREENS[((i % PROCESS_GREENS.
 
 const pad = (n: number) => String(n).padStart(2, "0");
 /** "YYYY-MM-DD HH:mm:ss" in the app server's time zone; formatted here so server and browser render the same text. */
+/** The app server's local time with its offset from UTC, so an admin elsewhere knows which clock it is (issue 12). */
 export function formatDateTime(d: Date | null | undefined): string | null {
   if (!d) return null;
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  const offset = -d.getTimezoneOffset();
+  const zone = `UTC${offset < 0 ? "−" : "+"}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())} ${zone}`;
 }
 
 export interface ServerRow {

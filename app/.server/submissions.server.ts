@@ -36,6 +36,13 @@ import { type UploadedFile, type UploadedFiles } from "./uploads.server.ts";
 export { ALGORITHM_MAX, EMAIL_MAX, INFO_MAX, MAX_UPLOAD_BYTES, MSG, dailyLimitMessage } from "~/lib/rules/submission.ts";
 import { ALGORITHM_MAX, EMAIL_MAX, INFO_MAX, MAX_UPLOAD_BYTES, MSG, dailyLimitMessage } from "~/lib/rules/submission.ts";
 
+/** How many submissions a user may still send in the rolling 24 hours, shown before the form (issue 12). */
+export async function submissionQuota(userId: number): Promise<{ limit: number; left: number }> {
+  const limit = dailyLimit();
+  const used = await Submission.count({ where: { userId, createdAt: { [Op.gte]: new Date(Date.now() - 86_400_000) } } });
+  return { limit, left: Math.max(0, limit - used) };
+}
+
 export function dailyLimit(): number {
   const n = Number(process.env.SUBMISSION_DAILY_LIMIT);
   return Number.isInteger(n) && n > 0 ? n : 5;

@@ -53,6 +53,9 @@ export default function ServerDetail() {
     return `${hoursMinutes(t, utcOffsetMinutes)}:${String(d.getUTCSeconds()).padStart(2, "0")}`;
   };
   const { t } = useTranslation("admin");
+  const two = (n: number) => String(n).padStart(2, "0");
+  // The charts and times are in the app server's zone: say which (issue 12).
+  const zone = `UTC${utcOffsetMinutes < 0 ? "−" : "+"}${two(Math.floor(Math.abs(utcOffsetMinutes) / 60))}:${two(Math.abs(utcOffsetMinutes) % 60)}`;
   return (
     <section className="card">
       <p>
@@ -83,7 +86,7 @@ export default function ServerDetail() {
             · {t("detail.lastSample")} <span data-testid="sampled-at">{clock(telemetry.sampledAt)}</span>
           </>
         ) : null}{" "}
-        · {t("detail.refreshes", { seconds: REFRESH_MS / 1000 })} ·{" "}
+        <span data-testid="time-zone">({zone})</span> · {t("detail.refreshes", { seconds: REFRESH_MS / 1000 })} ·{" "}
         <a href={`/server_detail/${server.id}`} data-testid="refresh-link">
           {t("detail.refreshNow")}
         </a>

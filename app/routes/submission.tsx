@@ -19,6 +19,7 @@ import { chooseSuite, listSuites, pageParam, paginate } from "~/.server/board.se
 import {
   draftView,
   filesOf,
+  submissionQuota,
   findSuite,
   readSubmissionForm,
   scoreDraft,
@@ -48,8 +49,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const suites = await listSuites();
   const suite = chooseSuite(suites, url.searchParams.get("suite"));
   const title = (await i18nServer.getFixedT(request, "submission"))("page.title");
-  if (!suite) return { title, suite: null, suites: [], draft: null, boards: null, flash: null };
-  const draft = await draftView(user.id, suite.id);
+  if (!suite) return { title, suite: null, suites: [], draft: null, quota: null, boards: null, flash: null };
+  const [draft, quota] = await Promise.all([draftView(user.id, suite.id), submissionQuota(user.id)]);
   const boards = draft.result
     ? { original: paginate(draft.result.original, pageParam(url, "origPage")), current: paginate(draft.result.current, pageParam(url, "curPage")) }
     : null;
@@ -59,6 +60,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     suite: { id: suite.id, name: suite.name, tasks: suite.tasks, grid: suite.grid },
     suites: suites.map((s) => ({ id: s.id, name: s.name })),
     draft,
+    quota,
     boards,
     flash: submitted
       ? { submitted: MSG.submitted, python: url.searchParams.get("py") === "1" ? MSG.withPython : MSG.noPython, withPython: url.searchParams.get("py") === "1" }
@@ -137,7 +139,7 @@ function useResultToasts(toast: React.RefObject<Toast>, result: SubmissionAction
 }
 
 export default function SubmissionPage() {
-  const { suite, suites, draft, boards, flash } = useLoaderData<typeof loader>();
+  const { suite, suites, draft, quota, boards, flash } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as SubmissionActionResult | undefined;
   const navigation = useNavigation();
   const hydrated = useHydrated();
@@ -197,6 +199,11 @@ export default function SubmissionPage() {
           components={{ b: <strong />, c: <code /> }}
         />
       </p>
+      {quota ? (
+        <Notice kind={quota.left > 0 ? "info" : "warn"}>
+          <span data-testid="quota">{t(quota.left > 0 ? "page.quota" : "page.quotaUsed", { left: quota.left, limit: quota.limit })}</span>
+        </Notice>
+      ) : null}
       {actionData && !actionData.ok && actionData.message && !scoreResult && !submitResult ? (
         // An upload sent on its own (a fetcher with JavaScript, or a crafted request) that failed.
         <Notice kind="error">{actionData.message}</Notice>

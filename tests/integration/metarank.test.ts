@@ -247,7 +247,10 @@ describe("submission", () => {
 
   it("a daily submission limit with a clear message", async () => {
     const dave = await userClient(stack.baseUrl, "dave");
+    // Shown before the form is filled.
+    expect(decode(await dave.html(`/submission?suite=${SUITE}`))).toContain("You can submit 3 more algorithm(s) in the next 24 hours (at most 3 a day).");
     for (let i = 0; i < 3; i++) expect((await scoreAndSubmit(dave, `Dave-${i}`, 0.3)).status).toBe(302);
+    expect(decode(await dave.html(`/submission?suite=${SUITE}`))).toContain("You have used today's 3 submissions");
     const res = await scoreAndSubmit(dave, "Dave-3", 0.3);
     expect(res.status).toBe(409);
     expect(decode(await res.text())).toContain("You can submit at most 3 algorithms in 24 hours.");

@@ -115,3 +115,11 @@ describe("telemetry snapshot → charts", () => {
     ]);
   });
 });
+
+describe("server times", () => {
+  it("say their time zone", async () => {
+    const { formatDateTime } = await import("../../app/.server/servers.server.ts");
+    expect(formatDateTime(new Date(Date.UTC(2026, 10, 22, 18, 5, 9)))).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC[+−]\d\d:\d\d$/);
+    expect(formatDateTime(null)).toBeNull();
+  });
+});
