@@ -153,6 +153,11 @@ export class InferencePool {
     };
   }
 
+  /** The pool's live threads (tests check that an aborted job's thread is gone). */
+  threadIds(): number[] {
+    return this.piscina.threads.map((t) => t.threadId);
+  }
+
   /** Test hook: end one worker thread abruptly, as a crash would. */
   async killWorker(index = 0): Promise<void> {
     await this.piscina.threads[index]?.terminate();
