@@ -178,7 +178,7 @@ export default function UserImgclassification() {
   return (
     <section>
       <DatasetStyles />
-      <Toast ref={toast} />
+      <Toast ref={toast} position="bottom-right" />
       <h1>{t("title")}</h1>
       <nav className="tabs" aria-label={t("imageSource")}>
         <Link to="/UserImgclassification" className={"tab" + (d.tab === "datasets" ? " active" : "")}>

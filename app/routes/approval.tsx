@@ -87,7 +87,7 @@ export default function Approval() {
   ];
   return (
     <section className="card">
-      <Toast ref={toast} position="top-right" />
+      <Toast ref={toast} position="bottom-right" />
       <h1>{t("approval.title")}</h1>
       {done ? <Notice kind="success">{done}</Notice> : null}
       {failure ? (

@@ -180,7 +180,7 @@ export default function SubmissionPage() {
 
   return (
     <section className="card">
-      <Toast ref={toast} position="top-right" />
+      <Toast ref={toast} position="bottom-right" />
       <h1>{t("page.heading")}</h1>
       {suites.length > 1 ? (
         <nav className="tabs" aria-label={t("page.suites")}>
