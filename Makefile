@@ -43,6 +43,8 @@ seed: migrate
 # app using the server entry `make seed` created (LOCAL_SIDECAR_NAME, default "local"; password
 # LOCAL_SIDECAR_PASSWORD or the one seeding generated into var/local-sidecar.secret), so a fresh
 # install shows one online server. Its first heartbeats may come before the app listens: it retries.
+# No SIDECAR_CALL_KEY is needed: the sidecar makes a key at each start and its heartbeat hands it
+# to the app (docs/grpc.md "Authentication"); one exported in the caller's shell is used by both.
 serve: build
 	@trap 'kill 0' EXIT INT TERM; \
 	APP_URL=http://127.0.0.1:$(PORT) SIDECAR_NAME="$${LOCAL_SIDECAR_NAME:-local}" \

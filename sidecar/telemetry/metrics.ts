@@ -108,9 +108,11 @@ export async function startMetricsServer(
     logger.info("METRICS_PORT=0: /metrics disabled");
     return null;
   }
-  // Loopback unless an operator opens it (METRICS_HOST, or SIDECAR_HOST for both ports): the
+  // Loopback unless an operator opens it with METRICS_HOST: the page is unauthenticated, and the
   // telemetry it shows is for the platform and its Prometheus, not for anyone on the network.
-  const host = env.METRICS_HOST || env.SIDECAR_HOST || "127.0.0.1";
+  // SIDECAR_HOST does not open it: a GPU host opens its gRPC port (which checks the call key)
+  // for the app, and that must not expose this one as a side effect.
+  const host = env.METRICS_HOST || "127.0.0.1";
   const server = createMetricsServer(sampler);
   return new Promise((resolve) => {
     server.once("error", (err) => {

@@ -1,4 +1,5 @@
 import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { renderMetrics, startMetricsServer } from "../../sidecar/telemetry/metrics.ts";
 import { TelemetrySampler } from "../../sidecar/telemetry/sampler.ts";
@@ -118,5 +119,17 @@ describe("/metrics", () => {
     const first = await startMetricsServer(sampler, 1, { METRICS_PORT: String(port), METRICS_HOST: "127.0.0.1" });
     servers.push(first!);
     expect(await startMetricsServer(sampler, 1, { METRICS_PORT: String(port), METRICS_HOST: "127.0.0.1" })).toBeNull();
+  });
+
+  it("listens on loopback unless METRICS_HOST opens it; SIDECAR_HOST (the gRPC port) does not", async () => {
+    const sampler = new TelemetrySampler({ smi: fakeSmi("multi-gpu") });
+    const address = async (env: Record<string, string>) => {
+      const server = await startMetricsServer(sampler, 1, { METRICS_PORT: String(await freePort()), ...env });
+      servers.push(server!);
+      return (server!.address() as AddressInfo).address;
+    };
+    expect(await address({})).toBe("127.0.0.1");
+    expect(await address({ SIDECAR_HOST: "0.0.0.0" })).toBe("127.0.0.1");
+    expect(await address({ SIDECAR_HOST: "0.0.0.0", METRICS_HOST: "0.0.0.0" })).toBe("0.0.0.0");
   });
 });
