@@ -14,6 +14,8 @@ import { spendDemoRun } from "./throttle.server.ts";
 import type { ModelInfo__Output } from "../../proto/generated/metarank/v1/ModelInfo.ts";
 import { findVisiblePicture, type Viewer } from "./datasets.server.ts";
 import { readStored, removeStored, storedFile } from "./pictures.server.ts";
+import { messageRef } from "../lib/forms/messages.ts";
+import { CLASSIFICATION_MSG } from "../lib/rules/classification.ts";
 
 /** The seed's algorithm choices and the sidecar registry names they run as (Captum's defaults). */
 export const CLASSIFICATION_ALGORITHMS = [
@@ -48,13 +50,11 @@ export interface ModelOption {
 /** The visitor has used up their demo runs for now (app/.server/throttle.server.ts). */
 export class DemoRateLimited extends Error {
   constructor(readonly seconds: number) {
-    super(
-      `You have run many explanations in a short time. Please try again in ${Math.max(1, Math.ceil(seconds / 60))} minute(s); results already computed stay available.`,
-    );
+    super(CLASSIFICATION_MSG.rateLimited(Math.max(1, Math.ceil(seconds / 60))));
   }
 }
 
-/** A failure the seed's panel reports: the algorithm did not run (compute or program error). */
+/** A failure the seed's panel reports: the algorithm did not run (compute or program error); the message is a message ref (demo:failure.*). */
 export class ClassificationFailed extends Error {
   constructor(
     message: string,
@@ -110,7 +110,7 @@ export function modelOptions(models: TrainedModel[], dataKind: string | null): M
     const matching = resnets.filter((m) => m.dataset === dataKind || m.dataset.startsWith(`${dataKind}-`));
     return matching.length ? [{ value: matching[0].id, label: "ResNet18" }] : [];
   }
-  return resnets.map((m) => ({ value: m.id, label: `ResNet18 (trained on ${DATA_LABEL[m.dataset] ?? m.dataset})` }));
+  return resnets.map((m) => ({ value: m.id, label: messageRef("demo:modelTrainedOn", { data: DATA_LABEL[m.dataset] ?? m.dataset }) }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -140,9 +140,9 @@ export async function explainPicture(
   signal?: AbortSignal,
 ): Promise<ExplainOutcome> {
   const found = await findVisiblePicture(pictureId, viewer);
-  if (!found) throw new Response("There is no such dataset or picture.", { status: 404 });
+  if (!found) throw new Response(CLASSIFICATION_MSG.notFound, { status: 404 });
   const algo = CLASSIFICATION_ALGORITHMS.find((a) => a.value === algorithm);
-  if (!algo) throw new ClassificationFailed("Unknown algorithm.", `algorithm ${algorithm}`);
+  if (!algo) throw new ClassificationFailed("demo:failure.unknownAlgorithm", `algorithm ${algorithm}`);
   const params = METHOD_PARAMS[algo.method] ?? {};
   let models: TrainedModel[];
   try {
@@ -152,7 +152,7 @@ export async function explainPicture(
     // is still a real answer, so serve the newest one rather than nothing.
     const earlier = await InferenceCache.findOne({ where: { pictureId: found.picture.id, modelId, algorithm: algo.value }, order: [["id", "DESC"]] });
     if (earlier) return { cacheId: earlier.id, cached: true };
-    throw new ClassificationFailed("The compute server did not answer.", (e as Error).message);
+    throw new ClassificationFailed("demo:failure.noAnswer", (e as Error).message);
   }
   const checkpoint = models.find((m) => m.id === modelId)?.trainedAt ?? "";
   const paramsJson = JSON.stringify({ checkpoint, params: Object.fromEntries(Object.entries(params).sort(([a], [b]) => a.localeCompare(b))) });
@@ -161,9 +161,9 @@ export async function explainPicture(
   if (hit) return { cacheId: hit.id, cached: true };
 
   const model = models.find((m) => m.id === modelId);
-  if (!model) throw new ClassificationFailed("That model is not available on the compute server.", `model ${modelId}`);
+  if (!model) throw new ClassificationFailed("demo:failure.noSuchModel", `model ${modelId}`);
   const original = await readStored(found.picture.filePath);
-  if (!original) throw new ClassificationFailed("The picture file is missing on this server.", found.picture.filePath);
+  if (!original) throw new ClassificationFailed("demo:failure.fileMissing", found.picture.filePath);
   const input = await modelInput(original, model);
   // Only work that reaches the compute server counts against the visitor's allowance.
   const wait = await spendDemoRun(viewer ? `user:${viewer.id}` : `ip:${ip}`);
@@ -178,16 +178,16 @@ export async function explainPicture(
       { deadlineMs: 180_000, signal },
     );
   } catch (e) {
-    throw new ClassificationFailed("The algorithm did not run.", (e as Error).message);
+    throw new ClassificationFailed("demo:failure.didNotRun", (e as Error).message);
   }
   const predictedIndex = reply.predictedClass;
   if (!Number.isInteger(predictedIndex) || predictedIndex < 0 || predictedIndex >= reply.probabilities.length)
-    throw new ClassificationFailed("The compute server sent no prediction.", `predictedClass ${predictedIndex} of ${reply.probabilities.length} classes`);
+    throw new ClassificationFailed("demo:failure.noPrediction", `predictedClass ${predictedIndex} of ${reply.probabilities.length} classes`);
   const probability = reply.probabilities[predictedIndex];
   const predictedClass = model.classNames[predictedIndex] ?? (reply.predictedLabel || String(predictedIndex));
   // Heatmaps are drawn only by the sidecar (sidecar/inference/heatmap.ts); a reply without them is a failure.
   if (!reply.heatmapPng.length || !reply.overlayPng.length)
-    throw new ClassificationFailed("The compute server sent no attribution image.", "no heatmap or overlay in the Explain reply");
+    throw new ClassificationFailed("demo:failure.noImage", "no heatmap or overlay in the Explain reply");
   const heatmap = reply.heatmapPng;
   const overlay = reply.overlayPng;
 
@@ -248,7 +248,7 @@ export async function resultFor(viewer: Viewer, cacheId: unknown): Promise<Resul
   return {
     id: row.id,
     pictureId: row.pictureId,
-    groundTruth: found.picture.label ?? "unknown (no label)",
+    groundTruth: found.picture.label ?? "demo:noLabel",
     predictedClass: row.predictedClass,
     probability: row.probability,
     probabilityText: `${(row.probability * 100).toFixed(2)}%`,
@@ -280,14 +280,18 @@ export async function reportGpu(): Promise<GpuReport> {
     // max_compute is the number of idle workers, i.e. the compute that can start at once.
     const r = await unary(rpc().inference.ReportGpu, {}, { deadlineMs: 5_000 });
     const cpu = r.cpuOnly || r.gpuIndex < 0;
-    const device = r.device ? ` — ${r.device}` : "";
     const idle = r.maxCompute;
+    // Message refs (demo:gpu.*), translated where the failure panel shows them.
     return {
-      gpuIndex: cpu ? `none (CPU-only host${device})` : String(r.gpuIndex),
-      maxCompute: `${idle} idle worker${idle === 1 ? "" : "s"}${r.workers ? ` of ${r.workers}` : ""}${r.queued ? `, ${r.queued} queued` : ""}`,
+      gpuIndex: cpu ? (r.device ? messageRef("demo:gpu.cpuOnlyDevice", { device: r.device }) : "demo:gpu.cpuOnly") : String(r.gpuIndex),
+      maxCompute: messageRef(r.workers ? (r.queued ? "demo:gpu.idleOfQueued" : "demo:gpu.idleOf") : "demo:gpu.idle", {
+        count: idle,
+        workers: r.workers,
+        queued: r.queued,
+      }),
     };
   } catch {
-    return { gpuIndex: "unknown", maxCompute: "unknown" };
+    return { gpuIndex: "demo:gpu.unknown", maxCompute: "demo:gpu.unknown" };
   }
 }
 

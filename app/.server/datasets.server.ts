@@ -1,4 +1,3 @@
-import { messageRef } from "~/lib/forms/messages.ts";
 // Datasets and their pictures, with visibility decided here and only here: a viewer sees
 // public datasets and their own; anything else is "not found" (404), so a private dataset's
 // existence never leaks. Changing a dataset (upload, delete) needs ownership on top.
@@ -9,25 +8,13 @@ import { Dataset, Picture, InferenceCache, User, sequelize, writeTransaction } f
 import type { CurrentUser } from "./session.server.ts";
 import type { UploadedFile } from "./uploads.server.ts";
 import { PICTURE_LIMITS, PictureRejected, displayNameOf, preparePicture, removeStored, storePicture } from "./pictures.server.ts";
+import { DATASET_MSG, PICTURES_PER_PAGE, PICTURES_PER_PREVIEW, PREVIEWS_PER_PAGE, datasetNameField } from "../lib/rules/datasets.ts";
 
-export const PICTURES_PER_PAGE = 16; // seed 001 §9: dataset images 16
-export const PREVIEWS_PER_PAGE = 3; // seed 001 §9: dataset previews 3 …
-export const PICTURES_PER_PREVIEW = 3; // … with 3 pictures each
-export { NO_MATCH_TEXT as NO_MATCH } from "../components/datasets/messages.ts"; // seed 001 §5, §8
+export { PICTURES_PER_PAGE, PREVIEWS_PER_PAGE, PICTURES_PER_PREVIEW };
+export const NO_MATCH = DATASET_MSG.noMatch; // seed 001 §5, §8
 
-export const MSG = {
-  deletedMeanwhile: "datasets:msg.deletedMeanwhile",
-  nameRequired: "datasets:msg.nameRequired",
-  nameTooLong: "datasets:msg.nameTooLong",
-  nameTaken: "datasets:msg.nameTaken",
-  created: "datasets:msg.created",
-  noFiles: "datasets:msg.noFiles",
-  tooBig: messageRef("datasets:msg.tooBig", { mb: PICTURE_LIMITS.maxBytes / 1024 / 1024 }),
-  tooMany: messageRef("datasets:msg.tooMany", { count: PICTURE_LIMITS.maxFiles }),
-  notOwner: "datasets:msg.notOwner",
-  platformReadOnly: "datasets:msg.platformReadOnly",
-  noneSelected: "datasets:msg.noneSelected",
-};
+/** The area's messages (message refs), app/lib/rules/datasets.ts. */
+export const MSG = DATASET_MSG;
 
 export type Viewer = Pick<CurrentUser, "id" | "username"> | null;
 
@@ -65,7 +52,7 @@ export function visibleWhere(viewer: Viewer): WhereOptions<Dataset> {
   return viewer ? { [Op.or]: [{ isPublic: true }, { ownerId: viewer.id }] } : { isPublic: true };
 }
 
-export const notFound = () => new Response("There is no such dataset or picture.", { status: 404, statusText: "Not Found" });
+export const notFound = () => new Response(MSG.notFound, { status: 404, statusText: "Not Found" });
 
 async function ownerNames(ids: (number | null)[]): Promise<Map<number, string>> {
   const wanted = [...new Set(ids.filter((x): x is number => x != null))];
@@ -132,11 +119,10 @@ export async function findVisiblePicture(id: unknown, viewer: Viewer): Promise<{
   return dataset ? { picture, dataset } : null;
 }
 
+/** The dataset name rule (app/lib/rules/datasets.ts): required, at most 100 characters, one line, spaces collapsed. */
 export function cleanDatasetName(raw: string): { name?: string; error?: string } {
-  const name = raw.replace(/\s+/g, " ").trim();
-  if (!name) return { error: MSG.nameRequired };
-  if (name.length > 100) return { error: MSG.nameTooLong };
-  return { name };
+  const r = datasetNameField.safeParse(raw === "" ? undefined : raw);
+  return r.success ? { name: r.data } : { error: r.error.issues[0]?.message ?? MSG.nameRequired };
 }
 
 export async function createDataset(owner: NonNullable<Viewer>, rawName: string, isPublic: boolean): Promise<{ dataset?: Dataset; error?: string }> {
@@ -229,12 +215,7 @@ export async function uploadPictures(
 ): Promise<UploadOutcome> {
   const dataset = await requireOwnDataset(datasetId, user);
   if (limitError) {
-    const error =
-      limitError.code === "LIMIT_FILE_SIZE"
-        ? MSG.tooBig
-        : limitError.code === "LIMIT_FILE_COUNT"
-          ? MSG.tooMany
-          : "The upload could not be read. Please try again.";
+    const error = limitError.code === "LIMIT_FILE_SIZE" ? MSG.tooBig : limitError.code === "LIMIT_FILE_COUNT" ? MSG.tooMany : MSG.uploadUnreadable;
     return { saved: 0, rejected: [], error };
   }
   const pictures = files.filter((f) => f.size > 0 || f.originalName);
@@ -273,15 +254,24 @@ export async function uploadPictures(
   return { saved, rejected };
 }
 
-/** Deletes pictures of a dataset the user owns: rows (and cached explanations) first, then their files. */
-export async function deletePictures(user: NonNullable<Viewer>, datasetId: unknown, rawIds: unknown[]): Promise<number> {
+/**
+ * The pictures a deletion names, all of a dataset the user owns (404 when they cannot see it, 403
+ * when they do not own it, 404 when one picture is not of that dataset): used for the
+ * confirmation step as for the deletion itself.
+ */
+export async function ownPictures(user: NonNullable<Viewer>, datasetId: unknown, rawIds: unknown[]): Promise<Picture[]> {
   const dataset = await requireOwnDataset(datasetId, user);
   const ids = [...new Set(rawIds.map(Number).filter((n) => Number.isSafeInteger(n) && n > 0))];
-  if (!ids.length) return 0;
-  const pictures = await Picture.findAll({ where: { id: ids } });
+  if (!ids.length) return [];
+  const pictures = await Picture.findAll({ where: { id: ids }, order: [["id", "ASC"]] });
   // A picture of another dataset in the list is someone else's business: not found, nothing deleted.
   if (pictures.length !== ids.length || pictures.some((p) => p.datasetId !== dataset.id)) throw notFound();
-  return removePictureRows(pictures);
+  return pictures;
+}
+
+/** Deletes pictures of a dataset the user owns: rows (and cached explanations) first, then their files. */
+export async function deletePictures(user: NonNullable<Viewer>, datasetId: unknown, rawIds: unknown[]): Promise<number> {
+  return removePictureRows(await ownPictures(user, datasetId, rawIds));
 }
 
 async function removePictureRows(pictures: Picture[]): Promise<number> {
@@ -333,7 +323,7 @@ export async function ownDatasets(user: NonNullable<Viewer>): Promise<Dataset[]>
 // platform's installed ones, with their introductions from seeds/datasetIntros/*.json.
 
 export const META_RANK_DATASETS = ["cifar", "imagenet", "voc", "coco", "cub", "cars", "nwpu", "food", "places"] as const;
-export { DATA_DETAILS_WARNING } from "../components/datasets/messages.ts";
+export const DATA_DETAILS_WARNING = DATASET_MSG.dataDetailsWarning;
 
 export interface DatasetIntro {
   key: string;

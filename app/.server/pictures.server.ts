@@ -5,6 +5,7 @@ import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import sharp, { type Metadata } from "sharp";
+import { DATASET_MSG, FILE_NAME_MAX, PICTURE_LIMITS } from "../lib/rules/datasets.ts";
 
 /** Storage root for uploaded and seeded pictures; UPLOAD_DIR lets tests and deployments move it. */
 export function storageRoot(): string {
@@ -19,14 +20,8 @@ export function storedFile(relative: string): string {
   return full;
 }
 
-export const PICTURE_LIMITS = {
-  /** Per file; the same figure is multer's limit for /datasetInDetail (uploads.server.ts). */
-  maxBytes: 10 * 1024 * 1024,
-  maxFiles: 50,
-  /** Decoding bombs: a small file can claim a huge canvas. */
-  maxPixels: 40_000_000,
-  thumbBox: 160,
-};
+// One constant per limit, shared with the page and multer (app/lib/rules/datasets.ts).
+export { PICTURE_LIMITS };
 
 export type ImageMime = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
 
@@ -53,7 +48,7 @@ export function displayNameOf(clientName: string): string {
     .replace(/[\u0000-\u001f\u007f]/g, "")
     .replace(/^\.+/, "")
     .trim();
-  return (clean || "picture").slice(0, 120);
+  return (clean || "picture").slice(0, FILE_NAME_MAX);
 }
 
 export interface PreparedPicture {
@@ -65,40 +60,52 @@ export interface PreparedPicture {
   thumb: Buffer;
 }
 
+/** A refused file; its message is a message ref (app/lib/rules/datasets.ts DATASET_MSG). */
 export class PictureRejected extends Error {}
 
 /** Checks one upload and renders its thumbnail; throws PictureRejected with a message for people. */
 export async function preparePicture(bytes: Buffer, clientName: string): Promise<PreparedPicture> {
   const shown = displayNameOf(clientName);
-  if (bytes.length > PICTURE_LIMITS.maxBytes) throw new PictureRejected(`"${shown}" is larger than ${PICTURE_LIMITS.maxBytes / 1024 / 1024} MB.`);
+  if (bytes.length > PICTURE_LIMITS.maxBytes) throw new PictureRejected(DATASET_MSG.fileTooBig(shown));
   const mimeType = sniffImageType(bytes);
-  if (!mimeType) throw new PictureRejected(`"${shown}" is not a PNG, JPEG, GIF or WebP image.`);
+  if (!mimeType) throw new PictureRejected(DATASET_MSG.notAnImage(shown));
   let meta: Metadata;
   try {
     meta = await sharp(bytes, { limitInputPixels: PICTURE_LIMITS.maxPixels }).metadata();
   } catch {
-    throw new PictureRejected(`"${shown}" could not be read as an image.`);
+    throw new PictureRejected(DATASET_MSG.unreadable(shown));
   }
-  if (!meta.width || !meta.height) throw new PictureRejected(`"${shown}" could not be read as an image.`);
+  if (!meta.width || !meta.height) throw new PictureRejected(DATASET_MSG.unreadable(shown));
   let thumb: Buffer;
   try {
     thumb = await makeThumbnail(bytes, meta.width, meta.height);
   } catch {
     // Magic bytes right but the body is broken (truncated, a renamed fragment).
-    throw new PictureRejected(`"${shown}" could not be read as an image.`);
+    throw new PictureRejected(DATASET_MSG.unreadable(shown));
   }
   return { mimeType, width: meta.width, height: meta.height, size: bytes.length, bytes, thumb };
 }
 
-/** A PNG that fits the thumbnail box; tiny images (28×28 Fashion-MNIST) are scaled up with hard pixel edges. */
+/**
+ * A PNG at the resolution it is shown (PICTURE_LIMITS.thumbBox: the grid's widest tile at twice
+ * the CSS pixels, for high-density screens), so the browser never enlarges a thumbnail. Tiny
+ * images (28×28 Fashion-MNIST, 32×32 CIFAR) are scaled up by a whole factor with hard pixel
+ * edges, every source pixel the same size; larger ones are reduced to fit the box.
+ */
 export async function makeThumbnail(bytes: Buffer, width: number, height: number): Promise<Buffer> {
   const box = PICTURE_LIMITS.thumbBox;
-  const enlarging = Math.max(width, height) < box;
-  return sharp(bytes, { limitInputPixels: PICTURE_LIMITS.maxPixels, animated: false })
-    .rotate()
-    .resize({ width: box, height: box, fit: "inside", kernel: enlarging ? "nearest" : "lanczos3" })
-    .png({ compressionLevel: 9 })
-    .toBuffer();
+  const side = Math.max(width, height);
+  const img = sharp(bytes, { limitInputPixels: PICTURE_LIMITS.maxPixels, animated: false }).rotate();
+  if (side < box) {
+    const f = Math.max(1, Math.floor(box / side));
+    // EXIF rotation may swap the sides: the factor applies to the upright picture.
+    const upright = (await sharp(bytes, { limitInputPixels: PICTURE_LIMITS.maxPixels }).metadata()).autoOrient;
+    return img
+      .resize({ width: (upright?.width ?? width) * f, height: (upright?.height ?? height) * f, kernel: "nearest" })
+      .png({ compressionLevel: 9 })
+      .toBuffer();
+  }
+  return img.resize({ width: box, height: box, fit: "inside", kernel: "lanczos3" }).png({ compressionLevel: 9 }).toBuffer();
 }
 
 /** Writes the file and its thumbnail under fresh random names; returns their relative paths. */

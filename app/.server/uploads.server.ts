@@ -2,6 +2,7 @@
 // with per-route limits, so an oversize file is refused while streaming, before it is read.
 import multer from "multer";
 import { MAX_UPLOAD_BYTES } from "~/lib/rules/submission.ts";
+import { PICTURE_LIMITS } from "~/lib/rules/datasets.ts";
 import type { RequestHandler } from "express";
 
 export interface UploadedFile {
@@ -28,8 +29,8 @@ export interface UploadLimits {
 /** Route path prefix → limits. The longest matching prefix wins. */
 export const UPLOAD_ROUTES: Record<string, UploadLimits> = {
   "/submission": { fileSize: MAX_UPLOAD_BYTES, files: 3 },
-  "/datasetInDetail": { fileSize: 10 * 1024 * 1024, files: 50 },
-  "/UserImgclassification": { fileSize: 10 * 1024 * 1024, files: 1 },
+  "/datasetInDetail": { fileSize: PICTURE_LIMITS.maxBytes, files: PICTURE_LIMITS.maxFiles },
+  "/UserImgclassification": { fileSize: PICTURE_LIMITS.maxBytes, files: PICTURE_LIMITS.demoFiles },
 };
 
 /** The seeds' upload timeout: a body that has not arrived in 30 s is refused, not waited for. */

@@ -27,8 +27,9 @@ import {
   type ModelOption,
 } from "~/.server/classification.server.ts";
 import { Picture } from "~/.server/db.server.ts";
+import { provenanceOf, type ResultProvenance } from "~/.server/demoResult.server.ts";
+import { i18nServer } from "~/.server/i18n.server.ts";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
-import { CLASSIFICATION_MSG } from "~/components/datasets/messages.ts";
 import { DatasetSearch } from "~/components/datasets/DatasetSearch.tsx";
 import { Pager } from "~/components/datasets/Pager.tsx";
 import { PictureTile } from "~/components/datasets/PictureTile.tsx";
@@ -36,31 +37,40 @@ import { DatasetStyles } from "~/components/datasets/styles.tsx";
 import { checkFields, checkFormData } from "~/.server/forms.server.ts";
 import { Trans, useTranslation } from "react-i18next";
 import { translateMessage } from "~/lib/forms/messages.ts";
+import { parseForm } from "~/lib/forms/parse.ts";
+import { CLASSIFICATION_MSG, demoIntentSchema, firstRunError, runSchema } from "~/lib/rules/classification.ts";
+import { DATASET_MSG, searchSchema } from "~/lib/rules/datasets.ts";
 
 export const handle = { i18n: "demo" };
 
-export const meta: MetaFunction = () => [{ title: "Image classification — Meta-Rank" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title ?? "Meta-Rank" }];
 
 const ALGORITHM_OPTIONS = CLASSIFICATION_ALGORITHMS.map((a) => ({ value: a.value, label: a.label }));
+const RUN_SCHEMA = runSchema(CLASSIFICATION_ALGORITHMS.map((a) => a.value));
 
 async function modelChoices(dataKind: string | null): Promise<{ options: ModelOption[]; error: string | null }> {
   try {
     const options = modelOptions(await listModels(), dataKind);
-    return { options, error: options.length ? null : `No trained ResNet-style model${dataKind ? " for this data" : ""} is installed on the compute server.` };
+    return { options, error: options.length ? null : dataKind ? CLASSIFICATION_MSG.noModelForData : CLASSIFICATION_MSG.noModel };
   } catch {
-    return { options: [], error: "The compute server did not answer, so no model can be offered right now. Please try again later." };
+    return { options: [], error: CLASSIFICATION_MSG.modelsDown };
   }
 }
 
+const notFound = () => new Response(CLASSIFICATION_MSG.notFound, { status: 404, statusText: "Not Found" });
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await getUser(request);
+  const t = await i18nServer.getFixedT(request, "demo");
   const sp = new URL(request.url).searchParams;
   const tab = sp.get("tab") === "pool" ? "pool" : "datasets";
   const picked = sp.get("picture") ? await findVisiblePicture(sp.get("picture"), viewer) : null;
-  if (sp.get("picture") && !picked) throw new Response("There is no such dataset or picture.", { status: 404 });
+  if (sp.get("picture") && !picked) throw notFound();
   const result = sp.get("result") ? await resultFor(viewer, sp.get("result")) : null;
-  if (sp.get("result") && !result) throw new Response("There is no such result.", { status: 404 });
+  if (sp.get("result") && !result) throw new Response(CLASSIFICATION_MSG.noResult, { status: 404, statusText: "Not Found" });
+  const shown = result && picked && result.pictureId === picked.picture.id ? result : null;
   const common = {
+    title: t("metaTitle"),
     signedIn: Boolean(viewer),
     algorithms: ALGORITHM_OPTIONS,
     model: sp.get("model") ?? "",
@@ -68,7 +78,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     picture: picked
       ? { id: picked.picture.id, url: `/picture/${picked.picture.id}`, label: picked.picture.label ?? null, name: picked.picture.displayName }
       : null,
-    result: result && picked && result.pictureId === picked.picture.id ? result : null,
+    result: shown,
+    provenance: shown ? await provenanceOf(shown) : (null as ResultProvenance | null),
     ok: sp.get("ok") === "1",
   };
   if (tab === "pool") {
@@ -79,12 +90,28 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const datasetId = sp.get("dataset");
   if (!datasetId) {
     const type = sp.get("type") === "user" ? "user" : "name";
-    const q = sp.get("q") ?? "";
-    return { ...common, tab: "datasets" as const, step: 1 as const, type, q, search: await searchDatasets(viewer, { type, q, page: pageOf(sp.get("page")) }) };
+    const search = parseForm(sp, searchSchema);
+    if (!search.ok) {
+      const empty = { items: [], total: 0, page: 1, pageCount: 1, noMatch: false };
+      return data(
+        { ...common, tab: "datasets" as const, step: 1 as const, type, q: "", search: empty, searchError: search.errors.q ?? DATASET_MSG.searchTooLong },
+        { status: 400 },
+      );
+    }
+    const q = search.value.q;
+    return {
+      ...common,
+      tab: "datasets" as const,
+      step: 1 as const,
+      type,
+      q,
+      search: await searchDatasets(viewer, { type, q, page: pageOf(sp.get("page")) }),
+      searchError: undefined as string | undefined,
+    };
   }
   const dataset = await findVisibleDataset(datasetId, viewer);
-  if (!dataset) throw new Response("There is no such dataset or picture.", { status: 404 });
-  if (picked && picked.dataset.id !== dataset.id) throw new Response("There is no such dataset or picture.", { status: 404 });
+  if (!dataset) throw notFound();
+  if (picked && picked.dataset.id !== dataset.id) throw notFound();
   const pictures = await listPictures(dataset.id, pageOf(sp.get("page")));
   return {
     ...common,
@@ -102,42 +129,40 @@ type ActionResult = { errors?: { model?: string; algorithm?: string; image?: str
 export async function action({ request, context }: ActionFunctionArgs) {
   const uploads = (context as { uploads?: UploadedFiles }).uploads;
   if (!uploads && (request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
-    return data<ActionResult>({ errors: { upload: "The upload could not be read. Please try again." } }, { status: 400 });
+    return data<ActionResult>({ errors: { upload: CLASSIFICATION_MSG.uploadUnreadable } }, { status: 400 });
   }
-  const fields: Record<string, string> = uploads
-    ? checkFields(uploads.fields)
-    : (Object.fromEntries([...checkFormData(await request.formData()).entries()].filter(([, v]) => typeof v === "string")) as Record<string, string>);
+  // Control characters (NUL included) in any field: 400 with the message (app/.server/forms.server.ts).
+  const source: FormData | Record<string, string> = uploads ? checkFields(uploads.fields) : checkFormData(await request.formData());
+  const rawIntent = (source instanceof FormData ? source.get("intent") : source.intent) ?? "run";
+  const intent = demoIntentSchema.safeParse(rawIntent || "run");
+  if (!intent.success) return data<ActionResult>({ errors: { model: CLASSIFICATION_MSG.unknownAction } }, { status: 400 });
   const url = new URL(request.url);
-  if (fields.intent === "upload") {
+  if (intent.data === "upload") {
     // The earlier variant's upload dialog: one image, stored in the user's private uploads dataset.
     const user = await requireUser(request);
     const files = (uploads?.files ?? []).filter((f) => f.field === "picture");
     const target = await uploadsDataset(user.id);
     const before = await Picture.max<number, Picture>("id", { where: { datasetId: target.id } });
-    const outcome = await uploadPictures(
-      user,
-      target.id,
-      files.slice(0, 1),
-      uploads?.error?.code === "LIMIT_FILE_COUNT" ? { code: "ONE_FILE" } : uploads?.error,
-    );
+    const tooMany = uploads?.error?.code === "LIMIT_FILE_COUNT" || files.length > 1;
+    if (tooMany) return data<ActionResult>({ errors: { upload: CLASSIFICATION_MSG.oneImage } }, { status: 400 });
+    const outcome = await uploadPictures(user, target.id, files, uploads?.error);
     if (outcome.error || outcome.rejected.length) {
-      const message = uploads?.error?.code === "LIMIT_FILE_COUNT" ? "Please upload one image at a time." : (outcome.error ?? outcome.rejected[0]);
+      const message = outcome.error === DATASET_MSG.noFiles ? CLASSIFICATION_MSG.chooseUpload : (outcome.error ?? outcome.rejected[0]);
       return data<ActionResult>({ errors: { upload: message } }, { status: uploads?.error?.code === "LIMIT_FILE_SIZE" ? 413 : 400 });
     }
     const added = await Picture.findOne({ where: { datasetId: target.id }, order: [["id", "DESC"]] });
-    if (!added || added.id === before) return data<ActionResult>({ errors: { upload: "Please choose an image to upload." } }, { status: 400 });
+    if (!added || added.id === before) return data<ActionResult>({ errors: { upload: CLASSIFICATION_MSG.chooseUpload } }, { status: 400 });
     return redirect(`/UserImgclassification?tab=pool&picture=${added.id}`);
   }
 
-  // Start: the seed's order of checks, model, then algorithm, then image (§5).
+  // Start: the seed's order of checks, model, then algorithm, then image (§5), one message at a time.
   const viewer: Viewer = await getUser(request);
-  const model = fields.model ?? "";
-  const algorithm = fields.algorithm ?? "";
-  const pictureId = fields.picture ?? "";
-  if (!model) return data<ActionResult>({ errors: { model: CLASSIFICATION_MSG.chooseModel } }, { status: 400 });
-  if (!CLASSIFICATION_ALGORITHMS.some((a) => a.value === algorithm))
-    return data<ActionResult>({ errors: { algorithm: CLASSIFICATION_MSG.chooseAlgorithm } }, { status: 400 });
-  if (!pictureId) return data<ActionResult>({ errors: { image: CLASSIFICATION_MSG.chooseImage } }, { status: 400 });
+  const parsed = parseForm(source, RUN_SCHEMA);
+  if (!parsed.ok) {
+    const first = firstRunError(parsed.errors)!;
+    return data<ActionResult>({ errors: { [first.field]: first.message } }, { status: 400 });
+  }
+  const { model, algorithm, picture: pictureId } = parsed.value;
   try {
     const outcome = await explainPicture(viewer, pictureId, model, algorithm, context.ip, request.signal);
     const next = new URLSearchParams(url.searchParams);
@@ -203,7 +228,7 @@ export default function UserImgclassification() {
         )}
         {d.tab === "pool" || (d as DatasetsData).step === 2 ? <RunStep data={d as PoolData | Step2} res={res} /> : null}
         {res?.failure ? <FailurePanel failure={res.failure} /> : null}
-        {d.result ? <Results result={d.result} /> : null}
+        {d.result ? <Results result={d.result} provenance={d.provenance} /> : null}
       </div>
     </section>
   );
@@ -215,7 +240,7 @@ type DatasetsData = Extract<LoaderData, { tab: "datasets" }>;
 type Step1 = Extract<DatasetsData, { step: 1 }>;
 type Step2 = Extract<DatasetsData, { step: 2 }>;
 
-function DatasetStep({ type, q, search }: Step1) {
+function DatasetStep({ type, q, search, searchError }: Step1) {
   const { t } = useTranslation("demo");
   return (
     <div className="card">
@@ -225,6 +250,7 @@ function DatasetStep({ type, q, search }: Step1) {
         type={type}
         q={q}
         result={search}
+        error={searchError}
         pickHref={(id) => `/UserImgclassification?dataset=${id}`}
         pickLabel={t("select")}
         pageHref={(page) => `/UserImgclassification?${new URLSearchParams({ type, q, page: String(page) })}`}
@@ -347,12 +373,12 @@ function RunStep({ data: d, res }: { data: PoolData | Step2; res?: ActionResult 
             <option value="">{t("choose")}</option>
             {d.models.options.map((m) => (
               <option key={m.value} value={m.value}>
-                {m.label}
+                {translateMessage(t, m.label)}
               </option>
             ))}
           </select>
           <FieldError id="model-error" message={res?.errors?.model} />
-          {d.models.error ? <small className="muted">{d.models.error}</small> : null}
+          {d.models.error ? <small className="muted">{translateMessage(t, d.models.error)}</small> : null}
         </div>
         <div className="field" style={{ minWidth: 300 }}>
           <label htmlFor="algorithm">{t("algorithm")}</label>
@@ -397,8 +423,8 @@ function FailurePanel({ failure }: { failure: Failure }) {
       <h2 style={{ marginTop: 0 }}>{t("failed.title")}</h2>
       <p>{t("failed.why")}</p>
       <p>
-        {t("failed.maxCompute")} <strong data-testid="max-compute">{failure.maxCompute}</strong> · {t("failed.gpuIndex")}{" "}
-        <strong data-testid="gpu-index">{failure.gpuIndex}</strong>
+        {t("failed.maxCompute")} <strong data-testid="max-compute">{translateMessage(t, failure.maxCompute)}</strong> · {t("failed.gpuIndex")}{" "}
+        <strong data-testid="gpu-index">{translateMessage(t, failure.gpuIndex)}</strong>
       </p>
       <p>{t("failed.later")}</p>
       <p className="muted" style={{ fontSize: ".85rem" }}>
@@ -408,27 +434,104 @@ function FailurePanel({ failure }: { failure: Failure }) {
   );
 }
 
-function Results({ result }: { result: NonNullable<LoaderData["result"]> }) {
-  const { t } = useTranslation("demo");
+function Results({ result, provenance }: { result: NonNullable<LoaderData["result"]>; provenance: LoaderData["provenance"] }) {
+  const { t, i18n } = useTranslation("demo");
+  const check = provenance?.check;
+  const ood = check?.kind === "outOfDistribution" ? check : null;
+  const model = provenance?.model;
+  const percent = (x: number) => new Intl.NumberFormat(i18n.language === "zh" ? "zh-CN" : "en", { style: "percent", maximumFractionDigits: 1 }).format(x);
   return (
     <>
       <div className="card" id="results">
         <h2 style={{ marginTop: 0 }}>{t("step4")}</h2>
+        {ood && model ? (
+          <div className="notice notice-warn" role="alert" data-testid="out-of-distribution">
+            <strong>{t("ood.title")}</strong>
+            <p style={{ margin: ".35rem 0 0" }}>
+              {t("ood.body", {
+                data: model.dataTitle,
+                classes: model.classes,
+                score: ood.score,
+                threshold: ood.threshold,
+                feature: t(`ood.feature.${ood.feature}`),
+              })}
+            </p>
+          </div>
+        ) : null}
         <dl className="profile-grid">
           <dt>{t("groundTruth")}</dt>
-          <dd data-testid="ground-truth">{result.groundTruth}</dd>
+          <dd data-testid="ground-truth">{translateMessage(t, result.groundTruth)}</dd>
           <dt>{t("predicted")}</dt>
-          <dd data-testid="predicted">{result.predictedClass}</dd>
-          <dt>{t("probability")}</dt>
-          <dd data-testid="probability">{result.probabilityText}</dd>
+          {ood ? (
+            <dd data-testid="predicted">
+              <em>{t("ood.predicted")}</em>
+              <br />
+              <small className="muted" data-testid="raw-output">
+                {t("ood.raw", { label: result.predictedClass, probability: result.probabilityText })}
+              </small>
+            </dd>
+          ) : (
+            <dd data-testid="predicted">{result.predictedClass}</dd>
+          )}
+          {ood ? null : (
+            <>
+              <dt>{t("probability")}</dt>
+              <dd data-testid="probability">{result.probabilityText}</dd>
+            </>
+          )}
         </dl>
+        {provenance ? (
+          <section aria-labelledby="result-source" data-testid="result-source" className="result-source">
+            <h3 id="result-source">{t("source.title")}</h3>
+            <dl className="profile-grid">
+              <dt>{t("source.model")}</dt>
+              <dd data-testid="result-model">
+                {model
+                  ? t("source.modelLine", { arch: model.arch, id: model.id, data: model.dataTitle, classes: model.classes })
+                  : t("source.modelUnknown", { id: result.modelId })}
+                {model?.testAccuracy != null ? (
+                  <>
+                    <br />
+                    <small className="muted">{t("source.accuracy", { accuracy: percent(model.testAccuracy) })}</small>
+                  </>
+                ) : null}
+              </dd>
+              <dt>{t("source.data")}</dt>
+              <dd data-testid="result-data">
+                {t("source.picture", { name: provenance.picture.name, dataset: provenance.picture.dataset })}
+                <br />
+                <small className="muted" data-testid="distribution-check" data-check={check?.kind}>
+                  {check?.kind === "heldOut"
+                    ? t("source.heldOut")
+                    : check?.kind === "inDistribution"
+                      ? t("source.inDistribution", { score: check.score, threshold: check.threshold, count: check.calibration })
+                      : check?.kind === "unchecked"
+                        ? t(
+                            check.reason === "noHeldOut"
+                              ? "source.uncheckedNoHeldOut"
+                              : check.reason === "unreadable"
+                                ? "source.uncheckedUnreadable"
+                                : "source.uncheckedNoModel",
+                          )
+                        : null}
+                </small>
+                {check?.kind === "outOfDistribution" || check?.kind === "inDistribution" ? (
+                  <details>
+                    <summary className="muted">{t("ood.how")}</summary>
+                    <small>{t("ood.method")}</small>
+                  </details>
+                ) : null}
+              </dd>
+            </dl>
+          </section>
+        ) : null}
       </div>
       <div className="card">
         <h2 style={{ marginTop: 0 }}>{t("step5", { algorithm: result.algorithm })}</h2>
         <div className="ds-result-images">
           <figure>
-            <img src={`/picture/${result.pictureId}`} alt={t("input")} />
-            <figcaption>{t("input")}</figcaption>
+            <img src={`/explanation/${result.id}?kind=input`} alt={t("inputShown")} data-testid="input" />
+            <figcaption>{t("inputShown")}</figcaption>
           </figure>
           <figure>
             <img src={result.heatmapUrl} alt={t("heatmap")} data-testid="heatmap" />

@@ -17,13 +17,19 @@ import {
   deleteDataset,
   deletePictures,
   listPictures,
+  notFound,
+  ownPictures,
   pageOf,
+  pictureView,
+  requireOwnDataset,
   requireVisibleDataset,
   searchDatasets,
   uploadPictures,
+  type PictureView,
 } from "~/.server/datasets.server.ts";
-import { PICTURE_LIMITS } from "~/.server/pictures.server.ts";
+import { i18nServer } from "~/.server/i18n.server.ts";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
+import { ConfirmSubmit } from "~/components/datasets/ConfirmSubmit.tsx";
 import { Pager } from "~/components/datasets/Pager.tsx";
 import { DatasetSearch } from "~/components/datasets/DatasetSearch.tsx";
 import { PictureTile } from "~/components/datasets/PictureTile.tsx";
@@ -32,13 +38,26 @@ import { useHydrated } from "~/lib/useHydrated.ts";
 import { checkFields, checkFormData } from "~/.server/forms.server.ts";
 import { useTranslation } from "react-i18next";
 import { messageRef, translateMessage } from "~/lib/forms/messages.ts";
+import { parseForm, type FieldErrors } from "~/lib/forms/parse.ts";
+import {
+  DATASET_NAME_MAX,
+  PICTURE_LIMITS,
+  PICTURE_MB,
+  createDatasetSchema,
+  datasetIntentSchema,
+  deleteDatasetSchema,
+  deletePicturesSchema,
+  searchSchema,
+  uploadSchema,
+} from "~/lib/rules/datasets.ts";
 
 export const handle = { i18n: "datasets" };
 
-export const meta: MetaFunction = () => [{ title: "My datasets — Meta-Rank" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title ?? "Meta-Rank" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
+  const t = await i18nServer.getFixedT(request, "datasets");
   const url = new URL(request.url);
   const sp = url.searchParams;
   const notice = noticeOf(sp);
@@ -50,19 +69,27 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const mode = view.isOwn && sp.get("mode") === "delete" ? "delete" : "browse";
     return {
       kind: "dataset" as const,
+      title: `${dataset.name} — ${t("mine.title")} — Meta-Rank`,
       dataset: view,
       pictures,
       mode,
       selectAll: sp.get("select") === "all",
       upload: view.isOwn && sp.get("upload") === "1",
       notice,
-      limits: { maxMb: PICTURE_LIMITS.maxBytes / 1024 / 1024, maxFiles: PICTURE_LIMITS.maxFiles },
+      limits: { maxMb: PICTURE_MB, maxFiles: PICTURE_LIMITS.maxFiles },
     };
   }
+  const title = `${t("mine.title")} — Meta-Rank`;
+  const search = parseForm(sp, searchSchema);
   const type = sp.get("type") === "user" ? "user" : "name";
-  const q = sp.get("q") ?? "";
+  if (!search.ok) {
+    // An over-long keyword or a control character: the page says so, nothing is looked up.
+    const result = { items: [], total: 0, page: 1, pageCount: 1, noMatch: false };
+    return data({ kind: "list" as const, title, type, q: "", result, notice, searchError: search.errors.q ?? MSG.searchTooLong }, { status: 400 });
+  }
+  const { q } = search.value;
   const result = await searchDatasets(user, { type, q, page: pageOf(sp.get("page")) });
-  return { kind: "list" as const, type, q, result, notice };
+  return { kind: "list" as const, title, type, q, result, notice, searchError: undefined as string | undefined };
 }
 
 function noticeOf(sp: URLSearchParams): string | null {
@@ -80,55 +107,79 @@ function noticeOf(sp: URLSearchParams): string | null {
   }
 }
 
-type ActionResult = { intent: string; error?: string; rejected?: string[]; saved?: number; fieldErrors?: Record<string, string> };
+type ActionResult = {
+  intent: string;
+  error?: string;
+  rejected?: string[];
+  saved?: number;
+  fieldErrors?: FieldErrors;
+  /** The confirmation step without JavaScript: what the deletion would remove. */
+  confirmPictures?: PictureView[];
+  confirmDataset?: { pictures: number };
+};
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const uploads = (context as { uploads?: UploadedFiles }).uploads;
   // A multipart body that multer did not parse (no limits applied) is never read here.
   if (!uploads && (request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
-    return data<ActionResult>({ intent: "upload", error: "The upload could not be read. Please try again." }, { status: 400 });
+    return data<ActionResult>({ intent: "upload", error: MSG.uploadUnreadable }, { status: 400 });
   }
-  // Url-encoded bodies are read here (not via readForm) to keep every repeated "pictureIds".
-  const urlencoded = uploads ? null : checkFormData(await request.formData());
-  const form: UploadedFiles = uploads ?? { fields: {}, files: [] };
-  if (urlencoded) for (const [k, v] of urlencoded.entries()) if (typeof v === "string" && !(k in form.fields)) form.fields[k] = v;
-  const f = checkFields(form.fields);
-  const intent = f.intent ?? "";
+  // Url-encoded bodies are read as a FormData (every repeated "pictureIds" kept); both kinds are
+  // checked for control characters first (400 with the message, app/.server/forms.server.ts).
+  const source: FormData | Record<string, string> = uploads ? checkFields(uploads.fields) : checkFormData(await request.formData());
+  const intentValue = source instanceof FormData ? source.get("intent") : source.intent;
+  const intent = datasetIntentSchema.safeParse(intentValue ?? "");
+  if (!intent.success) return data<ActionResult>({ intent: "", error: MSG.unknownAction }, { status: 400 });
   const back = (params: Record<string, string | number>) => `/datasetInDetail?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`;
 
-  if (intent === "create") {
-    const r = await createDataset(user, f.name ?? "", f.visibility === "public");
-    if (r.error) return data<ActionResult>({ intent, fieldErrors: { name: r.error } }, { status: 400 });
+  if (intent.data === "create") {
+    const parsed = parseForm(source, createDatasetSchema);
+    if (!parsed.ok) return data<ActionResult>({ intent: intent.data, fieldErrors: parsed.errors }, { status: 400 });
+    const r = await createDataset(user, parsed.value.name, parsed.value.visibility === "public");
+    if (r.error) return data<ActionResult>({ intent: intent.data, fieldErrors: { name: r.error } }, { status: 400 });
     return redirect(back({ dataset: r.dataset!.id, msg: "created" }));
   }
-  if (intent === "upload") {
+  if (intent.data === "upload") {
+    const parsed = parseForm(source, uploadSchema);
+    if (!parsed.ok) throw notFound();
+    const datasetId = parsed.value.datasetId;
     const outcome = await uploadPictures(
       user,
-      f.datasetId,
-      form.files.filter((x) => x.field === "pictures"),
-      form.error,
+      datasetId,
+      (uploads?.files ?? []).filter((x) => x.field === "pictures"),
+      uploads?.error,
     );
-    if (outcome.error) return data<ActionResult>({ intent, error: outcome.error }, { status: form.error?.code === "LIMIT_FILE_SIZE" ? 413 : 400 });
-    if (outcome.rejected.length) return data<ActionResult>({ intent, saved: outcome.saved, rejected: outcome.rejected }, { status: outcome.saved ? 200 : 400 });
-    const last = (await listPictures(Number(f.datasetId), Number.MAX_SAFE_INTEGER)).pageCount;
-    return redirect(back({ dataset: f.datasetId, page: last, msg: "uploaded", n: outcome.saved }));
+    if (outcome.error)
+      return data<ActionResult>({ intent: intent.data, error: outcome.error }, { status: uploads?.error?.code === "LIMIT_FILE_SIZE" ? 413 : 400 });
+    if (outcome.rejected.length)
+      return data<ActionResult>({ intent: intent.data, saved: outcome.saved, rejected: outcome.rejected }, { status: outcome.saved ? 200 : 400 });
+    const last = (await listPictures(datasetId, Number.MAX_SAFE_INTEGER)).pageCount;
+    return redirect(back({ dataset: datasetId, page: last, msg: "uploaded", n: outcome.saved }));
   }
-  if (intent === "deletePictures") {
-    const ids = urlencoded ? urlencoded.getAll("pictureIds").map(String) : [];
-    if (!ids.length) {
-      // Ownership is still checked first, so an empty request reveals nothing either.
-      await deletePictures(user, f.datasetId, []);
-      return data<ActionResult>({ intent, error: MSG.noneSelected }, { status: 400 });
+  if (intent.data === "deletePictures") {
+    const parsed = parseForm(source, deletePicturesSchema);
+    if (!parsed.ok) {
+      if (parsed.errors.datasetId) throw notFound();
+      return data<ActionResult>({ intent: intent.data, error: parsed.errors.pictureIds ?? MSG.badPicture }, { status: 400 });
     }
-    const n = await deletePictures(user, f.datasetId, ids);
-    return redirect(back({ dataset: f.datasetId, page: pageOf(f.page), msg: "deleted", n }));
+    const { datasetId, pictureIds, page, confirm } = parsed.value;
+    // Ownership is checked first, so an empty or unconfirmed request reveals nothing either.
+    const pictures = await ownPictures(user, datasetId, pictureIds);
+    if (!pictures.length) return data<ActionResult>({ intent: intent.data, error: MSG.noneSelected }, { status: 400 });
+    if (confirm !== "yes") return data<ActionResult>({ intent: intent.data, confirmPictures: pictures.map(pictureView) });
+    const n = await deletePictures(user, datasetId, pictureIds);
+    return redirect(back({ dataset: datasetId, page, msg: "deleted", n }));
   }
-  if (intent === "deleteDataset") {
-    await deleteDataset(user, f.datasetId);
-    return redirect(back({ msg: "dataset-deleted" }));
+  const parsed = parseForm(source, deleteDatasetSchema);
+  if (!parsed.ok) throw notFound();
+  const dataset = await requireOwnDataset(parsed.value.datasetId, user);
+  if (parsed.value.confirm !== "yes") {
+    const total = (await listPictures(dataset.id, 1)).total;
+    return data<ActionResult>({ intent: intent.data, confirmDataset: { pictures: total } });
   }
-  return data<ActionResult>({ intent, error: "datasets:mine.unknownAction" }, { status: 400 });
+  await deleteDataset(user, dataset.id);
+  return redirect(back({ msg: "dataset-deleted" }));
 }
 
 export default function DatasetInDetail() {
@@ -141,7 +192,7 @@ export default function DatasetInDetail() {
   );
 }
 
-function DatasetList({ type, q, result, notice }: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { kind: "list" }>) {
+function DatasetList({ type, q, result, notice, searchError }: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { kind: "list" }>) {
   const res = useActionData<typeof action>() as ActionResult | undefined;
   const busy = useNavigation().state === "submitting";
   const qs = (page: number) => `/datasetInDetail?${new URLSearchParams({ type, q, page: String(page) })}`;
@@ -160,7 +211,15 @@ function DatasetList({ type, q, result, notice }: Extract<ReturnType<typeof useL
         <Form method="post" action="/datasetInDetail" className="ds-toolbar" aria-label={t("mine.create")}>
           <input type="hidden" name="intent" value="create" />
           <label htmlFor="ds-name">{t("mine.name")}</label>
-          <input id="ds-name" name="name" className="p-inputtext" maxLength={100} required aria-describedby="ds-name-error" />
+          <input
+            id="ds-name"
+            name="name"
+            className="p-inputtext"
+            maxLength={DATASET_NAME_MAX}
+            required
+            aria-invalid={res?.fieldErrors?.name ? true : undefined}
+            aria-describedby="ds-name-error"
+          />
           <label>
             <input type="radio" name="visibility" value="private" defaultChecked /> {t("mine.private")}
           </label>
@@ -170,6 +229,8 @@ function DatasetList({ type, q, result, notice }: Extract<ReturnType<typeof useL
           <Button type="submit" label={t("mine.createButton")} icon="pi pi-plus" loading={busy} />
         </Form>
         <FieldError id="ds-name-error" message={res?.fieldErrors?.name} />
+        <FieldError id="ds-visibility-error" message={res?.fieldErrors?.visibility} />
+        {res?.error ? <Notice kind="error">{res.error}</Notice> : null}
       </div>
       <div className="card">
         <h2 style={{ marginTop: 0 }}>{t("mine.visible")}</h2>
@@ -178,6 +239,7 @@ function DatasetList({ type, q, result, notice }: Extract<ReturnType<typeof useL
           type={type}
           q={q}
           result={result}
+          error={searchError}
           pickHref={(id) => `/datasetInDetail?dataset=${id}`}
           pickLabel={t("open")}
           pageHref={qs}
@@ -218,6 +280,8 @@ function DatasetScreen({
       </p>
       {notice ? <Notice kind="success">{notice}</Notice> : null}
       {res?.error ? <Notice kind="error">{res.error}</Notice> : null}
+      {res?.confirmPictures?.length ? <ConfirmPicturesStep datasetId={dataset.id} page={pictures.page} pictures={res.confirmPictures} here={here} /> : null}
+      {res?.confirmDataset ? <ConfirmDatasetStep datasetId={dataset.id} name={dataset.name} count={res.confirmDataset.pictures} here={here} /> : null}
       {res?.rejected?.length ? (
         <Notice kind="error">
           {res.saved ? t("mine.savedSome", { count: res.saved }) + " " : ""}
@@ -276,7 +340,13 @@ function DatasetScreen({
             <input type="hidden" name="intent" value="deleteDataset" />
             <input type="hidden" name="datasetId" value={dataset.id} />
             <span>{t("mine.deleteWarning", { count: pictures.total })}</span>
-            <Button type="submit" severity="danger" label={t("mine.deleteDataset")} />
+            <ConfirmSubmit
+              label={t("mine.deleteDataset")}
+              header={t("mine.confirmDatasetTitle")}
+              message={t("mine.confirmDataset", { name: dataset.name, count: pictures.total })}
+              acceptLabel={t("mine.deleteForGood")}
+              testId="delete-dataset"
+            />
           </Form>
         </details>
       ) : null}
@@ -372,12 +442,14 @@ function DeleteMode({
             </Link>
           </>
         )}
-        <Button
-          type="submit"
-          severity="danger"
+        <ConfirmSubmit
           label={hydrated ? t("mine.confirmCount", { count: selected.size }) : t("mine.confirm")}
-          icon="pi pi-trash"
+          header={t("mine.confirmPicturesTitle")}
+          message={t("mine.confirmPictures", { count: selected.size })}
+          acceptLabel={t("mine.deleteForGood")}
           loading={busy}
+          disabled={hydrated && selected.size === 0}
+          testId="delete-pictures"
         />
         <Link to={here} className="p-button p-button-text p-component">
           {t("mine.cancel")}
@@ -398,5 +470,57 @@ function DeleteMode({
         ))}
       </div>
     </Form>
+  );
+}
+
+/** Without JavaScript, a deletion first comes back here: the same question as the dialog, then the real form. */
+function ConfirmPicturesStep({ datasetId, page, pictures, here }: { datasetId: number; page: number; pictures: PictureView[]; here: string }) {
+  const { t } = useTranslation("datasets");
+  return (
+    <div className="card notice-warn" role="alertdialog" aria-labelledby="confirm-pictures-title" data-testid="confirm-step">
+      <h2 id="confirm-pictures-title" style={{ marginTop: 0 }}>
+        {t("mine.confirmPicturesTitle")}
+      </h2>
+      <p>{t("mine.confirmPictures", { count: pictures.length })}</p>
+      <div className="ds-preview-pics" style={{ gridTemplateColumns: "repeat(auto-fill, 96px)", marginBottom: "1rem" }}>
+        {pictures.map((p) => (
+          <img key={p.id} src={p.thumbUrl} alt={p.name} />
+        ))}
+      </div>
+      <Form method="post" action={here + "&mode=delete"} className="ds-toolbar">
+        <input type="hidden" name="intent" value="deletePictures" />
+        <input type="hidden" name="datasetId" value={datasetId} />
+        <input type="hidden" name="page" value={page} />
+        <input type="hidden" name="confirm" value="yes" />
+        {pictures.map((p) => (
+          <input key={p.id} type="hidden" name="pictureIds" value={p.id} />
+        ))}
+        <Button type="submit" severity="danger" icon="pi pi-trash" label={t("mine.deleteForGood")} />
+        <Link to={here + "&mode=delete"} className="p-button p-button-text p-component">
+          {t("mine.keep")}
+        </Link>
+      </Form>
+    </div>
+  );
+}
+
+function ConfirmDatasetStep({ datasetId, name, count, here }: { datasetId: number; name: string; count: number; here: string }) {
+  const { t } = useTranslation("datasets");
+  return (
+    <div className="card notice-warn" role="alertdialog" aria-labelledby="confirm-dataset-title" data-testid="confirm-step">
+      <h2 id="confirm-dataset-title" style={{ marginTop: 0 }}>
+        {t("mine.confirmDatasetTitle")}
+      </h2>
+      <p>{t("mine.confirmDataset", { name, count })}</p>
+      <Form method="post" action={here} className="ds-toolbar">
+        <input type="hidden" name="intent" value="deleteDataset" />
+        <input type="hidden" name="datasetId" value={datasetId} />
+        <input type="hidden" name="confirm" value="yes" />
+        <Button type="submit" severity="danger" icon="pi pi-trash" label={t("mine.deleteForGood")} />
+        <Link to={here} className="p-button p-button-text p-component">
+          {t("mine.keep")}
+        </Link>
+      </Form>
+    </div>
   );
 }

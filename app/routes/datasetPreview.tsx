@@ -3,6 +3,7 @@
 // datasets' with public datasets users shared. Dialogs (introduction, preview) are URL states:
 // PrimeReact dialogs with JavaScript, server-rendered sections without it.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Link, useLoaderData, useNavigate } from "@remix-run/react";
 import { Dialog } from "primereact/dialog";
 import { TabView, TabPanel } from "primereact/tabview";
@@ -16,26 +17,39 @@ import { DatasetSearch } from "~/components/datasets/DatasetSearch.tsx";
 import { DatasetStyles } from "~/components/datasets/styles.tsx";
 import { useHydrated } from "~/lib/useHydrated.ts";
 import { useTranslation } from "react-i18next";
+import { i18nServer } from "~/.server/i18n.server.ts";
+import { parseForm } from "~/lib/forms/parse.ts";
+import { DATASET_MSG, EXAMPLES_PER_PAGE, PREVIEWS_PER_PAGE, searchSchema } from "~/lib/rules/datasets.ts";
 
 export const handle = { i18n: "datasets" };
 
-export const meta: MetaFunction = () => [{ title: "Datasets — Meta-Rank" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title ?? "Meta-Rank" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await getUser(request);
+  const t = await i18nServer.getFixedT(request, "datasets");
+  const title = `${t("gallery.title")} — Meta-Rank`;
   const sp = new URL(request.url).searchParams;
   if (sp.get("tab") === "users") {
     const type = sp.get("type") === "user" ? "user" : "name";
-    const q = sp.get("q") ?? "";
-    const result = await searchDatasets(viewer, { type, q, page: pageOf(sp.get("page")), onlyUsers: true, perPage: 3 });
-    return { tab: "users" as const, type, q, result, signedIn: Boolean(viewer) };
+    const search = parseForm(sp, searchSchema);
+    if (!search.ok) {
+      const result = { items: [], total: 0, page: 1, pageCount: 1, noMatch: false };
+      return data(
+        { tab: "users" as const, title, type, q: "", result, signedIn: Boolean(viewer), searchError: search.errors.q ?? DATASET_MSG.searchTooLong },
+        { status: 400 },
+      );
+    }
+    const q = search.value.q;
+    const result = await searchDatasets(viewer, { type, q, page: pageOf(sp.get("page")), onlyUsers: true, perPage: PREVIEWS_PER_PAGE });
+    return { tab: "users" as const, title, type, q, result, signedIn: Boolean(viewer), searchError: undefined as string | undefined };
   }
   const cards = await galleryCards();
   const examplesCard = cards.find((c) => c.key === sp.get("examples") && c.datasetId != null);
   if (examplesCard) {
     // The seed's second view: one dataset's examples, 30 a page, with Back to Preview.
-    const pictures = await listPictures(examplesCard.datasetId!, pageOf(sp.get("page")), 30);
-    return { tab: "examples" as const, slug: examplesCard.key, title: examplesCard.title, pictures };
+    const pictures = await listPictures(examplesCard.datasetId!, pageOf(sp.get("page")), EXAMPLES_PER_PAGE);
+    return { tab: "examples" as const, title: `${examplesCard.title} — ${title}`, slug: examplesCard.key, dataTitle: examplesCard.title, pictures };
   }
   const intros = datasetIntros();
   const introKey = sp.get("intro");
@@ -47,6 +61,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const preview = previewCard?.datasetId ? await platformPictureAt(previewCard.datasetId, Number(sp.get("i") ?? 0)) : null;
   return {
     tab: "public" as const,
+    title,
     cards,
     intro: intro ? { ...intro, samples: cards.find((c) => c.key === intro.key)?.samples ?? [] } : null,
     lang,
@@ -79,7 +94,7 @@ type PublicData = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { tab
 type UsersData = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { tab: "users" }>;
 type ExamplesData = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { tab: "examples" }>;
 
-function ExamplesView({ slug, title, pictures }: ExamplesData) {
+function ExamplesView({ slug, dataTitle: title, pictures }: ExamplesData) {
   const { t } = useTranslation("datasets");
   return (
     <>
@@ -276,7 +291,7 @@ function PreviewBody({ preview }: { preview: NonNullable<PublicData["preview"]> 
   );
 }
 
-function UsersTab({ type, q, result, signedIn }: UsersData) {
+function UsersTab({ type, q, result, signedIn, searchError }: UsersData) {
   const { t } = useTranslation("datasets");
   return (
     <>
@@ -286,6 +301,7 @@ function UsersTab({ type, q, result, signedIn }: UsersData) {
         type={type}
         q={q}
         result={result}
+        error={searchError}
         hidden={{ tab: "users" }}
         pickHref={(id) => `/datasetInDetail?dataset=${id}`}
         pickLabel={t("open")}

@@ -1,14 +1,20 @@
-// Attribution images of a cached classification result (?kind=heatmap|overlay), served only to
-// viewers who may see the explained picture; anyone else gets 404.
+// Attribution images of a cached classification result, served only to viewers who may see the
+// explained picture; anyone else gets 404. ?kind=heatmap is the sidecar's colour map as stored;
+// ?kind=overlay is that map laid over the picture the visitor sees (its own colours, cropped as
+// the model saw it, at display size) and ?kind=input that picture alone (issue 12,
+// app/.server/demoResult.server.ts).
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getUser } from "~/.server/session.server.ts";
 import { resultImage } from "~/.server/classification.server.ts";
+import { shownImages } from "~/.server/demoResult.server.ts";
+import { CLASSIFICATION_MSG } from "~/lib/rules/classification.ts";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const viewer = await getUser(request);
-  const kind = new URL(request.url).searchParams.get("kind") === "overlay" ? "overlay" : "heatmap";
-  const png = await resultImage(viewer, params.cacheId, kind);
-  if (!png) throw new Response("There is no such result.", { status: 404, statusText: "Not Found" });
+  const asked = new URL(request.url).searchParams.get("kind");
+  const kind = asked === "overlay" || asked === "input" ? asked : "heatmap";
+  const png = kind === "heatmap" ? await resultImage(viewer, params.cacheId, kind) : (await shownImages(viewer, params.cacheId))?.[kind];
+  if (!png) throw new Response(CLASSIFICATION_MSG.noResult, { status: 404, statusText: "Not Found" });
   return new Response(png, {
     headers: {
       "Content-Type": "image/png",

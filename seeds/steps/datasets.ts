@@ -14,6 +14,7 @@ import { generateScenesSplit } from "../../sidecar/data/scenes.ts";
 import { readCifarDir } from "../../sidecar/data/cifar.ts";
 import type { ImageDataset } from "../../sidecar/data/dataset.ts";
 import type { SeedStep } from "./index.ts";
+import { makeThumbnail } from "../../app/.server/pictures.server.ts";
 
 const storageRoot = () => path.resolve(process.env.UPLOAD_DIR ?? "var/uploads");
 const count = (name: string, fallback: number) => {
@@ -102,15 +103,8 @@ async function importSource(src: Source): Promise<string> {
     const full = path.join(storageRoot(), filePath);
     if (!(await exists(full))) await writeAtomically(full, png);
     const thumbFull = path.join(storageRoot(), thumbPath);
-    // Tiny images scaled up ×4 with hard pixel edges, so the grid shows them legibly.
-    if (!(await exists(thumbFull)))
-      await writeAtomically(
-        thumbFull,
-        await sharp(raw, input)
-          .resize(ds.width * 4, ds.height * 4, { kernel: "nearest" })
-          .png()
-          .toBuffer(),
-      );
+    // The same thumbnail as an upload's: at the size the grid shows it, hard pixel edges (issue 12).
+    if (!(await exists(thumbFull))) await writeAtomically(thumbFull, await makeThumbnail(png, ds.width, ds.height));
     rows.push({
       datasetId: dataset.id,
       filePath,

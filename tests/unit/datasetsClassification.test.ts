@@ -31,7 +31,8 @@ describe("ResNet18 slot", () => {
   });
   it("offers every ResNet-style model, named by its data, for pictures of unknown kind", () => {
     expect(modelOptions(MODELS, null).map((o) => o.value)).toEqual(["fashion-mnist-resnet", "scenes-resnet"]);
-    expect(modelOptions(MODELS, null)[0].label).toBe("ResNet18 (trained on Fashion-MNIST)");
+    // A message ref, translated where the option is shown ("ResNet18 (trained on Fashion-MNIST)").
+    expect(modelOptions(MODELS, null)[0].label).toBe('demo:modelTrainedOn|{"data":"Fashion-MNIST"}');
     expect(modelOptions([], "scenes")).toEqual([]);
     // Known data without a model trained on it: nothing, rather than a model of other data.
     expect(modelOptions(MODELS.slice(0, 2), "scenes")).toEqual([]);

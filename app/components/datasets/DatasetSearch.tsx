@@ -1,9 +1,8 @@
 import { Form, Link } from "@remix-run/react";
 import type { DatasetPreview } from "~/.server/datasets.server.ts";
-import { Notice } from "~/components/FieldError.tsx";
+import { FieldError, Notice } from "~/components/FieldError.tsx";
+import { DATASET_MSG, SEARCH_MAX } from "~/lib/rules/datasets.ts";
 import { Pager } from "./Pager.tsx";
-
-import { NO_MATCH_TEXT } from "./messages.ts";
 import { useTranslation } from "react-i18next";
 
 /**
@@ -17,6 +16,7 @@ export function DatasetSearch({
   q,
   result,
   hidden = {},
+  error,
   pickHref,
   pickLabel,
   pageHref,
@@ -26,6 +26,8 @@ export function DatasetSearch({
   q: string;
   result: { items: DatasetPreview[]; page: number; pageCount: number; noMatch: boolean; total: number };
   hidden?: Record<string, string>;
+  /** The keyword's message when the server refused it (too long, control characters). */
+  error?: string;
   pickHref: (id: number) => string;
   pickLabel: string;
   pageHref: (page: number) => string;
@@ -44,13 +46,27 @@ export function DatasetSearch({
           <option value="name">{t("search.byName")}</option>
           <option value="user">{t("search.byUser")}</option>
         </select>
-        <input name="q" defaultValue={q} className="p-inputtext" placeholder={t("search.placeholder")} aria-label={t("search.text")} />
+        <input
+          name="q"
+          defaultValue={q}
+          className="p-inputtext"
+          maxLength={SEARCH_MAX}
+          placeholder={t("search.placeholder")}
+          aria-label={t("search.text")}
+          aria-invalid={error ? true : undefined}
+          aria-describedby="ds-search-error"
+        />
         <button type="submit" className="p-button p-component">
           <i className="pi pi-search" style={{ marginRight: ".4rem" }} /> {t("search.submit")}
         </button>
       </Form>
-      {result.noMatch ? <Notice kind="warn">{NO_MATCH_TEXT}</Notice> : null}
-      {!result.noMatch && result.total === 0 ? <p className="muted">{t("search.noneVisible")}</p> : null}
+      <FieldError id="ds-search-error" message={error} />
+      {result.noMatch ? (
+        <Notice kind="warn">
+          <span data-testid="no-match">{t(DATASET_MSG.noMatch)}</span>
+        </Notice>
+      ) : null}
+      {!error && !result.noMatch && result.total === 0 ? <p className="muted">{t("search.noneVisible")}</p> : null}
       <div className="ds-previews">
         {result.items.map((d) => (
           <div key={d.id} className="card ds-preview" data-dataset-id={d.id} style={{ marginBottom: 0 }}>

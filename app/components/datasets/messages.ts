@@ -1,10 +1,8 @@
-// Words of seed 001 that both the server and the browser show, as message refs (texts in
-// app/locales/<lng>/datasets.json and demo.json: the seed's words in its language).
-export const DATA_DETAILS_WARNING = "datasets:msg.dataDetailsWarning";
-export const NO_MATCH_TEXT = "datasets:msg.noMatch";
-export const CLASSIFICATION_MSG = {
-  chooseModel: "demo:msg.chooseModel",
-  chooseAlgorithm: "demo:msg.chooseAlgorithm",
-  chooseImage: "demo:msg.chooseImage",
-  success: "demo:msg.success",
-};
+// Words of seed 001 that both the server and the browser show, as message refs; they live in
+// the area's rules modules (app/lib/rules/datasets.ts, classification.ts) and are re-exported
+// here under the names the pages used first.
+import { DATASET_MSG } from "~/lib/rules/datasets.ts";
+
+export { CLASSIFICATION_MSG } from "~/lib/rules/classification.ts";
+export const DATA_DETAILS_WARNING = DATASET_MSG.dataDetailsWarning;
+export const NO_MATCH_TEXT = DATASET_MSG.noMatch;

@@ -1,0 +1,68 @@
+// The classification demo's rules (seed 001 "Image classification page", §5, §8, §9): the model,
+// the algorithm and the picture of a run, checked in the seed's order (model, then algorithm,
+// then image), and the one-image upload of the pool variant; every message a message ref of the
+// `demo` namespace (the seed's words in its language, a faithful translation in the other).
+// Shared by the page and the server (app/routes/UserImgclassification.tsx's action).
+import { z } from "zod";
+import { messageRef } from "../forms/messages.ts";
+import { textField } from "../forms/text.ts";
+import type { FieldErrors } from "../forms/parse.ts";
+
+/** A model id as the sidecar names its checkpoints ("fashion-mnist-resnet18"): short, one line. */
+export const MODEL_ID_MAX = 100;
+/** Algorithm values are short names (seed §9: IG … Occlusion_using_larger_sliding_window). */
+export const ALGORITHM_MAX = 64;
+
+export const CLASSIFICATION_MSG = {
+  // Seed 001 §5 (请选择要使用的模型 / 请选择要使用的算法 / 请选择要解释的图像) and §8.
+  chooseModel: "demo:msg.chooseModel",
+  chooseAlgorithm: "demo:msg.chooseAlgorithm",
+  chooseImage: "demo:msg.chooseImage",
+  success: "demo:msg.success",
+  // What the server adds.
+  oneImage: "demo:msg.oneImage",
+  chooseUpload: "demo:msg.chooseUpload",
+  uploadUnreadable: "demo:msg.uploadUnreadable",
+  notFound: "demo:msg.notFound",
+  noResult: "demo:msg.noResult",
+  noModel: "demo:msg.noModel",
+  noModelForData: "demo:msg.noModelForData",
+  modelsDown: "demo:msg.modelsDown",
+  unknownAction: "demo:msg.unknownAction",
+  rateLimited: (minutes: number) => messageRef("demo:msg.rateLimited", { count: minutes }),
+} as const;
+
+/** A picture id: digits only; anything else is "no image chosen". */
+const pictureField = z
+  .string({ required_error: CLASSIFICATION_MSG.chooseImage, invalid_type_error: CLASSIFICATION_MSG.chooseImage })
+  .regex(/^\d{1,15}$/, CLASSIFICATION_MSG.chooseImage);
+
+/**
+ * The start form (seed §5). `algorithms`: the values the server runs (app/.server/classification.server.ts
+ * CLASSIFICATION_ALGORITHMS), so the list lives in one place.
+ */
+export function runSchema(algorithms: readonly string[]) {
+  return z.object({
+    intent: z.literal("run").optional(),
+    model: textField({ max: MODEL_ID_MAX, required: CLASSIFICATION_MSG.chooseModel }),
+    algorithm: textField({ max: ALGORITHM_MAX, required: CLASSIFICATION_MSG.chooseAlgorithm }).refine(
+      (v) => algorithms.includes(v),
+      CLASSIFICATION_MSG.chooseAlgorithm,
+    ),
+    picture: pictureField,
+  });
+}
+
+/** The seed checks one thing at a time, in this order; the page shows the first failing field's message. */
+export const RUN_FIELD_ORDER = ["model", "algorithm", "picture"] as const;
+
+export function firstRunError(errors: FieldErrors): { field: "model" | "algorithm" | "image"; message: string } | null {
+  for (const name of RUN_FIELD_ORDER) {
+    const message = errors[name];
+    if (message) return { field: name === "picture" ? "image" : name, message };
+  }
+  const other = Object.values(errors).find(Boolean);
+  return other ? { field: "model", message: other } : null;
+}
+
+export const demoIntentSchema = z.enum(["run", "upload"], { errorMap: () => ({ message: CLASSIFICATION_MSG.unknownAction }) });
