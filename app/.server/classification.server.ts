@@ -308,11 +308,16 @@ export async function imagePool(seed: number): Promise<{ id: number; thumbUrl: s
   if (!total) return [];
   // A deterministic shuffle by the pool seed, so "refresh pool" is a plain link.
   const picked = new Set<number>();
-  let x = (seed * 2654435761) >>> 0 || 1;
-  while (picked.size < Math.min(POOL_SIZE, total)) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    picked.add(x % total);
+  // 32-bit integer arithmetic (Math.imul): a float product loses its low bits and the sequence
+  // then cycles among a few values, so with 16 or 20 installed pictures this loop never ended.
+  // High bits pick the offset (an LCG's low bits have short periods); bounded all the same.
+  let x = Math.imul(seed, 2654435761 | 0) >>> 0 || 1;
+  const want = Math.min(POOL_SIZE, total);
+  for (let tries = 0; picked.size < want && tries < 64 * want; tries++) {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    picked.add((x >>> 8) % total);
   }
+  for (let i = 0; picked.size < want; i++) picked.add(i);
   const rows = [];
   for (const offset of picked) {
     const r = await Picture.findOne({ where: { datasetId: ids }, order: [["id", "ASC"]], offset });

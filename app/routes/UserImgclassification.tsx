@@ -367,7 +367,7 @@ function RunStep({ data: d, res }: { data: PoolData | Step2; res?: ActionResult 
       <Form method="post" aria-label={t("start")} className="ds-toolbar" style={{ alignItems: "flex-start" }}>
         <input type="hidden" name="intent" value="run" />
         <input type="hidden" name="picture" value={d.picture?.id ?? ""} />
-        <div className="field" style={{ minWidth: 260 }}>
+        <div className="field">
           <label htmlFor="model">{t("model")}</label>
           <select id="model" name="model" className="p-inputtext" defaultValue={d.model} key={`m${d.model}`} aria-describedby="model-error">
             <option value="">{t("choose")}</option>
@@ -380,7 +380,7 @@ function RunStep({ data: d, res }: { data: PoolData | Step2; res?: ActionResult 
           <FieldError id="model-error" message={res?.errors?.model} />
           {d.models.error ? <small className="muted">{translateMessage(t, d.models.error)}</small> : null}
         </div>
-        <div className="field" style={{ minWidth: 300 }}>
+        <div className="field">
           <label htmlFor="algorithm">{t("algorithm")}</label>
           <select id="algorithm" name="algorithm" className="p-inputtext" defaultValue={d.algorithm} key={`a${d.algorithm}`} aria-describedby="algorithm-error">
             <option value="">{t("choose")}</option>

@@ -17,7 +17,6 @@ import {
   deleteDataset,
   deletePictures,
   listPictures,
-  notFound,
   ownPictures,
   pageOf,
   pictureView,
@@ -142,7 +141,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   if (intent.data === "upload") {
     const parsed = parseForm(source, uploadSchema);
-    if (!parsed.ok) throw notFound();
+    // A malformed id (not digits, too long) is a bad request, with the "no such dataset" message.
+    if (!parsed.ok) return data<ActionResult>({ intent: intent.data, error: parsed.errors.datasetId ?? MSG.notFound }, { status: 400 });
     const datasetId = parsed.value.datasetId;
     const outcome = await uploadPictures(
       user,
@@ -159,10 +159,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   if (intent.data === "deletePictures") {
     const parsed = parseForm(source, deletePicturesSchema);
-    if (!parsed.ok) {
-      if (parsed.errors.datasetId) throw notFound();
-      return data<ActionResult>({ intent: intent.data, error: parsed.errors.pictureIds ?? MSG.badPicture }, { status: 400 });
-    }
+    if (!parsed.ok)
+      return data<ActionResult>({ intent: intent.data, error: parsed.errors.datasetId ?? parsed.errors.pictureIds ?? MSG.badPicture }, { status: 400 });
     const { datasetId, pictureIds, page, confirm } = parsed.value;
     // Ownership is checked first, so an empty or unconfirmed request reveals nothing either.
     const pictures = await ownPictures(user, datasetId, pictureIds);
@@ -172,7 +170,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirect(back({ dataset: datasetId, page, msg: "deleted", n }));
   }
   const parsed = parseForm(source, deleteDatasetSchema);
-  if (!parsed.ok) throw notFound();
+  if (!parsed.ok) return data<ActionResult>({ intent: intent.data, error: parsed.errors.datasetId ?? MSG.notFound }, { status: 400 });
   const dataset = await requireOwnDataset(parsed.value.datasetId, user);
   if (parsed.value.confirm !== "yes") {
     const total = (await listPictures(dataset.id, 1)).total;

@@ -37,7 +37,7 @@ afterAll(async () => {
 
 describe("steps and validation", () => {
   it("step 1 searches visible datasets and step 2 shows 16 images a page with a back button", async () => {
-    expect(await alice.html("/UserImgclassification?type=name&q=no-such-dataset")).toContain("No dataset matches your search!");
+    expect(await alice.html("/UserImgclassification?type=name&q=no-such-dataset")).toContain("No dataset matching the conditions was found!");
     const step2 = await alice.html(`/UserImgclassification?dataset=${fashionId}`);
     expect(ids(step2)).toHaveLength(16);
     expect(step2).toContain("Back to dataset preview");

@@ -145,13 +145,23 @@ describe("paging and delete mode", () => {
     expect(page.match(/name="pictureIds"/g)).toHaveLength(5);
     const [first, second] = ids(page);
     const before = storedFiles().length;
-    const body = new URLSearchParams([
+    const fields: [string, string][] = [
       ["intent", "deletePictures"],
       ["datasetId", String(privateId)],
       ["page", "1"],
       ["pictureIds", String(first)],
       ["pictureIds", String(second)],
-    ]);
+    ];
+    // Unconfirmed (a browser without JavaScript): the confirmation step, nothing deleted yet (issue 12).
+    const ask = await alice.request(`/datasetInDetail?dataset=${privateId}&mode=delete`, { method: "POST", body: new URLSearchParams(fields) });
+    expect(ask.status).toBe(200);
+    const step = await ask.text();
+    expect(step).toContain('data-testid="confirm-step"');
+    expect(step).toContain("The 2 selected pictures will be removed for good");
+    expect(step).toContain('name="confirm" value="yes"');
+    expect(storedFiles()).toHaveLength(before);
+    expect((await alice.get(`/picture/${first}`)).status).toBe(200);
+    const body = new URLSearchParams([...fields, ["confirm", "yes"]]);
     const res = await alice.request(`/datasetInDetail?dataset=${privateId}&mode=delete`, { method: "POST", body });
     expect(res.status).toBe(302);
     expect(location(res)).toContain("msg=deleted");
@@ -189,7 +199,7 @@ describe("visibility", () => {
     expect(byUser).toContain("alpha shared");
     expect(byUser).not.toContain("alpha private");
     const byName = await bob.html(`/datasetInDetail?type=name&q=${encodeURIComponent("ALPHA PRIV")}`);
-    expect(byName).toContain("No dataset matches your search!");
+    expect(byName).toContain("No dataset matching the conditions was found!");
     // Alice finds her own private one by a fuzzy (case-insensitive, partial) name.
     expect(await alice.html(`/datasetInDetail?type=name&q=${encodeURIComponent("ALPHA PRIV")}`)).toContain("alpha private");
     const shared = await anon.html(`/datasetPreview?tab=users`);

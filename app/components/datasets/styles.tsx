@@ -1,11 +1,15 @@
 // The dataset screens' few layout rules, shipped as a <style> element so these components
-// stay self-contained (the shared app.css belongs to the foundation).
+// stay self-contained (the shared app.css belongs to the foundation). Thumbnails are never
+// shown wider than THUMB_DISPLAY_PX (they are rendered at twice that, app/lib/rules/datasets.ts),
+// and nothing here is wider than a 390 px phone (tests/e2e/classification.e2e.ts checks it).
+import { THUMB_DISPLAY_PX } from "~/lib/rules/datasets.ts";
+
 export const DATASET_CSS = `
 .ds-grid { display: grid; grid-template-columns: repeat(4, minmax(0, 1fr)); gap: 1rem; }
 @media (max-width: 800px) { .ds-grid { grid-template-columns: repeat(2, minmax(0, 1fr)); } }
 .ds-tile { position: relative; border: 2px solid var(--mr-border); border-radius: 10px; background: #fff; padding: .5rem; display: flex; flex-direction: column; align-items: center; gap: .35rem; }
 .ds-tile.picked { border-color: #dc2626; }
-.ds-tile img { width: 100%; aspect-ratio: 1 / 1; object-fit: contain; image-rendering: pixelated; background: #f3f4f6; border-radius: 6px; }
+.ds-tile img { width: 100%; max-width: ${THUMB_DISPLAY_PX}px; aspect-ratio: 1 / 1; object-fit: contain; image-rendering: pixelated; background: #f3f4f6; border-radius: 6px; }
 .ds-tile .ds-caption { font-size: .8rem; color: var(--mr-muted); text-align: center; word-break: break-all; }
 .ds-tile .ds-check { position: absolute; top: .5rem; left: .5rem; width: 1.3rem; height: 1.3rem; }
 .ds-pager { display: flex; gap: .35rem; justify-content: center; margin: 1.25rem 0 .5rem; }
@@ -30,6 +34,17 @@ export const DATASET_CSS = `
 .ds-result-images figure { margin: 0; text-align: center; }
 .ds-result-images img { width: 100%; image-rendering: pixelated; border-radius: 8px; background: #f3f4f6; }
 .ds-busy { display: inline-flex; align-items: center; gap: .5rem; color: var(--mr-accent); }
+.ds-toolbar select, .ds-toolbar input, .ds-steps select { max-width: 100%; min-width: 0; }
+.ds-toolbar .field { min-width: min(260px, 100%); max-width: 100%; }
+.result-source h3 { margin: 1.25rem 0 .5rem; font-size: 1rem; }
+@media (max-width: 560px) {
+  .card:has(.ds-previews), .ds-steps .card { padding: 1rem; }
+  .ds-preview { grid-template-columns: minmax(0, 1fr); }
+  .ds-preview-pics { grid-template-columns: repeat(3, minmax(0, 96px)); }
+  .ds-preview-pics img, .ds-preview-pics .ds-empty { width: 100%; height: auto; aspect-ratio: 1 / 1; }
+  .ds-steps .profile-grid { grid-template-columns: minmax(0, 1fr); }
+  .ds-steps .tabs .tab, section > .tabs .tab { padding: .6rem .75rem; }
+}
 `;
 
 export function DatasetStyles() {
