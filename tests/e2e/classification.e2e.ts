@@ -137,8 +137,44 @@ describe.each([true, false])("dataset management with JavaScript %s", (js) => {
     if (!js) await page.waitForURL(/select=all/);
     await page.getByRole("checkbox").first().uncheck();
     await page.getByRole("button", { name: /^Confirm/ }).click();
+    // Asked first (issue 12): a dialog with JavaScript, a confirmation step without; nothing deleted yet.
+    const question = js ? page.getByRole("dialog") : page.getByTestId("confirm-step");
+    await question.getByText("The 3 selected pictures will be removed for good", { exact: false }).waitFor();
+    expect(await page.locator(".ds-tile").count()).toBeGreaterThanOrEqual(4);
+    await question.getByRole("button", { name: "Delete for good" }).click();
     await page.getByText("3 picture(s) deleted.").waitFor();
     expect(await page.getByTestId("picture-grid").locator(".ds-tile").count()).toBe(1);
+    // The whole dataset: asked first as well, then gone.
+    await page.getByText("Delete this dataset").click();
+    await page.getByRole("button", { name: "Delete dataset" }).click();
+    const again = js ? page.getByRole("dialog") : page.getByTestId("confirm-step");
+    await again.getByText("will be removed for good", { exact: false }).waitFor();
+    await again.getByRole("button", { name: "Delete for good" }).click();
+    await page.getByText("Dataset deleted.").waitFor();
+    await context.close();
+  });
+});
+
+describe("a phone's screen", () => {
+  it.each([true, false])("/UserImgclassification is no wider than a 390 px viewport (JavaScript %s), every step", async (js) => {
+    const client = await userClient(stack.baseUrl, js ? "phone-js" : "phone-nojs");
+    const context = await browser.newContext({ baseURL: stack.baseUrl, javaScriptEnabled: js, viewport: { width: 390, height: 844 }, isMobile: js });
+    await context.addCookies([...client.cookies].map(([name, value]) => ({ name, value, url: stack.baseUrl })));
+    const page = await context.newPage();
+    const widths: Record<string, number> = {};
+    const measure = async (name: string, url: string) => {
+      if (js) await gotoHydrated(page, url);
+      else await page.goto(url);
+      widths[name] = await page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth));
+    };
+    await measure("step 1", "/UserImgclassification");
+    const dataset = await page.locator(".ds-preview").first().getAttribute("data-dataset-id");
+    await measure("step 2", `/UserImgclassification?dataset=${dataset}`);
+    const picture = await page.getByTestId("image-grid").locator(".ds-tile").first().getAttribute("data-picture-id");
+    await measure("step 3", `/UserImgclassification?dataset=${dataset}&picture=${picture}`);
+    await measure("pool", "/UserImgclassification?tab=pool");
+    await measure("search", "/UserImgclassification?type=name&q=no-such-dataset");
+    for (const [name, width] of Object.entries(widths)) expect(width, `${name}: ${JSON.stringify(widths)}`).toBeLessThanOrEqual(390);
     await context.close();
   });
 });

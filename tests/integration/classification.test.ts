@@ -4,6 +4,7 @@
 // its cached repeat and result visibility.
 import fs from "node:fs";
 import path from "node:path";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, startStack, type Stack } from "../support/stack.ts";
 import { Client, alerts, location } from "../support/client.ts";
@@ -123,6 +124,21 @@ describe("journey through the Inference service", () => {
       expect(img.status).toBe(200);
       expect(img.headers.get("content-type")).toBe("image/png");
     }
+    // The overlay is drawn on the picture the visitor sees, at display size (issue 12): the same
+    // size as the shown input, far larger than the model's 28 × 28 input, in the picture's own crop.
+    const sizes = [];
+    for (const kind of ["input", "overlay"]) {
+      const img = await alice.get(`/explanation/${resultId}?kind=${kind}`);
+      expect(img.status).toBe(200);
+      const meta = await sharp(Buffer.from(await img.arrayBuffer())).metadata();
+      sizes.push([meta.width, meta.height]);
+    }
+    expect(sizes[0]).toEqual(sizes[1]);
+    expect(sizes[1][0]).toBeGreaterThanOrEqual(448);
+    // The result says which model and which data produced it.
+    expect(page).toContain('data-testid="result-model"');
+    expect(page).toMatch(/trained on Fashion-MNIST/);
+    expect(page).toContain('data-check="heldOut"');
     // The repeat comes from the cache: same result row.
     const again = await run(alice, q, { model, algorithm: "IG", picture: String(firstPicture) });
     expect(new URL(location(again)!, "http://x").searchParams.get("result")).toBe(resultId);
@@ -136,6 +152,10 @@ describe("journey through the Inference service", () => {
     expect(bobRun.status).toBe(302);
     const bobResult = new URL(location(bobRun)!, "http://x").searchParams.get("result");
     expect((await bob.get(`/explanation/${bobResult}?kind=heatmap`)).status).toBe(200);
+    // A red photo is nothing like Fashion-MNIST: flagged, not shown as a confident class.
+    const bobPage = await bob.html(location(bobRun)!);
+    expect(bobPage).toContain('data-testid="out-of-distribution"');
+    expect(bobPage).not.toContain('data-testid="probability"');
     expect((await alice.get(`/explanation/${bobResult}?kind=heatmap`)).status).toBe(404);
     expect((await alice.get(`/UserImgclassification?tab=pool&picture=${bobsPicture}&result=${bobResult}`)).status).toBe(404);
   });
