@@ -44,10 +44,13 @@ describe(`storage integrity on ${process.env.TEST_DB}`, () => {
       await upload(owner, id, 3);
       const [up, del] = await Promise.all([
         upload(owner, id, 30),
-        new Promise((r) => setTimeout(r, 30 * round)).then(() => owner.post("/datasetInDetail", { intent: "deleteDataset", datasetId: String(id) })),
+        new Promise((r) => setTimeout(r, 30 * round)).then(() =>
+          owner.post("/datasetInDetail", { intent: "deleteDataset", datasetId: String(id), confirm: "yes" }),
+        ),
       ]);
       expect(up.status, `upload, round ${round}`).toBeLessThan(500);
-      expect(del.status, `delete, round ${round}`).toBeLessThan(500);
+      // Confirmed (the dialog's confirm=yes), so the deletion really races the upload: it redirects.
+      expect(del.status, `delete, round ${round}`).toBe(302);
     }
     const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/checkIntegrity.ts"], {
       cwd: ROOT,
