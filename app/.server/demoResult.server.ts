@@ -263,9 +263,10 @@ export async function shownImages(viewer: Viewer, cacheId: unknown): Promise<Sho
   // The attribution's own grid: the model's input size (the stored heatmap is that, enlarged by a whole factor).
   const gridW = model?.inputWidth ?? heatMeta.width ?? 1;
   const gridH = model?.inputHeight ?? heatMeta.height ?? 1;
-  const grid = await sharp(heat).resize(gridW, gridH, { kernel: "nearest" }).removeAlpha().raw().toBuffer();
+  const grid = await sharp(heat).resize(gridW, gridH, { kernel: "nearest" }).removeAlpha().toColourspace("srgb").raw().toBuffer({ resolveWithObject: true });
+  const gc = grid.info.channels;
   const values = Buffer.alloc(gridW * gridH);
-  for (let p = 0; p < gridW * gridH; p++) values[p] = Math.round(255 * valueOf(grid[p * 3], grid[p * 3 + 1], grid[p * 3 + 2]));
+  for (let p = 0; p < gridW * gridH; p++) values[p] = Math.round(255 * valueOf(grid.data[p * gc], grid.data[p * gc + 1], grid.data[p * gc + 2]));
 
   // The crop the model saw (modelInput: cover, centred) at display size; small pictures by a whole factor, hard edges.
   const meta = await sharp(original).metadata();
@@ -288,11 +289,13 @@ export async function shownImages(viewer: Viewer, cacheId: unknown): Promise<Sho
   const heatUp = await sharp(values, { raw: { width: gridW, height: gridH, channels: 1 } })
     .resize(outW, outH, { fit: "fill", kernel: small && cropW === gridW ? "nearest" : "cubic" })
     .raw()
-    .toBuffer();
+    // sharp may hand a one-channel image back as three: read its own channel count.
+    .toBuffer({ resolveWithObject: true });
+  const hc0 = heatUp.info.channels;
   const c = base.info.channels;
   const out = Buffer.alloc(outW * outH * 3);
   for (let p = 0; p < outW * outH; p++) {
-    const v = heatUp[p] / 255;
+    const v = heatUp.data[p * hc0] / 255;
     const hc = colour(v);
     const alpha = 0.25 + 0.6 * v; // as the sidecar's overlay (sidecar/inference/heatmap.ts)
     for (let k = 0; k < 3; k++) {

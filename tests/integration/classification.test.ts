@@ -135,6 +135,24 @@ describe("journey through the Inference service", () => {
     }
     expect(sizes[0]).toEqual(sizes[1]);
     expect(sizes[1][0]).toBeGreaterThanOrEqual(448);
+    // Where the heatmap is hottest, the overlay shows the heat's colour (red–yellow), not the grey picture.
+    const heat = await sharp(Buffer.from(await (await alice.get(`/explanation/${resultId}?kind=heatmap`)).arrayBuffer()))
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    let hottest = 0;
+    for (let p = 0; p < heat.info.width * heat.info.height; p++)
+      if (heat.data[p * 3] + heat.data[p * 3 + 1] > heat.data[hottest * 3] + heat.data[hottest * 3 + 1]) hottest = p;
+    const overlay = await sharp(Buffer.from(await (await alice.get(`/explanation/${resultId}?kind=overlay`)).arrayBuffer()))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const scale = overlay.info.width / heat.info.width;
+    const at =
+      (Math.floor((Math.floor(hottest / heat.info.width) + 0.5) * scale) * overlay.info.width + Math.floor(((hottest % heat.info.width) + 0.5) * scale)) *
+      overlay.info.channels;
+    const [r, g, b] = [overlay.data[at], overlay.data[at + 1], overlay.data[at + 2]];
+    expect(r, `overlay at the hottest point: ${r},${g},${b}`).toBeGreaterThan(150);
+    expect(r - b, `overlay at the hottest point: ${r},${g},${b}`).toBeGreaterThan(60);
     // The result says which model and which data produced it.
     expect(page).toContain('data-testid="result-model"');
     expect(page).toMatch(/trained on Fashion-MNIST/);
