@@ -96,7 +96,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-type Failure = { gpuIndex: string; maxCompute: string; detail: string };
+type Failure = { gpuIndex: string; maxCompute: string; detail: string; busy?: boolean };
 type ActionResult = { errors?: { model?: string; algorithm?: string; image?: string; upload?: string }; failure?: Failure };
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -152,6 +152,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (e instanceof DemoRateLimited) return data<ActionResult>({ errors: { image: e.message } }, { status: 429 });
     if (!(e instanceof ClassificationFailed)) throw e;
     const gpu = await reportGpu();
+    // Busy: the compute server's queue is full; nothing ran, and a moment later it will have room.
+    if (e.busy) return data<ActionResult>({ failure: { ...gpu, detail: e.message, busy: true } }, { status: 503, headers: { "Retry-After": "10" } });
     return data<ActionResult>({ failure: { ...gpu, detail: e.message } }, { status: 503 });
   }
 }
@@ -170,8 +172,8 @@ export default function UserImgclassification() {
     if (res?.failure)
       toast.current?.show({
         severity: "error",
-        summary: t("failed.title"),
-        detail: t("failed.toast"),
+        summary: t(res.failure.busy ? "failed.busyTitle" : "failed.title"),
+        detail: t(res.failure.busy ? "msg.busy" : "failed.toast"),
         life: 10_000,
       });
   }, [res, t]);
@@ -393,9 +395,9 @@ function RunStep({ data: d, res }: { data: PoolData | Step2; res?: ActionResult 
 function FailurePanel({ failure }: { failure: Failure }) {
   const { t } = useTranslation("demo");
   return (
-    <div className="card notice-error" role="alert" data-testid="failure-panel">
-      <h2 style={{ marginTop: 0 }}>{t("failed.title")}</h2>
-      <p>{t("failed.why")}</p>
+    <div className="card notice-error" role="alert" data-testid="failure-panel" data-busy={failure.busy ? "1" : undefined}>
+      <h2 style={{ marginTop: 0 }}>{t(failure.busy ? "failed.busyTitle" : "failed.title")}</h2>
+      <p>{t(failure.busy ? "failed.busyWhy" : "failed.why")}</p>
       <p>
         {t("failed.maxCompute")} <strong data-testid="max-compute">{failure.maxCompute}</strong> · {t("failed.gpuIndex")}{" "}
         <strong data-testid="gpu-index">{failure.gpuIndex}</strong>
