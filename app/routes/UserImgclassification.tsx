@@ -3,7 +3,7 @@
 // prediction and probability, step 5 attribution images. All state lives in the query string
 // and the start button is a form POST, so every step works as a server-rendered page without
 // JavaScript. A second tab serves the earlier variant: an image pool plus a one-image upload.
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Button } from "primereact/button";
@@ -98,6 +98,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 type Failure = { gpuIndex: string; maxCompute: string; detail: string; busy?: boolean };
 type ActionResult = { errors?: { model?: string; algorithm?: string; image?: string; upload?: string }; failure?: Failure };
+
+/** A busy answer tells the browser (and any script) when to ask again. */
+export const headers: HeadersFunction = ({ parentHeaders, loaderHeaders, actionHeaders }) => {
+  const merged = new Headers(parentHeaders);
+  loaderHeaders.forEach((value, name) => merged.set(name, value));
+  const retry = actionHeaders.get("Retry-After");
+  if (retry) merged.set("Retry-After", retry);
+  return merged;
+};
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const uploads = (context as { uploads?: UploadedFiles }).uploads;
