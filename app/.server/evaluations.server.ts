@@ -138,6 +138,30 @@ class RunCancelled extends Error {
   }
 }
 
+/** The sidecar refused the run because it is already running its limit of runs (it evaluates nothing). */
+export const isBusy = (err: unknown) => err instanceof SidecarCallError && err.code === grpc.status.RESOURCE_EXHAUSTED;
+export const BUSY_NOTE = "Waiting for a compute server: each one is already running as many evaluation runs as it allows.";
+const BUSY_PAUSE_MAX_MS = 60_000;
+/** First pause after a busy answer (EVALUATION_BUSY_PAUSE_MS, default 5 s); it doubles up to a minute. */
+const busyPauseMs = () => Number(process.env.EVALUATION_BUSY_PAUSE_MS) || 5_000;
+/** How long a run may wait for a busy sidecar before it fails (EVALUATION_BUSY_WAIT_MS, default 24 h). */
+const busyWaitMs = () => Number(process.env.EVALUATION_BUSY_WAIT_MS) || 24 * 3600_000;
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new RunCancelled());
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new RunCancelled());
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
 const DEFAULT_DEADLINE_MS = 6 * 3600_000;
 const DEFAULT_IDLE_MS = 180_000;
 
@@ -186,7 +210,7 @@ export async function streamEvaluation(
     if (idleFailure) throw idleFailure;
     if (opts.signal?.aborted) throw new RunCancelled();
     // Admins read this on the run's page: say which status the sidecar ended with.
-    if (err instanceof SidecarCallError && err.kind !== "user")
+    if (err instanceof SidecarCallError && err.kind !== "user" && !isBusy(err))
       throw new SidecarCallError(
         `The compute server failed during the evaluation (${grpc.status[err.code] ?? err.code}: ${err.details}).`,
         err.code,
@@ -303,13 +327,30 @@ export async function runEvaluationJob(job: JobContext<EvaluationJobPayload>): P
   };
 
   try {
-    const target = await pickSidecar();
-    await EvaluationRun.update({ sidecar: target.address }, { where: { id } });
-    const result = await streamEvaluation(
-      target,
-      { suiteId: row.suiteId, method: row.method, paramsJson: row.paramsJson, limit: row.imageLimit },
-      { signal: ctrl.signal, onProgress },
-    );
+    let result: ResultMsg | null = null;
+    const waitingSince = Date.now();
+    for (let pauseMs = busyPauseMs(); result === null; pauseMs = Math.min(2 * pauseMs, BUSY_PAUSE_MAX_MS)) {
+      const target = await pickSidecar();
+      await EvaluationRun.update({ sidecar: target.address }, { where: { id } });
+      try {
+        result = await streamEvaluation(
+          target,
+          { suiteId: row.suiteId, method: row.method, paramsJson: row.paramsJson, limit: row.imageLimit },
+          { signal: ctrl.signal, onProgress },
+        );
+      } catch (err) {
+        // The sidecar is at its limit of concurrent runs (EVALUATION_MAX_RUNS): the run waits in
+        // the queue for room, backing off, without spending one of its attempts (a long run
+        // elsewhere would otherwise use them all up in a minute or two).
+        if (!isBusy(err) || Date.now() - waitingSince + pauseMs > busyWaitMs()) throw err;
+        const seconds = Math.max(1, Math.round(pauseMs / 1000));
+        await transitionRun(id, ["running"], "queued", { error: `${BUSY_NOTE} Asking again in ${seconds} s.`, etaSeconds: null });
+        log.info({ runId: id, pauseMs }, "every compute server is busy with evaluation runs; waiting");
+        await pause(pauseMs, ctrl.signal);
+        // Cancelled from the page (maybe by another app process) while it waited.
+        if (!(await transitionRun(id, ["queued"], "running", { error: null }))) throw new RunCancelled();
+      }
+    }
     await writing;
     const resultDir = await writeResultFiles(id, result);
     const score = await scoreAgainstBoard(row.suiteId, result.morfCsv, result.lerfCsv);
