@@ -3,11 +3,10 @@
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
-/** "UTC", "UTC+08:00", "UTC-05:30" for an offset from UTC in minutes (east positive, as -Date#getTimezoneOffset()). */
+/** "UTC+00:00", "UTC+08:00", "UTC−05:30" (a minus sign) for an offset from UTC in minutes (east positive, as -Date#getTimezoneOffset()). */
 export function utcOffsetLabel(offsetMinutes: number): string {
-  if (!offsetMinutes) return "UTC";
   const abs = Math.abs(offsetMinutes);
-  return `UTC${offsetMinutes > 0 ? "+" : "-"}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+  return `UTC${offsetMinutes < 0 ? "−" : "+"}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
 }
 
 /** The zone label of a date in this process's local time (daylight saving time included). */

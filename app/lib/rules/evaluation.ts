@@ -39,6 +39,14 @@ export interface StartInput {
 export type StartErrors = Partial<Record<keyof StartInput | "form", string>>;
 export type StartValue = { suite: string; method: string; limit: number; params: string };
 
+/** Any key or string value of parsed JSON with a control character (JSON.stringify would escape it again). */
+function holdsControlCharacters(value: unknown): boolean {
+  if (typeof value === "string") return hasControlCharacters(value, true);
+  if (Array.isArray(value)) return value.some(holdsControlCharacters);
+  if (value && typeof value === "object") return Object.entries(value).some(([k, v]) => hasControlCharacters(k, true) || holdsControlCharacters(v));
+  return false;
+}
+
 const badName = (v: string) => !v || v.length > NAME_MAX || hasControlCharacters(v);
 
 /** The form's rules: each field's message, all at once. */
@@ -59,7 +67,7 @@ export function validateStartInput(input: StartInput): StartErrors {
     }
     if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) errors.params = MSG.paramsJson;
     // A JSON escape (\u0000) would bring back the control characters the request check refused.
-    else if (hasControlCharacters(JSON.stringify(parsed), true)) errors.params = TEXT_MESSAGES.control;
+    else if (holdsControlCharacters(parsed)) errors.params = TEXT_MESSAGES.control;
   }
   return errors;
 }
