@@ -49,3 +49,17 @@ export function formSchema<K extends string>(fields: Record<K, FieldReading>, ch
       if (message) ctx.addIssue({ code: z.ZodIssueCode.custom, path: name === "form" ? [] : [name], message });
   });
 }
+
+/** More than any page lists: a form naming thousands of ids is not a selection. */
+export const MAX_IDS = 1000;
+
+/** The ids a form names (repeated fields, checkboxes): positive whole numbers, each once; null when any value is not one. */
+export function parseIds(values: readonly unknown[], max = MAX_IDS): number[] | null {
+  if (values.length > max) return null;
+  const ids: number[] = [];
+  for (const v of values) {
+    if (typeof v !== "string" || !/^\d{1,9}$/.test(v) || Number(v) <= 0) return null;
+    if (!ids.includes(Number(v))) ids.push(Number(v));
+  }
+  return ids;
+}

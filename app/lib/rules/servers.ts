@@ -3,7 +3,7 @@
 // message refs of the admin namespace (the seed's Chinese words, an English translation).
 // Shared by the page and the server (app/.server/servers.server.ts), which has the last word.
 
-import { formSchema } from "../forms/parse.ts";
+import { formSchema, parseIds } from "../forms/parse.ts";
 import { TEXT_MESSAGES, hasControlCharacters } from "../forms/text.ts";
 import { PASSWORD_MAX } from "./accounts.ts";
 
@@ -51,21 +51,5 @@ export function validateNewServer(input: NewServerInput): ServerFormErrors {
 
 export const newServerSchema = formSchema({ username: "trim", password: "raw", password2: "raw" }, validateNewServer);
 
-/** More than any page lists: a deletion naming thousands of ids is not a deletion of servers. */
-export const MAX_DELETE_IDS = 1000;
-
-/**
- * The ids a deletion names (one row's button sends `only`, "Delete selected" the ticked
- * `server_ids`): positive whole numbers, each once; null when any value is not one.
- */
-export function parseServerIds(values: readonly unknown[]): number[] | null {
-  if (values.length > MAX_DELETE_IDS) return null;
-  const ids: number[] = [];
-  for (const v of values) {
-    if (typeof v !== "string" || !/^\d{1,9}$/.test(v)) return null;
-    const id = Number(v);
-    if (id <= 0) return null;
-    if (!ids.includes(id)) ids.push(id);
-  }
-  return ids;
-}
+/** The ids a deletion names (one row's button sends `only`, "Delete selected" the ticked `server_ids`). */
+export const parseServerIds = (values: readonly unknown[]): number[] | null => parseIds(values);
