@@ -130,7 +130,7 @@ describe(`accounts and admin pages in both languages on ${process.env.TEST_DB}`,
 
     const detail = visible(await zh.html(`/server_detail/${id}`));
     expect(detail).toContain("这台服务器从未发送过心跳，因此还没有监控数据。");
-    expect(detail).toMatch(/data-testid="time-zone">UTC[+−]\d\d:\d\d</);
+    expect(detail).toMatch(/data-testid="time-zone">\(UTC[+−]\d\d:\d\d\)</);
     expect(detail).toMatch(/时间轴：时:分，UTC[+−]\d\d:\d\d。/);
   });
 

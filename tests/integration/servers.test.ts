@@ -255,7 +255,7 @@ describe("sidecar registration and heartbeats", () => {
       expect(detail).toMatch(/data-testid="latest-power">312.5 W</);
       expect(detail).toMatch(/data-testid="gpu-name">NVIDIA A100-SXM4-80GB</);
       expect(detail).toMatch(/data-testid="refresh-link"/);
-      expect(detail).toMatch(/data-testid="time-zone">UTC[+−]\d\d:\d\d</);
+      expect(detail).toMatch(/data-testid="time-zone">\(UTC[+−]\d\d:\d\d\)</);
       expect(detail).toMatch(/data-testid="server-last-login">\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC[+−]\d\d:\d\d</);
       expect(detail).toMatch(/rv-xy-plot__axis__tick__text">\d\d:\d\d</);
 
