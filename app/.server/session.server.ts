@@ -64,13 +64,10 @@ export async function startSession(user: User, request: Request, context?: AppLo
   return sessionCookie.serialize(token, { secure: cookieSecure(request) });
 }
 
-/** The Set-Cookie value that removes the session cookie. */
-const clearedSessionCookie = (request: Request) => sessionCookie.serialize("", { maxAge: 0, secure: cookieSecure(request) });
-
 export async function endSession(request: Request): Promise<string> {
   const token = await readToken(request);
   if (token) await Session.destroy({ where: { id: digest(token) } });
-  return clearedSessionCookie(request);
+  return sessionCookie.serialize("", { maxAge: 0, secure: cookieSecure(request) });
 }
 
 /** Ends every session of a user (after a password change, other browsers must sign in again). */

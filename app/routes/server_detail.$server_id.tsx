@@ -87,7 +87,7 @@ export default function ServerDetail() {
             · {t("detail.lastSample")} <span data-testid="sampled-at">{clock(telemetry.sampledAt)}</span>
           </>
         ) : null}{" "}
-        <span data-testid="time-zone">({zone})</span> · {t("detail.refreshes", { seconds: REFRESH_MS / 1000 })} ·{" "}
+        <span data-testid="time-zone">{`(${zone})`}</span> · {t("detail.refreshes", { seconds: REFRESH_MS / 1000 })} ·{" "}
         <a href={`/server_detail/${server.id}`} data-testid="refresh-link">
           {t("detail.refreshNow")}
         </a>
