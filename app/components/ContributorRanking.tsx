@@ -144,26 +144,28 @@ function AuditTrail({ rows }: { rows: AuditRow[] }) {
     <section data-testid="ranking-audit" style={{ marginTop: "1.5rem" }}>
       <h3>{t("ranking.auditTitle")}</h3>
       {rows.length ? (
-        <table className="p-datatable-table" style={{ width: "100%", borderCollapse: "collapse" }}>
-          <thead>
-            <tr>
-              <th>{t("ranking.colWhen")}</th>
-              <th>{t("ranking.colWho")}</th>
-              <th>{t("ranking.colAction")}</th>
-              <th>{t("ranking.colEntries")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((a) => (
-              <tr key={a.id} data-action={a.action}>
-                <td>{a.at}</td>
-                <td>{a.username}</td>
-                <td>{t(AUDIT_ACTION_KEYS[a.action])}</td>
-                <td>{a.entries.map((e) => `${e.algorithm} (${e.contributor})`).join(", ")}</td>
+        <div className="p-datatable p-component p-datatable-sm" style={{ overflowX: "auto" }}>
+          <table className="p-datatable-table" style={{ width: "100%", borderCollapse: "collapse", textAlign: "left" }}>
+            <thead className="p-datatable-thead">
+              <tr>
+                <th>{t("ranking.colWhen")}</th>
+                <th>{t("ranking.colWho")}</th>
+                <th>{t("ranking.colAction")}</th>
+                <th>{t("ranking.colEntries")}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody className="p-datatable-tbody">
+              {rows.map((a) => (
+                <tr key={a.id} data-action={a.action}>
+                  <td style={{ whiteSpace: "nowrap" }}>{a.at}</td>
+                  <td>{a.username}</td>
+                  <td>{t(AUDIT_ACTION_KEYS[a.action])}</td>
+                  <td>{a.entries.map((e) => `${e.algorithm} (${e.contributor})`).join(", ")}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : (
         <p className="muted">{t("ranking.auditNone")}</p>
       )}
