@@ -205,7 +205,7 @@ describe("evaluation job", () => {
     await expect(running).resolves.toMatchObject({ state: "cancelled" });
     clearInterval(timer);
     await row.reload();
-    expect(row).toMatchObject({ state: "cancelled", error: "Cancelled by eval-admin." });
+    expect(row).toMatchObject({ state: "cancelled", error: 'admin:runs.msg.cancelledBy|{"user":"eval-admin"}' });
     await new Promise((r) => setTimeout(r, 100));
     expect(serverCancelled).toBe(before + 1);
     expect(await ev.cancelEvaluation(row.id, { username: "eval-admin" })).toBe(false);
