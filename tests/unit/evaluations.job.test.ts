@@ -212,7 +212,9 @@ describe("evaluation job", () => {
   });
 
   it("a sidecar at its limit of runs (RESOURCE_EXHAUSTED) makes the run wait in the queue with backoff, without spending an attempt", async () => {
-    process.env.EVALUATION_BUSY_PAUSE_MS = "100";
+    // 400 ms then 800 ms of waiting: long enough for the 20 ms poll below to see the queued state on
+    // a loaded machine (at 100 ms it missed it about one run in eight).
+    process.env.EVALUATION_BUSY_PAUSE_MS = "400";
     let calls = 0;
     const seen: Array<{ state: string; error: string | null }> = [];
     script = async (call) => {
@@ -251,8 +253,8 @@ describe("evaluation job", () => {
       delete process.env.EVALUATION_BUSY_PAUSE_MS;
     }
     expect(calls).toBe(3);
-    // 100 ms, then 200 ms (doubling).
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(300);
+    // 400 ms, then 800 ms (doubling).
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1200);
     await row.reload();
     expect(row).toMatchObject({ state: "completed", attempts: 1, error: null });
     const waiting = seen.find((r) => r.state === "queued");
