@@ -29,6 +29,10 @@ export class BoardMethod extends Model<InferAttributes<BoardMethod>, InferCreati
   declare lerfMetascore: number;
   /** Task → share of positive attribution mass inside the object mask; null without ground truth. */
   declare localisationJson: CreationOptional<string | null>;
+  /** The contributor ranking's edit mode: selected by an administrator (seed 000 §2 screen 7). */
+  declare selected: CreationOptional<boolean>;
+  /** Kept off the public board (leaderboard, tutorial sample); its κ stays fused with the others'. */
+  declare hidden: CreationOptional<boolean>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -58,6 +62,8 @@ BoardMethod.init(
     morfMetascore: { type: DataTypes.DOUBLE, allowNull: false },
     lerfMetascore: { type: DataTypes.DOUBLE, allowNull: false },
     localisationJson: { type: DataTypes.TEXT, allowNull: true },
+    selected: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+    hidden: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
     createdAt: DataTypes.DATE,
     updatedAt: DataTypes.DATE,
   },

@@ -13,7 +13,7 @@ export function usernameKey(name: string): string {
 export class User extends Model<InferAttributes<User>, InferCreationAttributes<User>> {
   declare id: CreationOptional<number>;
   declare username: string;
-  /** NFKC + case-folded username (app/lib/accountRules.ts usernameKey), unique: look-alikes are one name. */
+  /** NFKC + case-folded username (usernameKey above), unique: look-alikes are one name. */
   declare usernameKey: CreationOptional<string>;
   declare passwordHash: string;
   declare telephone: string;

@@ -5,6 +5,7 @@ export { Session } from "./Session.ts";
 export { Captcha } from "./Captcha.ts";
 export { Suite } from "./Suite.ts";
 export { BoardMethod, type TaskScore } from "./BoardMethod.ts";
+export { RankingAudit, RANKING_ACTIONS, type AuditedEntry, type RankingAction } from "./RankingAudit.ts";
 export { Submission, SubmissionDraft, SUBMISSION_STATUSES, type SubmissionStatus } from "./Submission.ts";
 export { Server, type ServerProcess } from "./Server.ts";
 export { Dataset } from "./Dataset.ts";

@@ -2,7 +2,7 @@ import { Authenticator } from "remix-auth";
 import { messageRef } from "~/lib/forms/messages.ts";
 import { FormStrategy } from "remix-auth-form";
 import { UniqueConstraintError } from "sequelize";
-import { MSG, PASSWORD_MAX, USERNAME_MAX, validateRegisterShape, type FieldErrors, type RegisterInput } from "~/lib/accountRules.ts";
+import { MSG, PASSWORD_MAX, USERNAME_MAX, validateRegisterShape, type FieldErrors, type RegisterInput } from "~/lib/rules/accounts.ts";
 import { User, usernameKey } from "./db.server.ts";
 import { hashPassword, verifyPassword } from "./password.server.ts";
 import { consumeCaptcha } from "./captcha.server.ts";

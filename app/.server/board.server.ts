@@ -116,14 +116,18 @@ export function chooseSuite(suites: readonly SuiteSummary[], requested?: string 
   return (requested ? suites.find((s) => s.id === requested) : undefined) ?? suites.find((s) => s.isDefault) ?? suites.find((s) => s.methods > 0) ?? suites[0];
 }
 
-/** A suite's board ranked on one scope (overall κ, MoRF-only κ or LeRF-only κ). */
+/** A suite's public board ranked on one scope (overall κ, MoRF-only κ or LeRF-only κ); hidden entries left out. */
 export async function suiteBoard(suiteId: string, scope: BoardScope = "overall"): Promise<RankRow[]> {
   return (await suiteBoards(suiteId, [scope]))[scope];
 }
 
-/** Several boards of one suite from a single read of its methods (the leaderboard shows all three). */
+/**
+ * Several public boards of one suite from a single read of its methods (the leaderboard shows all
+ * three). Entries an administrator hid (the contributor ranking's edit mode) are left out and the
+ * rest ranked among themselves; their κ is the fused one, unchanged.
+ */
 export async function suiteBoards<S extends BoardScope>(suiteId: string, scopes: readonly S[]): Promise<Record<S, RankRow[]>> {
-  const methods = await BoardMethod.findAll({ where: { suiteId }, order: [["id", "ASC"]] });
+  const methods = await BoardMethod.findAll({ where: { suiteId, hidden: false }, order: [["id", "ASC"]] });
   const out = {} as Record<S, RankRow[]>;
   for (const scope of scopes) {
     const key = scope === "overall" ? "metascore" : scope === "morf" ? "morfMetascore" : "lerfMetascore";
@@ -145,7 +149,7 @@ export async function suiteBoards<S extends BoardScope>(suiteId: string, scopes:
 export type RankingSort = "rank" | "contributor" | "institute";
 
 /** The admin contributor ranking (§2 screen 7): the overall board, optionally sorted by contributor or institute. */
-export function sortRanking(rows: readonly RankRow[], sort: RankingSort, dir: "asc" | "desc"): RankRow[] {
+export function sortRanking<T extends RankRow>(rows: readonly T[], sort: RankingSort, dir: "asc" | "desc"): T[] {
   if (sort === "rank") return dir === "desc" ? [...rows].reverse() : [...rows];
   const sign = dir === "desc" ? -1 : 1;
   return [...rows].sort((a, b) => sign * a[sort].localeCompare(b[sort], "en", { sensitivity: "base" }) || a.rank - b.rank);
@@ -156,21 +160,6 @@ export function rankingSortParams(url: URL): { sort: RankingSort; dir: "asc" | "
   const s = url.searchParams.get("sort");
   const sort: RankingSort = s === "contributor" || s === "institute" ? s : "rank";
   return { sort, dir: url.searchParams.get("dir") === "desc" ? "desc" : "asc" };
-}
-
-/** Everything ContributorRanking renders, for /user and the /admin child. */
-export async function contributorRanking(url: URL) {
-  const suites = await listSuites();
-  const suite = chooseSuite(suites, url.searchParams.get("suite"));
-  const { sort, dir } = rankingSortParams(url);
-  const rows = suite ? sortRanking(await suiteBoard(suite.id), sort, dir) : [];
-  return {
-    suites: suites.map((s) => ({ id: s.id, name: s.name })),
-    suiteId: suite?.id ?? null,
-    sort,
-    dir,
-    page: paginate(rows, pageParam(url, "page")),
-  };
 }
 
 // ---- the Metascore service, as the board uses it ----

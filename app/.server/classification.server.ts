@@ -9,8 +9,9 @@ import path from "node:path";
 import sharp from "sharp";
 import { UniqueConstraintError } from "sequelize";
 import { Dataset, InferenceCache, Picture } from "./db.server.ts";
-import { rpc, unary } from "./sidecar.server.ts";
-import { spendDemoRun } from "./throttle.server.ts";
+import * as grpc from "@grpc/grpc-js";
+import { SidecarCallError, rpc, unary } from "./sidecar.server.ts";
+import { returnDemoRun, spendDemoRun } from "./throttle.server.ts";
 import type { ModelInfo__Output } from "../../proto/generated/metarank/v1/ModelInfo.ts";
 import { findVisiblePicture, type Viewer } from "./datasets.server.ts";
 import { readStored, removeStored, storedFile } from "./pictures.server.ts";
@@ -59,10 +60,15 @@ export class ClassificationFailed extends Error {
   constructor(
     message: string,
     readonly detail: string,
+    /** The compute server was busy (its queue full): nothing ran, asking again in a moment works. */
+    readonly busy = false,
   ) {
     super(message);
   }
 }
+
+/** The demo's words for a busy compute server (app/locales/<lng>/demo.json). */
+export const DEMO_BUSY = "demo:msg.busy";
 
 function toTrainedModel(m: ModelInfo__Output): TrainedModel {
   return {
@@ -166,7 +172,8 @@ export async function explainPicture(
   if (!original) throw new ClassificationFailed("demo:failure.fileMissing", found.picture.filePath);
   const input = await modelInput(original, model);
   // Only work that reaches the compute server counts against the visitor's allowance.
-  const wait = await spendDemoRun(viewer ? `user:${viewer.id}` : `ip:${ip}`);
+  const visitor = viewer ? `user:${viewer.id}` : `ip:${ip}`;
+  const wait = await spendDemoRun(visitor);
   if (wait > 0) throw new DemoRateLimited(wait);
 
   let reply;
@@ -178,6 +185,11 @@ export async function explainPicture(
       { deadlineMs: 180_000, signal },
     );
   } catch (e) {
+    if (e instanceof SidecarCallError && e.code === grpc.status.RESOURCE_EXHAUSTED) {
+      // Refused before it ran (the sidecar's queue is full, docs/security.md "Compute bounds").
+      await returnDemoRun(visitor);
+      throw new ClassificationFailed(DEMO_BUSY, e.details, true);
+    }
     throw new ClassificationFailed("demo:failure.didNotRun", (e as Error).message);
   }
   const predictedIndex = reply.predictedClass;

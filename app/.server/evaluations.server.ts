@@ -22,28 +22,15 @@ import { RetryableJobError, enqueueJob, isRetryable, type JobContext, type JobPa
 import { logger } from "./logger.server.ts";
 import { formatMetascore, insertCandidate, storedBoard } from "./board.server.ts";
 import { validatePair } from "./submissions.server.ts";
+import { MSG, cancelledBy, checkStartInput, type StartErrors, type StartInput } from "../lib/rules/evaluation.ts";
 
 const log = logger("evaluations");
 
-/** The form's bounds; the sidecar narrows the upper one to the suite's evaluation split. */
-export const MIN_LIMIT = 1;
-export const MAX_LIMIT = 1000;
+// The form's rules, bounds and messages live in app/lib/rules/evaluation.ts (shared with the page).
+export { MAX_LIMIT, MIN_LIMIT, MSG, checkStartInput, type StartErrors, type StartInput } from "../lib/rules/evaluation.ts";
+
 export const RESULT_FILES = ["morf.csv", "lerf.csv", "images.json"] as const;
 export type ResultFile = (typeof RESULT_FILES)[number];
-
-export const MSG = {
-  suiteRequired: "Please choose a suite.",
-  methodRequired: "Please choose an attribution method.",
-  limitRange: `The image limit must be a whole number from ${MIN_LIMIT} to ${MAX_LIMIT}.`,
-  paramsJson: 'Parameters must be a JSON object such as {"n_steps": 20}, or empty for the suite\'s defaults.',
-  started: "The evaluation run was queued.",
-  queueDown: "The job queue did not accept the run. Please try again in a moment.",
-  cancelled: "The evaluation run was cancelled.",
-  notCancellable: "That run has already finished.",
-  catalogDown:
-    "The compute server did not answer, so the lists of suites and methods come from this platform's boards. Runs will wait until a compute server is online.",
-  appRestarted: "The web app restarted before this run finished (jobs without Redis do not survive a restart). Please start it again.",
-} as const;
 
 /** The job payload: the queue's declared fields plus the row this job fills in. */
 export type EvaluationJobPayload = JobPayloads["evaluation"];
@@ -66,38 +53,6 @@ export async function evaluationCatalog(): Promise<{ catalog: Catalog | null; me
 }
 
 // ---- starting and cancelling ---------------------------------------------------------------
-
-export interface StartInput {
-  suite: string;
-  method: string;
-  limit: string;
-  params: string;
-}
-export type StartErrors = Partial<Record<keyof StartInput | "form", string>>;
-
-/** Form checks only; what the suite and method accept is the sidecar's to say (its registry). */
-export function checkStartInput(
-  input: StartInput,
-): { ok: true; value: { suite: string; method: string; limit: number; params: string } } | { ok: false; errors: StartErrors } {
-  const errors: StartErrors = {};
-  const suite = input.suite.trim();
-  const method = input.method.trim();
-  const params = input.params.trim();
-  if (!suite || suite.length > 100) errors.suite = MSG.suiteRequired;
-  if (!method || method.length > 100) errors.method = MSG.methodRequired;
-  const limit = Number(input.limit.trim());
-  if (!/^\d+$/.test(input.limit.trim()) || !Number.isInteger(limit) || limit < MIN_LIMIT || limit > MAX_LIMIT) errors.limit = MSG.limitRange;
-  if (params) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(params);
-    } catch {
-      parsed = undefined;
-    }
-    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed) || params.length > 10_000) errors.params = MSG.paramsJson;
-  }
-  return Object.keys(errors).length ? { ok: false, errors } : { ok: true, value: { suite, method, limit, params } };
-}
 
 /** Writes the row, then queues its job; a queue that refuses leaves the row failed, not queued forever. */
 export async function startEvaluation(user: JobUser, input: StartInput): Promise<{ ok: true; id: number } | { ok: false; errors: StartErrors }> {
@@ -122,7 +77,7 @@ export async function startEvaluation(user: JobUser, input: StartInput): Promise
 const controllers = new Map<number, AbortController>();
 
 export async function cancelEvaluation(id: number, admin: { username: string }): Promise<boolean> {
-  const moved = await transitionRun(id, ACTIVE, "cancelled", { error: `Cancelled by ${admin.username}.`, finishedAt: new Date(), etaSeconds: null });
+  const moved = await transitionRun(id, ACTIVE, "cancelled", { error: cancelledBy(admin.username), finishedAt: new Date(), etaSeconds: null });
   controllers.get(id)?.abort();
   return moved;
 }
@@ -136,6 +91,30 @@ class RunCancelled extends Error {
   constructor() {
     super("evaluation cancelled");
   }
+}
+
+/** The sidecar refused the run because it is already running its limit of runs (it evaluates nothing). */
+export const isBusy = (err: unknown) => err instanceof SidecarCallError && err.code === grpc.status.RESOURCE_EXHAUSTED;
+export const BUSY_NOTE = "Waiting for a compute server: each one is already running as many evaluation runs as it allows.";
+const BUSY_PAUSE_MAX_MS = 60_000;
+/** First pause after a busy answer (EVALUATION_BUSY_PAUSE_MS, default 5 s); it doubles up to a minute. */
+const busyPauseMs = () => Number(process.env.EVALUATION_BUSY_PAUSE_MS) || 5_000;
+/** How long a run may wait for a busy sidecar before it fails (EVALUATION_BUSY_WAIT_MS, default 24 h). */
+const busyWaitMs = () => Number(process.env.EVALUATION_BUSY_WAIT_MS) || 24 * 3600_000;
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new RunCancelled());
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new RunCancelled());
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
 }
 
 const DEFAULT_DEADLINE_MS = 6 * 3600_000;
@@ -186,7 +165,7 @@ export async function streamEvaluation(
     if (idleFailure) throw idleFailure;
     if (opts.signal?.aborted) throw new RunCancelled();
     // Admins read this on the run's page: say which status the sidecar ended with.
-    if (err instanceof SidecarCallError && err.kind !== "user")
+    if (err instanceof SidecarCallError && err.kind !== "user" && !isBusy(err))
       throw new SidecarCallError(
         `The compute server failed during the evaluation (${grpc.status[err.code] ?? err.code}: ${err.details}).`,
         err.code,
@@ -303,13 +282,30 @@ export async function runEvaluationJob(job: JobContext<EvaluationJobPayload>): P
   };
 
   try {
-    const target = await pickSidecar();
-    await EvaluationRun.update({ sidecar: target.address }, { where: { id } });
-    const result = await streamEvaluation(
-      target,
-      { suiteId: row.suiteId, method: row.method, paramsJson: row.paramsJson, limit: row.imageLimit },
-      { signal: ctrl.signal, onProgress },
-    );
+    let result: ResultMsg | null = null;
+    const waitingSince = Date.now();
+    for (let pauseMs = busyPauseMs(); result === null; pauseMs = Math.min(2 * pauseMs, BUSY_PAUSE_MAX_MS)) {
+      const target = await pickSidecar();
+      await EvaluationRun.update({ sidecar: target.address }, { where: { id } });
+      try {
+        result = await streamEvaluation(
+          target,
+          { suiteId: row.suiteId, method: row.method, paramsJson: row.paramsJson, limit: row.imageLimit },
+          { signal: ctrl.signal, onProgress },
+        );
+      } catch (err) {
+        // The sidecar is at its limit of concurrent runs (EVALUATION_MAX_RUNS): the run waits in
+        // the queue for room, backing off, without spending one of its attempts (a long run
+        // elsewhere would otherwise use them all up in a minute or two).
+        if (!isBusy(err) || Date.now() - waitingSince + pauseMs > busyWaitMs()) throw err;
+        const seconds = Math.max(1, Math.round(pauseMs / 1000));
+        await transitionRun(id, ["running"], "queued", { error: `${BUSY_NOTE} Asking again in ${seconds} s.`, etaSeconds: null });
+        log.info({ runId: id, pauseMs }, "every compute server is busy with evaluation runs; waiting");
+        await pause(pauseMs, ctrl.signal);
+        // Cancelled from the page (maybe by another app process) while it waited.
+        if (!(await transitionRun(id, ["queued"], "running", { error: null }))) throw new RunCancelled();
+      }
+    }
     await writing;
     const resultDir = await writeResultFiles(id, result);
     const score = await scoreAgainstBoard(row.suiteId, result.morfCsv, result.lerfCsv);

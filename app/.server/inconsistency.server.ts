@@ -19,7 +19,8 @@ export interface SuiteInconsistency {
 }
 
 export async function suiteInconsistency(suite: { id: string; tasks: string[] }): Promise<SuiteInconsistency | null> {
-  const rows = await BoardMethod.findAll({ where: { suiteId: suite.id }, order: [["id", "ASC"]] });
+  // The public board's entries: those an administrator hid are not shown here either.
+  const rows = await BoardMethod.findAll({ where: { suiteId: suite.id, hidden: false }, order: [["id", "ASC"]] });
   if (rows.length < 2) return null;
   const ranked = rankByKappa(rows.map((r) => ({ metascore: r.metascore, method: r.algorithm, contributor: r.contributor, scores: r.scores })));
   // The algorithm's name, with the contributor when two rows share a name.

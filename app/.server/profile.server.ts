@@ -1,5 +1,6 @@
 import { messageRef } from "~/lib/forms/messages.ts";
-import { MSG, checkPhone, validatePasswordChange, type FieldErrors } from "~/lib/accountRules.ts";
+import { MSG, type FieldErrors } from "~/lib/rules/accounts.ts";
+import { validatePasswordChange, validateProfileEdit, type PasswordChangeInput, type ProfileEditInput } from "~/lib/rules/profile.ts";
 import { User } from "./db.server.ts";
 import { adminRegisterCode } from "./env.server.ts";
 import { hashPassword, verifyPassword } from "./password.server.ts";
@@ -13,33 +14,28 @@ export type ProfileResult = { ok: true; changed: boolean } | { ok: false; errors
  * Edit Profile (seed 000 §2 screen 6): phone and role, each applied only when given.
  * Closing the seed's hole: raising one's own role needs the admin register code.
  */
-export async function updateProfile(userId: number, input: { telephone: string; identify: string; adminCode: string }, ip = "unknown"): Promise<ProfileResult> {
+export async function updateProfile(userId: number, input: ProfileEditInput, ip = "unknown"): Promise<ProfileResult> {
+  const shape = validateProfileEdit(input);
+  if (Object.keys(shape).length) return { ok: false, errors: shape };
   const user = await User.findByPk(userId);
   if (!user) return { ok: false, errors: { form: MSG.userMissing } };
   const changes: Partial<{ telephone: string; authority: number }> = {};
   const errors: FieldErrors = {};
-  if (input.telephone) {
-    const e = checkPhone(input.telephone);
-    if (e) errors.telephone = e;
-    else if (input.telephone !== user.telephone) changes.telephone = input.telephone;
-  }
+  if (input.telephone && input.telephone !== user.telephone) changes.telephone = input.telephone;
   if (input.identify) {
-    if (input.identify !== "0" && input.identify !== "1") errors.identify = MSG.authorityInvalid;
-    else {
-      const wanted = Number(input.identify);
-      if (wanted > user.authority) {
-        // The code is guessed under the same lock as passwords (per account and per address).
-        const keys = adminCodeKeys(user.id, ip);
-        const wait = await beginAttempt(keys);
-        const code = adminRegisterCode();
-        if (wait > 0) errors.adminCode = tooMany(wait);
-        else if (!code || input.adminCode !== code) errors.adminCode = MSG.adminCodeWrong;
-        else {
-          changes.authority = wanted;
-          await attemptSucceeded(keys);
-        }
-      } else if (wanted !== user.authority) changes.authority = wanted;
-    }
+    const wanted = Number(input.identify);
+    if (wanted > user.authority) {
+      // The code is guessed under the same lock as passwords (per account and per address).
+      const keys = adminCodeKeys(user.id, ip);
+      const wait = await beginAttempt(keys);
+      const code = adminRegisterCode();
+      if (wait > 0) errors.adminCode = tooMany(wait);
+      else if (!code || input.adminCode !== code) errors.adminCode = MSG.adminCodeWrong;
+      else {
+        changes.authority = wanted;
+        await attemptSucceeded(keys);
+      }
+    } else if (wanted !== user.authority) changes.authority = wanted;
   }
   if (Object.keys(errors).length) return { ok: false, errors };
   if (!Object.keys(changes).length) return { ok: true, changed: false };
@@ -48,11 +44,7 @@ export async function updateProfile(userId: number, input: { telephone: string; 
 }
 
 /** Change password: the old one is required and checked (the seed sent only the new one). */
-export async function changePassword(
-  userId: number,
-  input: { oldPassword: string; newPassword: string; confirmPassword: string },
-  ip = "unknown",
-): Promise<ProfileResult> {
+export async function changePassword(userId: number, input: PasswordChangeInput, ip = "unknown"): Promise<ProfileResult> {
   const errors = validatePasswordChange(input);
   if (Object.keys(errors).length) return { ok: false, errors };
   const user = await User.findByPk(userId);

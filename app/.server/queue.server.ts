@@ -8,7 +8,6 @@
 // A handler that throws a sidecar failure (SidecarUnavailableError, a gRPC error that is not
 // the sidecar refusing the input, or RetryableJobError) is retried with exponential backoff;
 // any other error fails the job at once, because running it again would fail the same way.
-import * as grpc from "@grpc/grpc-js";
 import Bull from "bull";
 import { logger } from "./logger.server.ts";
 import { SidecarCallError } from "./sidecar.server.ts";
@@ -76,8 +75,8 @@ export class RetryableJobError extends Error {
 /** Sidecar failures are worth retrying (it may come back or another may come online); bad input is not. */
 export function isRetryable(err: unknown): boolean {
   if (err instanceof RetryableJobError) return true;
-  // A sidecar at its limit of concurrent evaluation runs answers RESOURCE_EXHAUSTED: later, it will have room.
-  if (err instanceof SidecarCallError) return err.kind !== "user" || err.code === grpc.status.RESOURCE_EXHAUSTED;
+  // RESOURCE_EXHAUSTED (a sidecar at its limit of evaluation runs, or its queue full) is `retryable` too.
+  if (err instanceof SidecarCallError) return err.kind !== "user";
   return false;
 }
 

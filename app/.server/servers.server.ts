@@ -7,6 +7,8 @@ import { SidecarUnavailableError, configuredCallKey, rpc, setSidecarChooser, una
 import type { GpuStats__Output } from "../../proto/generated/metarank/v1/GpuStats.ts";
 import type { TelemetrySnapshot__Output } from "../../proto/generated/metarank/v1/TelemetrySnapshot.ts";
 import { attemptSucceeded, beginAttempt, heartbeatKeys } from "./throttle.server.ts";
+import { SERVER_MSG, validateNewServer, type ServerFormErrors } from "../lib/rules/servers.ts";
+import { localZoneOf } from "../lib/timeZone.ts";
 
 /** The host part of a registered host:port (IPv6 in brackets), as request addresses are written. */
 const hostOf = (address: string) => plainAddress(address.replace(/:\d+$/, "").replace(/^\[(.*)\]$/, "$1"));
@@ -16,17 +18,8 @@ import { logger } from "./logger.server.ts";
 
 export const log = logger("servers");
 
-/** Seed messages (000 §5, §8), as message refs: the seed's Chinese words, an English translation. */
-export const SERVER_MSG = {
-  nameRequired: "admin:msg.nameRequired",
-  nameTooLong: "admin:msg.nameTooLong",
-  passwordRequired: "admin:msg.passwordRequired",
-  passwordMismatch: "admin:msg.passwordMismatch",
-  created: "admin:msg.created",
-  createFailed: "admin:msg.createFailed",
-  deleted: "admin:msg.deleted",
-  deleteFailed: "admin:msg.deleteFailed",
-} as const;
+// The forms' rules and the seed's messages live in app/lib/rules/servers.ts (shared with the page).
+export { SERVER_MSG, validateNewServer, type ServerFormErrors } from "../lib/rules/servers.ts";
 
 /** Online = last heartbeat younger than this (seed: 60 s). Tests shorten it through the env. */
 export function onlineThresholdMs(env: Record<string, string | undefined> = process.env): number {
@@ -43,13 +36,10 @@ export const PROCESS_GREENS = ["#1b5e20", "#2e7d32", "#388e3c", "#43a047", "#4ca
 export const processColour = (i: number) => PROCESS_GREENS[((i % PROCESS_GREENS.length) + PROCESS_GREENS.length) % PROCESS_GREENS.length];
 
 const pad = (n: number) => String(n).padStart(2, "0");
-/** "YYYY-MM-DD HH:mm:ss" in the app server's time zone; formatted here so server and browser render the same text. */
-/** The app server's local time with its offset from UTC, so an admin elsewhere knows which clock it is (issue 12). */
+/** "YYYY-MM-DD HH:mm:ss UTC+08:00": the app server's local time, saying its zone; formatted here so server and browser render the same text. */
 export function formatDateTime(d: Date | null | undefined): string | null {
   if (!d) return null;
-  const offset = -d.getTimezoneOffset();
-  const zone = `UTC${offset < 0 ? "−" : "+"}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())} ${zone}`;
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())} ${localZoneOf(d)}`;
 }
 
 export interface ServerRow {
@@ -82,18 +72,6 @@ export function toServerRow(s: Server, now = Date.now()): ServerRow {
 export async function listServers(): Promise<ServerRow[]> {
   const now = Date.now();
   return (await Server.findAll({ order: [["id", "ASC"]] })).map((s) => toServerRow(s, now));
-}
-
-export type ServerFormErrors = Partial<Record<"username" | "password" | "password2", string>>;
-
-/** The new-server form's rules, checked here whatever the browser did (seed §5). */
-export function validateNewServer(input: { username: string; password: string; password2: string }): ServerFormErrors {
-  const errors: ServerFormErrors = {};
-  if (!input.username.trim()) errors.username = SERVER_MSG.nameRequired;
-  else if (input.username.trim().length > 200) errors.username = SERVER_MSG.nameTooLong;
-  if (!input.password) errors.password = SERVER_MSG.passwordRequired;
-  if (input.password !== input.password2) errors.password2 = SERVER_MSG.passwordMismatch;
-  return errors;
 }
 
 export type CreateResult = { ok: true; id: number } | { ok: false; errors: ServerFormErrors; message?: string };
@@ -350,8 +328,8 @@ export function telemetryFromSnapshot(snap: DeepPartial<TelemetrySnapshot__Outpu
 
 /** Asks the server's own sidecar (the address it registered) for its snapshot and last hour. */
 export async function fetchServerTelemetry(server: Server): Promise<ServerTelemetry> {
-  if (!server.grpcAddress) return { ok: false, reason: "This server has never sent a heartbeat, so there is no telemetry yet." };
-  if (!isOnline(server.lastLogin)) return { ok: false, reason: "This server is offline: its sidecar has not sent a heartbeat recently." };
+  if (!server.grpcAddress) return { ok: false, reason: SERVER_MSG.neverReported };
+  if (!isOnline(server.lastLogin)) return { ok: false, reason: SERVER_MSG.offline };
   try {
     const snap = await unary(
       rpc().telemetry.Snapshot,
@@ -361,6 +339,6 @@ export async function fetchServerTelemetry(server: Server): Promise<ServerTeleme
     return telemetryFromSnapshot(snap);
   } catch (err) {
     log.warn({ err: (err as Error).message, server: server.username, grpcAddress: server.grpcAddress }, "telemetry snapshot failed");
-    return { ok: false, reason: "The server's sidecar did not answer. Its telemetry will show again when it does." };
+    return { ok: false, reason: SERVER_MSG.noAnswer };
   }
 }

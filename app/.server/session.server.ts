@@ -76,9 +76,8 @@ export async function endOtherSessions(userId: number, request: Request): Promis
   await Session.destroy({ where: { userId, ...(token ? { id: { [Op.ne]: digest(token) } } : {}) } });
 }
 
-export async function getUser(request: Request): Promise<CurrentUser | null> {
-  const token = await readToken(request);
-  if (!token) return null;
+/** The signed-in user of a token, or null when its session is gone or expired. */
+async function userOfToken(token: string): Promise<CurrentUser | null> {
   const session = await Session.findByPk(digest(token));
   if (!session) return null;
   if (session.expiresAt.getTime() < Date.now()) {
@@ -89,13 +88,36 @@ export async function getUser(request: Request): Promise<CurrentUser | null> {
   return user ? toCurrentUser(user) : null;
 }
 
+export async function getUser(request: Request): Promise<CurrentUser | null> {
+  const token = await readToken(request);
+  return token ? userOfToken(token) : null;
+}
+
+/** Where a visitor sent to log in returns afterwards: the page they were on. */
+export function returnPath(request: Request): string {
+  const url = new URL(request.url);
+  url.searchParams.delete("index");
+  const own = url.pathname + url.search;
+  if (request.method === "GET" || request.method === "HEAD") return own;
+  // An action's form sits on a page of its own (a dialog's ?dialog=…, a ?tab=…): the Referer
+  // names it when it is this site's; otherwise the action's path stands in.
+  const referer = request.headers.get("Referer");
+  if (referer) {
+    try {
+      const from = new URL(referer);
+      if (from.host === url.host) return safeRedirect(from.pathname + from.search, own);
+    } catch {
+      // not a URL: the action's path
+    }
+  }
+  return own;
+}
+
 /** Why a request is sent to log in: never signed in, or a session that ended (during a read, or while sending a form). */
 export type LoginReason = "login-first" | "expired" | "expired-unsaved";
 
 function loginRedirect(request: Request, reason: LoginReason): never {
-  const url = new URL(request.url);
-  const back = url.pathname + url.search;
-  throw redirect(`/signin?notice=${reason}&redirectTo=${encodeURIComponent(back)}`);
+  throw redirect(`/signin?notice=${reason}&redirectTo=${encodeURIComponent(returnPath(request))}`);
 }
 
 /**
@@ -104,16 +126,17 @@ function loginRedirect(request: Request, reason: LoginReason): never {
  * seed's 'token失效，请重新登录', and, for a form they sent, that it was not saved (issue 12).
  */
 export async function requireUser(request: Request): Promise<CurrentUser> {
-  const user = await getUser(request);
+  const token = await readToken(request);
+  const user = token ? await userOfToken(token) : null;
   if (user) return user;
-  if (!(await readToken(request))) loginRedirect(request, "login-first");
+  if (!token) loginRedirect(request, "login-first");
   loginRedirect(request, request.method === "GET" || request.method === "HEAD" ? "expired" : "expired-unsaved");
 }
 
 /** Administrators only: 403 for signed-in users, log in for anonymous visitors. */
 export async function requireAdmin(request: Request): Promise<CurrentUser> {
   const user = await requireUser(request);
-  if (!user.isAdmin) throw new Response("Administrators only.", { status: 403, statusText: "Forbidden" });
+  if (!user.isAdmin) throw new Response("account:msg.adminsOnly", { status: 403, statusText: "Forbidden" });
   return user;
 }
 

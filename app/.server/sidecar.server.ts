@@ -81,14 +81,16 @@ export class SidecarUnavailableError extends SidecarCallError {
   }
 }
 
-const USER_CODES = new Set([
-  grpc.status.INVALID_ARGUMENT,
-  grpc.status.FAILED_PRECONDITION,
-  grpc.status.NOT_FOUND,
-  grpc.status.OUT_OF_RANGE,
+const USER_CODES = new Set([grpc.status.INVALID_ARGUMENT, grpc.status.FAILED_PRECONDITION, grpc.status.NOT_FOUND, grpc.status.OUT_OF_RANGE]);
+// RESOURCE_EXHAUSTED: the sidecar is busy (full queue, run limit); the same call later will fit.
+const RETRYABLE_CODES = new Set([
+  grpc.status.UNAVAILABLE,
+  grpc.status.DEADLINE_EXCEEDED,
+  grpc.status.ABORTED,
+  grpc.status.CANCELLED,
+  grpc.status.UNKNOWN,
   grpc.status.RESOURCE_EXHAUSTED,
 ]);
-const RETRYABLE_CODES = new Set([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED, grpc.status.ABORTED, grpc.status.CANCELLED, grpc.status.UNKNOWN]);
 
 export function classifyStatus(code: grpc.status): SidecarErrorKind {
   if (USER_CODES.has(code)) return "user";
@@ -102,7 +104,7 @@ export function toSidecarError(err: grpc.ServiceError, what: string, address: st
   if (err.code === grpc.status.UNAUTHENTICATED)
     logger("sidecar").error({ rpc: what, address }, "the sidecar refused the platform's call key: restart it, or check SIDECAR_CALL_KEY on both sides");
   if (kind !== "user") logger("sidecar").warn({ rpc: what, address, code: grpc.status[err.code], details: err.details }, "sidecar call failed");
-  return new SidecarCallError(kind === "user" ? err.details : SIDECAR_DOWN_MESSAGE, err.code, err.details, kind);
+  return new SidecarCallError(kind === "user" || err.code === grpc.status.RESOURCE_EXHAUSTED ? err.details : SIDECAR_DOWN_MESSAGE, err.code, err.details, kind);
 }
 
 export async function pickSidecar(): Promise<SidecarTarget> {

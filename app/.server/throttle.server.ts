@@ -123,3 +123,9 @@ export async function spendDemoRun(visitor: string): Promise<number> {
   const state = await limiters.demo.penalty(visitor, 1);
   return state.consumedPoints > DEMO_RUNS ? Math.ceil(state.msBeforeNext / 1000) : 0;
 }
+
+/** Gives a spent demo run back (the compute server was busy and ran nothing). */
+export async function returnDemoRun(visitor: string): Promise<void> {
+  limiters ??= createLimiters();
+  await limiters.demo.reward(visitor, 1).catch(() => {});
+}

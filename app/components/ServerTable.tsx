@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 // The server management table (seed 000 §3 Server): name (links to its detail page), online
 // state, last login, total memory, GPU processes in cycling greens, and delete controls that
-// belong to the surrounding <Form> (no JavaScript needed).
+// belong to the surrounding <Form> (no JavaScript needed): they ask for the confirmation step.
 export interface ServerTableRow {
   id: number;
   username: string;
@@ -14,7 +14,8 @@ export interface ServerTableRow {
 
 const memory = (mib: number | null, unknown: string) => (mib === null ? unknown : mib >= 1024 ? `${(mib / 1024).toFixed(1)} GiB` : `${mib} MiB`);
 
-export function ServerTable({ servers }: { servers: ServerTableRow[] }) {
+/** `selected`: rows ticked when the page is drawn (the ones a deletion being confirmed names). */
+export function ServerTable({ servers, selected = [] }: { servers: ServerTableRow[]; selected?: number[] }) {
   const { t } = useTranslation("admin");
   if (!servers.length) return <p data-testid="no-servers">{t("servers.none")}</p>;
   return (
@@ -37,7 +38,13 @@ export function ServerTable({ servers }: { servers: ServerTableRow[] }) {
           {servers.map((s) => (
             <tr key={s.id} data-testid={`server-${s.username}`} data-online={s.online ? "true" : "false"}>
               <td>
-                <input type="checkbox" name="server_ids" value={s.id} aria-label={t("servers.selectOne", { name: s.username })} />
+                <input
+                  type="checkbox"
+                  name="server_ids"
+                  value={s.id}
+                  defaultChecked={selected.includes(s.id)}
+                  aria-label={t("servers.selectOne", { name: s.username })}
+                />
               </td>
               <td>
                 <a href={s.link}>{s.username}</a>

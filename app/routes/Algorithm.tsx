@@ -11,7 +11,7 @@ import { getUser } from "~/.server/session.server.ts";
 import { i18nServer } from "~/.server/i18n.server.ts";
 import { chooseSuite, listSuites, suiteBoard } from "~/.server/board.server.ts";
 import { DEFAULT_METHOD, METHOD_NAME, SEED_TASKS, generateScript } from "~/lib/evaluationTasks.ts";
-import { MSG } from "~/lib/accountRules.ts";
+import { MSG } from "~/lib/rules/accounts.ts";
 import { Notice } from "~/components/FieldError.tsx";
 
 export const handle = { i18n: "tutorial" };

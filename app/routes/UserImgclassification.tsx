@@ -3,7 +3,7 @@
 // prediction and probability, step 5 attribution images. All state lives in the query string
 // and the start button is a form POST, so every step works as a server-rendered page without
 // JavaScript. A second tab serves the earlier variant: an image pool plus a one-image upload.
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Button } from "primereact/button";
@@ -123,8 +123,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-type Failure = { gpuIndex: string; maxCompute: string; detail: string };
+type Failure = { gpuIndex: string; maxCompute: string; detail: string; busy?: boolean };
 type ActionResult = { errors?: { model?: string; algorithm?: string; image?: string; upload?: string }; failure?: Failure };
+
+/** A busy answer tells the browser (and any script) when to ask again. */
+export const headers: HeadersFunction = ({ parentHeaders, loaderHeaders, actionHeaders }) => {
+  const merged = new Headers(parentHeaders);
+  loaderHeaders.forEach((value, name) => merged.set(name, value));
+  const retry = actionHeaders.get("Retry-After");
+  if (retry) merged.set("Retry-After", retry);
+  return merged;
+};
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const uploads = (context as { uploads?: UploadedFiles }).uploads;
@@ -177,6 +186,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (e instanceof DemoRateLimited) return data<ActionResult>({ errors: { image: e.message } }, { status: 429 });
     if (!(e instanceof ClassificationFailed)) throw e;
     const gpu = await reportGpu();
+    // Busy: the compute server's queue is full; nothing ran, and a moment later it will have room.
+    if (e.busy) return data<ActionResult>({ failure: { ...gpu, detail: e.message, busy: true } }, { status: 503, headers: { "Retry-After": "10" } });
     return data<ActionResult>({ failure: { ...gpu, detail: e.message } }, { status: 503 });
   }
 }
@@ -195,8 +206,8 @@ export default function UserImgclassification() {
     if (res?.failure)
       toast.current?.show({
         severity: "error",
-        summary: t("failed.title"),
-        detail: t("failed.toast"),
+        summary: t(res.failure.busy ? "failed.busyTitle" : "failed.title"),
+        detail: t(res.failure.busy ? "msg.busy" : "failed.toast"),
         life: 10_000,
       });
   }, [res, t]);
@@ -419,9 +430,9 @@ function RunStep({ data: d, res }: { data: PoolData | Step2; res?: ActionResult 
 function FailurePanel({ failure }: { failure: Failure }) {
   const { t } = useTranslation("demo");
   return (
-    <div className="card notice-error" role="alert" data-testid="failure-panel">
-      <h2 style={{ marginTop: 0 }}>{t("failed.title")}</h2>
-      <p>{t("failed.why")}</p>
+    <div className="card notice-error" role="alert" data-testid="failure-panel" data-busy={failure.busy ? "1" : undefined}>
+      <h2 style={{ marginTop: 0 }}>{t(failure.busy ? "failed.busyTitle" : "failed.title")}</h2>
+      <p>{t(failure.busy ? "failed.busyWhy" : "failed.why")}</p>
       <p>
         {t("failed.maxCompute")} <strong data-testid="max-compute">{translateMessage(t, failure.maxCompute)}</strong> · {t("failed.gpuIndex")}{" "}
         <strong data-testid="gpu-index">{translateMessage(t, failure.gpuIndex)}</strong>

@@ -24,6 +24,9 @@ import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { usePeriodicRevalidation } from "~/lib/usePeriodicRevalidation.ts";
 import { checkFormData } from "~/.server/forms.server.ts";
 import { Trans, useTranslation } from "react-i18next";
+import { parseForm } from "~/lib/forms/parse.ts";
+import { translateMessage } from "~/lib/forms/messages.ts";
+import { startSchema } from "~/lib/rules/evaluation.ts";
 
 export const meta: MetaFunction = () => [{ title: "Evaluations — Meta-Rank" }];
 
@@ -83,7 +86,9 @@ export async function action({ request }: ActionFunctionArgs) {
       limit: String(form.get("limit") ?? ""),
       params: String(form.get("params") ?? ""),
     };
-    const r = await startEvaluation({ id: admin.id, username: admin.username }, values);
+    const parsed = parseForm(form, startSchema);
+    if (!parsed.ok) return data<ActionResult>({ errors: parsed.errors, values }, { status: 400 });
+    const r = await startEvaluation({ id: admin.id, username: admin.username }, parsed.value);
     if (r.ok) return redirect("/admin/evaluations?msg=started");
     return data<ActionResult>({ errors: r.errors, values }, { status: 400 });
   }
@@ -109,7 +114,8 @@ export default function AdminEvaluations() {
         <p className="muted">
           <Trans t={t} i18nKey="runs.lead" components={{ c: <code /> }} />
         </p>
-        {notice ? <Notice kind={notice.kind}>{notice.text}</Notice> : null}
+        {/* The last step's notice; an answer to the form replaces it. */}
+        {notice && !result ? <Notice kind={notice.kind}>{notice.text}</Notice> : null}
         {catalogMessage ? <Notice kind="warn">{catalogMessage}</Notice> : null}
         {catalogProblems.map((p) => (
           <Notice key={p} kind="warn">
@@ -260,7 +266,7 @@ function RunTable({ runs }: { runs: RunView[] }) {
                 </div>
                 {r.error ? (
                   <div className={r.state === "failed" ? "field-error" : "muted"} role={r.state === "failed" ? "alert" : undefined} data-testid="run-error">
-                    {r.error}
+                    {translateMessage(t, r.error)}
                   </div>
                 ) : null}
               </td>

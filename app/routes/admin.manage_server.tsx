@@ -1,15 +1,21 @@
 // /admin/manage_server — compute servers (seed 000 §2 screen 8, §3 Server, §5, §8): list with
 // online state, last login, total memory and GPU processes; create and delete entries.
 // Create and delete redirect back here, so the list reloads after both, even on failure.
+// Deleting asks first: the delete buttons open ?confirm=delete&server_ids=… (a GET), which shows
+// the question as a PrimeReact ConfirmDialog with JavaScript and as a page section without it;
+// only its Delete button posts the deletion (confirmed=1).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
 import { Dialog } from "primereact/dialog";
+import { ConfirmDialog } from "primereact/confirmdialog";
 import { Button } from "primereact/button";
 import { InputText } from "primereact/inputtext";
 import { useRef } from "react";
 import { requireAdmin } from "~/.server/session.server.ts";
-import { SERVER_MSG, createServer, deleteServers, listServers, onlineThresholdMs, type ServerFormErrors } from "~/.server/servers.server.ts";
+import { createServer, deleteServers, listServers, onlineThresholdMs } from "~/.server/servers.server.ts";
+import { SERVER_MSG, SERVER_NAME_MAX, newServerSchema, parseServerIds, type ServerFormErrors } from "~/lib/rules/servers.ts";
+import { parseForm } from "~/lib/forms/parse.ts";
 import { useHydrated } from "~/lib/useHydrated.ts";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { ServerTable } from "~/components/ServerTable.tsx";
@@ -27,9 +33,16 @@ const NOTICES = {
   "delete-failed": { kind: "error", text: SERVER_MSG.deleteFailed },
 } as const;
 
+/** The ids a delete button names: its own row (`only`), or the ticked rows (`server_ids`). */
+const namedIds = (values: { get(name: string): unknown; getAll(name: string): unknown[] }) => {
+  const only = values.get("only");
+  return parseServerIds(only !== null && only !== undefined ? [only] : values.getAll("server_ids"));
+};
+
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const msg = new URL(request.url).searchParams.get("msg");
+  const url = new URL(request.url);
+  const msg = url.searchParams.get("msg");
   let servers: Awaited<ReturnType<typeof listServers>> = [];
   let loadFailed = false;
   try {
@@ -38,11 +51,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
     // Seed: a failed list load leaves an empty list.
     loadFailed = true;
   }
+  // The confirmation step of a deletion: the listed servers it names.
+  let confirm: { ids: number[]; names: string[] } | null = null;
+  let notice: { kind: "success" | "error" | "warn"; text: string } | null = msg && msg in NOTICES ? NOTICES[msg as keyof typeof NOTICES] : null;
+  if (url.searchParams.get("confirm") === "delete") {
+    const ids = namedIds(url.searchParams);
+    const named = ids ? servers.filter((s) => ids.includes(s.id)) : [];
+    if (ids && !ids.length) notice = { kind: "warn", text: SERVER_MSG.selectServers };
+    else if (!named.length) notice = { kind: "error", text: SERVER_MSG.deleteFailed };
+    else confirm = { ids: named.map((s) => s.id), names: named.map((s) => s.username) };
+  }
   return {
     servers,
     loadFailed,
     thresholdSeconds: Math.round(onlineThresholdMs() / 1000),
-    notice: msg && msg in NOTICES ? NOTICES[msg as keyof typeof NOTICES] : null,
+    notice,
+    confirm,
   };
 }
 
@@ -53,12 +77,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = checkFormData(await request.formData());
   const intent = String(form.get("intent") ?? "");
   if (intent === "create") {
-    const input = {
-      username: String(form.get("username") ?? ""),
-      password: String(form.get("password") ?? ""),
-      password2: String(form.get("password2") ?? ""),
-    };
-    const r = await createServer(input);
+    const parsed = parseForm(form, newServerSchema);
+    if (!parsed.ok) return data<ActionResult>({ errors: parsed.errors }, { status: 400 });
+    const r = await createServer(parsed.value);
     if (r.ok) return redirect("/admin/manage_server?msg=created");
     // Field errors keep the form open with what was typed; any other failure reloads the list.
     if (Object.keys(r.errors).length) return data<ActionResult>({ errors: r.errors }, { status: 400 });
@@ -66,20 +87,26 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   if (intent === "delete") {
     // One row's button sends only=<id>; "Delete selected" sends the ticked server_ids.
-    const only = form.get("only");
-    const raw = only !== null ? [only] : form.getAll("server_ids");
-    const ids = raw.map((v) => Number(v));
-    const ok = ids.length > 0 && (await deleteServers(ids));
+    const ids = namedIds(form);
+    // Nothing is deleted without the confirmation step's own button.
+    if (form.get("confirmed") !== "1") {
+      const ask = new URLSearchParams({ confirm: "delete" });
+      for (const id of ids ?? []) ask.append("server_ids", String(id));
+      return redirect(`/admin/manage_server?${ask}`);
+    }
+    const ok = Boolean(ids?.length) && (await deleteServers(ids!));
     return redirect(`/admin/manage_server?msg=${ok ? "deleted" : "delete-failed"}`);
   }
   return data<ActionResult>({ errors: {} }, { status: 400 });
 }
 
 export default function ManageServer() {
-  const { servers, loadFailed, thresholdSeconds, notice } = useLoaderData<typeof loader>();
+  const { servers, loadFailed, thresholdSeconds, notice, confirm } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ActionResult | undefined;
   const [params] = useSearchParams();
-  const busy = useNavigation().state === "submitting";
+  const hydrated = useHydrated();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod === "GET" && navigation.location.search.includes("confirm=delete");
   const open = Boolean(result?.errors && Object.keys(result.errors).length) || params.get("dialog") === "create";
   const { t } = useTranslation("admin");
   return (
@@ -91,11 +118,15 @@ export default function ManageServer() {
         </Link>
       </div>
       <p className="muted">{t("servers.lead", { seconds: thresholdSeconds })}</p>
-      {notice ? <Notice kind={notice.kind}>{notice.text}</Notice> : null}
+      {/* The last step's notice; an answer to the create form replaces it. */}
+      {notice && !result ? <Notice kind={notice.kind}>{notice.text}</Notice> : null}
       {loadFailed ? <Notice kind="error">{t("servers.loadFailed")}</Notice> : null}
-      <Form method="post" action="/admin/manage_server" aria-label={t("servers.title")}>
-        <input type="hidden" name="intent" value="delete" />
-        <ServerTable servers={servers} />
+      {confirm && !hydrated ? <ConfirmDeletePanel confirm={confirm} /> : null}
+      {confirm && hydrated ? <ConfirmDeleteDialog confirm={confirm} /> : null}
+      {/* A GET: the buttons ask for the confirmation step, they do not delete. */}
+      <Form method="get" action="/admin/manage_server" aria-label={t("servers.title")} preventScrollReset>
+        <input type="hidden" name="confirm" value="delete" />
+        <ServerTable servers={servers} selected={confirm?.ids} />
         {servers.length ? (
           <Button type="submit" label={t("servers.deleteSelected")} severity="danger" outlined loading={busy} style={{ marginTop: "1rem" }} />
         ) : null}
@@ -142,7 +173,7 @@ function CreateForm({ errors }: { errors?: ServerFormErrors }) {
       <input type="hidden" name="intent" value="create" />
       <div className="field">
         <label htmlFor="server-username">{t("servers.name")}</label>
-        <InputText id="server-username" name="username" autoComplete="off" maxLength={200} aria-describedby="username-error" />
+        <InputText id="server-username" name="username" autoComplete="off" maxLength={SERVER_NAME_MAX} aria-describedby="username-error" />
         <FieldError id="username-error" message={errors?.username} />
       </div>
       <div className="field">
@@ -157,5 +188,81 @@ function CreateForm({ errors }: { errors?: ServerFormErrors }) {
       </div>
       <Button type="submit" label={t("servers.create")} loading={busy} />
     </Form>
+  );
+}
+
+type ConfirmDelete = { ids: number[]; names: string[] };
+
+/** The deletion itself: posts the confirmed ids. */
+function DeleteForm({ confirm }: { confirm: ConfirmDelete }) {
+  const busy = useNavigation().state === "submitting";
+  const { t } = useTranslation("admin");
+  return (
+    <Form method="post" action="/admin/manage_server" className="decision-buttons" preventScrollReset>
+      <input type="hidden" name="intent" value="delete" />
+      <input type="hidden" name="confirmed" value="1" />
+      {confirm.ids.map((id) => (
+        <input key={id} type="hidden" name="server_ids" value={id} />
+      ))}
+      <Link to="/admin/manage_server" className="p-button p-button-text" preventScrollReset replace>
+        {t("servers.cancel")}
+      </Link>
+      <Button type="submit" label={t("servers.confirmDelete")} severity="danger" loading={busy} data-testid="confirm-delete" />
+    </Form>
+  );
+}
+
+function DeleteQuestion({ confirm }: { confirm: ConfirmDelete }) {
+  const { t } = useTranslation("admin");
+  return (
+    <>
+      <strong>{t("servers.deleteQuestion", { names: confirm.names.join(", ") })}</strong> {t("servers.deleteWarning")}
+    </>
+  );
+}
+
+/** Without JavaScript: the question as a section of the page, with Cancel and Delete. */
+function ConfirmDeletePanel({ confirm }: { confirm: ConfirmDelete }) {
+  const { t } = useTranslation("admin");
+  return (
+    <div className="notice notice-warn" role="alertdialog" aria-label={t("servers.confirmTitle")} data-testid="confirm-delete-step">
+      <p>
+        <DeleteQuestion confirm={confirm} />
+      </p>
+      <DeleteForm confirm={confirm} />
+    </div>
+  );
+}
+
+/** With JavaScript: PrimeReact's ConfirmDialog; Delete posts the same form, Cancel or Escape returns to the list. */
+function ConfirmDeleteDialog({ confirm }: { confirm: ConfirmDelete }) {
+  const navigate = useNavigate();
+  const submit = useSubmit();
+  const { t } = useTranslation("admin");
+  const back = () => navigate("/admin/manage_server", { replace: true, preventScrollReset: true });
+  const remove = () => {
+    const form = new FormData();
+    form.set("intent", "delete");
+    form.set("confirmed", "1");
+    for (const id of confirm.ids) form.append("server_ids", String(id));
+    submit(form, { method: "post", action: "/admin/manage_server", preventScrollReset: true });
+  };
+  return (
+    <ConfirmDialog
+      visible
+      header={t("servers.confirmTitle")}
+      message={<DeleteQuestion confirm={confirm} />}
+      icon="pi pi-exclamation-triangle"
+      acceptLabel={t("servers.confirmDelete")}
+      rejectLabel={t("servers.cancel")}
+      acceptClassName="p-button-danger"
+      defaultFocus="reject"
+      accept={remove}
+      reject={back}
+      onHide={(result) => {
+        if (result !== "accept") back();
+      }}
+      style={{ width: "min(460px, 95vw)" }}
+    />
   );
 }

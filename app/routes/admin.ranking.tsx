@@ -1,10 +1,11 @@
 // /admin/ranking — the contributor ranking mounted inside platform management (seed 001:
 // "the mounted admin view is the contributor ranking"); the same data as /user.
-import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import metarankHref from "~/styles/metarank.css?url";
 import { requireAdmin } from "~/.server/session.server.ts";
-import { contributorRanking } from "~/.server/board.server.ts";
+import { contributorRanking, rankingAction } from "~/.server/ranking.server.ts";
 import { ContributorRanking } from "~/components/ContributorRanking.tsx";
 import { useTranslation } from "react-i18next";
 
@@ -13,6 +14,13 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: metarankHr
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   return contributorRanking(new URL(request.url));
+}
+
+/** The edit mode's forms (select, select all, clear, hide, restore): app/.server/ranking.server.ts. */
+export async function action({ request }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request);
+  const r = await rankingAction(request, admin);
+  return "back" in r ? redirect(r.back) : r.quiet;
 }
 
 export default function AdminRanking() {

@@ -7,7 +7,9 @@ import { InputText } from "primereact/inputtext";
 import { useRef } from "react";
 import { requireUser, endOtherSessions } from "~/.server/session.server.ts";
 import { changePassword, updateProfile } from "~/.server/profile.server.ts";
-import { MSG, authorityLabel, checkPhone, type FieldErrors } from "~/lib/accountRules.ts";
+import { MSG, checkPhone, type FieldErrors } from "~/lib/rules/accounts.ts";
+import { authorityLabel, checkNewPasswordConfirmation, passwordChangeSchema, profileEditSchema } from "~/lib/rules/profile.ts";
+import { parseForm } from "~/lib/forms/parse.ts";
 import { useBlurChecks } from "~/lib/useBlurChecks.ts";
 import { useHydrated } from "~/lib/useHydrated.ts";
 import { useTranslation } from "react-i18next";
@@ -31,20 +33,19 @@ type Result = { intent: "edit" | "password"; errors?: FieldErrors; notice?: stri
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const form = checkFormData(await request.formData());
-  const str = (k: string) => String(form.get(k) ?? "");
-  const intent = str("intent");
+  const intent = String(form.get("intent") ?? "");
   if (intent === "edit") {
-    const r = await updateProfile(user.id, { telephone: str("telephone").trim(), identify: str("identify"), adminCode: str("adminCode") }, context.ip);
+    const parsed = parseForm(form, profileEditSchema);
+    if (!parsed.ok) return data<Result>({ intent, errors: parsed.errors }, { status: 400 });
+    const r = await updateProfile(user.id, parsed.value, context.ip);
     if (!r.ok) return data<Result>({ intent, errors: r.errors }, { status: 400 });
     if (!r.changed) return data<Result>({ intent, notice: MSG.unchanged });
     return redirect("/profile?msg=modified");
   }
   if (intent === "password") {
-    const r = await changePassword(
-      user.id,
-      { oldPassword: str("oldPassword"), newPassword: str("newPassword"), confirmPassword: str("confirmPassword") },
-      context.ip,
-    );
+    const parsed = parseForm(form, passwordChangeSchema);
+    if (!parsed.ok) return data<Result>({ intent, errors: parsed.errors }, { status: 400 });
+    const r = await changePassword(user.id, parsed.value, context.ip);
     if (!r.ok) return data<Result>({ intent, errors: r.errors }, { status: 400 });
     await endOtherSessions(user.id, request);
     return redirect("/profile?msg=modified");
@@ -61,7 +62,8 @@ export default function Profile() {
   return (
     <section className="card narrow">
       <h1>{t("profile.title")}</h1>
-      {modified ? <Notice kind="success">{MSG.modified}</Notice> : null}
+      {/* The last step's notice; an answer to a form on this page replaces it. */}
+      {modified && !result ? <Notice kind="success">{MSG.modified}</Notice> : null}
       {result?.notice ? <Notice kind="info">{result.notice}</Notice> : null}
       <div style={{ display: "flex", gap: "1.5rem", alignItems: "center", marginBottom: "1.5rem" }}>
         <div className="avatar" aria-hidden>
@@ -163,7 +165,7 @@ function PasswordForm({ errors }: { errors?: FieldErrors }) {
   const { t } = useTranslation("account");
   const checkConfirm = () => {
     const c = confirmRef.current?.value ?? "";
-    check("confirmPassword", !c ? MSG.pwdAgain : c !== newRef.current?.value ? MSG.pwdMismatch : undefined);
+    check("confirmPassword", checkNewPasswordConfirmation(newRef.current?.value ?? "", c));
   };
   return (
     <Form method="post" action="/profile" aria-label={t("profile.changePassword")}>

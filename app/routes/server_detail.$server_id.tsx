@@ -11,6 +11,8 @@ import { fetchServerTelemetry, formatDateTime, getServer, isOnline } from "~/.se
 import { ServerCharts, hoursMinutes } from "~/components/ServerCharts.tsx";
 import { Notice } from "~/components/FieldError.tsx";
 import { usePeriodicRevalidation } from "~/lib/usePeriodicRevalidation.ts";
+import { SERVER_MSG } from "~/lib/rules/servers.ts";
+import { utcOffsetLabel } from "~/lib/timeZone.ts";
 import { useTranslation } from "react-i18next";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: reactVisCss }];
@@ -25,7 +27,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const id = Number(params.server_id);
   const server = Number.isInteger(id) && id > 0 ? await getServer(id) : null;
-  if (!server) throw new Response("There is no such server.", { status: 404, statusText: "Not Found" });
+  if (!server) throw new Response(SERVER_MSG.noSuchServer, { status: 404, statusText: "Not Found" });
   const telemetry = await fetchServerTelemetry(server);
   const now = new Date();
   return {
@@ -53,9 +55,8 @@ export default function ServerDetail() {
     return `${hoursMinutes(t, utcOffsetMinutes)}:${String(d.getUTCSeconds()).padStart(2, "0")}`;
   };
   const { t } = useTranslation("admin");
-  const two = (n: number) => String(n).padStart(2, "0");
-  // The charts and times are in the app server's zone: say which (issue 12).
-  const zone = `UTC${utcOffsetMinutes < 0 ? "−" : "+"}${two(Math.floor(Math.abs(utcOffsetMinutes) / 60))}:${two(Math.abs(utcOffsetMinutes) % 60)}`;
+  // The clock, the last sample and the charts' time axes are the app server's local time.
+  const zone = utcOffsetLabel(utcOffsetMinutes);
   return (
     <section className="card">
       <p>
@@ -86,13 +87,16 @@ export default function ServerDetail() {
             · {t("detail.lastSample")} <span data-testid="sampled-at">{clock(telemetry.sampledAt)}</span>
           </>
         ) : null}{" "}
-        <span data-testid="time-zone">({zone})</span> · {t("detail.refreshes", { seconds: REFRESH_MS / 1000 })} ·{" "}
+        <span data-testid="time-zone">{`(${zone})`}</span> · {t("detail.refreshes", { seconds: REFRESH_MS / 1000 })} ·{" "}
         <a href={`/server_detail/${server.id}`} data-testid="refresh-link">
           {t("detail.refreshNow")}
         </a>
       </p>
       {!telemetry.ok ? <Notice kind="warn">{telemetry.reason}</Notice> : null}
       {telemetry.ok && telemetry.noGpuReason ? <Notice kind="info">{t("detail.noGpu", { reason: telemetry.noGpuReason })}</Notice> : null}
+      <p className="muted" data-testid="chart-time-zone">
+        {t("detail.timeAxis", { zone })}
+      </p>
       <ServerCharts points={telemetry.ok ? telemetry.samples : []} utcOffsetMinutes={utcOffsetMinutes} />
     </section>
   );

@@ -10,7 +10,18 @@ import { Button } from "primereact/button";
 import { issueCaptcha } from "~/.server/captcha.server.ts";
 import { authenticator, LoginError, readRegisterInput, registerUser } from "~/.server/auth.server.ts";
 import { getUser, safeRedirect, startSession } from "~/.server/session.server.ts";
-import { INSTITUTE_MAX, MSG, checkConfirmation, checkPassword, checkPhone, checkUsername, checkCodePresent, type FieldErrors } from "~/lib/accountRules.ts";
+import {
+  INSTITUTE_MAX,
+  MSG,
+  checkConfirmation,
+  checkPassword,
+  checkPhone,
+  checkUsername,
+  checkCodePresent,
+  registerSchema,
+  type FieldErrors,
+} from "~/lib/rules/accounts.ts";
+import { parseForm } from "~/lib/forms/parse.ts";
 import { useBlurChecks } from "~/lib/useBlurChecks.ts";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { checkFormData } from "~/.server/forms.server.ts";
@@ -19,7 +30,12 @@ export const handle = { i18n: "account" };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.title ?? "Log in / Register"} — Meta-Rank` }];
 
-const NOTICES: Record<string, string> = { "login-first": MSG.loginFirst, expired: MSG.sessionExpired, "expired-unsaved": MSG.sessionExpiredUnsaved };
+/** Notices a link to this page may ask for: why the visitor is here (app/.server/session.server.ts). */
+const NOTICES = {
+  "login-first": { kind: "warn", text: MSG.loginFirst },
+  expired: { kind: "warn", text: MSG.sessionExpired },
+  "expired-unsaved": { kind: "warn", text: MSG.sessionExpiredUnsaved },
+} as const;
 
 /**
  * After a failed log-in or registration the loader runs again, so the form gets a fresh captcha
@@ -31,13 +47,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const user = await getUser(request);
   const t = await i18nServer.getFixedT(request, "account");
+  const asked = url.searchParams.get("notice");
   return {
     title: t("signin.title"),
     user: user ? { username: user.username } : null,
     captcha: await issueCaptcha(),
     tab: url.searchParams.get("tab") === "register" ? ("register" as const) : ("login" as const),
-    notice: NOTICES[url.searchParams.get("notice") ?? ""] ?? (url.searchParams.get("registered") ? MSG.registered : null),
-    registered: Boolean(url.searchParams.get("registered")),
+    notice: url.searchParams.get("registered")
+      ? ({ kind: "success", text: MSG.registered } as const)
+      : asked && asked in NOTICES
+        ? NOTICES[asked as keyof typeof NOTICES]
+        : null,
     redirectTo: safeRedirect(url.searchParams.get("redirectTo")),
   };
 }
@@ -64,13 +84,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
   }
   if (intent === "register") {
-    const input = readRegisterInput(form);
-    const result = await registerUser(input, String(form.get("captchaId") ?? ""));
-    if (result.ok) return redirect("/signin?tab=login&registered=1");
-    const { pass: _p, checkPass: _c, checkAdministrator: _a, verificationCode: _v, ...keep } = input;
+    const parsed = parseForm(form, registerSchema);
+    const result = parsed.ok ? await registerUser(parsed.value, String(form.get("captchaId") ?? "")) : parsed;
+    if (result.ok) {
+      // Back to log in, still on the way to where the visitor was going.
+      const redirectTo = form.get("redirectTo");
+      const next = new URLSearchParams({ tab: "login", registered: "1" });
+      if (typeof redirectTo === "string" && redirectTo && safeRedirect(redirectTo, "") === redirectTo) next.set("redirectTo", redirectTo);
+      return redirect(`/signin?${next}`);
+    }
+    // What was typed comes back, secrets excepted.
+    const { pass: _p, checkPass: _c, checkAdministrator: _a, verificationCode: _v, ...keep } = readRegisterInput(form);
     return data<ActionResult>({ intent: "register", errors: result.errors, values: keep }, { status: 400 });
   }
-  return data({ intent: "unknown", error: MSG.unknownAction }, { status: 400 });
+  throw new Response(MSG.unknownAction, { status: 400, statusText: "Bad Request" });
 }
 
 export default function SignIn() {
@@ -104,11 +131,12 @@ export default function SignIn() {
         </Link>
       </div>
       {user ? <Notice kind="info">{t("signin.signedInAs", { name: user.username })}</Notice> : null}
-      {notice && tab === "login" ? <Notice kind={notice === MSG.registered ? "success" : "warn"}>{notice}</Notice> : null}
+      {/* The notice of the step that led here; an answer to this page's own form replaces it. */}
+      {notice && tab === "login" && !actionData ? <Notice kind={notice.kind}>{notice.text}</Notice> : null}
       {tab === "login" ? (
         <LoginForm captcha={captcha} redirectTo={redirectTo} result={actionData?.intent === "login" ? actionData : undefined} />
       ) : (
-        <RegisterForm captcha={captcha} result={actionData?.intent === "register" ? actionData : undefined} />
+        <RegisterForm captcha={captcha} redirectTo={redirectTo} result={actionData?.intent === "register" ? actionData : undefined} />
       )}
     </section>
   );
@@ -122,6 +150,8 @@ function Captcha({ captcha, name, error, onBlur }: { captcha: { id: string; imag
       <label htmlFor={name}>{t("signin.captcha")}</label>
       <div className="captcha-row">
         <InputText
+          // A new picture needs a new answer: the field starts empty with each captcha.
+          key={captcha.id}
           id={name}
           name={name}
           autoComplete="off"
@@ -185,7 +215,15 @@ function LoginForm({
   );
 }
 
-function RegisterForm({ captcha, result }: { captcha: { id: string; image: string }; result?: Extract<ActionResult, { intent: "register" }> }) {
+function RegisterForm({
+  captcha,
+  redirectTo,
+  result,
+}: {
+  captcha: { id: string; image: string };
+  redirectTo: string;
+  result?: Extract<ActionResult, { intent: "register" }>;
+}) {
   const busy = useNavigation().state === "submitting";
   const { t } = useTranslation("account");
   const { errorOf, check } = useBlurChecks(result?.errors);
@@ -196,6 +234,7 @@ function RegisterForm({ captcha, result }: { captcha: { id: string; image: strin
   return (
     <Form method="post" replace aria-label={t("signin.register")}>
       <input type="hidden" name="intent" value="register" />
+      <input type="hidden" name="redirectTo" value={redirectTo} />
       {result?.errors.form ? <Notice kind="error">{result.errors.form}</Notice> : null}
       <div className="field">
         <label htmlFor="account">{t("signin.username")}</label>
@@ -264,7 +303,8 @@ function RegisterForm({ captcha, result }: { captcha: { id: string; image: strin
         </select>
         <FieldError id="authority-error" message={errorOf("authority")} />
       </div>
-      {/* Hidden only once JavaScript runs; without it the field stays visible and optional. */}
+      {/* Shown only for Administrators: hidden once JavaScript runs, and without it by a CSS rule
+          on the chosen option (app/styles/app.css) where the browser has :has(). */}
       <div className="field" hidden={hydrated && authority !== "1"} data-admin-code>
         <label htmlFor="checkAdministrator">{t("signin.adminCode")}</label>
         <InputText id="checkAdministrator" name="checkAdministrator" type="password" autoComplete="off" />

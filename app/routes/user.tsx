@@ -1,9 +1,10 @@
 // Admin contributor ranking (seed 000 §2 screen 7, route /user).
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import metarankHref from "~/styles/metarank.css?url";
 import { requireAdmin } from "~/.server/session.server.ts";
-import { contributorRanking } from "~/.server/board.server.ts";
+import { contributorRanking, rankingAction } from "~/.server/ranking.server.ts";
 import { ContributorRanking } from "~/components/ContributorRanking.tsx";
 import { useTranslation } from "react-i18next";
 
@@ -13,6 +14,13 @@ export const meta: MetaFunction = () => [{ title: "Contributor ranking — Meta-
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   return contributorRanking(new URL(request.url));
+}
+
+/** The edit mode's forms (select, select all, clear, hide, restore): app/.server/ranking.server.ts. */
+export async function action({ request }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request);
+  const r = await rankingAction(request, admin);
+  return "back" in r ? redirect(r.back) : r.quiet;
 }
 
 export default function UserRanking() {

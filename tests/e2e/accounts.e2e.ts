@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { startStack, CAPTCHA, type Stack } from "../support/stack.ts";
+import { Client } from "../support/client.ts";
 import { gotoHydrated, launchBrowser, newContext } from "./browser.ts";
 
 let stack: Stack;
@@ -96,6 +97,68 @@ describe("accounts in Chromium", () => {
     await p2.getByText("Please enter your phone number.").waitFor({ state: "visible" });
     await ctx.close();
     await anon.close();
+  });
+
+  it("with JavaScript a refused log-in brings a fresh captcha, so the next attempt can succeed", async () => {
+    const { ctx } = await registerAndLogin(true, "captcha-user");
+    await ctx.close();
+    const c2 = await newContext(browser, stack.baseUrl, true);
+    const page = await c2.newPage();
+    await gotoHydrated(page, "/signin");
+    const login = page.getByRole("form", { name: "Log in" });
+    const picture = login.getByRole("img", { name: "verification code" });
+    const firstId = await login.locator('input[name="captchaId"]').inputValue();
+    const firstSrc = await picture.getAttribute("src");
+    await login.getByLabel("Username").fill("captcha-user");
+    await login.getByLabel("Password").fill("wrong-password");
+    await login.getByRole("textbox", { name: "Verification code" }).fill(CAPTCHA);
+    await login.getByRole("button", { name: "Log in" }).click();
+    await page.getByText("Wrong username or password!").waitFor();
+    // A new captcha (id and picture), and its answer field starts empty.
+    expect(await login.locator('input[name="captchaId"]').inputValue()).not.toBe(firstId);
+    expect(await picture.getAttribute("src")).not.toBe(firstSrc);
+    expect(await login.getByRole("textbox", { name: "Verification code" }).inputValue()).toBe("");
+    await login.getByLabel("Password").fill("pw-123456");
+    await login.getByRole("textbox", { name: "Verification code" }).fill(CAPTCHA);
+    await login.getByRole("button", { name: "Log in" }).click();
+    await page.waitForURL(/\/homepage$/);
+    await c2.close();
+  });
+
+  it("without JavaScript too, the admin register code shows only when Administrators is chosen (a :has() rule)", async () => {
+    const ctx = await newContext(browser, stack.baseUrl, false);
+    const page = await ctx.newPage();
+    await page.goto("/signin?tab=register");
+    const form = page.getByRole("form", { name: "Register" });
+    const code = form.getByLabel("Admin register code (Administrators only)");
+    expect(await code.isVisible()).toBe(false);
+    await form.getByLabel("Authority").selectOption("1");
+    await code.waitFor({ state: "visible" });
+    await form.getByLabel("Authority").selectOption("0");
+    await code.waitFor({ state: "hidden" });
+    await ctx.close();
+  });
+
+  it("a form sent with an ended session: the seed's message, and log-in returns to the page it was sent from (?dialog=edit)", async () => {
+    const { ctx, page } = await registerAndLogin(true, "expiring-user");
+    await gotoHydrated(page, "/profile?dialog=edit");
+    // The session ends elsewhere (signed out with the same cookie); this page still has the old one.
+    const other = new Client(stack.baseUrl);
+    other.cookies.set("mr_session", (await ctx.cookies()).find((c) => c.name === "mr_session")!.value);
+    expect((await other.post("/signout", {})).status).toBe(302);
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel("Phone number").fill("13900001111");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await page.waitForURL(/\/signin\?notice=expired-unsaved/);
+    await page.getByText("Your session has expired, please log in again. What you sent was not saved", { exact: false }).waitFor();
+    const login = page.getByRole("form", { name: "Log in" });
+    await login.getByLabel("Username").fill("expiring-user");
+    await login.getByLabel("Password").fill("pw-123456");
+    await login.getByRole("textbox", { name: "Verification code" }).fill(CAPTCHA);
+    await login.getByRole("button", { name: "Log in" }).click();
+    await page.waitForURL(/\/profile\?dialog=edit$/);
+    await page.getByRole("dialog").getByLabel("Phone number").waitFor();
+    await ctx.close();
   });
 });
 

@@ -142,3 +142,50 @@ describe("server pages in Chromium", () => {
     await ctx.close();
   });
 });
+
+describe("deleting servers asks first", () => {
+  async function createEntry(name: string) {
+    const admin = await adminClient(stack.baseUrl);
+    const res = await admin.post("/admin/manage_server", { intent: "create", username: name, password: "pw-1", password2: "pw-1" });
+    expect(res.status).toBe(302);
+  }
+
+  it("with JavaScript: a PrimeReact ConfirmDialog; Cancel keeps the server, Delete removes it", async () => {
+    await createEntry("doomed-js");
+    const ctx = await adminContext(true);
+    const page = await ctx.newPage();
+    await gotoHydrated(page, "/admin/manage_server");
+    const row = page.getByTestId("server-doomed-js");
+    await row.getByRole("checkbox").check();
+    await page.getByRole("button", { name: "Delete selected" }).click();
+    const dialog = page.locator(".p-confirm-dialog");
+    await dialog.getByText("Delete the selected servers: doomed-js?").waitFor();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "detached" });
+    await page.waitForURL(/\/admin\/manage_server$/);
+    expect(await row.count()).toBe(1);
+
+    await row.getByRole("button", { name: "Delete doomed-js" }).click();
+    await dialog.getByText("Delete the selected servers: doomed-js?").waitFor();
+    await dialog.getByRole("button", { name: "Delete" }).click();
+    await page.getByText("Deleted successfully").waitFor();
+    await row.waitFor({ state: "detached" });
+    await ctx.close();
+  });
+
+  it("without JavaScript: a confirmation step in the page", async () => {
+    await createEntry("doomed-nojs");
+    const ctx = await adminContext(false);
+    const page = await ctx.newPage();
+    await page.goto("/admin/manage_server");
+    await page.getByTestId("server-doomed-nojs").getByRole("button", { name: "Delete doomed-nojs" }).click();
+    const step = page.getByTestId("confirm-delete-step");
+    await step.getByText("Delete the selected servers: doomed-nojs?").waitFor();
+    // Nothing is deleted yet.
+    expect(await page.getByTestId("server-doomed-nojs").count()).toBe(1);
+    await step.getByRole("button", { name: "Delete" }).click();
+    await page.getByText("Deleted successfully").waitFor();
+    expect(await page.getByTestId("server-doomed-nojs").count()).toBe(0);
+    await ctx.close();
+  });
+});

@@ -1,5 +1,6 @@
-// The worker_threads pool: the same per-image results as evaluating in this thread,
-// whatever the pool size; progress reaches the total; cancelling stops it.
+// The piscina evaluation pool: the same per-image results as evaluating in this thread,
+// whatever the pool size; progress reaches the total; cancelling stops it and leaves the pool
+// usable; a dead thread fails only its run.
 import { describe, it, expect, beforeAll } from "vitest";
 import { initBackend } from "../../sidecar/inference/runtime/backend.ts";
 import { getAlgorithm } from "../../sidecar/inference/attribution/index.ts";
@@ -54,19 +55,56 @@ describe("evaluation pool", () => {
     }
   });
 
-  it("cancels: rejects with EvaluationCancelled and closes the pool", async () => {
+  it("cancels: rejects with EvaluationCancelled within a second, and the pool serves the next run", async () => {
     const pool = new EvaluationPool({ workers: 2, backend: "cpu", loaderModule });
-    const ctrl = new AbortController();
-    const run = pool.run(
-      { taskId: "keypatch_mixed", algorithm: "IntegratedGradients", params: {}, settings, images: 200 },
-      {
-        signal: ctrl.signal,
-        onProgress: (p) => {
-          if (p.done === 1) ctrl.abort();
+    try {
+      const ctrl = new AbortController();
+      let abortedAt = 0;
+      const run = pool.run(
+        { taskId: "keypatch_mixed", algorithm: "IntegratedGradients", params: {}, settings, images: 200 },
+        {
+          signal: ctrl.signal,
+          onProgress: (p) => {
+            if (p.done === 1) {
+              abortedAt = performance.now();
+              ctrl.abort();
+            }
+          },
         },
-      },
-    );
-    await expect(run).rejects.toBeInstanceOf(EvaluationCancelled);
-    await expect(pool.run({ taskId: "keypatch_mixed", algorithm: "Saliency", params: {}, settings, images: 1 })).rejects.toThrow(/closed/);
+      );
+      await expect(run).rejects.toBeInstanceOf(EvaluationCancelled);
+      expect(performance.now() - abortedAt).toBeLessThan(1000);
+      // The threads stopped mid-image were replaced; the pool is still usable.
+      const after = await pool.run({ taskId: "keypatch_mixed", algorithm: "Saliency", params: {}, settings, images: 2 });
+      expect(after.map((r) => r.index)).toEqual([0, 1]);
+      await pool.close();
+      await expect(pool.run({ taskId: "keypatch_mixed", algorithm: "Saliency", params: {}, settings, images: 1 })).rejects.toThrow(/closed/);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("a thread that dies fails only the run it was working for; a replacement serves the next run", async () => {
+    const pool = new EvaluationPool({ workers: 1, backend: "cpu", loaderModule });
+    try {
+      let killed = false;
+      const run = pool.run(
+        { taskId: "keypatch_mixed", algorithm: "IntegratedGradients", params: {}, settings, images: 200 },
+        {
+          onProgress: (p) => {
+            if (p.done === 1 && !killed) {
+              killed = true;
+              void pool.killWorker(0);
+            }
+          },
+        },
+      );
+      await expect(run).rejects.toThrow(/evaluation thread stopped while evaluating image/);
+      const after = await pool.run({ taskId: "keypatch_mixed", algorithm: "InputXGradient", params: {}, settings, images: 3 });
+      expect(after).toHaveLength(3);
+      expect(pool.restarts).toBeGreaterThanOrEqual(1);
+    } finally {
+      await pool.close();
+    }
   });
 });

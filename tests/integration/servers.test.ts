@@ -170,12 +170,21 @@ describe("server entries", () => {
     await createServer(adminZh, "short-lived", "pw");
     const html = await adminZh.html("/admin/manage_server");
     const id = html.match(/href="\/server_detail\/(\d+)">short-lived</)![1];
+    // The delete buttons ask first (a GET); a deletion posted without the confirmation's own
+    // button is sent to that step, and nothing is deleted.
+    const ask = await adminZh.html(`/admin/manage_server?confirm=delete&only=${id}`);
+    expect(ask).toContain('data-testid="confirm-delete-step"');
+    expect(ask).toContain("删除所选服务器：short-lived？");
+    expect(ask).toContain(`name="server_ids" value="${id}"`);
     let res = await adminZh.post("/admin/manage_server", { intent: "delete", only: id });
+    expect(location(res)).toBe(`/admin/manage_server?confirm=delete&server_ids=${id}`);
+    expect(await adminZh.html("/admin/manage_server")).toContain("server-short-lived");
+    res = await adminZh.post("/admin/manage_server", { intent: "delete", server_ids: id, confirmed: "1" });
     expect(location(res)).toBe("/admin/manage_server?msg=deleted");
     const after = await adminZh.html(location(res)!);
     expect(after).toContain("删除成功");
     expect(after).not.toContain("server-short-lived");
-    res = await adminZh.post("/admin/manage_server", { intent: "delete", only: id });
+    res = await adminZh.post("/admin/manage_server", { intent: "delete", only: id, confirmed: "1" });
     expect(location(res)).toBe("/admin/manage_server?msg=delete-failed");
     expect(await adminZh.html(location(res)!)).toContain("删除失败");
   });
@@ -211,6 +220,8 @@ describe("sidecar registration and heartbeats", () => {
       await until("gpu-a online", async () => (await serverStates(admin)).get("gpu-a") === true);
       const list = await admin.html("/admin/manage_server");
       expect(list).toContain("208.0 GiB"); // 2 × 81920 + 2 × 24576 MiB
+      // Times say their zone (the app server's local time, UTC±hh:mm).
+      expect(list).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC[+−]\d\d:\d\d</);
       // GPU processes as chips, colours from the 10 greens in order.
       expect(list).toMatch(/class="gpu-process" data-colour="#1b5e20"[^>]*>GPU <!-- -->0<!-- --> · <!-- -->21877/);
       expect(list).toContain('data-colour="#2e7d32"');
@@ -244,6 +255,8 @@ describe("sidecar registration and heartbeats", () => {
       expect(detail).toMatch(/data-testid="latest-power">312.5 W</);
       expect(detail).toMatch(/data-testid="gpu-name">NVIDIA A100-SXM4-80GB</);
       expect(detail).toMatch(/data-testid="refresh-link"/);
+      expect(detail).toMatch(/data-testid="time-zone">\(UTC[+−]\d\d:\d\d\)</);
+      expect(detail).toMatch(/data-testid="server-last-login">\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC[+−]\d\d:\d\d</);
       expect(detail).toMatch(/rv-xy-plot__axis__tick__text">\d\d:\d\d</);
 
       await sc.stop();

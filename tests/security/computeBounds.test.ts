@@ -1,6 +1,7 @@
 // The sidecar cannot be jammed (issue 11): a request above the cost bound is refused before it
 // takes a worker, a cancelled Explain frees its worker within about a second, a full queue answers
-// RESOURCE_EXHAUSTED at once, and a second concurrent evaluation run is refused while one runs.
+// RESOURCE_EXHAUSTED at once (the demo then says the server is busy, in the visitor's language), and
+// a second concurrent evaluation run is refused while one runs.
 import fs from "node:fs";
 import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
@@ -8,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metarankV1 } from "../../proto/contract.ts";
 import { presentKey } from "../support/callKey.ts";
 import { ROOT, startStack, type Stack } from "../support/stack.ts";
+import { userClient } from "../support/accounts.ts";
 
 let stack: Stack;
 let inference: grpc.Client & Record<string, Function>;
@@ -101,6 +103,43 @@ describe("inference", () => {
     }
     expect(next.code).toBe(0);
     expect(performance.now() - t0).toBeLessThan(20_000);
+  });
+});
+
+describe("the demo while the compute server is busy", () => {
+  it("says the server is busy, try again in a moment, in English and Chinese, at once", async () => {
+    const alice = await userClient(stack.baseUrl, "alice");
+    const step1 = await alice.html("/UserImgclassification?type=name&q=fashion");
+    const datasetId = Number(step1.match(/data-dataset-id="(\d+)"/)![1]);
+    const pictures = [...(await alice.html(`/UserImgclassification?dataset=${datasetId}`)).matchAll(/data-picture-id="(\d+)"/g)].map((m) => m[1]);
+    // The only worker is busy with a long job and there is no waiting room (SIDECAR_QUEUE_MAX=0).
+    const ctrl = new AbortController();
+    const long = explain(LONG, { signal: ctrl.signal }, "IG_with_noise_tunnel");
+    await new Promise((r) => setTimeout(r, 400));
+    try {
+      for (const [lng, picture, words] of [
+        ["en", pictures[0], ["The compute server is busy", "The compute server is busy, try again in a moment."]],
+        ["zh", pictures[1], ["计算服务器正忙", "计算服务器正忙，请稍后再试。"]],
+      ] as const) {
+        const t0 = performance.now();
+        const res = await alice.request(`/UserImgclassification?dataset=${datasetId}&picture=${picture}`, {
+          method: "POST",
+          headers: { "Accept-Language": lng === "zh" ? "zh-CN,zh;q=0.9" : "en" },
+          body: new URLSearchParams({ intent: "run", model: MODEL, algorithm: "IG", picture }),
+        });
+        const ms = performance.now() - t0;
+        const html = await res.text();
+        expect(res.status, lng).toBe(503);
+        expect(res.headers.get("retry-after")).toBe("10");
+        expect(html).toContain('data-busy="1"');
+        for (const w of words) expect(html, lng).toContain(w);
+        console.log(`demo while busy (${lng}): answered in ${Math.round(ms)} ms`);
+        expect(ms).toBeLessThan(3000);
+      }
+    } finally {
+      ctrl.abort();
+      await long;
+    }
   });
 });
 

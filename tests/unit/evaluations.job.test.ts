@@ -205,10 +205,80 @@ describe("evaluation job", () => {
     await expect(running).resolves.toMatchObject({ state: "cancelled" });
     clearInterval(timer);
     await row.reload();
-    expect(row).toMatchObject({ state: "cancelled", error: "Cancelled by eval-admin." });
+    expect(row).toMatchObject({ state: "cancelled", error: 'admin:runs.msg.cancelledBy|{"user":"eval-admin"}' });
     await new Promise((r) => setTimeout(r, 100));
     expect(serverCancelled).toBe(before + 1);
     expect(await ev.cancelEvaluation(row.id, { username: "eval-admin" })).toBe(false);
+  });
+
+  it("a sidecar at its limit of runs (RESOURCE_EXHAUSTED) makes the run wait in the queue with backoff, without spending an attempt", async () => {
+    // 400 ms then 800 ms of waiting: long enough for the 20 ms poll below to see the queued state on
+    // a loaded machine (at 100 ms it missed it about one run in eight).
+    process.env.EVALUATION_BUSY_PAUSE_MS = "400";
+    let calls = 0;
+    const seen: Array<{ state: string; error: string | null }> = [];
+    script = async (call) => {
+      if (++calls <= 2) {
+        call.emit("error", {
+          code: grpc.status.RESOURCE_EXHAUSTED,
+          details: "This compute server is already running 1 evaluation run(s), its limit; try again later.",
+        });
+        return;
+      }
+      call.write({
+        result: {
+          morfCsv: CSV("1"),
+          lerfCsv: CSV("0.5"),
+          localisation: [],
+          imagesJson: "{}",
+          paramsJson: "{}",
+          tasks: ["scenes_resnet"],
+          imagesPerTask: 4,
+          seconds: 1,
+          backend: "wasm",
+        },
+      });
+      call.end();
+    };
+    const row = await newRun();
+    const watch = setInterval(() => {
+      void models.EvaluationRun.findByPk(row.id).then((r) => r && seen.push({ state: r.state, error: r.error }));
+    }, 20);
+    const t0 = Date.now();
+    try {
+      // The job's only attempt: a busy sidecar does not use it up.
+      await expect(ev.runEvaluationJob(job(row.id, 1, 1).ctx)).resolves.toMatchObject({ state: "completed" });
+    } finally {
+      clearInterval(watch);
+      delete process.env.EVALUATION_BUSY_PAUSE_MS;
+    }
+    expect(calls).toBe(3);
+    // 400 ms, then 800 ms (doubling).
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1200);
+    await row.reload();
+    expect(row).toMatchObject({ state: "completed", attempts: 1, error: null });
+    const waiting = seen.find((r) => r.state === "queued");
+    expect(waiting?.error).toMatch(/^Waiting for a compute server: each one is already running as many evaluation runs as it allows\. Asking again in 1 s\.$/);
+  });
+
+  it("a run waiting for a busy sidecar can be cancelled from the page", async () => {
+    process.env.EVALUATION_BUSY_PAUSE_MS = "5000";
+    script = (call) => void call.emit("error", { code: grpc.status.RESOURCE_EXHAUSTED, details: "busy" });
+    const row = await newRun();
+    try {
+      const running = ev.runEvaluationJob(job(row.id).ctx);
+      await new Promise((r) => setTimeout(r, 200));
+      await row.reload();
+      expect(row.state).toBe("queued");
+      const t0 = Date.now();
+      expect(await ev.cancelEvaluation(row.id, { username: "eval-admin" })).toBe(true);
+      await expect(running).resolves.toMatchObject({ state: "cancelled" });
+      expect(Date.now() - t0).toBeLessThan(1000);
+    } finally {
+      delete process.env.EVALUATION_BUSY_PAUSE_MS;
+    }
+    await row.reload();
+    expect(row.state).toBe("cancelled");
   });
 
   it("a job for a cancelled row does nothing", async () => {

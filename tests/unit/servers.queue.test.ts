@@ -2,7 +2,8 @@
 // every job, progress, retries with backoff on sidecar failures only.
 import { afterEach, describe, expect, it } from "vitest";
 import { RetryableJobError, createJobQueue, isRetryable, type JobQueue } from "../../app/.server/queue.server.ts";
-import { SidecarCallError, SidecarUnavailableError } from "../../app/.server/sidecar.server.ts";
+import * as grpc from "@grpc/grpc-js";
+import { SidecarCallError, SidecarUnavailableError, classifyStatus, toSidecarError } from "../../app/.server/sidecar.server.ts";
 
 const user = { id: 7, username: "alice" };
 const payload = { suite: "fashion-mnist", method: "saliency", limit: 10 };
@@ -97,8 +98,15 @@ describe("in-process job queue", () => {
     expect(isRetryable(new SidecarUnavailableError())).toBe(true);
     expect(isRetryable(new SidecarCallError("x", 14, "unavailable"))).toBe(true);
     expect(isRetryable(new SidecarCallError("x", 9, "bad"))).toBe(false);
-    // A sidecar at its cap of concurrent evaluation runs: a user-kind status, yet worth retrying later.
+    // A busy sidecar (its queue full, or at its cap of concurrent evaluation runs): retryable, with its own words.
     expect(isRetryable(new SidecarCallError("busy", 8, "already running 1 evaluation run(s)"))).toBe(true);
+    expect(classifyStatus(grpc.status.RESOURCE_EXHAUSTED)).toBe("retryable");
+    const busy = toSidecarError(
+      Object.assign(new Error("busy"), { code: grpc.status.RESOURCE_EXHAUSTED, details: "The compute server is busy", metadata: new grpc.Metadata() }),
+      "Explain",
+      "x:1",
+    );
+    expect(busy).toMatchObject({ kind: "retryable", message: "The compute server is busy" });
     expect(isRetryable(new SidecarCallError("x", 3, "bad argument"))).toBe(false);
     expect(isRetryable(new Error("bug"))).toBe(false);
   });

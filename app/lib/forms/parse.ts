@@ -2,7 +2,7 @@
 // (earlier feedback), through conform so the same schema drives both (docs/architecture.md,
 // "Rules per area"). Errors are message refs (./messages.ts), one per field.
 import { parseWithZod } from "@conform-to/zod";
-import type { z } from "zod";
+import { z } from "zod";
 import type { MessageRef } from "./messages.ts";
 
 export type FieldErrors = Partial<Record<string, MessageRef>>;
@@ -23,4 +23,43 @@ function toFormData(fields: Record<string, string>): FormData {
   const fd = new FormData();
   for (const [k, v] of Object.entries(fields)) fd.append(k, v);
   return fd;
+}
+
+/** How a field of a `formSchema` is read: trimmed (single-line text) or exactly as sent (passwords, codes). */
+export type FieldReading = "trim" | "raw";
+
+/**
+ * A form's schema from its field names and one check over the whole form: every field reads
+ * as a string (missing or empty = ""), then `check` returns each field's message, cross-field
+ * rules (a password and its confirmation) included. The check always runs, so a form shows all
+ * of its errors at once; the same `check` gives the browser's on-blur feedback field by field.
+ */
+export function formSchema<K extends string>(fields: Record<K, FieldReading>, check: (values: Record<K, string>) => FieldErrors) {
+  const shape = Object.fromEntries(
+    (Object.entries(fields) as [K, FieldReading][]).map(([name, reading]) => [
+      name,
+      z
+        .string()
+        .default("")
+        .transform((v) => (reading === "trim" ? v.trim() : v)),
+    ]),
+  ) as Record<K, z.ZodEffects<z.ZodDefault<z.ZodString>, string, string | undefined>>;
+  return z.object(shape).superRefine((values, ctx) => {
+    for (const [name, message] of Object.entries(check(values as Record<K, string>)))
+      if (message) ctx.addIssue({ code: z.ZodIssueCode.custom, path: name === "form" ? [] : [name], message });
+  });
+}
+
+/** More than any page lists: a form naming thousands of ids is not a selection. */
+export const MAX_IDS = 1000;
+
+/** The ids a form names (repeated fields, checkboxes): positive whole numbers, each once; null when any value is not one. */
+export function parseIds(values: readonly unknown[], max = MAX_IDS): number[] | null {
+  if (values.length > max) return null;
+  const ids: number[] = [];
+  for (const v of values) {
+    if (typeof v !== "string" || !/^\d{1,9}$/.test(v) || Number(v) <= 0) return null;
+    if (!ids.includes(Number(v))) ids.push(Number(v));
+  }
+  return ids;
 }

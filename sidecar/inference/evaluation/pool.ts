@@ -1,9 +1,16 @@
-// A small worker_threads pool for evaluation: N threads, each with its own tensor
-// runtime, fed one image at a time (whoever is free takes the next), so two threads on
-// two cores evaluate about twice as many images per second. Each image's result does
-// not depend on which thread ran it (engine.ts: one forward batch per image), so the
-// output is the same for any pool size. Cancelling terminates the threads at once.
-import { Worker } from "node:worker_threads";
+// The evaluation pool, on piscina (like the inference pool, docs/architecture.md "Compute
+// bounds"): N long-lived threads, each with its own tensor runtime and its own copy of each
+// task's net and images (loaded on a thread's first image of a task, kept for the rest of the
+// run), fed one image at a time (whoever is free takes the next), so two threads on two cores
+// evaluate about twice as many images per second. Each image's result does not depend on which
+// thread ran it (engine.ts: one forward batch per image), so the output is the same for any
+// pool size.
+//  - Cancelling a run aborts its images: the queued ones are dropped and a thread in the middle
+//    of one is terminated (a tfjs kernel cannot be interrupted) and replaced by piscina, so the
+//    pool serves the next run (the service makes one pool per run and closes it afterwards).
+//  - A thread that dies (crash, out of memory) fails only the run whose image it was computing;
+//    piscina starts a replacement.
+import { Piscina } from "piscina";
 import { EvaluationCancelled, type EvaluationSettings, type ImageResult, type Progress } from "./engine.ts";
 
 export interface WorkerData {
@@ -13,7 +20,6 @@ export interface WorkerData {
 }
 
 export interface EvalRequest {
-  seq: number;
   taskId: string;
   /** How many images of the split the worker loads (the split's first N). */
   images: number;
@@ -23,7 +29,8 @@ export interface EvalRequest {
   settings: EvaluationSettings;
 }
 
-export type WorkerReply = { type: "image"; seq: number; result: ImageResult } | { type: "error"; seq: number; message: string };
+/** Every image is answered, with its result or the error's message (a thrown error loses its class across threads). */
+export type WorkerReply = { type: "image"; result: ImageResult } | { type: "error"; message: string };
 
 export interface EvalJob {
   taskId: string;
@@ -47,98 +54,98 @@ export interface PoolOptions {
   loaderModule?: string;
 }
 
-const WORKER_URL = new URL("./workerEntry.mjs", import.meta.url);
+const WORKER_FILE = new URL("./workerEntry.mjs", import.meta.url).pathname;
 const DEFAULT_LOADER = new URL("./tasks.ts", import.meta.url).href;
 
 export class EvaluationPool {
-  private workers: Worker[];
+  readonly size: number;
+  /** Threads started to replace one that was terminated (a cancelled image) or crashed. */
+  restarts = 0;
+  private piscina: Piscina<EvalRequest, WorkerReply>;
+  private created = 0;
   private closed = false;
 
   constructor(opts: PoolOptions) {
     if (!Number.isInteger(opts.workers) || opts.workers < 1) throw new RangeError(`workers must be a whole number ≥ 1 (got ${opts.workers})`);
+    this.size = opts.workers;
     const data: WorkerData = { backend: opts.backend ?? process.env.TENSOR_BACKEND ?? "auto", loaderModule: opts.loaderModule ?? DEFAULT_LOADER };
-    // workerEntry.mjs registers tsx in the thread, then loads the TypeScript worker.
-    this.workers = Array.from({ length: opts.workers }, () => new Worker(WORKER_URL, { workerData: data }));
-  }
-
-  get size(): number {
-    return this.workers.length;
+    this.piscina = new Piscina({
+      filename: WORKER_FILE,
+      minThreads: this.size,
+      maxThreads: this.size,
+      // One image per thread at a time: a tfjs runtime on wasm is single-threaded.
+      concurrentTasksPerWorker: 1,
+      // Threads stay up for the whole run (their runtime and loaded tasks are the point).
+      idleTimeout: Number.MAX_SAFE_INTEGER,
+      workerData: data,
+    });
+    this.piscina.on("workerCreate", () => {
+      if (++this.created > this.size) this.restarts++;
+    });
+    // A thread that fails to start must not take the process down; its image fails instead.
+    this.piscina.on("error", () => {});
   }
 
   /** Evaluates a job's images over all threads; results sorted by image index. */
-  run(job: EvalJob, opts: RunOptions = {}): Promise<ImageResult[]> {
-    if (this.closed) return Promise.reject(new Error("the evaluation pool is closed"));
+  async run(job: EvalJob, opts: RunOptions = {}): Promise<ImageResult[]> {
+    if (this.closed) throw new Error("the evaluation pool is closed");
     const indices = job.indices ?? Array.from({ length: job.images }, (_, i) => i);
     const total = indices.length;
     const results: ImageResult[] = [];
     const started = Date.now();
+    if (opts.signal?.aborted) throw new EvaluationCancelled();
+    opts.onProgress?.({ done: 0, total, etaSeconds: null });
+    if (total === 0) return results;
+    // One signal for the run's images: the caller's cancel, or the first failed image (the
+    // others are then dropped or stopped instead of computed for nothing).
+    const failed = new AbortController();
+    const signal = opts.signal ? AbortSignal.any([opts.signal, failed.signal]) : failed.signal;
     let next = 0;
-    let seq = 0;
-    let finished = false;
-
-    return new Promise<ImageResult[]>((resolve, reject) => {
-      const cleanups: Array<() => void> = [];
-      const finish = (err?: Error) => {
-        if (finished) return;
-        finished = true;
-        for (const c of cleanups) c();
-        if (err) reject(err);
-        else resolve(results.sort((a, b) => a.index - b.index));
-      };
-      const onAbort = () => {
-        // Terminating is the only way to stop an image mid-attribution; the pool is
-        // unusable afterwards, which is what a cancelled job wants.
-        void this.close();
-        finish(new EvaluationCancelled());
-      };
-      if (opts.signal?.aborted) return onAbort();
-      opts.signal?.addEventListener("abort", onAbort, { once: true });
-      cleanups.push(() => opts.signal?.removeEventListener("abort", onAbort));
-
-      const feed = (w: Worker) => {
-        if (finished || next >= total) return;
-        const req: EvalRequest = {
-          seq: seq++,
-          taskId: job.taskId,
-          images: job.images,
-          index: indices[next++],
-          algorithm: job.algorithm,
-          params: job.params,
-          settings: job.settings,
-        };
-        w.postMessage(req);
-      };
-      opts.onProgress?.({ done: 0, total, etaSeconds: null });
-      if (total === 0) return finish();
-      for (const w of this.workers) {
-        const onMessage = (reply: WorkerReply) => {
-          if (finished) return;
-          if (reply.type === "error") return finish(new Error(reply.message));
-          results.push(reply.result);
-          const done = results.length;
-          const elapsed = (Date.now() - started) / 1000;
-          opts.onProgress?.({ done, total, etaSeconds: (elapsed / done) * (total - done) });
-          if (done === total) finish();
-          else feed(w);
-        };
-        const onError = (err: Error) => finish(err);
-        const onExit = (code: number) => finish(new Error(`evaluation worker stopped (exit code ${code})`));
-        w.on("message", onMessage);
-        w.on("error", onError);
-        w.on("exit", onExit);
-        cleanups.push(() => {
-          w.off("message", onMessage);
-          w.off("error", onError);
-          w.off("exit", onExit);
-        });
-        feed(w);
+    let firstError: Error | null = null;
+    // `size` feeders, each taking the next image when its previous one is done: at most `size`
+    // images in flight, so the queue stays empty and the signal has `size` listeners.
+    const feeder = async () => {
+      while (next < total && !signal.aborted) {
+        const index = indices[next++];
+        let reply: WorkerReply;
+        try {
+          reply = await this.piscina.run(
+            { taskId: job.taskId, images: job.images, index, algorithm: job.algorithm, params: job.params, settings: job.settings },
+            { signal },
+          );
+        } catch (err) {
+          if (!signal.aborted) {
+            firstError ??= new Error(`an evaluation thread stopped while evaluating image ${index} (${(err as Error)?.message ?? String(err)})`);
+            failed.abort();
+          }
+          return;
+        }
+        if (reply.type === "error") {
+          firstError ??= new Error(reply.message);
+          failed.abort();
+          return;
+        }
+        if (signal.aborted) return;
+        results.push(reply.result);
+        const done = results.length;
+        const elapsed = (Date.now() - started) / 1000;
+        opts.onProgress?.({ done, total, etaSeconds: (elapsed / done) * (total - done) });
       }
-    });
+    };
+    await Promise.all(Array.from({ length: Math.min(this.size, total) }, feeder));
+    if (opts.signal?.aborted) throw new EvaluationCancelled();
+    if (firstError) throw firstError;
+    return results.sort((a, b) => a.index - b.index);
+  }
+
+  /** Test hook: end one thread abruptly, as a crash would. */
+  async killWorker(index = 0): Promise<void> {
+    await this.piscina.threads[index]?.terminate();
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all(this.workers.map((w) => w.terminate()));
+    await this.piscina.destroy();
   }
 }

@@ -1,8 +1,11 @@
-// Account form rules with the seed's messages (seed 000 §5) as message refs: their texts are in
-// app/locales/<lng>/account.json, the seed's own words in its language and a translation in the
-// other. Pure functions: the server is the authority, and the same code gives on-blur feedback.
+// The accounts area's rules (log in, register; seed 000 §5, §8): limits, the seed's messages as
+// message refs (app/locales/<lng>/account.json: the seed's own words in its language and a
+// translation in the other), the field checks and the register form's schema. Pure functions:
+// the server is the authority, and the same checks give the page's on-blur feedback
+// (app/lib/useBlurChecks.ts). The profile's rules are in ./profile.ts.
 
-import { TEXT_MESSAGES } from "./forms/text.ts";
+import { formSchema } from "../forms/parse.ts";
+import { TEXT_MESSAGES, checkText } from "../forms/text.ts";
 
 export const MSG = {
   usernameRequired: "account:msg.usernameRequired",
@@ -32,6 +35,7 @@ export const MSG = {
   unchanged: "account:msg.unchanged",
   oldPasswordWrong: "account:msg.oldPasswordWrong",
   unknownAction: "account:msg.unknownAction",
+  /** Seed 000 §8, 001 §8: a session that is no longer valid (token失效，请重新登录). */
   sessionExpired: "account:msg.sessionExpired",
   sessionExpiredUnsaved: "account:msg.sessionExpiredUnsaved",
 } as const;
@@ -49,6 +53,9 @@ export type FieldErrors = Partial<Record<string, string>>;
 /** Control (Cc) and format (Cf) characters: invisible, so they would make look-alike names. */
 const INVISIBLE = /[\p{Cc}\p{Cf}]/u;
 
+/** Only the fields that have a message. */
+export const onlyErrors = (errors: FieldErrors): FieldErrors => Object.fromEntries(Object.entries(errors).filter(([, v]) => v)) as FieldErrors;
+
 export function checkUsername(v: string): string | undefined {
   if (!v.trim()) return MSG.usernameRequired;
   if (v.length > USERNAME_MAX) return MSG.usernameTooLong;
@@ -60,9 +67,9 @@ export function checkPassword(v: string): string | undefined {
   if (v.length > PASSWORD_MAX) return TEXT_MESSAGES.tooLong(PASSWORD_MAX);
 }
 
-/** Free text: a maximum with a message instead of a silent cut. */
+/** Free text: a maximum with a message instead of a silent cut; no control characters. */
 export function checkInstitute(v: string): string | undefined {
-  if (v.length > INSTITUTE_MAX) return TEXT_MESSAGES.tooLong(INSTITUTE_MAX);
+  return checkText(v, { max: INSTITUTE_MAX });
 }
 
 export function checkConfirmation(pass: string, checkPass: string): string | undefined {
@@ -81,6 +88,11 @@ export function checkCodePresent(v: string): string | undefined {
   if (v.length > CODE_MAX) return TEXT_MESSAGES.tooLong(CODE_MAX);
 }
 
+/** An optional secret (the admin register code): only its length is the form's business. */
+export function checkOptionalCode(v: string): string | undefined {
+  if (v.length > CODE_MAX) return TEXT_MESSAGES.tooLong(CODE_MAX);
+}
+
 export interface RegisterInput {
   account: string;
   pass: string;
@@ -94,30 +106,40 @@ export interface RegisterInput {
 
 /** Every rule that needs no server state (uniqueness, captcha and admin code are checked by the action). */
 export function validateRegisterShape(input: RegisterInput): FieldErrors {
-  const errors: FieldErrors = {
+  return onlyErrors({
     account: checkUsername(input.account),
     pass: checkPassword(input.pass),
     checkPass: checkConfirmation(input.pass, input.checkPass),
     phoneNumber: checkPhone(input.phoneNumber),
     verificationCode: checkCodePresent(input.verificationCode),
     institute: checkInstitute(input.institute),
-    checkAdministrator: input.checkAdministrator.length > CODE_MAX ? TEXT_MESSAGES.tooLong(CODE_MAX) : undefined,
+    checkAdministrator: checkOptionalCode(input.checkAdministrator),
     authority: input.authority === "0" || input.authority === "1" ? undefined : MSG.authorityInvalid,
-  };
-  return Object.fromEntries(Object.entries(errors).filter(([, v]) => v)) as FieldErrors;
+  });
 }
 
-/** Password dialog (seed 000 §5): old, new, confirmation. */
-export function validatePasswordChange(input: { oldPassword: string; newPassword: string; confirmPassword: string }): FieldErrors {
-  const errors: FieldErrors = {
-    oldPassword: !input.oldPassword ? MSG.pwdRequired : input.oldPassword.length > PASSWORD_MAX ? TEXT_MESSAGES.tooLong(PASSWORD_MAX) : undefined,
-    newPassword: !input.newPassword ? MSG.pwdRequired : input.newPassword.length > PASSWORD_MAX ? TEXT_MESSAGES.tooLong(PASSWORD_MAX) : undefined,
-    confirmPassword: !input.confirmPassword ? MSG.pwdAgain : input.confirmPassword !== input.newPassword ? MSG.pwdMismatch : undefined,
-  };
-  return Object.fromEntries(Object.entries(errors).filter(([, v]) => v)) as FieldErrors;
-}
+/**
+ * The register form (seed 000 §3 "Register form"): names, readings and rules. An authority left
+ * out reads as ordinary user ("0"); parse with `parseForm(form, registerSchema)`.
+ */
+export const registerSchema = formSchema(
+  {
+    account: "trim",
+    pass: "raw",
+    checkPass: "raw",
+    phoneNumber: "trim",
+    verificationCode: "raw",
+    institute: "trim",
+    authority: "trim",
+    checkAdministrator: "raw",
+  },
+  (v) => validateRegisterShape({ ...v, authority: v.authority || "0" }),
+).transform((v): RegisterInput => ({ ...v, authority: v.authority || "0" }));
 
-/** The translation key of a role's name (account namespace). */
-export function authorityLabel(authority: number | null | undefined): "profile.roleAdmin" | "profile.roleUser" {
-  return authority === 1 ? "profile.roleAdmin" : "profile.roleUser";
+/** The log-in form's fields; the checks run in the strategy's order (throttle, captcha, name, password: app/.server/auth.server.ts). */
+export interface LoginInput {
+  username: string;
+  password: string;
+  code: string;
+  captchaId: string;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MSG, checkPhone, checkUsername, validatePasswordChange, validateRegisterShape, authorityLabel } from "../../app/lib/accountRules.ts";
+import { MSG, checkPhone, checkUsername, validateRegisterShape } from "../../app/lib/rules/accounts.ts";
+import { authorityLabel, validatePasswordChange } from "../../app/lib/rules/profile.ts";
 
 const valid = {
   account: "alice",
