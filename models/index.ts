@@ -12,3 +12,4 @@ export { Dataset } from "./Dataset.ts";
 export { Picture } from "./Picture.ts";
 export { InferenceCache } from "./InferenceCache.ts";
 export { EvaluationRun, EVALUATION_STATES, EVALUATION_TRANSITIONS, transitionRun, type EvaluationState } from "./EvaluationRun.ts";
+export { InspectionRun, CrackDetection, INSPECTION_STATES, type InspectionState } from "./InspectionRun.ts";

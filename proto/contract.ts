@@ -8,6 +8,7 @@ import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import type { ProtoGrpcType as EvaluationProto } from "./generated/evaluation.ts";
 import type { ProtoGrpcType as InferenceProto } from "./generated/inference.ts";
+import type { ProtoGrpcType as InspectionProto } from "./generated/inspection.ts";
 import type { ProtoGrpcType as MetascoreProto } from "./generated/metascore.ts";
 import type { ProtoGrpcType as TelemetryProto } from "./generated/telemetry.ts";
 
@@ -34,6 +35,7 @@ export const LOADER_OPTIONS: protoLoader.Options = {
 export interface ContractFiles {
   "metarank/v1/evaluation.proto": EvaluationProto;
   "metarank/v1/inference.proto": InferenceProto;
+  "metarank/v1/inspection.proto": InspectionProto;
   "metarank/v1/metascore.proto": MetascoreProto;
   "metarank/v1/telemetry.proto": TelemetryProto;
 }

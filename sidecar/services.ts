@@ -6,6 +6,7 @@ import { telemetryService } from "./telemetry/service.ts";
 import { registryService } from "./registry/heartbeat.ts";
 import { inferenceService } from "./inference/service.ts";
 import { evaluationService } from "./inference/evaluation/service.ts";
+import { inspectionService } from "./inspection/service.ts";
 
 export interface SidecarService {
   /** Fully-qualified service name, e.g. "metarank.v1.Metascore" (what health checks ask for). */
@@ -16,4 +17,4 @@ export interface SidecarService {
   stop?(): void;
 }
 
-export const SERVICES: SidecarService[] = [metascoreService, telemetryService, registryService, inferenceService, evaluationService];
+export const SERVICES: SidecarService[] = [metascoreService, telemetryService, registryService, inferenceService, evaluationService, inspectionService];

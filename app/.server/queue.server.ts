@@ -30,9 +30,11 @@ export interface JobPayloads {
     /** the EvaluationRun row it fills */ runId?: number;
     /** JSON of the method's parameters */ params?: string;
   };
+  /** A crack-detection run over a dataset's photos (issue 18, app/.server/inspection.server.ts). */
+  inspection: { runId: number };
 }
 export type JobKind = keyof JobPayloads & string;
-export const KNOWN_JOB_KINDS: JobKind[] = ["evaluation"];
+export const KNOWN_JOB_KINDS: JobKind[] = ["evaluation", "inspection"];
 
 export type JobState = "waiting" | "active" | "delayed" | "completed" | "failed" | "paused";
 

@@ -5,6 +5,7 @@
 import type { Logger } from "pino";
 import { sequelize } from "./db.server.ts";
 import { registerEvaluationJobs } from "./evaluations.server.ts";
+import { registerInspectionJobs } from "./inspection.server.ts";
 import { rootLogger } from "./logger.server.ts";
 import { closeAppQueue, createAppQueue, type JobQueue } from "./queue.server.ts";
 import { watchPublicContent } from "./publicPages.server.ts";
@@ -28,6 +29,7 @@ export function startRuntime(): Promise<Runtime> {
     installSidecarChooser();
     watchPublicContent(sequelize);
     await registerEvaluationJobs(queue);
+    await registerInspectionJobs(queue);
     logger.info({ queue: queue.backend }, "runtime started");
     return { logger, queue };
   })());

@@ -17,6 +17,7 @@ let contract: ReturnType<typeof loadContract> | null = null;
 function loadContract() {
   return {
     inference: metarankV1("metarank/v1/inference.proto").Inference.service,
+    inspection: metarankV1("metarank/v1/inspection.proto").Inspection.service,
     metascore: metarankV1("metarank/v1/metascore.proto").Metascore.service,
     evaluation: metarankV1("metarank/v1/evaluation.proto").Evaluation.service,
     telemetry: metarankV1("metarank/v1/telemetry.proto").Telemetry.service,

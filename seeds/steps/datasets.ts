@@ -11,6 +11,7 @@ import { Dataset, Picture } from "../../models/index.ts";
 // here are exactly the images the platform's models were trained and tested on.
 import { readFashionMnistSplit } from "../../sidecar/data/fashionMnist.ts";
 import { generateScenesSplit } from "../../sidecar/data/scenes.ts";
+import { generateCracksSplit } from "../../sidecar/data/cracks.ts";
 import { readCifarDir } from "../../sidecar/data/cifar.ts";
 import type { ImageDataset } from "../../sidecar/data/dataset.ts";
 import type { SeedStep } from "./index.ts";
@@ -37,6 +38,14 @@ const SOURCES: Source[] = [
     count: count("SEED_FASHION_MNIST_PICTURES", 300),
   },
   { slug: "scenes", name: "Scenes (generated, test split)", load: (n) => generateScenesSplit("test", n), count: count("SEED_SCENES_PICTURES", 120) },
+  // Concrete inspection photos for crack detection (/twodresult): the generator's train split,
+  // which the detector's thresholds were not tuned on (docs/crack-detection.md).
+  {
+    slug: "concrete-inspection",
+    name: "Concrete inspection (generated)",
+    load: (n) => generateCracksSplit("train", n),
+    count: count("SEED_INSPECTION_PICTURES", 36),
+  },
   // An operator's CIFAR-10/100 binary folder (CIFAR_DIR) fills the gallery's CIFAR card with real samples.
   ...(process.env.CIFAR_DIR
     ? [

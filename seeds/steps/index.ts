@@ -2,6 +2,7 @@ import { seedAdmin } from "./admin.ts";
 import { seedSuites } from "./suites.ts";
 import { seedLocalSidecar } from "./localSidecar.ts";
 import { seedDatasets } from "./datasets.ts";
+import { seedInspection } from "./inspection.ts";
 
 export interface SeedStep {
   name: string;
@@ -9,4 +10,4 @@ export interface SeedStep {
   run(): Promise<string>;
 }
 
-export const SEED_STEPS: SeedStep[] = [seedAdmin, seedSuites, seedLocalSidecar, seedDatasets];
+export const SEED_STEPS: SeedStep[] = [seedAdmin, seedSuites, seedLocalSidecar, seedDatasets, seedInspection];

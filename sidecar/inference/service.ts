@@ -26,7 +26,8 @@ import { InferencePool, PoolRequestError, defaultWorkerCount } from "./pool.ts";
 const PROTO = "metarank/v1/inference.proto" as const;
 
 let pool: InferencePool | null = null;
-function thePool(): InferencePool {
+/** The sidecar's one worker pool (the Inspection service runs its photos on it too). */
+export function thePool(): InferencePool {
   pool ??= new InferencePool();
   return pool;
 }
@@ -114,7 +115,7 @@ function inputShapeOf(modelId: string): [number, number, number] | null {
  * A signal that aborts when the call ends without us: the client cancelled, its deadline passed,
  * or the connection dropped (grpc-js emits "cancelled" for all three).
  */
-function callSignal(call: { on(event: "cancelled", fn: () => void): unknown; cancelled?: boolean }): AbortSignal {
+export function callSignal(call: { on(event: "cancelled", fn: () => void): unknown; cancelled?: boolean }): AbortSignal {
   const ctrl = new AbortController();
   if (call.cancelled) ctrl.abort();
   else call.on("cancelled", () => ctrl.abort());

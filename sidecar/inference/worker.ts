@@ -5,6 +5,7 @@ import { workerData } from "node:worker_threads";
 import { initBackend, type BackendChoice } from "./runtime/backend.ts";
 import { explain, predict } from "./explain.ts";
 import { getNet } from "./models.ts";
+import { detectCracksInPhoto } from "../inspection/photo.ts";
 import type { WorkerInit, WorkerReply, WorkerTask } from "./poolProtocol.ts";
 
 const init = (workerData ?? {}) as WorkerInit;
@@ -17,6 +18,7 @@ export default async function handle(task: WorkerTask): Promise<WorkerReply> {
   try {
     if (task.kind === "predict") return { backend, ok: true, result: predict(task.req) };
     if (task.kind === "explain") return { backend, ok: true, result: await explain(task.req) };
+    if (task.kind === "detectCracks") return { backend, ok: true, result: detectCracksInPhoto(task.req) };
     for (const id of task.modelIds) getNet(id);
     return { backend, ok: true, result: null };
   } catch (err) {

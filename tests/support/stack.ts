@@ -113,6 +113,10 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     // Both processes: the sidecar expects it on every call, the app presents it (SIDECARS targets).
     SIDECAR_CALL_KEY: TEST_CALL_KEY,
     LOG_LEVEL: "warn",
+    // The platform's crack-detection run would compete with every test for the one sidecar
+    // worker: off unless a test asks for it (tests/integration/inspection.test.ts).
+    SEED_INSPECTION_RUN: "0",
+    SEED_INSPECTION_PICTURES: "8",
     ...opts.env,
     // Always the harness's own: a PORT or SIDECAR_PORT inherited from the caller (make
     // exports them for `make start`) must not send two stacks to the same port.

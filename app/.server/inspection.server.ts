@@ -1,0 +1,367 @@
+// Crack detection on inspection photos (issue 18; seed 001 "Two-dimensional result page",
+// §3 "Detection result row", §7 getResults). A run detects every photo of a dataset through
+// the sidecar's Inspection service, one photo per call, as a queue job: each photo's mask is
+// written under the storage root before its row, and the (run, picture) pair is unique, so a
+// run interrupted anywhere (restart, sidecar gone) continues where it stopped. Who may see a
+// run is who may see its dataset (datasets.server.ts visibleWhere).
+import fs from "node:fs/promises";
+import path from "node:path";
+import { Op, UniqueConstraintError } from "sequelize";
+import { CrackDetection, Dataset, InspectionRun, Picture, type InspectionState } from "../../models/index.ts";
+import type { DetectorInfoReply__Output } from "../../proto/generated/metarank/v1/DetectorInfoReply.ts";
+import { INSPECTION_LIMITS, INSPECTION_MSG } from "~/lib/rules/inspection.ts";
+import { visibleWhere, type Viewer } from "./datasets.server.ts";
+import { logger } from "./logger.server.ts";
+import { readStored, storedFile } from "./pictures.server.ts";
+import { RetryableJobError, type JobContext, type JobQueue } from "./queue.server.ts";
+import { rpc, SidecarCallError, unary } from "./sidecar.server.ts";
+
+const log = logger("inspection");
+
+export const RESULTS_PER_PAGE = 6; // seed 001 §9: result grid 6, 3 a row
+export const PLATFORM_INSPECTION_SLUG = "concrete-inspection";
+
+// ---------------------------------------------------------------------------------------------
+// The detector's own description and measured accuracy, as the sidecar reports it.
+
+let infoCache: { at: number; info: DetectorInfoReply__Output } | null = null;
+/** DetectorInfo, cached for a minute; null when no sidecar answers (the page says so). */
+export async function detectorInfo(): Promise<DetectorInfoReply__Output | null> {
+  if (infoCache && Date.now() - infoCache.at < 60_000) return infoCache.info;
+  try {
+    const info = await unary(rpc().inspection.DetectorInfo, {}, { deadlineMs: 5_000 });
+    infoCache = { at: Date.now(), info };
+    return info;
+  } catch (err) {
+    log.warn({ err: (err as Error).message }, "DetectorInfo failed");
+    return infoCache?.info ?? null;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading runs and results (what the page and getResults show).
+
+export interface RunView {
+  id: number;
+  datasetId: number;
+  datasetName: string;
+  modelName: string;
+  mmPerPixel: number;
+  state: InspectionState;
+  photosTotal: number;
+  photosDone: number;
+  cracksFound: number;
+  error: string | null;
+  mine: boolean;
+  platform: boolean;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+/** Seed 001 §3 "Detection result row": id, index, type, size, address, isCrack, length, width, number, time. */
+export interface DetectionRow {
+  id: number;
+  index: number;
+  type: string;
+  size: string;
+  address: string;
+  isCrack: boolean;
+  /** mm */
+  length: number;
+  /** mm, the widest point */
+  width: number;
+  /** mm */
+  meanWidth: number;
+  number: string;
+  time: string;
+  pictureId: number;
+  thumbUrl: string;
+  maskUrl: string;
+  pixels: { width: number; height: number; bytes: number };
+}
+
+async function visibleDatasets(viewer: Viewer): Promise<Map<number, Dataset>> {
+  const ds = await Dataset.findAll({ where: visibleWhere(viewer), attributes: ["id", "name", "ownerId", "isPublic"] });
+  return new Map(ds.map((d) => [d.id, d]));
+}
+
+function runView(r: InspectionRun, dataset: Dataset, viewer: Viewer): RunView {
+  return {
+    id: r.id,
+    datasetId: r.datasetId,
+    datasetName: dataset.name,
+    modelName: r.modelName,
+    mmPerPixel: r.mmPerPixel,
+    state: r.state,
+    photosTotal: r.photosTotal,
+    photosDone: r.photosDone,
+    cracksFound: r.cracksFound,
+    error: r.error ?? null,
+    mine: viewer != null && r.userId === viewer.id,
+    platform: r.userId == null,
+    createdAt: r.createdAt.toISOString(),
+    finishedAt: r.finishedAt ? r.finishedAt.toISOString() : null,
+  };
+}
+
+/** The runs the viewer may see, newest first (at most 50: the select lists them). */
+export async function listRuns(viewer: Viewer): Promise<RunView[]> {
+  const datasets = await visibleDatasets(viewer);
+  if (!datasets.size) return [];
+  const runs = await InspectionRun.findAll({ where: { datasetId: [...datasets.keys()] }, order: [["id", "DESC"]], limit: 50 });
+  return runs.map((r) => runView(r, datasets.get(r.datasetId)!, viewer));
+}
+
+/** A run the viewer may see, else null (callers answer 404, as for a run that does not exist). */
+export async function findVisibleRun(id: unknown, viewer: Viewer): Promise<{ run: InspectionRun; dataset: Dataset } | null> {
+  const n = Number(id);
+  if (!Number.isSafeInteger(n) || n <= 0) return null;
+  const run = await InspectionRun.findByPk(n);
+  if (!run) return null;
+  const dataset = await Dataset.findOne({ where: { [Op.and]: [{ id: run.datasetId }, visibleWhere(viewer)] } });
+  return dataset ? { run, dataset } : null;
+}
+
+export function runViewOf(found: { run: InspectionRun; dataset: Dataset }, viewer: Viewer): RunView {
+  return runView(found.run, found.dataset, viewer);
+}
+
+const kb = (bytes: number) => (bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KB`);
+
+function detectionRow(d: CrackDetection, picture: Picture | undefined): DetectionRow {
+  return {
+    id: d.id,
+    index: d.position,
+    type: d.format.toUpperCase(),
+    size: `${d.width} × ${d.height} px, ${kb(d.fileSize)}`,
+    address: `/picture/${d.pictureId}`,
+    isCrack: d.isCrack,
+    length: d.lengthMm,
+    width: d.maxWidthMm,
+    meanWidth: d.meanWidthMm,
+    number: picture?.displayName || `#${d.pictureId}`,
+    time: d.detectedAt.toISOString(),
+    pictureId: d.pictureId,
+    thumbUrl: `/picture/${d.pictureId}?size=thumb`,
+    maskUrl: `/inspection/mask/${d.id}`,
+    pixels: { width: d.width, height: d.height, bytes: d.fileSize },
+  };
+}
+
+async function rowsOf(detections: CrackDetection[]): Promise<DetectionRow[]> {
+  const pictures = await Picture.findAll({ where: { id: detections.map((d) => d.pictureId) }, attributes: ["id", "displayName"] });
+  const byId = new Map(pictures.map((p) => [p.id, p]));
+  return detections.map((d) => detectionRow(d, byId.get(d.pictureId)));
+}
+
+export interface ResultsPage {
+  rows: DetectionRow[];
+  page: number;
+  pages: number;
+  total: number;
+}
+
+/** One page of a run's detections in photo order (6 a page). */
+export async function resultsPage(runId: number, page: number): Promise<ResultsPage> {
+  const total = await CrackDetection.count({ where: { runId } });
+  const pages = Math.max(1, Math.ceil(total / RESULTS_PER_PAGE));
+  const p = Math.min(Math.max(1, page), pages);
+  const detections = await CrackDetection.findAll({
+    where: { runId },
+    order: [["position", "ASC"]],
+    offset: (p - 1) * RESULTS_PER_PAGE,
+    limit: RESULTS_PER_PAGE,
+  });
+  return { rows: await rowsOf(detections), page: p, pages, total };
+}
+
+/** One detection of a run the viewer may see (the details dialog), else null. */
+export async function findDetection(runId: number, detectionId: unknown): Promise<DetectionRow | null> {
+  const n = Number(detectionId);
+  if (!Number.isSafeInteger(n) || n <= 0) return null;
+  const d = await CrackDetection.findOne({ where: { id: n, runId } });
+  return d ? (await rowsOf([d]))[0] : null;
+}
+
+/** A detection's mask file, if the viewer may see its run's dataset. */
+export async function visibleMask(detectionId: unknown, viewer: Viewer): Promise<Buffer | null> {
+  const n = Number(detectionId);
+  if (!Number.isSafeInteger(n) || n <= 0) return null;
+  const d = await CrackDetection.findByPk(n);
+  if (!d || !(await findVisibleRun(d.runId, viewer))) return null;
+  return readStored(d.maskPath);
+}
+
+/**
+ * Seed 001 §7 getResults: the detection rows of the newest completed run of the model named
+ * (among runs the viewer may see), at most `INSPECTION_LIMITS.resultsPerCall` of them.
+ */
+export async function getResults(modelName: string, viewer: Viewer): Promise<{ run: RunView | null; rows: DetectionRow[] }> {
+  const datasets = await visibleDatasets(viewer);
+  if (!datasets.size) return { run: null, rows: [] };
+  const run = await InspectionRun.findOne({
+    where: { modelName, state: "completed", datasetId: [...datasets.keys()] },
+    order: [["id", "DESC"]],
+  });
+  if (!run) return { run: null, rows: [] };
+  const detections = await CrackDetection.findAll({ where: { runId: run.id }, order: [["position", "ASC"]], limit: INSPECTION_LIMITS.resultsPerCall });
+  return { run: runView(run, datasets.get(run.datasetId)!, viewer), rows: await rowsOf(detections) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Starting runs.
+
+export class InspectionRefused extends Error {}
+
+const ACTIVE: InspectionState[] = ["queued", "running"];
+
+/**
+ * A signed-in user starts a run over a dataset they may see. Refused (with the message a person
+ * can act on): a dataset they cannot see, one without photos or with more than the limit, a
+ * scale outside the range, or a run of theirs still going (one at a time per user).
+ */
+export async function startRun(queue: JobQueue, user: NonNullable<Viewer>, datasetId: unknown, mmPerPixel: number): Promise<InspectionRun> {
+  const n = Number(datasetId);
+  const dataset = Number.isSafeInteger(n) && n > 0 ? await Dataset.findOne({ where: { [Op.and]: [{ id: n }, visibleWhere(user)] } }) : null;
+  if (!dataset) throw new InspectionRefused(INSPECTION_MSG.noDataset);
+  if (!(mmPerPixel >= INSPECTION_LIMITS.mmPerPixel.min && mmPerPixel <= INSPECTION_LIMITS.mmPerPixel.max)) throw new InspectionRefused(INSPECTION_MSG.badScale);
+  const photos = await Picture.count({ where: { datasetId: dataset.id } });
+  if (!photos) throw new InspectionRefused(INSPECTION_MSG.emptyDataset);
+  if (photos > INSPECTION_LIMITS.photosPerRun) throw new InspectionRefused(INSPECTION_MSG.tooManyPhotos);
+  if (await InspectionRun.count({ where: { userId: user.id, state: ACTIVE } })) throw new InspectionRefused(INSPECTION_MSG.oneAtATime);
+  const info = await detectorInfo();
+  const run = await InspectionRun.create({
+    userId: user.id,
+    datasetId: dataset.id,
+    modelName: info?.modelName || "ridge-frangi-v1",
+    mmPerPixel,
+    photosTotal: photos,
+  });
+  await enqueueRun(queue, run);
+  return run;
+}
+
+async function enqueueRun(queue: JobQueue, run: InspectionRun): Promise<void> {
+  const job = await queue.enqueueJob(
+    "inspection",
+    { runId: run.id },
+    { id: run.userId ?? 0, username: run.userId == null ? "platform" : `user-${run.userId}` },
+  );
+  await InspectionRun.update({ jobId: job.id }, { where: { id: run.id } });
+}
+
+/** The owner cancels their own queued or running run (the job notices before its next photo). */
+export async function cancelRun(user: NonNullable<Viewer>, runId: unknown): Promise<boolean> {
+  const n = Number(runId);
+  if (!Number.isSafeInteger(n) || n <= 0) return false;
+  const [moved] = await InspectionRun.update({ state: "cancelled", finishedAt: new Date() }, { where: { id: n, userId: user.id, state: ACTIVE } });
+  return moved > 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The job.
+
+const maskDir = (runId: number) => path.posix.join("inspection", `run-${runId}`);
+
+async function writeAtomically(relative: string, bytes: Uint8Array): Promise<void> {
+  const full = storedFile(relative);
+  await fs.mkdir(path.dirname(full), { recursive: true });
+  const tmp = `${full}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  await fs.writeFile(tmp, bytes);
+  await fs.rename(tmp, full);
+}
+
+export async function runInspectionJob(job: JobContext<{ runId: number }>): Promise<unknown> {
+  const id = Number(job.payload.runId);
+  // Claim: queued (or running, when an earlier attempt died) → running; finished runs stay finished.
+  const [claimed] = await InspectionRun.update({ state: "running", startedAt: new Date(), error: null }, { where: { id, state: ACTIVE } });
+  if (!claimed) return { runId: id, state: (await InspectionRun.findByPk(id))?.state ?? "missing" };
+  const run = (await InspectionRun.findByPk(id))!;
+  const pictures = await Picture.findAll({ where: { datasetId: run.datasetId }, order: [["id", "ASC"]], attributes: ["id", "filePath", "size"] });
+  const done = new Set((await CrackDetection.findAll({ where: { runId: id }, attributes: ["pictureId"] })).map((d) => d.pictureId));
+  await InspectionRun.update({ photosTotal: pictures.length }, { where: { id } });
+  let position = 0;
+  for (const picture of pictures) {
+    position++;
+    if (done.has(picture.id)) continue;
+    const current = await InspectionRun.findByPk(id, { attributes: ["state"] });
+    if (current?.state !== "running") return { runId: id, state: current?.state ?? "missing" };
+    const bytes = await readStored(picture.filePath);
+    if (!bytes) continue; // deleted while the run went on: nothing to detect
+    let reply;
+    try {
+      reply = await unary(rpc().inspection.DetectCracks, { image: bytes, mmPerPixel: run.mmPerPixel }, { deadlineMs: 90_000 });
+    } catch (err) {
+      if (err instanceof SidecarCallError && err.kind === "user") {
+        // This photo cannot be read as one (e.g. a GIF): skip it and say so; the run goes on.
+        log.warn({ runId: id, pictureId: picture.id, err: err.message }, "photo skipped");
+        continue;
+      }
+      throw err instanceof SidecarCallError ? err : new RetryableJobError((err as Error).message);
+    }
+    const maskPath = `${maskDir(id)}/${picture.id}.mask.png`;
+    await writeAtomically(maskPath, reply.maskPng);
+    try {
+      await CrackDetection.create({
+        runId: id,
+        pictureId: picture.id,
+        position,
+        format: reply.format,
+        width: reply.width,
+        height: reply.height,
+        fileSize: bytes.length,
+        isCrack: reply.hasCrack,
+        lengthMm: reply.lengthMm,
+        maxWidthMm: reply.maxWidthMm,
+        meanWidthMm: reply.meanWidthMm,
+        pieces: reply.pieces,
+        maskPath,
+        elapsedMs: reply.elapsedMs,
+        detectedAt: new Date(),
+      });
+    } catch (err) {
+      if (!(err instanceof UniqueConstraintError)) throw err; // another attempt got there first
+    }
+    const [doneCount, cracks] = await Promise.all([
+      CrackDetection.count({ where: { runId: id } }),
+      CrackDetection.count({ where: { runId: id, isCrack: true } }),
+    ]);
+    await InspectionRun.update({ photosDone: doneCount, cracksFound: cracks }, { where: { id } });
+    await job.progress(Math.round((100 * position) / pictures.length));
+  }
+  await InspectionRun.update({ state: "completed", finishedAt: new Date() }, { where: { id, state: "running" } });
+  return { runId: id, state: "completed" };
+}
+
+/**
+ * Start-up: register the job, and hand every run that has no live job to the queue again:
+ * the seed's platform run (queued, no job yet) and, in-process, runs the last process left
+ * queued or running (they continue from their last detected photo).
+ */
+export async function registerInspectionJobs(queue: JobQueue): Promise<void> {
+  queue.registerJobHandler(
+    "inspection",
+    async (job) => {
+      try {
+        return await runInspectionJob(job);
+      } catch (err) {
+        // The last attempt failed: say why on the run; earlier ones are retried by the queue.
+        if (job.attempt >= job.maxAttempts)
+          await InspectionRun.update(
+            { state: "failed", error: (err as Error).message, finishedAt: new Date() },
+            { where: { id: job.payload.runId, state: ACTIVE } },
+          );
+        else await InspectionRun.update({ state: "queued" }, { where: { id: job.payload.runId, state: "running" } });
+        throw err;
+      }
+    },
+    { concurrency: 1 },
+  );
+  const stranded = await InspectionRun.findAll({
+    where: queue.backend === "memory" ? { state: ACTIVE } : { state: "queued", jobId: null },
+  }).catch(() => [] as InspectionRun[]);
+  for (const run of stranded) {
+    if (queue.backend === "memory") await InspectionRun.update({ state: "queued" }, { where: { id: run.id, state: ACTIVE } });
+    await enqueueRun(queue, run).catch((err) => log.warn({ err: (err as Error).message, runId: run.id }, "could not queue an inspection run"));
+  }
+}
