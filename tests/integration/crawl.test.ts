@@ -73,7 +73,7 @@ describe("crawl from /homepage", () => {
       }
     }
     // Reached other than by a link: the form targets and redirects the README lists.
-    const formTargets = new Set(["/language", "/cifar", "/", "/admin/queues", "/server_detail/<id>"]);
+    const formTargets = new Set(["/language", "/cifar", "/", "/admin/queues", "/server_detail/<id>", "/algorithm/getResults"]);
     // Downloads (the inconsistency CSVs) are reached by being linked, not opened as pages.
     const missing = readmeRoutes().filter((r) => !formTargets.has(r) && ![...reached, ...linked].some((v) => matches(r, v)));
     expect(missing, `reached: ${[...reached].sort().join(" ")}`).toEqual([]);
@@ -90,6 +90,8 @@ const PAGES: Array<[string, "visitor" | "user" | "admin"]> = [
   ["/demos", "visitor"],
   ["/UserImgclassification", "visitor"],
   ["/UserImgclassification?tab=pool", "visitor"],
+  ["/twodresult", "visitor"],
+  ["/twodresult", "user"],
   ["/document", "visitor"],
   ["/signin", "visitor"],
   ["/signin?tab=register", "visitor"],
