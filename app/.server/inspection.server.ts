@@ -74,6 +74,8 @@ export interface DetectionRow {
   meanWidth: number;
   number: string;
   time: string;
+  /** The picture's label in its dataset (the platform's photos: "crack" / "no crack", from the generator's ground truth). */
+  label: string | null;
   pictureId: number;
   thumbUrl: string;
   maskUrl: string;
@@ -140,6 +142,7 @@ function detectionRow(d: CrackDetection, picture: Picture | undefined): Detectio
     width: d.maxWidthMm,
     meanWidth: d.meanWidthMm,
     number: picture?.displayName || `#${d.pictureId}`,
+    label: picture?.label ?? null,
     time: d.detectedAt.toISOString(),
     pictureId: d.pictureId,
     thumbUrl: `/picture/${d.pictureId}?size=thumb`,
@@ -149,7 +152,7 @@ function detectionRow(d: CrackDetection, picture: Picture | undefined): Detectio
 }
 
 async function rowsOf(detections: CrackDetection[]): Promise<DetectionRow[]> {
-  const pictures = await Picture.findAll({ where: { id: detections.map((d) => d.pictureId) }, attributes: ["id", "displayName"] });
+  const pictures = await Picture.findAll({ where: { id: detections.map((d) => d.pictureId) }, attributes: ["id", "displayName", "label"] });
   const byId = new Map(pictures.map((p) => [p.id, p]));
   return detections.map((d) => detectionRow(d, byId.get(d.pictureId)));
 }

@@ -31,6 +31,7 @@ import {
 import { jobQueue } from "~/.server/queue.server.ts";
 import { getUser, requireUser } from "~/.server/session.server.ts";
 import { Pager } from "~/components/datasets/Pager.tsx";
+import { DATASET_CSS } from "~/components/datasets/styles.tsx";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { INSPECTION_LIMITS, INSPECTION_MSG } from "~/lib/rules/inspection.ts";
 import { useHydrated } from "~/lib/useHydrated.ts";
@@ -120,7 +121,7 @@ export default function TwoDResult() {
   const page = results?.page ?? 1;
   return (
     <section className="inspection">
-      <style>{INSPECTION_CSS}</style>
+      <style>{DATASET_CSS + INSPECTION_CSS}</style>
       <h1>{t("title")}</h1>
       <p className="muted">{t("lead")}</p>
       {notice && !result ? <Notice kind="success">{notice}</Notice> : null}
@@ -304,6 +305,12 @@ function DetailsBody({ row }: { row: DetectionRow }) {
         <dd data-testid="details-length">{row.isCrack ? `${fmt(row.length)} mm` : "—"}</dd>
         <dt>{t("details.width")}</dt>
         <dd data-testid="details-width">{row.isCrack ? t("details.widthValue", { max: fmt(row.width, 2), mean: fmt(row.meanWidth, 2) }) : "—"}</dd>
+        {row.label ? (
+          <>
+            <dt>{t("details.label")}</dt>
+            <dd data-testid="details-label">{row.label}</dd>
+          </>
+        ) : null}
         <dt>{t("details.number")}</dt>
         <dd>{row.number}</dd>
         <dt>{t("details.time")}</dt>
@@ -430,7 +437,7 @@ const INSPECTION_CSS = `
 .insp-tile figcaption { margin-top: .5rem; font-size: .9rem; line-height: 1.8; }
 .insp-photo { position: relative; width: 100%; aspect-ratio: 1 / 1; background: #f3f4f6; border-radius: 6px; overflow: hidden; }
 .insp-photo img { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: contain; }
-.insp-photo .insp-mask { opacity: .75; }
+.insp-photo .insp-mask { opacity: .6; }
 .insp-photo.large { max-width: 384px; margin: 0 auto 1rem; }
 .insp-badge { display: inline-block; padding: 0 .45rem; border-radius: 999px; font-size: .8rem; font-weight: 600; }
 .insp-badge.yes { background: #fee2e2; color: #991b1b; }
