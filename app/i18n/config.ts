@@ -10,6 +10,7 @@ import enDemo from "~/locales/en/demo.json";
 import enDocs from "~/locales/en/docs.json";
 import enForms from "~/locales/en/forms.json";
 import enHome from "~/locales/en/home.json";
+import enLabels from "~/locales/en/labels.json";
 import enSubmission from "~/locales/en/submission.json";
 import enTutorial from "~/locales/en/tutorial.json";
 import zhAccount from "~/locales/zh/account.json";
@@ -21,6 +22,7 @@ import zhDemo from "~/locales/zh/demo.json";
 import zhDocs from "~/locales/zh/docs.json";
 import zhForms from "~/locales/zh/forms.json";
 import zhHome from "~/locales/zh/home.json";
+import zhLabels from "~/locales/zh/labels.json";
 import zhSubmission from "~/locales/zh/submission.json";
 import zhTutorial from "~/locales/zh/tutorial.json";
 
@@ -42,6 +44,7 @@ export const resources = {
     tutorial: enTutorial,
     datasets: enDatasets,
     demo: enDemo,
+    labels: enLabels,
   },
   zh: {
     account: zhAccount,
@@ -55,6 +58,7 @@ export const resources = {
     tutorial: zhTutorial,
     datasets: zhDatasets,
     demo: zhDemo,
+    labels: zhLabels,
   },
 } as const;
 
