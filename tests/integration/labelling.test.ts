@@ -205,6 +205,18 @@ describe("labelling without JavaScript", () => {
     expect(html).toContain("标注：动物");
     expect((await labelOne(zh, zhPicture, "猫", zhDataset)).status).toBe(302);
     expect(await labelsInDb([zhPicture])).toEqual(["猫"]);
+    // Both screens in both languages: one heading, no message ref or key left untranslated.
+    for (const [c, url] of [
+      [zh, screen(zhDataset)],
+      [zh, "/labelPage"],
+      [alice, screen()],
+      [alice, "/labelPage"],
+    ] as const) {
+      const shown = (await c.html(url)).replace(/<script[\s\S]*?<\/script>/g, "").replace(/<style[\s\S]*?<\/style>/g, "");
+      expect(shown.match(/<h1[^>]*>/g), url).toHaveLength(1);
+      expect(shown, url).not.toMatch(/(?<![\w/.-])(labels|datasets|forms|common):[a-z][A-Za-z]*(\.[A-Za-z_]+)*(?![\w/-])/);
+      expect(shown, url).not.toMatch(/\{\{\s*\w+\s*\}\}/);
+    }
   });
 
   it("refuses to remove a class that labels pictures, and removes an unused one", async () => {
