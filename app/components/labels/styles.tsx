@@ -17,6 +17,10 @@ export const LABELS_CSS = `
 .lb-table { width: 100%; border-collapse: collapse; }
 .lb-table th, .lb-table td { text-align: left; padding: .5rem; border-bottom: 1px solid var(--mr-border); }
 .lb-shortcuts { margin: .25rem 0 0; padding-left: 1.1rem; font-size: .9rem; }
+@media (max-width: 560px) {
+  .card:has(.lb-table) { padding: 1rem; }
+  .lb-table th, .lb-table td { padding: .4rem .25rem; }
+}
 `;
 
 export function LabelStyles() {
