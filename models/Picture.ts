@@ -12,6 +12,7 @@ export class Picture extends Model<InferAttributes<Picture>, InferCreationAttrib
   declare width: number;
   declare height: number;
   declare displayName: CreationOptional<string>;
+  /** The ground truth: for a user's dataset one of its classes (datasets.class_names), set on /labelPage (app/.server/labels.server.ts). */
   declare label: CreationOptional<string | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;

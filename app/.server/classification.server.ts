@@ -239,7 +239,8 @@ async function enlarge(png: Buffer): Promise<Buffer> {
 export interface ResultView {
   id: number;
   pictureId: number;
-  groundTruth: string;
+  /** The picture's label as its owner typed it (never a message ref: a class named "demo:noLabel" stays that text); null when unlabelled. */
+  groundTruth: string | null;
   predictedClass: string;
   probability: number;
   probabilityText: string;
@@ -260,7 +261,7 @@ export async function resultFor(viewer: Viewer, cacheId: unknown): Promise<Resul
   return {
     id: row.id,
     pictureId: row.pictureId,
-    groundTruth: found.picture.label ?? "demo:noLabel",
+    groundTruth: found.picture.label ?? null,
     predictedClass: row.predictedClass,
     probability: row.probability,
     probabilityText: `${(row.probability * 100).toFixed(2)}%`,

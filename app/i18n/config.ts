@@ -11,6 +11,7 @@ import enDocs from "~/locales/en/docs.json";
 import enForms from "~/locales/en/forms.json";
 import enHome from "~/locales/en/home.json";
 import enInspection from "~/locales/en/inspection.json";
+import enLabels from "~/locales/en/labels.json";
 import enSubmission from "~/locales/en/submission.json";
 import enTutorial from "~/locales/en/tutorial.json";
 import zhAccount from "~/locales/zh/account.json";
@@ -23,6 +24,7 @@ import zhDocs from "~/locales/zh/docs.json";
 import zhForms from "~/locales/zh/forms.json";
 import zhHome from "~/locales/zh/home.json";
 import zhInspection from "~/locales/zh/inspection.json";
+import zhLabels from "~/locales/zh/labels.json";
 import zhSubmission from "~/locales/zh/submission.json";
 import zhTutorial from "~/locales/zh/tutorial.json";
 
@@ -45,6 +47,7 @@ export const resources = {
     datasets: enDatasets,
     demo: enDemo,
     inspection: enInspection,
+    labels: enLabels,
   },
   zh: {
     account: zhAccount,
@@ -59,6 +62,7 @@ export const resources = {
     datasets: zhDatasets,
     demo: zhDemo,
     inspection: zhInspection,
+    labels: zhLabels,
   },
 } as const;
 

@@ -29,6 +29,7 @@ export const MENU: MenuEntry[] = [
     links: [
       { to: "/datasetPreview", key: "menu.datasetGallery" },
       { to: "/datasetInDetail", key: "menu.myDatasets", who: "user" },
+      { to: "/labelPage", key: "menu.labelling", who: "user" },
     ],
   },
   { to: "/document", key: "menu.docs" },

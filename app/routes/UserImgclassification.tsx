@@ -471,7 +471,7 @@ function Results({ result, provenance }: { result: NonNullable<LoaderData["resul
         ) : null}
         <dl className="profile-grid">
           <dt>{t("groundTruth")}</dt>
-          <dd data-testid="ground-truth">{translateMessage(t, result.groundTruth)}</dd>
+          <dd data-testid="ground-truth">{result.groundTruth ?? t("noLabel")}</dd>
           <dt>{t("predicted")}</dt>
           {ood ? (
             <dd data-testid="predicted">

@@ -296,6 +296,9 @@ function DatasetScreen({
           <Link to={`${here}&upload=1`} className="p-button p-component" preventScrollReset>
             <i className="pi pi-upload" style={{ marginRight: ".4rem" }} /> {t("mine.upload")}
           </Link>
+          <Link to={`/labelPage?dataset=${dataset.id}`} className="p-button p-button-outlined p-component">
+            <i className="pi pi-tag" style={{ marginRight: ".4rem" }} /> {t("mine.labelPictures")}
+          </Link>
           {pictures.total ? (
             <Link to={`${here}&mode=delete`} className="p-button p-button-danger p-button-outlined p-component" preventScrollReset>
               <i className="pi pi-trash" style={{ marginRight: ".4rem" }} /> {t("mine.deletePictures")}

@@ -101,6 +101,7 @@ const PAGES: Array<[string, "visitor" | "user" | "admin"]> = [
   ["/submission", "user"],
   ["/history", "user"],
   ["/datasetInDetail", "user"],
+  ["/labelPage", "user"],
   ["/approval", "admin"],
   ["/user", "admin"],
   ["/admin/ranking", "admin"],
