@@ -13,7 +13,7 @@ import { INSPECTION_LIMITS, INSPECTION_MSG } from "~/lib/rules/inspection.ts";
 import { visibleWhere, type Viewer } from "./datasets.server.ts";
 import { logger } from "./logger.server.ts";
 import { readStored, storedFile } from "./pictures.server.ts";
-import { RetryableJobError, type JobContext, type JobQueue } from "./queue.server.ts";
+import { RetryableJobError, isRetryable, type JobContext, type JobQueue } from "./queue.server.ts";
 import { rpc, SidecarCallError, unary } from "./sidecar.server.ts";
 
 const log = logger("inspection");
@@ -348,8 +348,9 @@ export async function registerInspectionJobs(queue: JobQueue): Promise<void> {
       try {
         return await runInspectionJob(job);
       } catch (err) {
-        // The last attempt failed: say why on the run; earlier ones are retried by the queue.
-        if (job.attempt >= job.maxAttempts)
+        // A failure the queue will not retry (bad input, a bug), or the last attempt: say why on
+        // the run. Otherwise the queue tries again, and the run waits for it as queued.
+        if (!isRetryable(err) || job.attempt >= job.maxAttempts)
           await InspectionRun.update(
             { state: "failed", error: (err as Error).message, finishedAt: new Date() },
             { where: { id: job.payload.runId, state: ACTIVE } },
