@@ -7,10 +7,11 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { Op, UniqueConstraintError } from "sequelize";
-import { CrackDetection, Dataset, InspectionRun, Picture, type InspectionState } from "../../models/index.ts";
+import { CrackDetection, Dataset, InspectionRun, Picture, User, sequelize, type InspectionState } from "../../models/index.ts";
 import type { DetectorInfoReply__Output } from "../../proto/generated/metarank/v1/DetectorInfoReply.ts";
 import { INSPECTION_LIMITS, INSPECTION_MSG } from "~/lib/rules/inspection.ts";
 import { visibleWhere, type Viewer } from "./datasets.server.ts";
+import { writeTransaction } from "./db.server.ts";
 import { logger } from "./logger.server.ts";
 import { readStored, storedFile } from "./pictures.server.ts";
 import { RetryableJobError, isRetryable, type JobContext, type JobQueue } from "./queue.server.ts";
@@ -231,14 +232,16 @@ export async function startRun(queue: JobQueue, user: NonNullable<Viewer>, datas
   const photos = await Picture.count({ where: { datasetId: dataset.id } });
   if (!photos) throw new InspectionRefused(INSPECTION_MSG.emptyDataset);
   if (photos > INSPECTION_LIMITS.photosPerRun) throw new InspectionRefused(INSPECTION_MSG.tooManyPhotos);
-  if (await InspectionRun.count({ where: { userId: user.id, state: ACTIVE } })) throw new InspectionRefused(INSPECTION_MSG.oneAtATime);
   const info = await detectorInfo();
-  const run = await InspectionRun.create({
-    userId: user.id,
-    datasetId: dataset.id,
-    modelName: info?.modelName || "ridge-frangi-v1",
-    mmPerPixel,
-    photosTotal: photos,
+  // One active run per user: checked and inserted in one write transaction holding the user's
+  // row, so two simultaneous starts cannot both pass. The job is queued after the commit.
+  const run = await sequelize.transaction(writeTransaction(), async (transaction) => {
+    await User.findByPk(user.id, { transaction, lock: transaction.LOCK.UPDATE });
+    if (await InspectionRun.count({ where: { userId: user.id, state: ACTIVE }, transaction })) throw new InspectionRefused(INSPECTION_MSG.oneAtATime);
+    return InspectionRun.create(
+      { userId: user.id, datasetId: dataset.id, modelName: info?.modelName || "ridge-frangi-v1", mmPerPixel, photosTotal: photos },
+      { transaction },
+    );
   });
   await enqueueRun(queue, run);
   return run;

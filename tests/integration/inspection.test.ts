@@ -191,3 +191,25 @@ describe("a user's run over a private dataset", () => {
     expect(text(await bob.html("/twodresult"))).not.toContain(`#${runId} · bridge deck`);
   });
 });
+
+describe("one active run per user", () => {
+  it("of several simultaneous starts exactly one is queued, the others are told to wait", async () => {
+    const platform = text(await bob.html("/twodresult"));
+    const datasetId = platform.match(/<option value="(\d+)"[^>]*>Concrete inspection \(generated\)/)![1];
+    const answers = await Promise.all(Array.from({ length: 5 }, () => bob.post("/twodresult", { intent: "start", dataset: datasetId, scale: "0.5" })));
+    const started = answers.filter((r) => r.status === 302);
+    expect(started).toHaveLength(1);
+    for (const r of answers.filter((r) => r.status !== 302)) {
+      expect(r.status).toBe(400);
+      expect(text(await r.text())).toContain("One of your detection runs is still going.");
+    }
+    const runId = new URLSearchParams(location(started[0])!.split("?")[1]).get("run")!;
+    // Another user cannot cancel it; its owner can.
+    await alice.post("/twodresult", { intent: "cancel", run: runId });
+    expect(runState(await bob.html(`/twodresult?run=${runId}`))).not.toBe("cancelled");
+    await bob.post("/twodresult", { intent: "cancel", run: runId });
+    const state = runState(await bob.html(`/twodresult?run=${runId}`));
+    // It may have finished its 8 photos before the cancel arrived; it never stays active.
+    expect(["cancelled", "completed"]).toContain(state);
+  });
+});
