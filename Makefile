@@ -9,7 +9,7 @@ SIDECAR_PORT ?= 50051
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APP_SOURCES := $(shell find app public -type f 2>/dev/null) vite.config.ts tsconfig.json
 
-.PHONY: start install build migrate seed serve test validate typecheck lint format-check proto check-proto test-unit test-integration test-e2e debian-runtime debian-test import-baselines doc-video clean
+.PHONY: start install build migrate seed serve test validate typecheck lint format-check proto check-proto test-unit test-integration test-e2e debian-runtime debian-test import-baselines doc-video dam-model clean
 
 # `npm install` rather than `npm ci`: it installs the locked versions too, but npm 11 with
 # omit-lockfile-registry-resolved leaves other platforms' optional packages (rollup, esbuild,
@@ -74,6 +74,10 @@ proto: node_modules/.installed
 check-proto: node_modules/.installed
 	@tmp=$$(mktemp -d); $(PROTO_GEN) -O $$tmp $(PROTO_FILES) >/dev/null && \
 	  diff -r $$tmp proto/generated >/dev/null || { echo "proto/generated is stale: run 'make proto' and commit the result"; rm -rf $$tmp; exit 1; }; rm -rf $$tmp
+
+# The /dam3d viewer's model (committed; tests/inspection/damModel.test.ts checks it is what this writes).
+dam-model: node_modules/.installed
+	node --import tsx scripts/buildDam.ts
 
 # Type check, lint, formatting and the generated contract, before any test runs.
 validate: typecheck lint format-check check-proto

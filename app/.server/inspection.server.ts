@@ -179,6 +179,12 @@ export async function resultsPage(runId: number, page: number): Promise<ResultsP
   return { rows: await rowsOf(detections), page: p, pages, total };
 }
 
+/** The first `limit` detections of a run in photo order (the dam viewer maps them onto its panels). */
+export async function runDetections(runId: number, limit: number): Promise<DetectionRow[]> {
+  const detections = await CrackDetection.findAll({ where: { runId }, order: [["position", "ASC"]], limit });
+  return rowsOf(detections);
+}
+
 /** One detection of a run the viewer may see (the details dialog), else null. */
 export async function findDetection(runId: number, detectionId: unknown): Promise<DetectionRow | null> {
   const n = Number(detectionId);

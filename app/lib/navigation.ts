@@ -17,6 +17,7 @@ export type MenuEntry = MenuLink | MenuGroup;
 export const DEMO_PAGES: (MenuLink & { textKey: string; icon: string })[] = [
   { to: "/UserImgclassification", key: "menu.demoClassification", textKey: "demos.demoClassificationText", icon: "pi-images" },
   { to: "/twodresult", key: "menu.demoCracks", textKey: "demos.demoCracksText", icon: "pi-th-large" },
+  { to: "/dam3d", key: "menu.demoDam", textKey: "demos.demoDamText", icon: "pi-box" },
 ];
 
 export const MENU: MenuEntry[] = [

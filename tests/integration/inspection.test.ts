@@ -213,3 +213,32 @@ describe("one active run per user", () => {
     expect(["cancelled", "completed"]).toContain(state);
   });
 });
+
+describe("the 3D dam viewer (/dam3d)", () => {
+  it("lays the platform run's photos on the panels and computes its facts from the model and the detections", async () => {
+    const html = text(await anon.html("/dam3d"));
+    expect(html).toContain("Dam information");
+    expect(html).toContain("Gravity dam (generated)");
+    const rows = ((await (await anon.post("/algorithm/getResults", { modelName: "ridge-frangi-v1" })).json()) as { rows: { isCrack: boolean }[] }).rows;
+    const cracks = rows.slice(0, 36).filter((r) => r.isCrack).length;
+    expect(html).toMatch(new RegExp(`data-testid="dam-abnormalities">${cracks}<`));
+    // Two textures in the GLB, one photo a panel for the run's photos.
+    expect(html).toContain(`${2 + Math.min(36, rows.length)} (2 in the model, ${Math.min(36, rows.length)} inspection photos)`);
+    // The still image: one link per placed photo, each to its detection details.
+    expect([...html.matchAll(/data-testid="dam-panel-link"/g)]).toHaveLength(Math.min(36, rows.length));
+    expect(html).toMatch(/href="\/twodresult\?run=\d+&details=\d+"/);
+    const glb = await anon.get("/models/dam.glb");
+    expect(glb.status).toBe(200);
+    expect(Buffer.from(await glb.arrayBuffer()).readUInt32LE(0)).toBe(0x46546c67);
+    const zh = text(await (await new Client(stack.baseUrl).request("/dam3d", { headers: { "Accept-Language": "zh-CN" } })).text());
+    expect(zh).toContain("三维大坝查看器");
+    expect(zh).toContain("大坝信息");
+  });
+  it("shows another user's private run to no one else (404)", async () => {
+    const mine = text(await alice.html("/twodresult"));
+    const privateRun = mine.match(/#(\d+) · bridge deck/)![1];
+    expect((await alice.get(`/dam3d?run=${privateRun}`)).status).toBe(200);
+    expect((await bob.get(`/dam3d?run=${privateRun}`)).status).toBe(404);
+    expect((await anon.get(`/dam3d?run=${privateRun}`)).status).toBe(404);
+  });
+});
