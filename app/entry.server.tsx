@@ -1,7 +1,6 @@
 // The server entry of the Remix build. Besides rendering (Remix's Node entry, streamed; bots
 // and no-JS crawlers get the whole document at once), it exports what server.ts needs from the
 // app (`integration`), so Express and the routes share one module graph (docs/architecture.md).
-import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
@@ -18,6 +17,7 @@ import { mountExpressRoutes } from "./.server/express.server.ts";
 import { logger } from "./.server/logger.server.ts";
 import { publicPageKey } from "./.server/publicPages.server.ts";
 import { startRuntime, stopRuntime } from "./.server/runtime.server.ts";
+import { stripNulBytes } from "./.server/stripNul.server.ts";
 import { multipartMiddleware } from "./.server/uploads.server.ts";
 
 const ABORT_DELAY_MS = 5_000;
@@ -55,7 +55,8 @@ export default async function handleRequest(
         nonce,
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
-          const body = new PassThrough();
+          // Not a plain PassThrough: React 18 can write NUL bytes into the stream (stripNul.server.ts).
+          const body = stripNulBytes();
           responseHeaders.set("Content-Type", "text/html");
           resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
           pipe(body);

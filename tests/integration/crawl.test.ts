@@ -128,6 +128,8 @@ describe("every page in both languages", () => {
         const shown = visible(html);
         expect(shown.match(RAW_KEY)?.[0], `${url}: raw key`).toBeUndefined();
         expect(shown, `${url}: unfilled variable`).not.toMatch(/\{\{\s*\w+\s*\}\}/);
+        // React 18's stream wrote NUL bytes where a Chinese character met its buffer's end (app/.server/stripNul.server.ts).
+        expect(html.includes("\u0000"), `${url}: NUL byte in the page`).toBe(false);
         const headings = h1s(html);
         expect(headings.length, `${url}: h1 count (${headings.join(" | ")})`).toBe(1);
         // The brand name is the homepage's heading in both languages.
