@@ -31,7 +31,9 @@ export function DamViewer({
   const [state, setState] = useState<"loading" | "ready" | "no-webgl" | "failed">("loading");
   // The latest callbacks and selection, read by the long-lived three.js handlers.
   const latest = useRef({ onSelect, onProgress, selected });
-  latest.current = { onSelect, onProgress, selected };
+  useEffect(() => {
+    latest.current = { onSelect, onProgress, selected };
+  });
   const highlight = useRef<(k: number | null) => void>(() => {});
 
   useEffect(() => {
@@ -59,8 +61,8 @@ export function DamViewer({
       el.appendChild(renderer.domElement);
       const scene = new THREE.Scene();
       scene.background = new THREE.Color(0xdbe7f3);
-      scene.add(new THREE.HemisphereLight(0xffffff, 0x6b7280, 1.6));
-      const sun = new THREE.DirectionalLight(0xffffff, 1.6);
+      scene.add(new THREE.HemisphereLight(0xffffff, 0x6b7280, 0.9));
+      const sun = new THREE.DirectionalLight(0xffffff, 1.1);
       sun.position.set(-60, 90, 120);
       scene.add(sun);
       const camera = new THREE.PerspectiveCamera(45, el.clientWidth / el.clientHeight, 0.5, 2000);

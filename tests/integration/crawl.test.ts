@@ -92,6 +92,7 @@ const PAGES: Array<[string, "visitor" | "user" | "admin"]> = [
   ["/UserImgclassification?tab=pool", "visitor"],
   ["/twodresult", "visitor"],
   ["/twodresult", "user"],
+  ["/dam3d", "visitor"],
   ["/document", "visitor"],
   ["/signin", "visitor"],
   ["/signin?tab=register", "visitor"],
