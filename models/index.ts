@@ -13,3 +13,4 @@ export { Picture } from "./Picture.ts";
 export { InferenceCache } from "./InferenceCache.ts";
 export { EvaluationRun, EVALUATION_STATES, EVALUATION_TRANSITIONS, transitionRun, type EvaluationState } from "./EvaluationRun.ts";
 export { InspectionRun, CrackDetection, INSPECTION_STATES, type InspectionState } from "./InspectionRun.ts";
+export { SearchQuery } from "./SearchQuery.ts";

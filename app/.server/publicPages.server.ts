@@ -56,6 +56,8 @@ export async function publicPageKey(req: {
 }): Promise<string | null> {
   if (req.method !== "GET" && req.method !== "HEAD") return null;
   if (!CACHEABLE_PATHS.has(req.path)) return null;
+  // A search is counted each time its results are shown (searchAnalytics.server.ts): never served from the cache.
+  if (new URL(req.url, "http://local").searchParams.get("q")) return null;
   const cookie = typeof req.headers.cookie === "string" ? req.headers.cookie : "";
   const headers = new Headers();
   if (cookie) headers.set("Cookie", cookie);

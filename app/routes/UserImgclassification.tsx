@@ -12,6 +12,8 @@ import { Toast } from "primereact/toast";
 import { useEffect, useRef } from "react";
 import { getUser, requireUser } from "~/.server/session.server.ts";
 import type { UploadedFiles } from "~/.server/uploads.server.ts";
+import { recordClick, recordImpression } from "~/.server/searchAnalytics.server.ts";
+import { clickParams } from "~/lib/searchAnalytics.ts";
 import { findVisibleDataset, findVisiblePicture, listPictures, pageOf, searchDatasets, uploadPictures, type Viewer } from "~/.server/datasets.server.ts";
 import {
   CLASSIFICATION_ALGORITHMS,
@@ -105,11 +107,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
       step: 1 as const,
       type,
       q,
-      search: await searchDatasets(viewer, { type, q, page: pageOf(sp.get("page")) }),
+      search: await searchDatasets(viewer, { type, q, page: pageOf(sp.get("page")) }).then(async (found) => {
+        if (type === "name") await recordImpression(request, q);
+        return found;
+      }),
       searchError: undefined as string | undefined,
     };
   }
   const dataset = await findVisibleDataset(datasetId, viewer);
+  if (dataset) await recordClick(request, sp);
   if (!dataset) throw notFound();
   if (picked && picked.dataset.id !== dataset.id) throw notFound();
   const pictures = await listPictures(dataset.id, pageOf(sp.get("page")));
@@ -262,7 +268,7 @@ function DatasetStep({ type, q, search, searchError }: Step1) {
         q={q}
         result={search}
         error={searchError}
-        pickHref={(id) => `/UserImgclassification?dataset=${id}`}
+        pickHref={(id, rank) => `/UserImgclassification?dataset=${id}${type === "name" && q ? `&${clickParams(q, rank)}` : ""}`}
         pickLabel={t("select")}
         pageHref={(page) => `/UserImgclassification?${new URLSearchParams({ type, q, page: String(page) })}`}
       />

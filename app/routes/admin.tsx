@@ -30,6 +30,9 @@ export default function Admin() {
         <NavLink to="/admin/evaluations" className={tab}>
           {t("tabs.evaluations")}
         </NavLink>
+        <NavLink to="/admin/search_queries" className={tab}>
+          {t("tabs.searches")}
+        </NavLink>
         {/* bull-board is an Express app beside Remix: a full page load, not a client navigation. */}
         <a href="/admin/queues" className="tab" data-testid="queues-link">
           {t("tabs.queues")}

@@ -27,6 +27,8 @@ import {
   type PictureView,
 } from "~/.server/datasets.server.ts";
 import { i18nServer } from "~/.server/i18n.server.ts";
+import { recordClick, recordImpression } from "~/.server/searchAnalytics.server.ts";
+import { clickParams } from "~/lib/searchAnalytics.ts";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { ConfirmSubmit } from "~/components/datasets/ConfirmSubmit.tsx";
 import { Pager } from "~/components/datasets/Pager.tsx";
@@ -63,6 +65,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const datasetId = sp.get("dataset");
   if (datasetId) {
     const dataset = await requireVisibleDataset(datasetId, user);
+    await recordClick(request, sp);
     const pictures = await listPictures(dataset.id, pageOf(sp.get("page")));
     const view = await datasetView(dataset, user);
     const mode = view.isOwn && sp.get("mode") === "delete" ? "delete" : "browse";
@@ -88,6 +91,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   const { q } = search.value;
   const result = await searchDatasets(user, { type, q, page: pageOf(sp.get("page")) });
+  if (type === "name") await recordImpression(request, q);
   return { kind: "list" as const, title, type, q, result, notice, searchError: undefined as string | undefined };
 }
 
@@ -238,7 +242,7 @@ function DatasetList({ type, q, result, notice, searchError }: Extract<ReturnTyp
           q={q}
           result={result}
           error={searchError}
-          pickHref={(id) => `/datasetInDetail?dataset=${id}`}
+          pickHref={(id, rank) => `/datasetInDetail?dataset=${id}${type === "name" && q ? `&${clickParams(q, rank)}` : ""}`}
           pickLabel={t("open")}
           pageHref={qs}
         />

@@ -8,6 +8,8 @@ import { Link, useLoaderData, useNavigate } from "@remix-run/react";
 import { Dialog } from "primereact/dialog";
 import { TabView, TabPanel } from "primereact/tabview";
 import { getUser } from "~/.server/session.server.ts";
+import { recordImpression } from "~/.server/searchAnalytics.server.ts";
+import { clickParams } from "~/lib/searchAnalytics.ts";
 import { datasetIntros, galleryCards, listPictures, pageOf, platformPictureAt, searchDatasets } from "~/.server/datasets.server.ts";
 import { Pager } from "~/components/datasets/Pager.tsx";
 import { PictureTile } from "~/components/datasets/PictureTile.tsx";
@@ -42,6 +44,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     }
     const q = search.value.q;
     const result = await searchDatasets(viewer, { type, q, page: pageOf(sp.get("page")), onlyUsers: true, perPage: PREVIEWS_PER_PAGE });
+    if (type === "name") await recordImpression(request, q);
     return { tab: "users" as const, title, type, q, result, signedIn: Boolean(viewer), searchError: undefined as string | undefined };
   }
   const cards = await galleryCards();
@@ -303,7 +306,7 @@ function UsersTab({ type, q, result, signedIn, searchError }: UsersData) {
         result={result}
         error={searchError}
         hidden={{ tab: "users" }}
-        pickHref={(id) => `/datasetInDetail?dataset=${id}`}
+        pickHref={(id, rank) => `/datasetInDetail?dataset=${id}${type === "name" && q ? `&${clickParams(q, rank)}` : ""}`}
         pickLabel={t("open")}
         pageHref={(page) => `/datasetPreview?${new URLSearchParams({ tab: "users", type, q, page: String(page) })}`}
       />

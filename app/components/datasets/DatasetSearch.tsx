@@ -4,6 +4,7 @@ import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { DATASET_MSG, SEARCH_MAX } from "~/lib/rules/datasets.ts";
 import { Pager } from "./Pager.tsx";
 import { useTranslation } from "react-i18next";
+import { PREVIEWS_PER_PAGE } from "~/lib/rules/datasets.ts";
 
 /**
  * The dataset search of seed 001 (user query, classification, detail pages): search type
@@ -28,7 +29,8 @@ export function DatasetSearch({
   hidden?: Record<string, string>;
   /** The keyword's message when the server refused it (too long, control characters). */
   error?: string;
-  pickHref: (id: number) => string;
+  /** The link that opens a result; `rank` is its 1-based position in the whole result list. */
+  pickHref: (id: number, rank: number) => string;
   pickLabel: string;
   pageHref: (page: number) => string;
 }) {
@@ -68,7 +70,7 @@ export function DatasetSearch({
       ) : null}
       {!error && !result.noMatch && result.total === 0 ? <p className="muted">{t("search.noneVisible")}</p> : null}
       <div className="ds-previews">
-        {result.items.map((d) => (
+        {result.items.map((d, i) => (
           <div key={d.id} className="card ds-preview" data-dataset-id={d.id} style={{ marginBottom: 0 }}>
             <div>
               <h3 style={{ margin: "0 0 .35rem" }}>{d.name}</h3>
@@ -87,7 +89,7 @@ export function DatasetSearch({
                 ))}
               </div>
             </div>
-            <Link to={pickHref(d.id)} className="p-button p-component">
+            <Link to={pickHref(d.id, (result.page - 1) * PREVIEWS_PER_PAGE + i + 1)} className="p-button p-component">
               {pickLabel}
             </Link>
           </div>
