@@ -20,13 +20,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const sp = new URL(request.url).searchParams;
   const sort: SortColumn = (SORT_COLUMNS as readonly string[]).includes(sp.get("sort") ?? "") ? (sp.get("sort") as SortColumn) : "impressions";
-  const dir = sp.get("dir") === "asc" ? "asc" : sp.get("dir") === "desc" ? "desc" : sort === "keyword" || sort === "rank" ? "asc" : "desc";
+  const dir = sp.get("dir") === "asc" ? "asc" : sp.get("dir") === "desc" ? "desc" : firstDirection(sort);
   const page = Math.max(1, Math.min(100_000, Number.parseInt(sp.get("page") ?? "1", 10) || 1));
   return { sort, dir: dir as "asc" | "desc", ...(await searchQueryPage(sort, dir, page)) };
 }
 
 const href = (sort: SortColumn, dir: "asc" | "desc", page = 1) =>
   `/admin/search_queries?${new URLSearchParams({ sort, dir, ...(page > 1 ? { page: String(page) } : {}) })}`;
+/** Names and ranks read best from the top (A, 1st); counts and rates from the largest. */
+const firstDirection = (c: SortColumn): "asc" | "desc" => (c === "keyword" || c === "rank" ? "asc" : "desc");
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 const rankText = (r: number | null) => (r === null ? "—" : r.toFixed(2));
 
@@ -56,7 +58,8 @@ export default function SearchQueries() {
           sortOrder={dir === "asc" ? 1 : -1}
           onSort={(e: DataTableSortEvent) => {
             const column = (Object.keys(field) as SortColumn[]).find((c) => field[c] === e.sortField) ?? "impressions";
-            navigate(href(column, e.sortOrder === 1 ? "asc" : "desc"), { preventScrollReset: true });
+            // A new column starts in its natural direction (the same as the links'); the same column flips.
+            navigate(href(column, column === sort ? (dir === "asc" ? "desc" : "asc") : firstDirection(column)), { preventScrollReset: true });
           }}
           emptyMessage={t("searches.none")}
           size="small"
@@ -75,7 +78,7 @@ export default function SearchQueries() {
               <tr>
                 {SORT_COLUMNS.map((c) => {
                   const active = c === sort;
-                  const next = active && dir === "desc" ? "asc" : active ? "desc" : c === "keyword" || c === "rank" ? "asc" : "desc";
+                  const next = active ? (dir === "desc" ? "asc" : "desc") : firstDirection(c);
                   return (
                     <th key={c} aria-sort={active ? (dir === "asc" ? "ascending" : "descending") : "none"} style={{ textAlign: "left" }}>
                       <Link to={href(c, next)} data-testid={`sort-${c}`}>
