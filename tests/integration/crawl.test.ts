@@ -109,6 +109,7 @@ const PAGES: Array<[string, "visitor" | "user" | "admin"]> = [
   ["/admin/manage_server", "admin"],
   ["/admin/manage_server?dialog=create", "admin"],
   ["/admin/evaluations", "admin"],
+  ["/admin/search_queries", "admin"],
   ["/no-such-page", "visitor"],
 ];
 
