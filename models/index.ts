@@ -14,3 +14,4 @@ export { InferenceCache } from "./InferenceCache.ts";
 export { EvaluationRun, EVALUATION_STATES, EVALUATION_TRANSITIONS, transitionRun, type EvaluationState } from "./EvaluationRun.ts";
 export { InspectionRun, CrackDetection, INSPECTION_STATES, type InspectionState } from "./InspectionRun.ts";
 export { SearchQuery } from "./SearchQuery.ts";
+export { ConceptResult } from "./ConceptResult.ts";

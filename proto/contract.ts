@@ -6,6 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
+import type { ProtoGrpcType as ConceptsProto } from "./generated/concepts.ts";
 import type { ProtoGrpcType as EvaluationProto } from "./generated/evaluation.ts";
 import type { ProtoGrpcType as InferenceProto } from "./generated/inference.ts";
 import type { ProtoGrpcType as InspectionProto } from "./generated/inspection.ts";
@@ -33,6 +34,7 @@ export const LOADER_OPTIONS: protoLoader.Options = {
 
 /** Each contract file and the generated type of what it loads. */
 export interface ContractFiles {
+  "metarank/v1/concepts.proto": ConceptsProto;
   "metarank/v1/evaluation.proto": EvaluationProto;
   "metarank/v1/inference.proto": InferenceProto;
   "metarank/v1/inspection.proto": InspectionProto;

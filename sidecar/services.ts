@@ -7,6 +7,7 @@ import { registryService } from "./registry/heartbeat.ts";
 import { inferenceService } from "./inference/service.ts";
 import { evaluationService } from "./inference/evaluation/service.ts";
 import { inspectionService } from "./inspection/service.ts";
+import { conceptsService } from "./concepts/service.ts";
 
 export interface SidecarService {
   /** Fully-qualified service name, e.g. "metarank.v1.Metascore" (what health checks ask for). */
@@ -17,4 +18,12 @@ export interface SidecarService {
   stop?(): void;
 }
 
-export const SERVICES: SidecarService[] = [metascoreService, telemetryService, registryService, inferenceService, evaluationService, inspectionService];
+export const SERVICES: SidecarService[] = [
+  metascoreService,
+  telemetryService,
+  registryService,
+  inferenceService,
+  evaluationService,
+  inspectionService,
+  conceptsService,
+];

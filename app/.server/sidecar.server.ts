@@ -18,6 +18,7 @@ function loadContract() {
   return {
     inference: metarankV1("metarank/v1/inference.proto").Inference.service,
     inspection: metarankV1("metarank/v1/inspection.proto").Inspection.service,
+    concepts: metarankV1("metarank/v1/concepts.proto").Concepts.service,
     metascore: metarankV1("metarank/v1/metascore.proto").Metascore.service,
     evaluation: metarankV1("metarank/v1/evaluation.proto").Evaluation.service,
     telemetry: metarankV1("metarank/v1/telemetry.proto").Telemetry.service,

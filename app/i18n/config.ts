@@ -12,6 +12,7 @@ import enForms from "~/locales/en/forms.json";
 import enHome from "~/locales/en/home.json";
 import enInspection from "~/locales/en/inspection.json";
 import enLabels from "~/locales/en/labels.json";
+import enConcepts from "~/locales/en/concepts.json";
 import enSubmission from "~/locales/en/submission.json";
 import enTutorial from "~/locales/en/tutorial.json";
 import zhAccount from "~/locales/zh/account.json";
@@ -25,6 +26,7 @@ import zhForms from "~/locales/zh/forms.json";
 import zhHome from "~/locales/zh/home.json";
 import zhInspection from "~/locales/zh/inspection.json";
 import zhLabels from "~/locales/zh/labels.json";
+import zhConcepts from "~/locales/zh/concepts.json";
 import zhSubmission from "~/locales/zh/submission.json";
 import zhTutorial from "~/locales/zh/tutorial.json";
 
@@ -48,6 +50,7 @@ export const resources = {
     demo: enDemo,
     inspection: enInspection,
     labels: enLabels,
+    concepts: enConcepts,
   },
   zh: {
     account: zhAccount,
@@ -63,6 +66,7 @@ export const resources = {
     demo: zhDemo,
     inspection: zhInspection,
     labels: zhLabels,
+    concepts: zhConcepts,
   },
 } as const;
 

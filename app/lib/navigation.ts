@@ -18,6 +18,7 @@ export const DEMO_PAGES: (MenuLink & { textKey: string; icon: string })[] = [
   { to: "/UserImgclassification", key: "menu.demoClassification", textKey: "demos.demoClassificationText", icon: "pi-images" },
   { to: "/twodresult", key: "menu.demoCracks", textKey: "demos.demoCracksText", icon: "pi-th-large" },
   { to: "/dam3d", key: "menu.demoDam", textKey: "demos.demoDamText", icon: "pi-box" },
+  { to: "/tcav", key: "menu.demoConcepts", textKey: "demos.demoConceptsText", icon: "pi-palette" },
 ];
 
 export const MENU: MenuEntry[] = [

@@ -4,19 +4,21 @@
 import type { DatasetSplits } from "./dataset.ts";
 import { readFashionMnist } from "./fashionMnist.ts";
 import { generateScenes } from "./scenes.ts";
+import { generateTexturedShapes } from "./texturedShapes.ts";
 import { readCifarDir } from "./cifar.ts";
 import { readImageFolderSplits } from "./imageFolder.ts";
 
-export const BUILTIN_DATASETS = ["fashion-mnist", "scenes"] as const;
+export const BUILTIN_DATASETS = ["fashion-mnist", "scenes", "textured-shapes"] as const;
 
 /**
- * Load a dataset by name: "fashion-mnist", "scenes", "cifar:<dir>" (CIFAR-10/100
+ * Load a dataset by name: "fashion-mnist", "scenes", "textured-shapes", "cifar:<dir>" (CIFAR-10/100
  * binary version) or "folder:<dir>" (train/ and test/ sub-folders, one folder per class).
  */
 export function loadDataset(name: string): DatasetSplits {
   if (name === "fashion-mnist") return readFashionMnist();
   if (name === "scenes") return generateScenes();
+  if (name === "textured-shapes") return generateTexturedShapes();
   if (name.startsWith("cifar:")) return readCifarDir(name.slice("cifar:".length));
   if (name.startsWith("folder:")) return readImageFolderSplits(name.slice("folder:".length));
-  throw new Error(`unknown dataset "${name}"; use fashion-mnist, scenes, cifar:<dir> or folder:<dir>`);
+  throw new Error(`unknown dataset "${name}"; use fashion-mnist, scenes, textured-shapes, cifar:<dir> or folder:<dir>`);
 }

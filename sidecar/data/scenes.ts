@@ -14,9 +14,9 @@ export const SCENES_DEFAULT_SEED = 20240611;
 export const SCENES_TRAIN_SIZE = 6000;
 export const SCENES_TEST_SIZE = 1000;
 
-type Rgb = [number, number, number];
+export type Rgb = [number, number, number];
 
-function hsv(h: number, s: number, v: number): Rgb {
+export function hsv(h: number, s: number, v: number): Rgb {
   const i = Math.floor(h * 6);
   const f = h * 6 - i;
   const p = v * (1 - s);
@@ -41,7 +41,7 @@ function hsv(h: number, s: number, v: number): Rgb {
 const luma = (c: Rgb) => 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
 
 /** Is the point (u, v), in the shape's own frame scaled so its radius is 1, inside it? */
-function insideShape(cls: number, u: number, v: number): boolean {
+export function insideShape(cls: number, u: number, v: number): boolean {
   switch (SCENE_CLASSES[cls]) {
     case "circle":
       return u * u + v * v <= 1;
@@ -84,13 +84,12 @@ export interface SceneImage {
   mask: Uint8Array;
 }
 
-/** Render one scene; the same (seed, split, index) always gives the same image. */
-export function renderScene(seed: number, split: number, index: number, size = SCENE_SIZE): SceneImage {
-  const rng = new Rng(mixSeed(seed, split, index));
-  const label = rng.int(0, SCENE_CLASSES.length - 1);
-  const px = new Float32Array(size * size * 3);
-  const mask = new Uint8Array(size * size);
-
+/**
+ * The scenes' background into px (H × W × 3): a linear gradient between two colours plus
+ * low-frequency waves, then clutter (short strokes and dots too small to read as any shape).
+ * Returns the two gradient colours (the object's colour is chosen to contrast with them).
+ */
+export function paintBackground(rng: Rng, px: Float32Array, size: number): [Rgb, Rgb] {
   // Background: a linear gradient between two colours plus low-frequency waves.
   const bgA = hsv(rng.float(), rng.uniform(0.1, 0.8), rng.uniform(0.2, 0.9));
   const bgB = hsv(rng.float(), rng.uniform(0.1, 0.8), rng.uniform(0.2, 0.9));
@@ -110,7 +109,6 @@ export function renderScene(seed: number, split: number, index: number, size = S
     }
   }
 
-  // Clutter: short strokes and dots too small to read as any shape class.
   const clutter = rng.int(3, 8);
   for (let k = 0; k < clutter; k++) {
     const col = hsv(rng.float(), rng.uniform(0.2, 1), rng.uniform(0.1, 1));
@@ -134,6 +132,18 @@ export function renderScene(seed: number, split: number, index: number, size = S
             for (let c = 0; c < 3; c++) px[(yy * size + xx) * 3 + c] = col[c];
     }
   }
+
+  return [bgA, bgB];
+}
+
+/** Render one scene; the same (seed, split, index) always gives the same image. */
+export function renderScene(seed: number, split: number, index: number, size = SCENE_SIZE): SceneImage {
+  const rng = new Rng(mixSeed(seed, split, index));
+  const label = rng.int(0, SCENE_CLASSES.length - 1);
+  const px = new Float32Array(size * size * 3);
+  const mask = new Uint8Array(size * size);
+
+  const [bgA, bgB] = paintBackground(rng, px, size);
 
   // The object: colour contrasting with the background, one of four textures.
   const bgLuma = (luma(bgA) + luma(bgB)) / 2;

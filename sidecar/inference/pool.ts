@@ -12,6 +12,7 @@ import { Piscina } from "piscina";
 import type { ExplainRequest, ExplainResult, PredictRequest, PredictResult } from "./explain.ts";
 import { CHECKPOINT_ERROR_NAMES, INPUT_ERROR_NAMES } from "./errors.ts";
 import type { WorkerInit, WorkerReply, WorkerTask } from "./poolProtocol.ts";
+import type { TcavJob, TcavJobResult } from "../concepts/experiment.ts";
 import type { CrackPhotoRequest, CrackPhotoResult } from "../inspection/photo.ts";
 
 const WORKER_FILE = new URL("./workerEntry.mjs", import.meta.url).pathname;
@@ -135,6 +136,10 @@ export class InferencePool {
   /** Crack detection on one inspection photo (pure JavaScript, but seconds on a large photo: off the event loop). */
   detectCracks(req: CrackPhotoRequest, opts?: JobOptions): Promise<CrackPhotoResult> {
     return this.submit({ kind: "detectCracks", req }, opts);
+  }
+
+  tcav(req: TcavJob, opts?: JobOptions): Promise<TcavJobResult> {
+    return this.submit({ kind: "tcav", req }, opts);
   }
 
   /** Load models in every worker ahead of the first request (one warm job per thread). */

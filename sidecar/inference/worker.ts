@@ -6,6 +6,8 @@ import { initBackend, type BackendChoice } from "./runtime/backend.ts";
 import { explain, predict } from "./explain.ts";
 import { getNet } from "./models.ts";
 import { detectCracksInPhoto } from "../inspection/photo.ts";
+import { tcavJob } from "../concepts/experiment.ts";
+import { diskCavStore } from "../concepts/store.ts";
 import type { WorkerInit, WorkerReply, WorkerTask } from "./poolProtocol.ts";
 
 const init = (workerData ?? {}) as WorkerInit;
@@ -19,6 +21,7 @@ export default async function handle(task: WorkerTask): Promise<WorkerReply> {
     if (task.kind === "predict") return { backend, ok: true, result: predict(task.req) };
     if (task.kind === "explain") return { backend, ok: true, result: await explain(task.req) };
     if (task.kind === "detectCracks") return { backend, ok: true, result: detectCracksInPhoto(task.req) };
+    if (task.kind === "tcav") return { backend, ok: true, result: tcavJob(task.req, diskCavStore()) };
     for (const id of task.modelIds) getNet(id);
     return { backend, ok: true, result: null };
   } catch (err) {

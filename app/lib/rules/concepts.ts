@@ -1,0 +1,48 @@
+// The concept page's rules (seed 001 "Concept-based page (/tcav)", §5, §9; issue 17): its page
+// sizes and the order of its checks, at least one concept (请至少选择一个概念), then model,
+// algorithm and image. Shared by the page and its action (app/routes/tcav.tsx).
+import { messageRef } from "../forms/messages.ts";
+
+export const CONCEPT_LIMITS = {
+  /** Images in the pool (seed §9: "concept/tcav pool 8 images"). */
+  pool: 8,
+  /** Concept slots a page (seed §9: "concept page 3"). */
+  pageSize: 3,
+  /** Concepts one TCAV request scores (each costs R CAVs a layer). */
+  maxConcepts: 6,
+  /** Pool seeds are small integers in the URL. */
+  maxSeed: 1_000_000,
+} as const;
+
+/** The seeds' algorithm choice for the concept page. */
+export const CONCEPT_ALGORITHMS = ["TCAV"] as const;
+
+export const CONCEPT_MSG = {
+  chooseConcept: messageRef("concepts:msg.chooseConcept"),
+  tooManyConcepts: messageRef("concepts:msg.tooManyConcepts", { max: CONCEPT_LIMITS.maxConcepts }),
+  unknownConcept: messageRef("concepts:msg.unknownConcept"),
+  chooseModel: messageRef("demo:msg.chooseModel"),
+  chooseAlgorithm: messageRef("demo:msg.chooseAlgorithm"),
+  chooseImage: messageRef("demo:msg.chooseImage"),
+  success: messageRef("demo:msg.success"),
+  notFound: messageRef("concepts:msg.notFound"),
+} as const;
+
+export interface ConceptForm {
+  concepts: string[];
+  model: string;
+  algorithm: string;
+  image: string;
+}
+
+/** The first failing check in the seeds' order, or null. `available`: the slots that have examples; `models`: the offered ids. */
+export function checkConceptForm(f: ConceptForm, available: readonly string[], models: readonly string[]) {
+  if (f.concepts.length === 0) return CONCEPT_MSG.chooseConcept;
+  if (f.concepts.length > CONCEPT_LIMITS.maxConcepts) return CONCEPT_MSG.tooManyConcepts;
+  if (f.concepts.some((c) => !available.includes(c))) return CONCEPT_MSG.unknownConcept;
+  if (!f.model || !models.includes(f.model)) return CONCEPT_MSG.chooseModel;
+  if (!(CONCEPT_ALGORITHMS as readonly string[]).includes(f.algorithm)) return CONCEPT_MSG.chooseAlgorithm;
+  // Any held-out image may be scored (the pool is a view of them); the sidecar checks the range.
+  if (!/^\d{1,6}$/.test(f.image)) return CONCEPT_MSG.chooseImage;
+  return null;
+}

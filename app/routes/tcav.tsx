@@ -1,0 +1,437 @@
+// /tcav — the concept-based page (seed 001 "Concept-based page (/tcav)", §5, §9; issue 17;
+// docs/concepts.md). Step 1 picks an image from a pool of 8 held-out images (refreshable),
+// step 2 picks concepts among the 47 slots, 3 a page, each "with" or "without", step 3 the model
+// (the seeds' GoogleNet slot) and the algorithm (TCAV), then Start. The results: the input, the
+// chosen concepts, and one score image per concept (TCAV score per layer against the random
+// baseline, with significance marks), with the numbers in a table.
+//
+// The whole selection lives in one form: paging and refreshing submit it with GET (so choices
+// on other concept pages travel as hidden fields), Start submits it with POST. Everything works
+// without JavaScript.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { ProgressSpinner } from "primereact/progressspinner";
+import { useTranslation } from "react-i18next";
+import {
+  conceptCatalogue,
+  conceptModels,
+  conceptPool,
+  findTcavResult,
+  runTcav,
+  type Catalogue,
+  type PoolView,
+  type TcavView,
+} from "~/.server/concepts.server.ts";
+import { checkFormData } from "~/.server/forms.server.ts";
+import { getUser } from "~/.server/session.server.ts";
+import { SidecarCallError } from "~/.server/sidecar.server.ts";
+import { returnDemoRun, spendDemoRun } from "~/.server/throttle.server.ts";
+import { FieldError, Notice } from "~/components/FieldError.tsx";
+import { TcavScoreChart } from "~/components/TcavScoreChart.tsx";
+import { CLASSIFICATION_MSG } from "~/lib/rules/classification.ts";
+import { translateMessage } from "~/lib/forms/messages.ts";
+import { CONCEPT_ALGORITHMS, CONCEPT_LIMITS, CONCEPT_MSG, checkConceptForm } from "~/lib/rules/concepts.ts";
+
+export const handle = { i18n: ["concepts", "demo"] };
+
+export const meta: MetaFunction = () => [{ title: "Concept-based explanation (TCAV) — Meta-Rank" }];
+
+interface Selection {
+  seed: number;
+  cpage: number;
+  image: string;
+  model: string;
+  algorithm: string;
+  concepts: string[];
+}
+
+const intIn = (v: string | null, lo: number, hi: number, fallback: number) => {
+  const n = Number.parseInt(v ?? "", 10);
+  return Number.isFinite(n) && n >= lo && n <= hi ? n : fallback;
+};
+
+/**
+ * The selection from the form's fields: hidden `c` fields carry concepts chosen on other pages;
+ * the current page's slots answer with `use.<name>` = with | without.
+ */
+function readSelection(params: URLSearchParams | FormData, slotNames: readonly string[]): Selection {
+  const get = (k: string) => {
+    const v = params.get(k);
+    return typeof v === "string" ? v : null;
+  };
+  const chosen = new Set<string>();
+  for (const v of params.getAll("c")) if (typeof v === "string" && slotNames.includes(v)) chosen.add(v);
+  for (const name of slotNames) {
+    const use = get(`use.${name}`);
+    if (use === "with") chosen.add(name);
+    else if (use === "without") chosen.delete(name);
+  }
+  return {
+    seed: intIn(get("seed"), 0, CONCEPT_LIMITS.maxSeed, 1),
+    cpage: intIn(get("cpage"), 1, 100, 1),
+    image: (get("image") ?? "").slice(0, 10),
+    model: (get("model") ?? "").slice(0, 100),
+    algorithm: (get("algorithm") ?? "TCAV").slice(0, 64),
+    concepts: [...chosen].slice(0, 47),
+  };
+}
+
+type LoaderData = {
+  catalogue: Catalogue | null;
+  models: { id: string; dataset: string; testAccuracy: number | null }[];
+  pool: PoolView | null;
+  selection: Selection;
+  result: TcavView | null;
+  down: string | null;
+  ok: boolean;
+};
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  let catalogue: Catalogue | null = null;
+  let models: LoaderData["models"] = [];
+  let pool: PoolView | null = null;
+  let down: string | null = null;
+  try {
+    catalogue = await conceptCatalogue();
+    models = (await conceptModels()).map((m) => ({ id: m.id, dataset: m.dataset, testAccuracy: m.testAccuracy }));
+  } catch (e) {
+    if (!(e instanceof SidecarCallError)) throw e;
+    down = e.message;
+  }
+  const selection = readSelection(url.searchParams, catalogue?.slots.map((s) => s.name) ?? []);
+  if (!models.some((m) => m.id === selection.model)) selection.model = models[0]?.id ?? "";
+  if (selection.model) {
+    try {
+      pool = await conceptPool(selection.model, selection.seed);
+    } catch (e) {
+      if (!(e instanceof SidecarCallError)) throw e;
+      down = e.message;
+    }
+  }
+  const resultId = url.searchParams.get("result");
+  let result: TcavView | null = null;
+  if (resultId) {
+    result = /^\d{1,12}$/.test(resultId) ? await findTcavResult(Number(resultId)) : null;
+    if (!result) throw new Response("Not Found", { status: 404, statusText: "Not Found" });
+  }
+  return { catalogue, models, pool, selection, result, down, ok: url.searchParams.get("ok") === "1" } satisfies LoaderData;
+}
+
+type ActionResult = { error?: string; failure?: string; selection?: Selection };
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = checkFormData(await request.formData());
+  const catalogue = await conceptCatalogue().catch(() => null);
+  if (!catalogue) return data<ActionResult>({ failure: CONCEPT_MSG.notFound }, { status: 503 });
+  const selection = readSelection(
+    form,
+    catalogue.slots.map((s) => s.name),
+  );
+  const models = (await conceptModels().catch(() => [])).map((m) => m.id);
+  const available = catalogue.slots.filter((s) => s.available).map((s) => s.name);
+  const error = checkConceptForm(selection, available, models);
+  if (error) return data<ActionResult>({ error, selection }, { status: 400 });
+  const viewer = await getUser(request);
+  const visitor = viewer ? `user:${viewer.id}` : `ip:${(context as { ip?: string }).ip ?? "unknown"}`;
+  const wait = await spendDemoRun(visitor);
+  if (wait > 0) return data<ActionResult>({ error: CLASSIFICATION_MSG.rateLimited(Math.max(1, Math.ceil(wait / 60))), selection }, { status: 429 });
+  try {
+    const { id, cached } = await runTcav({ modelId: selection.model, imageIndex: Number(selection.image), concepts: selection.concepts }, request.signal);
+    if (cached) await returnDemoRun(visitor);
+    const next = new URLSearchParams();
+    next.set("model", selection.model);
+    next.set("seed", String(selection.seed));
+    next.set("cpage", String(selection.cpage));
+    next.set("image", selection.image);
+    for (const c of selection.concepts) next.append("c", c);
+    next.set("result", String(id));
+    next.set("ok", "1");
+    return redirect(`/tcav?${next}#results`);
+  } catch (e) {
+    if (!(e instanceof SidecarCallError)) throw e;
+    if (e.kind !== "user") await returnDemoRun(visitor);
+    return data<ActionResult>(e.kind === "user" ? { error: e.message, selection } : { failure: e.message, selection }, {
+      status: e.kind === "user" ? 400 : 503,
+    });
+  }
+}
+
+const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
+
+export default function ConceptPage() {
+  const { catalogue, models, pool, selection: loaded, result, down, ok } = useLoaderData<typeof loader>();
+  const actionData = useActionData<ActionResult>();
+  const navigation = useNavigation();
+  const { t } = useTranslation("concepts");
+  const selection = actionData?.selection ?? loaded;
+  const running = navigation.state === "submitting" && navigation.formMethod?.toUpperCase() === "POST";
+  const slots = catalogue?.slots ?? [];
+  const pages = Math.max(1, Math.ceil(slots.length / CONCEPT_LIMITS.pageSize));
+  const cpage = Math.min(selection.cpage, pages);
+  const onPage = slots.slice((cpage - 1) * CONCEPT_LIMITS.pageSize, cpage * CONCEPT_LIMITS.pageSize);
+  const hiddenChosen = selection.concepts.filter((c) => !onPage.some((s) => s.name === c));
+  const model = models.find((m) => m.id === selection.model);
+  return (
+    <main className="page tcav-page">
+      <style>{CSS}</style>
+      <h1>{t("title")}</h1>
+      <p className="lead">{t("lead")}</p>
+      <details className="card how-to-read">
+        <summary>{t("howTo.title")}</summary>
+        <p>{t("howTo.score")}</p>
+        <p>{t("howTo.significance", { sets: catalogue?.randomSets ?? 0, examples: catalogue?.examplesPerSet ?? 0 })}</p>
+        <p>{t("howTo.data", { random: catalogue?.randomSource ?? "", concepts: catalogue?.conceptSource ?? "" })}</p>
+        <p>{t("howTo.groundTruth")}</p>
+      </details>
+      {down ? (
+        <p className="notice notice-error" role="alert" data-testid="tcav-down">
+          {t("down")} ({down})
+        </p>
+      ) : null}
+      {ok ? <Notice kind="success">{translateMessage(t, CONCEPT_MSG.success)}</Notice> : null}
+      <Form method="get" action="/tcav" id="tcav-form" className="tcav-form">
+        <input type="hidden" name="seed" value={selection.seed} />
+        {hiddenChosen.map((c) => (
+          <input key={c} type="hidden" name="c" value={c} />
+        ))}
+        <section className="card" aria-labelledby="step1">
+          <h2 id="step1">{t("step1")}</h2>
+          {pool ? <p className="muted">{t("poolFrom", { dataset: pool.dataset, count: pool.images.length })}</p> : null}
+          <div className="pool" role="radiogroup" aria-label={t("step1")}>
+            {pool?.images.map((im) => (
+              <label key={im.index} className={`pool-item${String(im.index) === selection.image ? " picked" : ""}`} data-testid="pool-image">
+                <input type="radio" name="image" value={im.index} defaultChecked={String(im.index) === selection.image} />
+                <img src={im.src} alt={t("poolAlt", { index: im.index, label: im.label })} width={96} height={96} />
+                <span>
+                  #{im.index} · {im.label}
+                </span>
+              </label>
+            ))}
+          </div>
+          <button type="submit" name="seed" value={(selection.seed % CONCEPT_LIMITS.maxSeed) + 1} className="p-button p-button-outlined p-button-sm">
+            {t("refresh")}
+          </button>
+          <FieldError id="image-error" message={actionData?.error === CONCEPT_MSG.chooseImage ? actionData.error : undefined} />
+        </section>
+
+        <section className="card" aria-labelledby="step2">
+          <h2 id="step2">{t("step2")}</h2>
+          <p className="muted">{t("chosen", { list: selection.concepts.join(", ") || "—", count: selection.concepts.length })}</p>
+          <div className="concepts">
+            {onPage.map((s) => {
+              const isChosen = selection.concepts.includes(s.name);
+              return (
+                <fieldset key={s.name} className="concept" data-testid="concept-slot" data-concept={s.name}>
+                  <legend>{s.name}</legend>
+                  {s.available ? (
+                    <>
+                      <div className="samples">
+                        {s.samples.map((src, i) => (
+                          <img key={i} src={src} alt={t("sampleAlt", { name: s.name, n: i + 1 })} width={64} height={64} />
+                        ))}
+                      </div>
+                      <label>
+                        <input type="radio" name={`use.${s.name}`} value="with" defaultChecked={isChosen} /> {t("with")}
+                      </label>
+                      <label>
+                        <input type="radio" name={`use.${s.name}`} value="without" defaultChecked={!isChosen} /> {t("without")}
+                      </label>
+                    </>
+                  ) : (
+                    <p className="muted">{t("noExamples")}</p>
+                  )}
+                </fieldset>
+              );
+            })}
+          </div>
+          <nav className="pager" aria-label={t("pages")}>
+            <button type="submit" name="cpage" value={cpage - 1} disabled={cpage <= 1} className="p-button p-button-text p-button-sm">
+              {t("prev")}
+            </button>
+            <span>{t("pageOf", { page: cpage, pages })}</span>
+            <button type="submit" name="cpage" value={cpage + 1} disabled={cpage >= pages} className="p-button p-button-text p-button-sm">
+              {t("next")}
+            </button>
+          </nav>
+          <FieldError
+            id="concept-error"
+            message={
+              actionData?.error && [CONCEPT_MSG.chooseConcept, CONCEPT_MSG.tooManyConcepts, CONCEPT_MSG.unknownConcept].includes(actionData.error)
+                ? actionData.error
+                : undefined
+            }
+          />
+        </section>
+
+        <section className="card" aria-labelledby="step3">
+          <h2 id="step3">{t("step3")}</h2>
+          <div className="row">
+            <label>
+              {t("model")}{" "}
+              <select name="model" defaultValue={selection.model}>
+                {models.map((m) => (
+                  <option key={m.id} value={m.id}>
+                    GoogleNet · {t("trainedOn", { data: m.dataset })}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              {t("algorithm")}{" "}
+              <select name="algorithm" defaultValue={selection.algorithm}>
+                {CONCEPT_ALGORITHMS.map((a) => (
+                  <option key={a} value={a}>
+                    {a}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="submit" formMethod="post" className="p-button" disabled={running} data-testid="tcav-start">
+              {t("start")}
+            </button>
+          </div>
+          {model ? (
+            <p className="muted">
+              {t("modelNote", { id: model.id, data: model.dataset, accuracy: model.testAccuracy != null ? pct(model.testAccuracy) : "—" })}
+            </p>
+          ) : null}
+          {running ? (
+            <p role="status" className="running">
+              <ProgressSpinner style={{ width: 28, height: 28 }} strokeWidth="6" /> {t("running")}
+            </p>
+          ) : null}
+          <FieldError
+            id="run-error"
+            message={
+              actionData?.error &&
+              ![CONCEPT_MSG.chooseImage, CONCEPT_MSG.chooseConcept, CONCEPT_MSG.tooManyConcepts, CONCEPT_MSG.unknownConcept].includes(actionData.error)
+                ? actionData.error
+                : undefined
+            }
+          />
+          {actionData?.failure ? (
+            <p className="notice notice-error" role="alert" data-testid="tcav-failure">
+              {t("failed")} {actionData.failure}
+            </p>
+          ) : null}
+        </section>
+      </Form>
+      {result ? <Results result={result} samples={slots} /> : null}
+    </main>
+  );
+}
+
+function Results({ result, samples }: { result: TcavView; samples: Catalogue["slots"] }) {
+  const { t } = useTranslation("concepts");
+  return (
+    <section id="results" className="card results" data-testid="tcav-results">
+      <h2>{t("results.title")}</h2>
+      <p className="muted">
+        {t("results.provenance", {
+          model: result.modelId,
+          data: result.dataset,
+          inputs: result.classInputs,
+          sets: result.randomSets,
+          trained: result.cavsTrained,
+          reused: result.cavsReused,
+          seconds: (result.elapsedMs / 1000).toFixed(1),
+        })}
+      </p>
+      <div className="result-head">
+        <figure>
+          <img src={result.image} alt={t("results.inputAlt", { index: result.imageIndex })} width={160} height={160} className="pixelated" />
+          <figcaption>
+            {t("results.input", { index: result.imageIndex })}
+            <br />
+            {t("results.truth", { label: result.groundTruth })}
+            <br />
+            <strong data-testid="tcav-predicted">{t("results.predicted", { label: result.predicted, probability: pct(result.probability) })}</strong>
+          </figcaption>
+        </figure>
+        <div className="chosen">
+          <h3>{t("results.concepts")}</h3>
+          {result.concepts.map((c) => (
+            <div key={c.name} className="chosen-concept">
+              <strong>{c.name}</strong>
+              <div className="samples">
+                {samples
+                  .find((s) => s.name === c.name)
+                  ?.samples.map((src, i) => (
+                    <img key={i} src={src} alt={t("sampleAlt", { name: c.name, n: i + 1 })} width={48} height={48} />
+                  ))}
+              </div>
+            </div>
+          ))}
+        </div>
+      </div>
+      <p>{t("results.scored", { label: result.predicted, inputs: result.classInputs })}</p>
+      <div className="charts">
+        {result.concepts.map((c) => (
+          <TcavScoreChart key={c.name} concept={c} random={result.random} />
+        ))}
+      </div>
+      <div className="table-scroll">
+        <table className="scores" data-testid="tcav-table">
+          <thead>
+            <tr>
+              <th>{t("results.concept")}</th>
+              <th>{t("results.layer")}</th>
+              <th>{t("results.score")}</th>
+              <th>{t("results.random")}</th>
+              <th>{t("results.pValue")}</th>
+              <th>{t("results.magnitude")}</th>
+              <th>{t("results.cavAccuracy")}</th>
+              <th>{t("results.probe")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {result.concepts.flatMap((c) =>
+              c.layers.map((l) => {
+                const base = result.random.find((r) => r.layer === l.layer);
+                return (
+                  <tr key={`${c.name}-${l.layer}`} data-concept={c.name} data-layer={l.layer} data-significant={l.significant ? "1" : "0"}>
+                    <td>{c.name}</td>
+                    <td>{l.layer}</td>
+                    <td>
+                      {l.mean.toFixed(2)} ± {l.std.toFixed(2)}
+                    </td>
+                    <td>{base ? `${base.mean.toFixed(2)} ± ${base.std.toFixed(2)}` : "—"}</td>
+                    <td>
+                      {l.pValue == null ? "—" : l.pValue < 0.001 ? "< 0.001" : l.pValue.toFixed(3)}{" "}
+                      {l.significant ? t("results.significant") : t("results.notSignificant")}
+                    </td>
+                    <td>{l.magnitude.toFixed(2)}</td>
+                    <td>{pct(l.cavAccuracy)}</td>
+                    <td>{pct(l.probe)}</td>
+                  </tr>
+                );
+              }),
+            )}
+          </tbody>
+        </table>
+      </div>
+      <p className="muted">
+        <Link to="/document">{t("results.docs")}</Link>
+      </p>
+    </section>
+  );
+}
+
+const CSS = `
+.tcav-page .pool { display: grid; grid-template-columns: repeat(auto-fill, minmax(110px, 1fr)); gap: .5rem; margin: .5rem 0; }
+.tcav-page .pool-item { display: flex; flex-direction: column; align-items: center; border: 2px solid transparent; padding: .25rem; border-radius: 6px; cursor: pointer; font-size: .85rem; }
+.tcav-page .pool-item:has(input:checked), .tcav-page .pool-item.picked { border-color: #d32f2f; }
+.tcav-page .pool-item img, .tcav-page .samples img, .tcav-page .pixelated { image-rendering: pixelated; }
+.tcav-page .concepts { display: grid; grid-template-columns: repeat(auto-fit, minmax(220px, 1fr)); gap: .75rem; }
+.tcav-page .concept { border: 1px solid #ddd; border-radius: 6px; padding: .5rem; }
+.tcav-page .samples { display: flex; gap: .25rem; margin: .25rem 0; }
+.tcav-page .row { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; }
+.tcav-page .result-head { display: flex; flex-wrap: wrap; gap: 2rem; }
+.tcav-page .charts { display: flex; flex-wrap: wrap; gap: 1rem; }
+.tcav-page .table-scroll { overflow-x: auto; }
+.tcav-page table.scores { border-collapse: collapse; margin-top: 1rem; }
+.tcav-page table.scores th, .tcav-page table.scores td { border-bottom: 1px solid #eee; padding: .25rem .5rem; text-align: left; white-space: nowrap; }
+.tcav-page .muted { color: #666; }
+`;
