@@ -114,9 +114,10 @@ describe("accounts in Chromium", () => {
     await login.getByRole("textbox", { name: "Verification code" }).fill(CAPTCHA);
     await login.getByRole("button", { name: "Log in" }).click();
     await page.getByText("Wrong username or password!").waitFor();
-    // A new captcha (id and picture), and its answer field starts empty.
-    expect(await login.locator('input[name="captchaId"]').inputValue()).not.toBe(firstId);
-    expect(await picture.getAttribute("src")).not.toBe(firstSrc);
+    // A new captcha (id and picture), and its answer field starts empty. The message comes with the
+    // action's reply and the new captcha with the loaders' revalidation just after it: wait for it.
+    await expect.poll(() => login.locator('input[name="captchaId"]').inputValue(), { timeout: 15_000 }).not.toBe(firstId);
+    await expect.poll(() => picture.getAttribute("src"), { timeout: 15_000 }).not.toBe(firstSrc);
     expect(await login.getByRole("textbox", { name: "Verification code" }).inputValue()).toBe("");
     await login.getByLabel("Password").fill("pw-123456");
     await login.getByRole("textbox", { name: "Verification code" }).fill(CAPTCHA);
