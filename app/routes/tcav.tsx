@@ -31,7 +31,7 @@ import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { TcavScoreChart } from "~/components/TcavScoreChart.tsx";
 import { CLASSIFICATION_MSG } from "~/lib/rules/classification.ts";
 import { translateMessage } from "~/lib/forms/messages.ts";
-import { CONCEPT_ALGORITHMS, CONCEPT_LIMITS, CONCEPT_MSG, checkConceptForm } from "~/lib/rules/concepts.ts";
+import { CONCEPT_ALGORITHMS, CONCEPT_LIMITS, CONCEPT_MSG, checkConceptForm, type ConceptRefusal, type ConceptStep } from "~/lib/rules/concepts.ts";
 
 export const handle = { i18n: ["concepts", "demo"] };
 
@@ -119,7 +119,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { catalogue, models, pool, selection, result, down, ok: url.searchParams.get("ok") === "1" } satisfies LoaderData;
 }
 
-type ActionResult = { error?: string; failure?: string; selection?: Selection };
+type ActionResult = { error?: ConceptRefusal; failure?: string; selection?: Selection };
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = checkFormData(await request.formData());
@@ -136,7 +136,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const viewer = await getUser(request);
   const visitor = viewer ? `user:${viewer.id}` : `ip:${(context as { ip?: string }).ip ?? "unknown"}`;
   const wait = await spendDemoRun(visitor);
-  if (wait > 0) return data<ActionResult>({ error: CLASSIFICATION_MSG.rateLimited(Math.max(1, Math.ceil(wait / 60))), selection }, { status: 429 });
+  if (wait > 0)
+    return data<ActionResult>(
+      { error: { step: "run", message: CLASSIFICATION_MSG.rateLimited(Math.max(1, Math.ceil(wait / 60))) }, selection },
+      { status: 429 },
+    );
   try {
     const { id, cached } = await runTcav({ modelId: selection.model, imageIndex: Number(selection.image), concepts: selection.concepts }, request.signal);
     if (cached) await returnDemoRun(visitor);
@@ -152,7 +156,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch (e) {
     if (!(e instanceof SidecarCallError)) throw e;
     if (e.kind !== "user") await returnDemoRun(visitor);
-    return data<ActionResult>(e.kind === "user" ? { error: e.message, selection } : { failure: e.message, selection }, {
+    return data<ActionResult>(e.kind === "user" ? { error: { step: "run", message: e.message }, selection } : { failure: e.message, selection }, {
       status: e.kind === "user" ? 400 : 503,
     });
   }
@@ -166,6 +170,7 @@ export default function ConceptPage() {
   const navigation = useNavigation();
   const { t } = useTranslation("concepts");
   const selection = actionData?.selection ?? loaded;
+  const errorAt = (step: ConceptStep) => (actionData?.error?.step === step ? actionData.error.message : undefined);
   const running = navigation.state === "submitting" && navigation.formMethod?.toUpperCase() === "POST";
   const slots = catalogue?.slots ?? [];
   const pages = Math.max(1, Math.ceil(slots.length / CONCEPT_LIMITS.pageSize));
@@ -213,7 +218,7 @@ export default function ConceptPage() {
           <button type="submit" name="seed" value={(selection.seed % CONCEPT_LIMITS.maxSeed) + 1} className="p-button p-button-outlined p-button-sm">
             {t("refresh")}
           </button>
-          <FieldError id="image-error" message={actionData?.error === CONCEPT_MSG.chooseImage ? actionData.error : undefined} />
+          <FieldError id="image-error" message={errorAt("image")} />
         </section>
 
         <section className="card" aria-labelledby="step2">
@@ -255,14 +260,7 @@ export default function ConceptPage() {
               {t("next")}
             </button>
           </nav>
-          <FieldError
-            id="concept-error"
-            message={
-              actionData?.error && [CONCEPT_MSG.chooseConcept, CONCEPT_MSG.tooManyConcepts, CONCEPT_MSG.unknownConcept].includes(actionData.error)
-                ? actionData.error
-                : undefined
-            }
-          />
+          <FieldError id="concept-error" message={errorAt("concepts")} />
         </section>
 
         <section className="card" aria-labelledby="step3">
@@ -302,15 +300,7 @@ export default function ConceptPage() {
               <ProgressSpinner style={{ width: 28, height: 28 }} strokeWidth="6" /> {t("running")}
             </p>
           ) : null}
-          <FieldError
-            id="run-error"
-            message={
-              actionData?.error &&
-              ![CONCEPT_MSG.chooseImage, CONCEPT_MSG.chooseConcept, CONCEPT_MSG.tooManyConcepts, CONCEPT_MSG.unknownConcept].includes(actionData.error)
-                ? actionData.error
-                : undefined
-            }
-          />
+          <FieldError id="run-error" message={errorAt("run")} />
           {actionData?.failure ? (
             <p className="notice notice-error" role="alert" data-testid="tcav-failure">
               {t("failed")} {actionData.failure}

@@ -11,7 +11,6 @@ import { Rng } from "../data/prng.ts";
 import { DTD_CATEGORIES, canGenerate, renderTextureImage } from "../data/textures.ts";
 import { InferenceInputError } from "../inference/errors.ts";
 import { getNet } from "../inference/models.ts";
-import type { ZooNet } from "../zoo/zooNet.ts";
 import { runTcav, type CavStore, type ExampleSet, type TcavResult } from "./tcav.ts";
 
 /** Examples per concept and per random set (Kim et al. use 50; 40 keeps a request within seconds here). */
@@ -29,7 +28,7 @@ export const CONCEPT_SOURCE = `procedurally generated textures, ${EXAMPLES_PER_S
 const RANDOM_SPLIT = 7;
 
 /** The layers TCAV scores by default: every tap-able layer after the stem. */
-export const defaultLayers = (net: ZooNet) => net.layers.filter((l) => l !== "stem");
+export const tcavLayers = (layers: readonly string[]) => layers.filter((l) => l !== "stem");
 
 const splits = new Map<string, ImageDataset>();
 /** The held-out split of a model's data (cached per thread; generated sets are cheap, Fashion-MNIST is read once). */
@@ -96,6 +95,31 @@ export function customExamples(key: string, name: string, files: Uint8Array[], s
   return { key: `custom:${key}`, images: stack(images, shape) };
 }
 
+/**
+ * The TCAV sample of a class: its first CLASS_INPUTS held-out images (never `exclude`, the
+ * picked image itself), as a batch, with their indices.
+ */
+export function classInputs(ds: ImageDataset, target: number, shape: [number, number, number], exclude = -1): { indices: number[]; images: tf.Tensor4D } {
+  const n = shape[0] * shape[1] * shape[2];
+  const indices: number[] = [];
+  for (let i = 0; i < ds.size && indices.length < CLASS_INPUTS; i++) if (ds.labels[i] === target && i !== exclude) indices.push(i);
+  return {
+    indices,
+    images: stack(
+      indices.map((i) => ds.images.subarray(i * n, (i + 1) * n)),
+      shape,
+    ),
+  };
+}
+
+/** The R counter-example sets and the R baseline sets (docs/concepts.md, "Significance"). */
+export function randomAndBaselineSets(shape: [number, number, number]): { randoms: ExampleSet[]; baselines: ExampleSet[] } {
+  return {
+    randoms: Array.from({ length: RANDOM_SETS }, (_, k) => randomSet(k, shape)),
+    baselines: Array.from({ length: RANDOM_SETS }, (_, k) => randomSet(RANDOM_SETS + k, shape)),
+  };
+}
+
 export function pngOf(ds: ImageDataset, index: number): Buffer {
   const n = ds.height * ds.width * ds.channels;
   return encodePng({ data: ds.images.slice(index * n, (index + 1) * n), width: ds.width, height: ds.height, channels: ds.channels });
@@ -140,7 +164,7 @@ export function tcavJob(job: TcavJob, store?: CavStore): TcavJobResult {
   if (count < 1) throw new InferenceInputError("choose at least one concept");
   if (count > MAX_CONCEPTS) throw new InferenceInputError(`choose at most ${MAX_CONCEPTS} concepts`);
   for (const name of job.concepts) if (!(DTD_CATEGORIES as readonly string[]).includes(name)) throw new InferenceInputError(`unknown concept "${name}"`);
-  const layers = job.layers.length ? job.layers : defaultLayers(net);
+  const layers = job.layers.length ? job.layers : tcavLayers(net.layers);
   for (const l of layers) if (!net.layers.includes(l)) throw new InferenceInputError(`layer "${l}" is not one of ${net.layers.join(", ")}`);
 
   const n = shape[0] * shape[1] * shape[2];
@@ -150,16 +174,10 @@ export function tcavJob(job: TcavJob, store?: CavStore): TcavJobResult {
     const probs = tf.tidy(() => tf.softmax(net.forward(probe)).dataSync() as Float32Array);
     let target = 0;
     for (let k = 1; k < probs.length; k++) if (probs[k] > probs[target]) target = k;
-    const classIdx: number[] = [];
-    for (let i = 0; i < ds.size && classIdx.length < CLASS_INPUTS; i++) if (ds.labels[i] === target && i !== job.imageIndex) classIdx.push(i);
-    const inputs = stack(
-      classIdx.map((i) => ds.images.slice(i * n, (i + 1) * n)),
-      shape,
-    );
+    const { indices: classIdx, images: inputs } = classInputs(ds, target, shape, job.imageIndex);
     sets.push({ key: "inputs", images: inputs });
     const concepts = [...job.concepts.map((c) => textureExamples(c, shape)), ...job.custom.map((c) => customExamples(c.key, c.name, c.images, shape))];
-    const randoms = Array.from({ length: RANDOM_SETS }, (_, k) => randomSet(k, shape));
-    const baselines = Array.from({ length: RANDOM_SETS }, (_, k) => randomSet(RANDOM_SETS + k, shape));
+    const { randoms, baselines } = randomAndBaselineSets(shape);
     sets.push(...concepts, ...randoms, ...baselines);
     const result = runTcav({
       net,

@@ -9,7 +9,17 @@ import * as tf from "@tensorflow/tfjs";
 import { TEXTURED_SHAPE_CLASSES } from "../data/texturedShapes.ts";
 import { initBackend } from "../inference/runtime/backend.ts";
 import { getNet } from "../inference/models.ts";
-import { CLASS_INPUTS, EXAMPLES_PER_SET, RANDOM_SETS, defaultLayers, heldOut, randomSet, textureExamples } from "./experiment.ts";
+import {
+  CLASS_INPUTS,
+  EXAMPLES_PER_SET,
+  RANDOM_SETS,
+  classInputs,
+  heldOut,
+  randomAndBaselineSets,
+  randomSet,
+  tcavLayers,
+  textureExamples,
+} from "./experiment.ts";
 import { runTcav, type TcavResult } from "./tcav.ts";
 
 export const GROUND_TRUTH_MODEL = "inception-textured-shapes";
@@ -30,23 +40,16 @@ export interface GroundTruthRow {
 /** TCAV of one class for its own texture, the other classes' textures and a random concept. */
 export function groundTruthFor(className: (typeof TEXTURED_SHAPE_CLASSES)[number], concepts: string[] = [...TEXTURED_SHAPE_CLASSES]): GroundTruthRow[] {
   const net = getNet(GROUND_TRUTH_MODEL);
-  const ds = heldOut("textured-shapes");
   const target = TEXTURED_SHAPE_CLASSES.indexOf(className);
-  const n = ds.height * ds.width * ds.channels;
-  const idx: number[] = [];
-  for (let i = 0; i < ds.size && idx.length < CLASS_INPUTS; i++) if (ds.labels[i] === target) idx.push(i);
-  const buf = new Float32Array(idx.length * n);
-  idx.forEach((i, k) => buf.set(ds.images.subarray(i * n, (i + 1) * n), k * n));
-  const inputs = tf.tensor4d(buf, [idx.length, ...net.inputShape]);
+  const { images: inputs } = classInputs(heldOut("textured-shapes"), target, net.inputShape);
   const sets = [...concepts.map((c) => textureExamples(c, net.inputShape)), { ...randomSet(RANDOM_CONCEPT_SET, net.inputShape), key: "random-concept" }];
-  const randoms = Array.from({ length: RANDOM_SETS }, (_, k) => randomSet(k, net.inputShape));
-  const baselines = Array.from({ length: RANDOM_SETS }, (_, k) => randomSet(RANDOM_SETS + k, net.inputShape));
+  const { randoms, baselines } = randomAndBaselineSets(net.inputShape);
   let r: TcavResult;
   try {
     r = runTcav({
       net,
       modelKey: `${net.id}:${net.manifest.weightsSha256}`,
-      layers: defaultLayers(net),
+      layers: tcavLayers(net.layers),
       target,
       inputs,
       concepts: sets,

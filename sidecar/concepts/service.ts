@@ -12,9 +12,19 @@ import { logger } from "../log.ts";
 import type { SidecarService } from "../services.ts";
 import { InferenceInputError } from "../inference/errors.ts";
 import { listModels, type ModelInfo } from "../inference/models.ts";
-import { PoolRequestError } from "../inference/pool.ts";
-import { callSignal, thePool } from "../inference/service.ts";
-import { CONCEPT_SOURCE, EXAMPLES_PER_SET, MAX_CONCEPTS, MAX_CUSTOM_IMAGES, RANDOM_SETS, RANDOM_SOURCE, heldOut, pngOf, poolIndices } from "./experiment.ts";
+import { callSignal, poolRequestStatus, thePool } from "../inference/service.ts";
+import {
+  CONCEPT_SOURCE,
+  EXAMPLES_PER_SET,
+  MAX_CONCEPTS,
+  MAX_CUSTOM_IMAGES,
+  RANDOM_SETS,
+  RANDOM_SOURCE,
+  heldOut,
+  pngOf,
+  poolIndices,
+  tcavLayers,
+} from "./experiment.ts";
 
 const PROTO = "metarank/v1/concepts.proto" as const;
 /** One TCAV request's time limit in the pool (TCAV_TIME_LIMIT_MS, default 5 minutes). */
@@ -22,7 +32,7 @@ const tcavTimeLimitMs = () => Number(process.env.TCAV_TIME_LIMIT_MS) || 300_000;
 const MAX_CUSTOM_BYTES = 2 * 1024 * 1024;
 
 function conceptModel(m: ModelInfo): ConceptModel {
-  return { id: m.id, dataset: m.dataset, layers: m.layers.filter((l) => l !== "stem"), classNames: m.classNames, testAccuracy: m.testAccuracy };
+  return { id: m.id, dataset: m.dataset, layers: tcavLayers(m.layers), classNames: m.classNames, testAccuracy: m.testAccuracy };
 }
 
 /** A TCAV model: a checkpoint of the Inception-style architecture (the seeds' "GoogleNet" slot). */
@@ -35,12 +45,8 @@ function findModel(id: string): ModelInfo {
 
 function toStatus(err: unknown, what: string): grpc.ServiceError {
   if (err instanceof InferenceInputError) return grpcError(grpc.status.INVALID_ARGUMENT, err.message);
-  if (err instanceof PoolRequestError) {
-    if (err.kind === "input") return grpcError(grpc.status.INVALID_ARGUMENT, err.message);
-    if (err.kind === "busy") return grpcError(grpc.status.RESOURCE_EXHAUSTED, err.message);
-    if (err.kind === "timeout") return grpcError(grpc.status.DEADLINE_EXCEEDED, err.message);
-    if (err.kind === "cancelled") return grpcError(grpc.status.CANCELLED, err.message);
-  }
+  const refused = poolRequestStatus(err);
+  if (refused) return refused;
   logger.error({ err }, `${what} failed`);
   return grpcError(grpc.status.INTERNAL, `${what} failed: ${(err as Error)?.message ?? String(err)}`);
 }

@@ -35,6 +35,12 @@ export function tcavScore(gradients: Float32Array[], cav: Float32Array): TcavSco
   return { signCount: gradients.length ? positive / gradients.length : 0, magnitude: absSum > 0 ? posSum / absSum : 0 };
 }
 
+const meanOf = (a: number[]) => (a.length ? a.reduce((s, v) => s + v, 0) / a.length : 0);
+const stdOf = (a: number[]) => {
+  const m = meanOf(a);
+  return a.length ? Math.sqrt(a.reduce((s, v) => s + (v - m) ** 2, 0) / a.length) : 0;
+};
+
 export interface Significance {
   pValue: number;
   significant: boolean;
@@ -47,10 +53,8 @@ export interface Significance {
  */
 export function significance(concept: number[], random: number[], alpha = 0.05): Significance {
   if (concept.length < 2 || random.length < 2) return { pValue: NaN, significant: false };
-  const mean = (a: number[]) => a.reduce((s, v) => s + v, 0) / a.length;
-  const spread = (a: number[]) => a.reduce((s, v) => s + (v - mean(a)) ** 2, 0);
-  if (spread(concept) + spread(random) < 1e-24) {
-    const same = Math.abs(mean(concept) - mean(random)) < 1e-12;
+  if (stdOf(concept) + stdOf(random) < 1e-12) {
+    const same = Math.abs(meanOf(concept) - meanOf(random)) < 1e-12;
     return { pValue: same ? 1 : 0, significant: !same };
   }
   const r = ttest2(concept, random, { variance: "equal", alternative: "two-sided", alpha });
@@ -141,12 +145,6 @@ export interface TcavResult {
   cavsTrained: number;
   cavsReused: number;
 }
-
-const meanOf = (a: number[]) => (a.length ? a.reduce((s, v) => s + v, 0) / a.length : 0);
-const stdOf = (a: number[]) => {
-  const m = meanOf(a);
-  return a.length ? Math.sqrt(a.reduce((s, v) => s + (v - m) ** 2, 0) / a.length) : 0;
-};
 
 export function runTcav(req: TcavRequest): TcavResult {
   const R = req.randomSets.length;

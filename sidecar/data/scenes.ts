@@ -38,7 +38,7 @@ export function hsv(h: number, s: number, v: number): Rgb {
   }
 }
 
-const luma = (c: Rgb) => 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
+export const luma = (c: Rgb) => 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
 
 /** Is the point (u, v), in the shape's own frame scaled so its radius is 1, inside it? */
 export function insideShape(cls: number, u: number, v: number): boolean {

@@ -9,7 +9,7 @@
 // (texturedShapes.ts), which is what lets the platform build a model whose classes depend on a
 // texture and check that TCAV finds it.
 import { Rng, mixSeed } from "./prng.ts";
-import { hsv, type Rgb } from "./scenes.ts";
+import { hsv, luma, type Rgb } from "./scenes.ts";
 
 /** The DTD's 47 categories, in its alphabetical order: the concept page's 47 slots. */
 export const DTD_CATEGORIES = [
@@ -67,7 +67,7 @@ export type TextureName = (typeof DTD_CATEGORIES)[number];
 export type Pattern = (x: number, y: number) => number;
 
 const frac = (v: number) => v - Math.floor(v);
-/** Smooth step of a periodic coordinate: anti-aliases the edges of stripes and lines a little. */
+/** 1 on the first `width` share of each period of a periodic coordinate (stripes, lines), else 0. */
 const band = (t: number, width: number) => (frac(t) < width ? 1 : 0);
 const tri = (t: number) => Math.abs(2 * frac(t) - 1);
 
@@ -328,7 +328,7 @@ export function texturePattern(name: TextureName, rng: Rng, size: number): Patte
 /** Two colours far enough apart in brightness for a pattern to read at 32 pixels. */
 export function contrastingColours(rng: Rng): [Rgb, Rgb] {
   const a = hsv(rng.float(), rng.uniform(0.2, 0.9), rng.uniform(0.15, 0.95));
-  const la = 0.299 * a[0] + 0.587 * a[1] + 0.114 * a[2];
+  const la = luma(a);
   const b = hsv(rng.float(), rng.uniform(0.2, 0.9), la > 0.5 ? rng.uniform(0.02, la - 0.35) : rng.uniform(la + 0.35, 1));
   return [a, b];
 }

@@ -21,7 +21,7 @@ import type { ExplainResult } from "./explain.ts";
 import type { RawTensor } from "./imageInput.ts";
 import { boundsFromEnv, explainCost, overBudget, timeLimitMs, type Cost } from "./cost.ts";
 import { listModels } from "./models.ts";
-import { InferencePool, PoolRequestError, defaultWorkerCount } from "./pool.ts";
+import { InferencePool, PoolRequestError, defaultWorkerCount, type PoolErrorKind } from "./pool.ts";
 
 const PROTO = "metarank/v1/inference.proto" as const;
 
@@ -123,15 +123,27 @@ export function callSignal(call: { on(event: "cancelled", fn: () => void): unkno
 }
 
 /** Map a failure to the gRPC status a caller can act on; internal failures are logged, not detailed. */
+const POOL_STATUS: Partial<Record<PoolErrorKind, grpc.status>> = {
+  input: grpc.status.INVALID_ARGUMENT,
+  checkpoint: grpc.status.FAILED_PRECONDITION,
+  busy: grpc.status.RESOURCE_EXHAUSTED,
+  timeout: grpc.status.DEADLINE_EXCEEDED,
+  cancelled: grpc.status.CANCELLED,
+};
+
+/**
+ * The gRPC status of a pool refusal (bad input, broken checkpoint, full queue, time limit,
+ * cancelled), for every service that runs on thePool(); null for anything else (an internal error).
+ */
+export function poolRequestStatus(err: unknown): grpc.ServiceError | null {
+  const code = err instanceof PoolRequestError ? POOL_STATUS[err.kind] : undefined;
+  return code === undefined ? null : grpcError(code, (err as Error).message);
+}
+
 function toStatus(err: unknown, rpc: string): grpc.ServiceError {
   if (err instanceof BadRequest) return grpcError(grpc.status.INVALID_ARGUMENT, err.message);
-  if (err instanceof PoolRequestError) {
-    if (err.kind === "input") return grpcError(grpc.status.INVALID_ARGUMENT, err.message);
-    if (err.kind === "checkpoint") return grpcError(grpc.status.FAILED_PRECONDITION, err.message);
-    if (err.kind === "busy") return grpcError(grpc.status.RESOURCE_EXHAUSTED, err.message);
-    if (err.kind === "timeout") return grpcError(grpc.status.DEADLINE_EXCEEDED, err.message);
-    if (err.kind === "cancelled") return grpcError(grpc.status.CANCELLED, err.message);
-  }
+  const refused = poolRequestStatus(err);
+  if (refused) return refused;
   logger.error({ err, rpc }, "inference request failed");
   return grpcError(grpc.status.INTERNAL, `${rpc} failed: ${(err as Error)?.message ?? String(err)}`);
 }

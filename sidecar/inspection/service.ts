@@ -9,8 +9,7 @@ import type { DetectorInfoReply } from "../../proto/generated/metarank/v1/Detect
 import { CRACK_MM_PER_PIXEL } from "../data/cracks.ts";
 import { logger } from "../log.ts";
 import type { SidecarService } from "../services.ts";
-import { PoolRequestError } from "../inference/pool.ts";
-import { callSignal, thePool } from "../inference/service.ts";
+import { callSignal, poolRequestStatus, thePool } from "../inference/service.ts";
 import { DETECTOR_NAME } from "./detector.ts";
 import { COMMITTED_EVALUATION, type DetectorEvaluation } from "./evaluate.ts";
 import { MAX_PHOTO_PIXELS } from "./photo.ts";
@@ -51,12 +50,8 @@ function detectorInfo(): DetectorInfoReply {
 }
 
 function toStatus(err: unknown): grpc.ServiceError {
-  if (err instanceof PoolRequestError) {
-    if (err.kind === "input") return grpcError(grpc.status.INVALID_ARGUMENT, err.message);
-    if (err.kind === "busy") return grpcError(grpc.status.RESOURCE_EXHAUSTED, err.message);
-    if (err.kind === "timeout") return grpcError(grpc.status.DEADLINE_EXCEEDED, err.message);
-    if (err.kind === "cancelled") return grpcError(grpc.status.CANCELLED, err.message);
-  }
+  const refused = poolRequestStatus(err);
+  if (refused) return refused;
   logger.error({ err }, "crack detection failed");
   return grpcError(grpc.status.INTERNAL, `DetectCracks failed: ${(err as Error)?.message ?? String(err)}`);
 }

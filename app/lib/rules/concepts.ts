@@ -35,14 +35,21 @@ export interface ConceptForm {
   image: string;
 }
 
+/** Where a refusal is shown: by the image pool (step 1), the concepts (step 2) or the start button (step 3). */
+export type ConceptStep = "image" | "concepts" | "run";
+export interface ConceptRefusal {
+  step: ConceptStep;
+  message: string;
+}
+
 /** The first failing check in the seeds' order, or null. `available`: the slots that have examples; `models`: the offered ids. */
-export function checkConceptForm(f: ConceptForm, available: readonly string[], models: readonly string[]) {
-  if (f.concepts.length === 0) return CONCEPT_MSG.chooseConcept;
-  if (f.concepts.length > CONCEPT_LIMITS.maxConcepts) return CONCEPT_MSG.tooManyConcepts;
-  if (f.concepts.some((c) => !available.includes(c))) return CONCEPT_MSG.unknownConcept;
-  if (!f.model || !models.includes(f.model)) return CONCEPT_MSG.chooseModel;
-  if (!(CONCEPT_ALGORITHMS as readonly string[]).includes(f.algorithm)) return CONCEPT_MSG.chooseAlgorithm;
+export function checkConceptForm(f: ConceptForm, available: readonly string[], models: readonly string[]): ConceptRefusal | null {
+  if (f.concepts.length === 0) return { step: "concepts", message: CONCEPT_MSG.chooseConcept };
+  if (f.concepts.length > CONCEPT_LIMITS.maxConcepts) return { step: "concepts", message: CONCEPT_MSG.tooManyConcepts };
+  if (f.concepts.some((c) => !available.includes(c))) return { step: "concepts", message: CONCEPT_MSG.unknownConcept };
+  if (!f.model || !models.includes(f.model)) return { step: "run", message: CONCEPT_MSG.chooseModel };
+  if (!(CONCEPT_ALGORITHMS as readonly string[]).includes(f.algorithm)) return { step: "run", message: CONCEPT_MSG.chooseAlgorithm };
   // Any held-out image may be scored (the pool is a view of them); the sidecar checks the range.
-  if (!/^\d{1,6}$/.test(f.image)) return CONCEPT_MSG.chooseImage;
+  if (!/^\d{1,6}$/.test(f.image)) return { step: "image", message: CONCEPT_MSG.chooseImage };
   return null;
 }
