@@ -1,5 +1,7 @@
 // Metascore κ of spec §4: pairwise wins over cases → smoothed win probability →
 // logit → least-squares strength. Also ranking with shared ranks and the 4-decimal display.
+import { rankColumn } from "./order.ts";
+import type { Ranking } from "./order.ts";
 import { BoardError, PROTOCOLS } from "./types.ts";
 import type { CaseScores, Kappas, MethodScores, Protocol, RankedRow, Scope } from "./types.ts";
 
@@ -50,83 +52,95 @@ function checkedScore(method: MethodScores, protocol: Protocol, task: string): n
 }
 
 /**
+ * A board's case scores, checked and packed once (issue 14 §3): one Float64Array per protocol,
+ * case-major — method i's score on the protocol's k-th task (in `cases` order) at k·n + i — so
+ * that the loops over methods for one case read memory in order and no task is looked up by
+ * name after packing.
+ */
+export interface PackedBoard {
+  cases: CaseSet;
+  /** Number of methods. */
+  n: number;
+  /** Their ids (checked to be distinct). */
+  ids: Set<string>;
+  morf: Float64Array;
+  lerf: Float64Array;
+}
+
+/**
+ * Check a board as boardCases always has — ids unique, every method covering the first method's
+ * tasks and no others, every score a finite number, the first problem thrown as a BoardError —
+ * and pack its scores.
+ */
+export function packBoard(methods: readonly MethodScores[]): PackedBoard {
+  const n = methods.length;
+  const cases: CaseSet = { morf: [], lerf: [] };
+  const ids = new Set<string>();
+  if (n === 0) return { cases, n, ids, morf: new Float64Array(0), lerf: new Float64Array(0) };
+  for (const m of methods) {
+    const size = ids.size;
+    if (ids.add(m.id).size === size) throw new BoardError(`method "${m.id}" appears twice on the board`);
+  }
+  for (const protocol of PROTOCOLS) cases[protocol] = Object.keys(methods[0].scores[protocol]);
+  const packed: PackedBoard = { cases, n, ids, morf: new Float64Array(n * cases.morf.length), lerf: new Float64Array(n * cases.lerf.length) };
+  for (let i = 0; i < n; i++) packMethod(methods[i], methods[0].id, cases, packed, i, n);
+  return packed;
+}
+
+/**
+ * Check one method against a board's cases (named after the board's first method, `firstId`)
+ * and write its scores at index i of case-major arrays of `stride` methods.
+ */
+export function packMethod(m: MethodScores, firstId: string, cases: CaseSet, into: Record<Protocol, Float64Array>, i: number, stride: number): void {
+  // MoRF then LeRF (the order of the errors), written out: this runs for every method of a board.
+  if (!packInOrder(m.scores.morf, cases.morf, into.morf, i, stride)) packByName(m, firstId, "morf", cases.morf, into.morf, i, stride);
+  if (!packInOrder(m.scores.lerf, cases.lerf, into.lerf, i, stride)) packByName(m, firstId, "lerf", cases.lerf, into.lerf, i, stride);
+}
+
+/**
+ * The fast path of packMethod: a method whose tasks come in the first method's order (every
+ * method built the same way — the CLI's files, the service's messages) is checked and packed in
+ * one pass without a name lookup per task. Anything else (another order, a missing or extra task,
+ * a bad value) returns false and goes through packByName, which throws boardCases' exact error.
+ */
+function packInOrder(own: Record<string, number>, tasks: readonly string[], into: Float64Array, i: number, stride: number): boolean {
+  if (typeof own !== "object" || own === null) return false;
+  const keys = Object.keys(own);
+  if (keys.length !== tasks.length) return false;
+  for (let k = 0; k < keys.length; k++) if (keys[k] !== tasks[k]) return false;
+  const values = Object.values(own);
+  for (let k = 0; k < values.length; k++) {
+    const value = values[k];
+    if (typeof value !== "number" || !Number.isFinite(value)) return false;
+    into[k * stride + i] = value;
+  }
+  return true;
+}
+
+/** The general path of packMethod: tasks looked up by name, and the first problem thrown. */
+function packByName(m: MethodScores, firstId: string, protocol: Protocol, tasks: readonly string[], into: Float64Array, i: number, stride: number): void {
+  const own = m.scores[protocol];
+  let present = 0;
+  for (const task of tasks) if (task in own) present++;
+  if (present !== tasks.length || Object.keys(own).length !== present) {
+    // Extra tasks are named first, then missing ones.
+    const expected = new Set(tasks);
+    for (const task of Object.keys(own)) {
+      if (!expected.has(task)) {
+        throw new BoardError(`method "${m.id}" has a ${protocol} score for task "${task}", which "${firstId}" lacks; every method must cover the same tasks`);
+      }
+    }
+    for (const task of tasks) if (!(task in own)) throw new BoardError(`method "${m.id}" has no ${protocol} score for task "${task}"`);
+  }
+  tasks.forEach((task, k) => (into[k * stride + i] = checkedScore(m, protocol, task)));
+}
+
+/**
  * The case set shared by every method, taken from the first; any method whose tasks
  * differ is an error, because κ compares methods case by case.
  */
 export function boardCases(methods: readonly MethodScores[]): CaseSet {
-  const cases: CaseSet = { morf: [], lerf: [] };
-  if (methods.length === 0) return cases;
-  const ids = new Set<string>();
-  for (const m of methods) {
-    if (ids.has(m.id)) throw new BoardError(`method "${m.id}" appears twice on the board`);
-    ids.add(m.id);
-  }
-  for (const protocol of PROTOCOLS) cases[protocol] = Object.keys(methods[0].scores[protocol]);
-  const expected = { morf: new Set(cases.morf), lerf: new Set(cases.lerf) };
-  for (const m of methods) {
-    for (const protocol of PROTOCOLS) {
-      const own = m.scores[protocol];
-      let present = 0;
-      for (const task of cases[protocol]) if (task in own) present++;
-      if (present !== cases[protocol].length || Object.keys(own).length !== present) {
-        // Only a failing method pays for finding which task is wrong (extra tasks are named first).
-        for (const task of Object.keys(own)) {
-          if (!expected[protocol].has(task)) {
-            throw new BoardError(
-              `method "${m.id}" has a ${protocol} score for task "${task}", which "${methods[0].id}" lacks; every method must cover the same tasks`,
-            );
-          }
-        }
-        for (const task of cases[protocol]) if (!(task in own)) throw new BoardError(`method "${m.id}" has no ${protocol} score for task "${task}"`);
-      }
-      for (const task of cases[protocol]) checkedScore(m, protocol, task);
-    }
-  }
-  return cases;
-}
-
-/**
- * The case scores of a board as one flat array per protocol (method-major, tasks in `cases`
- * order), so the O(N²·|C|) loops read memory in order instead of looking tasks up by name.
- */
-export interface ScoreMatrix {
-  morf: Float64Array;
-  lerf: Float64Array;
-  tasks: { morf: number; lerf: number };
-}
-
-export function scoreMatrix(methods: readonly MethodScores[], cases: CaseSet): ScoreMatrix {
-  const out: ScoreMatrix = {
-    morf: new Float64Array(methods.length * cases.morf.length),
-    lerf: new Float64Array(methods.length * cases.lerf.length),
-    tasks: { morf: cases.morf.length, lerf: cases.lerf.length },
-  };
-  for (const protocol of PROTOCOLS) {
-    const t = cases[protocol].length;
-    methods.forEach((m, i) => {
-      const own = m.scores[protocol];
-      cases[protocol].forEach((task, k) => (out[protocol][i * t + k] = own[task]));
-    });
-  }
-  return out;
-}
-
-/**
- * Wins of p over q per protocol, counted in half-wins (integers, so sums are exact whatever the
- * order): 2 for a win, 1 for a tie (|Δ| ≤ 1e-12), 0 for a loss — caseWin's rule.
- */
-export function halfWins(a: Float64Array, p: number, b: Float64Array, q: number, t: number, morf: boolean): number {
-  let half = 0;
-  const ip = p * t;
-  const iq = q * t;
-  for (let k = 0; k < t; k++) {
-    const sp = a[ip + k];
-    const sq = b[iq + k];
-    const d = sp - sq;
-    if (d <= TIE_TOLERANCE && d >= -TIE_TOLERANCE) half += 1;
-    else if (morf ? sp < sq : sp > sq) half += 2;
-  }
-  return half;
+  return packBoard(methods).cases;
 }
 
 /**
@@ -142,25 +156,64 @@ export function logitTable(count: number): Float64Array {
   return table;
 }
 
-/** κ of every method (aligned with the input) on the overall, MoRF-only and LeRF-only boards. */
-export function computeKappas(methods: readonly MethodScores[]): Kappas[] {
-  const cases = boardCases(methods);
-  const n = methods.length;
-  const m = scoreMatrix(methods, cases);
-  const tm = cases.morf.length;
-  const tl = cases.lerf.length;
+/**
+ * Adds to signs[q], for every q > p, Σ over the protocol's cases of +1 if p beats q, 0 on a tie
+ * (|Δ| ≤ 1e-12), −1 if q beats p: caseWin's rule, doubled and shifted, so that p's half-wins over
+ * q are tasks + signs[q]. The loop runs over q for one case at a time (contiguous scores), and
+ * the comparisons become 0/1 numbers instead of branches, which random boards would mispredict
+ * half the time: that, more than anything, is what makes the O(N²·|C|) loop fast.
+ */
+function addSigns(signs: Int32Array, scores: Float64Array, tasks: number, n: number, p: number, lowerIsBetter: boolean): void {
+  const tie = TIE_TOLERANCE;
+  for (let k = 0; k < tasks; k++) {
+    const base = k * n;
+    const sp = scores[base + p];
+    if (lowerIsBetter) {
+      for (let q = p + 1; q < n; q++) {
+        const d = sp - scores[base + q];
+        signs[q] += Number(d < -tie) - Number(d > tie);
+      }
+    } else {
+      for (let q = p + 1; q < n; q++) {
+        const d = sp - scores[base + q];
+        signs[q] += Number(d > tie) - Number(d < -tie);
+      }
+    }
+  }
+}
+
+/** κ of a board as three columns aligned with its methods. */
+export interface KappaColumns {
+  overall: Float64Array;
+  morf: Float64Array;
+  lerf: Float64Array;
+}
+
+/** κ of every method of a packed board (spec §4), overall, MoRF-only and LeRF-only. */
+export function boardKappas(board: PackedBoard): KappaColumns {
+  const n = board.n;
+  const tm = board.cases.morf.length;
+  const tl = board.cases.lerf.length;
   const lOverall = logitTable(tm + tl);
   const lMorf = logitTable(tm);
   const lLerf = logitTable(tl);
   const overall = new Float64Array(n);
   const morf = new Float64Array(n);
   const lerf = new Float64Array(n);
-  // Only the upper triangle is computed; the lower is its exact negation, so Σκ = 0 holds. The
-  // sums accumulate in the same order as before the rewrite, so κ is the same to the last bit.
+  const sm = new Int32Array(n);
+  const sl = new Int32Array(n);
+  // Only the upper triangle is computed; the lower is its exact negation, so Σκ = 0 holds. Win
+  // counts are integers, so they are exact whatever the order they are counted in, and the κ sums
+  // accumulate pair by pair in the same order as the straightforward code (tests/metascore/
+  // referenceKappa.ts): κ is the same to the last bit.
   for (let p = 0; p < n; p++) {
+    sm.fill(0, p + 1);
+    sl.fill(0, p + 1);
+    addSigns(sm, board.morf, tm, n, p, true);
+    addSigns(sl, board.lerf, tl, n, p, false);
     for (let q = p + 1; q < n; q++) {
-      const hm = halfWins(m.morf, p, m.morf, q, tm, true);
-      const hl = halfWins(m.lerf, p, m.lerf, q, tl, false);
+      const hm = tm + sm[q];
+      const hl = tl + sl[q];
       const lo = lOverall[hm + hl];
       overall[p] += lo;
       overall[q] -= lo;
@@ -170,7 +223,18 @@ export function computeKappas(methods: readonly MethodScores[]): Kappas[] {
       lerf[q] -= lLerf[hl];
     }
   }
-  return methods.map((_, p) => ({ overall: n === 0 ? 0 : overall[p] / n, morf: n === 0 ? 0 : morf[p] / n, lerf: n === 0 ? 0 : lerf[p] / n }));
+  for (let p = 0; p < n; p++) {
+    overall[p] /= n;
+    morf[p] /= n;
+    lerf[p] /= n;
+  }
+  return { overall, morf, lerf };
+}
+
+/** κ of every method (aligned with the input) on the overall, MoRF-only and LeRF-only boards. */
+export function computeKappas(methods: readonly MethodScores[]): Kappas[] {
+  const k = boardKappas(packBoard(methods));
+  return methods.map((_, p) => ({ overall: k.overall[p], morf: k.morf[p], lerf: k.lerf[p] }));
 }
 
 /**
@@ -179,41 +243,57 @@ export function computeKappas(methods: readonly MethodScores[]): Kappas[] {
  * Methods with exactly equal κ keep their input order.
  */
 export function rankKappas(kappas: readonly number[]): { order: number[]; ranks: number[] } {
-  const order = kappas.map((_, i) => i).sort((a, b) => kappas[b] - kappas[a] || a - b);
-  const ranks = new Array<number>(kappas.length).fill(0);
-  let leader = 0;
-  order.forEach((index, position) => {
-    if (position > 0 && kappas[order[leader]] - kappas[index] <= RANK_TOLERANCE) {
-      ranks[index] = ranks[order[leader]];
-    } else {
-      leader = position;
-      ranks[index] = position + 1;
-    }
-  });
-  return { order, ranks };
+  const { order, ranks } = rankColumn(Float64Array.from(kappas), RANK_TOLERANCE);
+  return { order: Array.from(order), ranks: Array.from(ranks) };
+}
+
+/** Best-first order and ranks of κ columns on each scope (spec §4). */
+export function rankColumns(kappas: KappaColumns): Record<Scope, Ranking> {
+  return {
+    overall: rankColumn(kappas.overall, RANK_TOLERANCE),
+    morf: rankColumn(kappas.morf, RANK_TOLERANCE),
+    lerf: rankColumn(kappas.lerf, RANK_TOLERANCE),
+  };
+}
+
+/** Rows best first by overall κ, from ids, κ columns (aligned) and their rankings. */
+export function rowsFromRankings(ids: readonly string[], kappas: KappaColumns, rankings: Readonly<Record<Scope, Ranking>>): RankedRow[] {
+  const { order } = rankings.overall;
+  const rows = new Array<RankedRow>(order.length);
+  for (let position = 0; position < order.length; position++) {
+    const i = order[position];
+    rows[position] = {
+      id: ids[i],
+      metascore: kappas.overall[i],
+      rank: rankings.overall.ranks[i],
+      morf: kappas.morf[i],
+      morfRank: rankings.morf.ranks[i],
+      lerf: kappas.lerf[i],
+      lerfRank: rankings.lerf.ranks[i],
+    };
+  }
+  return rows;
 }
 
 /** Rows of a board from ids and κ (aligned), best first by overall κ. */
 export function rankedRows(ids: readonly string[], kappas: readonly Kappas[]): RankedRow[] {
-  const overall = rankKappas(kappas.map((k) => k.overall));
-  const morf = rankKappas(kappas.map((k) => k.morf));
-  const lerf = rankKappas(kappas.map((k) => k.lerf));
-  return overall.order.map((i) => ({
-    id: ids[i],
-    metascore: kappas[i].overall,
-    rank: overall.ranks[i],
-    morf: kappas[i].morf,
-    morfRank: morf.ranks[i],
-    lerf: kappas[i].lerf,
-    lerfRank: lerf.ranks[i],
-  }));
+  const n = kappas.length;
+  const columns: KappaColumns = { overall: new Float64Array(n), morf: new Float64Array(n), lerf: new Float64Array(n) };
+  for (let i = 0; i < n; i++) {
+    columns.overall[i] = kappas[i].overall;
+    columns.morf[i] = kappas[i].morf;
+    columns.lerf[i] = kappas[i].lerf;
+  }
+  return rowsFromRankings(ids, columns, rankColumns(columns));
 }
 
 /** Full recomputation of a board: κ of every method, ranked best first. */
 export function rankBoard(methods: readonly MethodScores[]): RankedRow[] {
-  return rankedRows(
+  const kappas = boardKappas(packBoard(methods));
+  return rowsFromRankings(
     methods.map((m) => m.id),
-    computeKappas(methods),
+    kappas,
+    rankColumns(kappas),
   );
 }
 

@@ -1,8 +1,8 @@
 // The fusion code as it was before the typed-array rewrite, kept as the reference (see referenceKappa.ts).
 // History fusion of spec §5: insert a candidate into a stored board from the stored κ and
 // case scores alone, O(N·|C|), equal to a full recomputation.
-import { pairLogit, rankedRows } from "../../sidecar/metascore/kappa.ts";
-import { boardCases } from "./referenceKappa.ts";
+import { pairLogit } from "../../sidecar/metascore/kappa.ts";
+import { boardCases, rankedRows } from "./referenceKappa.ts";
 import { BoardError, SCOPES } from "../../sidecar/metascore/types.ts";
 import type { Kappas, MethodScores, RankedRow, StoredMethod } from "../../sidecar/metascore/types.ts";
 

@@ -1,9 +1,10 @@
-// The scoring code as it was before the typed-array rewrite (commit 92f7170), kept only as the
-// reference the rewrite must match to 1e-9 (tests/metascore/reference.test.ts, bench/metascore.ts).
+// The scoring code as it was before the typed-array rewrites (commit 92f7170), kept only as the
+// reference the rewrites must match to 1e-9 (tests/metascore/reference.test.ts, equivalence.test.ts,
+// bench/metascore.ts).
 // Metascore κ of spec §4: pairwise wins over cases → smoothed win probability →
 // logit → least-squares strength. Also ranking with shared ranks and the 4-decimal display.
-// Only the functions the rewrite changed are kept here; the unchanged ones come from the real module.
-import { pairLogit, rankedRows, type CaseSet } from "../../sidecar/metascore/kappa.ts";
+// Only the functions the rewrites changed are kept here; the unchanged ones come from the real module.
+import { RANK_TOLERANCE, pairLogit, type CaseSet } from "../../sidecar/metascore/kappa.ts";
 import { BoardError, PROTOCOLS, SCOPES } from "../../sidecar/metascore/types.ts";
 import type { Kappas, MethodScores, Protocol, RankedRow } from "../../sidecar/metascore/types.ts";
 
@@ -68,6 +69,42 @@ export function computeKappas(methods: readonly MethodScores[]): Kappas[] {
     for (let p = 0; p < n; p++) out[p][scope] = n === 0 ? 0 : sums[p] / n;
   }
   return out;
+}
+
+/**
+ * Ranks for κ values (aligned with the input) and the best-first order. Equal κ (within
+ * 1e-9 of the first of their group) share a rank and the next rank skips: 1, 2, 2, 4.
+ * Methods with exactly equal κ keep their input order.
+ */
+export function rankKappas(kappas: readonly number[]): { order: number[]; ranks: number[] } {
+  const order = kappas.map((_, i) => i).sort((a, b) => kappas[b] - kappas[a] || a - b);
+  const ranks = new Array<number>(kappas.length).fill(0);
+  let leader = 0;
+  order.forEach((index, position) => {
+    if (position > 0 && kappas[order[leader]] - kappas[index] <= RANK_TOLERANCE) {
+      ranks[index] = ranks[order[leader]];
+    } else {
+      leader = position;
+      ranks[index] = position + 1;
+    }
+  });
+  return { order, ranks };
+}
+
+/** Rows of a board from ids and κ (aligned), best first by overall κ. */
+export function rankedRows(ids: readonly string[], kappas: readonly Kappas[]): RankedRow[] {
+  const overall = rankKappas(kappas.map((k) => k.overall));
+  const morf = rankKappas(kappas.map((k) => k.morf));
+  const lerf = rankKappas(kappas.map((k) => k.lerf));
+  return overall.order.map((i) => ({
+    id: ids[i],
+    metascore: kappas[i].overall,
+    rank: overall.ranks[i],
+    morf: kappas[i].morf,
+    morfRank: morf.ranks[i],
+    lerf: kappas[i].lerf,
+    lerfRank: lerf.ranks[i],
+  }));
 }
 
 /** Full recomputation of a board: κ of every method, ranked best first. */
