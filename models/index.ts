@@ -6,7 +6,7 @@ export { Captcha } from "./Captcha.ts";
 export { Suite } from "./Suite.ts";
 export { BoardMethod, type TaskScore } from "./BoardMethod.ts";
 export { RankingAudit, RANKING_ACTIONS, type AuditedEntry, type RankingAction } from "./RankingAudit.ts";
-export { Submission, SubmissionDraft, SUBMISSION_STATUSES, type SubmissionStatus } from "./Submission.ts";
+export { Submission, SubmissionDraft, SUBMISSION_STATUSES, SubmissionStatus } from "./Submission.ts";
 export { Server, type ServerProcess } from "./Server.ts";
 export { Dataset } from "./Dataset.ts";
 export { Picture } from "./Picture.ts";
@@ -15,3 +15,4 @@ export { EvaluationRun, EVALUATION_STATES, EVALUATION_TRANSITIONS, transitionRun
 export { InspectionRun, CrackDetection, INSPECTION_STATES, type InspectionState } from "./InspectionRun.ts";
 export { SearchQuery } from "./SearchQuery.ts";
 export { ConceptResult } from "./ConceptResult.ts";
+export { VqaResult } from "./VqaResult.ts";

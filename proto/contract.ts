@@ -12,6 +12,7 @@ import type { ProtoGrpcType as InferenceProto } from "./generated/inference.ts";
 import type { ProtoGrpcType as InspectionProto } from "./generated/inspection.ts";
 import type { ProtoGrpcType as MetascoreProto } from "./generated/metascore.ts";
 import type { ProtoGrpcType as TelemetryProto } from "./generated/telemetry.ts";
+import type { ProtoGrpcType as VqaProto } from "./generated/vqa.ts";
 
 /**
  * This folder. Bundled into the web app's build, this module no longer sits in it, so the
@@ -40,6 +41,7 @@ export interface ContractFiles {
   "metarank/v1/inspection.proto": InspectionProto;
   "metarank/v1/metascore.proto": MetascoreProto;
   "metarank/v1/telemetry.proto": TelemetryProto;
+  "metarank/v1/vqa.proto": VqaProto;
 }
 
 const cache = new Map<string, grpc.GrpcObject>();

@@ -8,6 +8,7 @@ import { inferenceService } from "./inference/service.ts";
 import { evaluationService } from "./inference/evaluation/service.ts";
 import { inspectionService } from "./inspection/service.ts";
 import { conceptsService } from "./concepts/service.ts";
+import { vqaService } from "./vqa/service.ts";
 
 export interface SidecarService {
   /** Fully-qualified service name, e.g. "metarank.v1.Metascore" (what health checks ask for). */
@@ -26,4 +27,5 @@ export const SERVICES: SidecarService[] = [
   evaluationService,
   inspectionService,
   conceptsService,
+  vqaService,
 ];

@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ForeignKeyConstraintError, Op, type WhereOptions } from "sequelize";
-import { Dataset, Picture, InferenceCache, User, sequelize, writeTransaction } from "./db.server.ts";
+import { Dataset, Picture, InferenceCache, User, VqaResult, sequelize, writeTransaction } from "./db.server.ts";
 import type { CurrentUser } from "./session.server.ts";
 import type { UploadedFile } from "./uploads.server.ts";
 import { PICTURE_LIMITS, PictureRejected, displayNameOf, preparePicture, removeStored, storePicture } from "./pictures.server.ts";
@@ -269,7 +269,7 @@ export async function ownPictures(user: NonNullable<Viewer>, datasetId: unknown,
   return pictures;
 }
 
-/** Deletes pictures of a dataset the user owns: rows (and cached explanations) first, then their files. */
+/** Deletes pictures of a dataset the user owns: rows (and cached explanations and answers) first, then their files. */
 export async function deletePictures(user: NonNullable<Viewer>, datasetId: unknown, rawIds: unknown[]): Promise<number> {
   return removePictureRows(await ownPictures(user, datasetId, rawIds));
 }
@@ -280,6 +280,7 @@ async function removePictureRows(pictures: Picture[]): Promise<number> {
   const cached = await InferenceCache.findAll({ where: { pictureId: ids } });
   await sequelize.transaction(async (t) => {
     await InferenceCache.destroy({ where: { pictureId: ids }, transaction: t });
+    await VqaResult.destroy({ where: { pictureId: ids }, transaction: t });
     await Picture.destroy({ where: { id: ids }, transaction: t });
   });
   await removeStored([...pictures.flatMap((p) => [p.filePath, p.thumbPath]), ...cached.flatMap((c) => [c.heatmapPath, c.overlayPath])]);
@@ -301,6 +302,7 @@ export async function deleteDataset(user: NonNullable<Viewer>, datasetId: unknow
     const cached = ids.length ? await InferenceCache.findAll({ where: { pictureId: ids }, transaction }) : [];
     if (ids.length) {
       await InferenceCache.destroy({ where: { pictureId: ids }, transaction });
+      await VqaResult.destroy({ where: { pictureId: ids }, transaction });
       await Picture.destroy({ where: { id: ids }, transaction });
     }
     await Dataset.destroy({ where: { id: dataset.id }, transaction });

@@ -22,6 +22,7 @@ function loadContract() {
     metascore: metarankV1("metarank/v1/metascore.proto").Metascore.service,
     evaluation: metarankV1("metarank/v1/evaluation.proto").Evaluation.service,
     telemetry: metarankV1("metarank/v1/telemetry.proto").Telemetry.service,
+    vqa: metarankV1("metarank/v1/vqa.proto").QuestionAnswering.service,
   };
 }
 /** `rpc().inference.Explain` etc.: the method definitions the calls below take. */

@@ -15,6 +15,7 @@ import enLabels from "~/locales/en/labels.json";
 import enConcepts from "~/locales/en/concepts.json";
 import enSubmission from "~/locales/en/submission.json";
 import enTutorial from "~/locales/en/tutorial.json";
+import enVqa from "~/locales/en/vqa.json";
 import zhAccount from "~/locales/zh/account.json";
 import zhAdmin from "~/locales/zh/admin.json";
 import zhBoard from "~/locales/zh/board.json";
@@ -29,6 +30,7 @@ import zhLabels from "~/locales/zh/labels.json";
 import zhConcepts from "~/locales/zh/concepts.json";
 import zhSubmission from "~/locales/zh/submission.json";
 import zhTutorial from "~/locales/zh/tutorial.json";
+import zhVqa from "~/locales/zh/vqa.json";
 
 export const LANGUAGES = ["en", "zh"] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -51,6 +53,7 @@ export const resources = {
     inspection: enInspection,
     labels: enLabels,
     concepts: enConcepts,
+    vqa: enVqa,
   },
   zh: {
     account: zhAccount,
@@ -67,6 +70,7 @@ export const resources = {
     inspection: zhInspection,
     labels: zhLabels,
     concepts: zhConcepts,
+    vqa: zhVqa,
   },
 } as const;
 

@@ -13,6 +13,7 @@ import { readFashionMnistSplit } from "../../sidecar/data/fashionMnist.ts";
 import { generateScenesSplit } from "../../sidecar/data/scenes.ts";
 import { generateCracksSplit } from "../../sidecar/data/cracks.ts";
 import { readCifarDir } from "../../sidecar/data/cifar.ts";
+import { VQA_IMAGE_SIZE, sceneQA } from "../../sidecar/vqa/scenesQA.ts";
 import type { ImageDataset } from "../../sidecar/data/dataset.ts";
 import type { SeedStep } from "./index.ts";
 import { makeThumbnail } from "../../app/.server/pictures.server.ts";
@@ -28,7 +29,30 @@ interface Source {
   name: string;
   load(n: number): ImageDataset;
   count: number;
+  /** A picture's label when it is not one class (the question-answer scenes list their objects). */
+  labelOf?: (i: number) => string;
 }
+
+/** The held-out scenes of the question-answering model (docs/vqa.md): the pictures /UserQuery understands. */
+function vqaScenes(n: number): ImageDataset {
+  const px = VQA_IMAGE_SIZE * VQA_IMAGE_SIZE * 3;
+  const images = new Float32Array(n * px);
+  for (let i = 0; i < n; i++) images.set(sceneQA("test", i).image, i * px);
+  return {
+    name: "vqa-scenes/test",
+    images,
+    labels: new Int32Array(n),
+    classNames: ["scene"],
+    size: n,
+    height: VQA_IMAGE_SIZE,
+    width: VQA_IMAGE_SIZE,
+    channels: 3,
+  };
+}
+const vqaSceneLabel = (i: number) =>
+  sceneQA("test", i)
+    .objects.map((o) => `${o.color} ${o.shape}`)
+    .join(", ");
 
 const SOURCES: Source[] = [
   {
@@ -45,6 +69,13 @@ const SOURCES: Source[] = [
     name: "Concrete inspection (generated)",
     load: (n) => generateCracksSplit("train", n),
     count: count("SEED_INSPECTION_PICTURES", 36),
+  },
+  {
+    slug: "vqa-scenes",
+    name: "Question-answer scenes (generated, held-out split)",
+    load: vqaScenes,
+    count: count("SEED_VQA_PICTURES", 48),
+    labelOf: vqaSceneLabel,
   },
   // An operator's CIFAR-10/100 binary folder (CIFAR_DIR) fills the gallery's CIFAR card with real samples.
   ...(process.env.CIFAR_DIR
@@ -123,7 +154,7 @@ async function importSource(src: Source): Promise<string> {
       width: ds.width,
       height: ds.height,
       displayName: `${src.slug}-${i}.png`,
-      label: ds.classNames[ds.labels[i]],
+      label: src.labelOf ? src.labelOf(i) : ds.classNames[ds.labels[i]],
     });
   }
   for (let k = 0; k < rows.length; k += 200) await Picture.bulkCreate(rows.slice(k, k + 200));

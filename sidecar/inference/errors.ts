@@ -11,4 +11,4 @@ export class InferenceInputError extends Error {
 /** Error names that mean "the request was wrong", as they cross a worker_threads boundary. */
 export const INPUT_ERROR_NAMES = new Set(["InferenceInputError", "AttributionParamError", "DatasetFormatError"]);
 /** A checkpoint exists but cannot be used (corrupt, truncated): the operator must fix it. */
-export const CHECKPOINT_ERROR_NAMES = new Set(["CheckpointError"]);
+export const CHECKPOINT_ERROR_NAMES = new Set(["CheckpointError", "VqaCheckpointError"]);

@@ -13,6 +13,7 @@ import type { ExplainRequest, ExplainResult, PredictRequest, PredictResult } fro
 import { CHECKPOINT_ERROR_NAMES, INPUT_ERROR_NAMES } from "./errors.ts";
 import type { WorkerInit, WorkerReply, WorkerTask } from "./poolProtocol.ts";
 import type { TcavJob, TcavJobResult } from "../concepts/experiment.ts";
+import type { VqaJob, VqaJobResult } from "../vqa/job.ts";
 import type { CrackPhotoRequest, CrackPhotoResult } from "../inspection/photo.ts";
 
 const WORKER_FILE = new URL("./workerEntry.mjs", import.meta.url).pathname;
@@ -140,6 +141,11 @@ export class InferencePool {
 
   tcav(req: TcavJob, opts?: JobOptions): Promise<TcavJobResult> {
     return this.submit({ kind: "tcav", req }, opts);
+  }
+
+  /** One question answered and explained over the image and the words (sidecar/vqa/job.ts). */
+  vqa(req: VqaJob, opts?: JobOptions): Promise<VqaJobResult> {
+    return this.submit({ kind: "vqa", req }, opts);
   }
 
   /** Load models in every worker ahead of the first request (one warm job per thread). */

@@ -2,17 +2,20 @@
 import type { ExplainRequest, ExplainResult, PredictRequest, PredictResult } from "./explain.ts";
 import type { CrackPhotoRequest, CrackPhotoResult } from "../inspection/photo.ts";
 import type { TcavJob, TcavJobResult } from "../concepts/experiment.ts";
+import type { VqaJob, VqaJobResult } from "../vqa/job.ts";
 
 export type WorkerTask =
   | { kind: "predict"; req: PredictRequest }
   | { kind: "explain"; req: ExplainRequest }
   | { kind: "warm"; modelIds: string[] }
   | { kind: "detectCracks"; req: CrackPhotoRequest }
-  | { kind: "tcav"; req: TcavJob };
+  | { kind: "tcav"; req: TcavJob }
+  | { kind: "vqa"; req: VqaJob };
 
 /** Every task is answered (errors by name and message, since thrown errors lose their class across threads), with the worker's backend. */
 export type WorkerReply = { backend: string } & (
-  { ok: true; result: PredictResult | ExplainResult | CrackPhotoResult | TcavJobResult | null } | { ok: false; error: { name: string; message: string } }
+  | { ok: true; result: PredictResult | ExplainResult | CrackPhotoResult | TcavJobResult | VqaJobResult | null }
+  | { ok: false; error: { name: string; message: string } }
 );
 
 export interface WorkerInit {

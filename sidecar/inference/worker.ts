@@ -8,6 +8,7 @@ import { getNet } from "./models.ts";
 import { detectCracksInPhoto } from "../inspection/photo.ts";
 import { tcavJob } from "../concepts/experiment.ts";
 import { diskCavStore } from "../concepts/store.ts";
+import { vqaJob } from "../vqa/job.ts";
 import type { WorkerInit, WorkerReply, WorkerTask } from "./poolProtocol.ts";
 
 const init = (workerData ?? {}) as WorkerInit;
@@ -22,6 +23,7 @@ export default async function handle(task: WorkerTask): Promise<WorkerReply> {
     if (task.kind === "explain") return { backend, ok: true, result: await explain(task.req) };
     if (task.kind === "detectCracks") return { backend, ok: true, result: detectCracksInPhoto(task.req) };
     if (task.kind === "tcav") return { backend, ok: true, result: tcavJob(task.req, diskCavStore()) };
+    if (task.kind === "vqa") return { backend, ok: true, result: vqaJob(task.req) };
     for (const id of task.modelIds) getNet(id);
     return { backend, ok: true, result: null };
   } catch (err) {

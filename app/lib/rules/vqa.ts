@@ -1,0 +1,67 @@
+// The question-answering page's rules (seed 001 "User query page", §5, §9; issue 17): model,
+// algorithm, image and question are required, checked in that order, one message at a time; an
+// empty question gets the seeds' "please enter the question you want to ask". The seeds replace
+// spaces by underscores before sending; the sidecar's tokenizer splits on both, so a question
+// reaches the model the same either way. Shared by the page and its action (app/routes/UserQuery.tsx).
+import { z } from "zod";
+import { messageRef } from "../forms/messages.ts";
+import { textField } from "../forms/text.ts";
+import type { FieldErrors } from "../forms/parse.ts";
+import { ALGORITHM_MAX, MODEL_ID_MAX } from "./classification.ts";
+
+/** The seeds' algorithm choices for the multimodal model (§9). */
+export const VQA_ALGORITHMS = ["IntegratedGradients", "LayerIntegratedGradients"] as const;
+export type VqaAlgorithm = (typeof VQA_ALGORITHMS)[number];
+
+export const VQA_LIMITS = {
+  /** A question is one short English sentence. */
+  questionMax: 200,
+  /** Dataset previews a page and pictures a preview (seed: 3 and 3), pictures a page in step 2 (16). */
+  previews: 3,
+  picturesPerPage: 16,
+} as const;
+
+export const VQA_MSG = {
+  chooseModel: messageRef("demo:msg.chooseModel"),
+  chooseAlgorithm: messageRef("demo:msg.chooseAlgorithm"),
+  chooseImage: messageRef("demo:msg.chooseImage"),
+  enterQuestion: messageRef("vqa:msg.enterQuestion"),
+  questionTooLong: messageRef("vqa:msg.questionTooLong", { max: VQA_LIMITS.questionMax }),
+  success: messageRef("demo:msg.success"),
+  notFound: messageRef("demo:msg.notFound"),
+  noResult: messageRef("demo:msg.noResult"),
+  modelsDown: messageRef("vqa:msg.modelsDown"),
+  noModel: messageRef("vqa:msg.noModel"),
+  unknownWords: (words: string[]) => messageRef("vqa:msg.unknownWords", { words: words.join(", ") }),
+} as const;
+
+const pictureField = z.string({ required_error: VQA_MSG.chooseImage, invalid_type_error: VQA_MSG.chooseImage }).regex(/^\d{1,15}$/, VQA_MSG.chooseImage);
+
+export const vqaRunSchema = z.object({
+  model: textField({ max: MODEL_ID_MAX, required: VQA_MSG.chooseModel }),
+  algorithm: textField({ max: ALGORITHM_MAX, required: VQA_MSG.chooseAlgorithm }).refine(
+    (v) => (VQA_ALGORITHMS as readonly string[]).includes(v),
+    VQA_MSG.chooseAlgorithm,
+  ),
+  picture: pictureField,
+  question: textField({ max: VQA_LIMITS.questionMax, required: VQA_MSG.enterQuestion, tooLong: VQA_MSG.questionTooLong }).refine(
+    (v) => v.replace(/[\s_]+/g, "").length > 0,
+    VQA_MSG.enterQuestion,
+  ),
+});
+
+const ORDER = ["model", "algorithm", "picture", "question"] as const;
+export type VqaField = "model" | "algorithm" | "image" | "question";
+
+/** The first failing field in the seeds' order, and its message. */
+export function firstVqaError(errors: FieldErrors): { field: VqaField; message: string } | null {
+  for (const name of ORDER) {
+    const message = errors[name];
+    if (message) return { field: name === "picture" ? "image" : name, message };
+  }
+  const other = Object.values(errors).find(Boolean);
+  return other ? { field: "question", message: other } : null;
+}
+
+/** The question as the seeds send it: spaces become underscores (the sidecar reads both). */
+export const seedsQuestion = (q: string) => q.trim().replace(/\s+/g, "_");

@@ -1,0 +1,441 @@
+// Visual question answering (seed 001 "User query page", §5, §9; issue 17, docs/vqa.md): step 1 a
+// visible dataset (search by name or exact user name, 3 previews a page), step 2 an image (16 a
+// page, back button), step 3 model, algorithm, an English question and start. The answer comes
+// with its probability, the image attribution, the question's words coloured by attribution and the
+// three contributions (text, image, total). State lives in the query string and Start is a form
+// POST that redirects to the stored result, so every step works without JavaScript.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { ProgressSpinner } from "primereact/progressspinner";
+import { getUser } from "~/.server/session.server.ts";
+import { findVisibleDataset, findVisiblePicture, listPictures, pageOf, searchDatasets, type Viewer } from "~/.server/datasets.server.ts";
+import { recordClick, recordImpression } from "~/.server/searchAnalytics.server.ts";
+import { ClassificationFailed, DemoRateLimited, reportGpu } from "~/.server/classification.server.ts";
+import { askQuestion, vqaModels, vqaResultFor, type VqaModelView, type VqaResultView } from "~/.server/vqa.server.ts";
+import { checkFormData } from "~/.server/forms.server.ts";
+import { i18nServer } from "~/.server/i18n.server.ts";
+import { FieldError, Notice } from "~/components/FieldError.tsx";
+import { DatasetSearch } from "~/components/datasets/DatasetSearch.tsx";
+import { Pager } from "~/components/datasets/Pager.tsx";
+import { PictureTile } from "~/components/datasets/PictureTile.tsx";
+import { DatasetStyles } from "~/components/datasets/styles.tsx";
+import { useTranslation } from "react-i18next";
+import { translateMessage } from "~/lib/forms/messages.ts";
+import { parseForm } from "~/lib/forms/parse.ts";
+import { clickParams } from "~/lib/searchAnalytics.ts";
+import { DATASET_MSG, searchSchema } from "~/lib/rules/datasets.ts";
+import { VQA_ALGORITHMS, VQA_LIMITS, VQA_MSG, firstVqaError, vqaRunSchema, type VqaField } from "~/lib/rules/vqa.ts";
+
+export const handle = { i18n: ["vqa", "demo"] };
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title ?? "Meta-Rank" }];
+
+const notFound = () => new Response(VQA_MSG.notFound, { status: 404, statusText: "Not Found" });
+
+async function modelChoices(): Promise<{ models: VqaModelView[]; error: string | null }> {
+  try {
+    const models = await vqaModels();
+    return { models, error: models.length ? null : VQA_MSG.noModel };
+  } catch {
+    return { models: [], error: VQA_MSG.modelsDown };
+  }
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer: Viewer = await getUser(request);
+  const t = await i18nServer.getFixedT(request, "vqa");
+  const sp = new URL(request.url).searchParams;
+  const picked = sp.get("picture") ? await findVisiblePicture(sp.get("picture"), viewer) : null;
+  if (sp.get("picture") && !picked) throw notFound();
+  const result = sp.get("result") ? await vqaResultFor(viewer, sp.get("result")) : null;
+  if (sp.get("result") && !result) throw new Response(VQA_MSG.noResult, { status: 404, statusText: "Not Found" });
+  const common = {
+    title: t("metaTitle"),
+    model: (sp.get("model") ?? "").slice(0, 100),
+    algorithm: (sp.get("algorithm") ?? "").slice(0, 64),
+    question: (sp.get("question") ?? "").slice(0, VQA_LIMITS.questionMax),
+    picture: picked
+      ? { id: picked.picture.id, url: `/picture/${picked.picture.id}`, name: picked.picture.displayName, label: picked.picture.label ?? null }
+      : null,
+    result: result && picked && result.pictureId === picked.picture.id ? result : null,
+    ok: sp.get("ok") === "1",
+  };
+  const datasetId = sp.get("dataset");
+  if (!datasetId) {
+    const type = sp.get("type") === "user" ? "user" : "name";
+    const search = parseForm(sp, searchSchema);
+    if (!search.ok) {
+      const empty = { items: [], total: 0, page: 1, pageCount: 1, noMatch: false };
+      return data({ ...common, step: 1 as const, type, q: "", search: empty, searchError: search.errors.q ?? DATASET_MSG.searchTooLong }, { status: 400 });
+    }
+    const q = search.value.q;
+    const found = await searchDatasets(viewer, { type, q, page: pageOf(sp.get("page")) });
+    if (type === "name") await recordImpression(request, q);
+    return { ...common, step: 1 as const, type, q, search: found, searchError: undefined as string | undefined };
+  }
+  const dataset = await findVisibleDataset(datasetId, viewer);
+  if (!dataset) throw notFound();
+  await recordClick(request, sp);
+  if (picked && picked.dataset.id !== dataset.id) throw notFound();
+  return {
+    ...common,
+    step: 2 as const,
+    dataset: { id: dataset.id, name: dataset.name },
+    pictures: await listPictures(dataset.id, pageOf(sp.get("page"))),
+    choices: await modelChoices(),
+  };
+}
+
+type Failure = { gpuIndex: string; maxCompute: string; detail: string; busy?: boolean };
+/** What the form sent, echoed so a page rendered without JavaScript keeps the visitor's choices and question. */
+type Sent = { model: string; algorithm: string; question: string };
+type ActionResult = {
+  errors?: Partial<Record<VqaField, string>>;
+  unknown?: { words: string[]; vocabulary: string[] };
+  failure?: Failure;
+  sent?: Sent;
+};
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = checkFormData(await request.formData());
+  const viewer: Viewer = await getUser(request);
+  const field = (name: string) => String(form.get(name) ?? "").slice(0, name === "question" ? VQA_LIMITS.questionMax : 100);
+  const sent: Sent = { model: field("model"), algorithm: field("algorithm"), question: field("question") };
+  const parsed = parseForm(form, vqaRunSchema);
+  if (!parsed.ok) {
+    // The seeds' order: model, algorithm, image, question; one message at a time.
+    const first = firstVqaError(parsed.errors)!;
+    return data<ActionResult>({ errors: { [first.field]: first.message }, sent }, { status: 400 });
+  }
+  const { model, algorithm, picture, question } = parsed.value;
+  try {
+    const outcome = await askQuestion(viewer, picture, model, algorithm as (typeof VQA_ALGORITHMS)[number], question, context.ip, request.signal);
+    if (outcome.kind === "unknownWords") {
+      return data<ActionResult>(
+        { errors: { question: VQA_MSG.unknownWords(outcome.words) }, unknown: { words: outcome.words, vocabulary: outcome.vocabulary }, sent },
+        { status: 400 },
+      );
+    }
+    const next = new URL(request.url).searchParams;
+    next.set("picture", picture);
+    next.set("model", model);
+    next.set("algorithm", algorithm);
+    next.set("question", question);
+    next.set("result", String(outcome.resultId));
+    next.set("ok", "1");
+    return redirect(`/UserQuery?${next}#results`);
+  } catch (e) {
+    if (e instanceof DemoRateLimited) return data<ActionResult>({ errors: { question: e.message }, sent }, { status: 429 });
+    if (!(e instanceof ClassificationFailed)) throw e;
+    const gpu = await reportGpu();
+    if (e.busy) return data<ActionResult>({ failure: { ...gpu, detail: e.message, busy: true }, sent }, { status: 503, headers: { "Retry-After": "10" } });
+    return data<ActionResult>({ failure: { ...gpu, detail: e.message }, sent }, { status: 503 });
+  }
+}
+
+type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
+type Step1 = Extract<LoaderData, { step: 1 }>;
+type Step2 = Extract<LoaderData, { step: 2 }>;
+
+export default function UserQuery() {
+  const d = useLoaderData<typeof loader>();
+  const res = useActionData<typeof action>() as ActionResult | undefined;
+  const { t } = useTranslation("vqa");
+  return (
+    <section>
+      <DatasetStyles />
+      <h1>{t("title")}</h1>
+      <p className="muted">{t("lead")}</p>
+      {d.ok && d.result ? (
+        <Notice kind="success">
+          <span data-testid="success">{translateMessage(t, VQA_MSG.success)}</span>
+        </Notice>
+      ) : null}
+      <div className="ds-steps">
+        {d.step === 1 ? <DatasetStep {...(d as Step1)} /> : <ImageStep {...(d as Step2)} />}
+        {d.step === 2 ? <RunStep d={d as Step2} res={res} /> : null}
+        {res?.failure ? <FailurePanel failure={res.failure} /> : null}
+        {d.result ? (
+          <Results result={d.result} model={d.step === 2 ? ((d as Step2).choices.models.find((m) => m.id === d.result!.modelId) ?? null) : null} />
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
+function DatasetStep({ type, q, search, searchError }: Step1) {
+  const { t } = useTranslation("vqa");
+  return (
+    <div className="card">
+      <h2 style={{ marginTop: 0 }}>{t("step1")}</h2>
+      <p className="muted">{t("step1Hint")}</p>
+      <DatasetSearch
+        action="/UserQuery"
+        type={type}
+        q={q}
+        result={search}
+        error={searchError}
+        pickHref={(id, rank) => `/UserQuery?dataset=${id}${type === "name" && q ? `&${clickParams(q, rank)}` : ""}`}
+        pickLabel={t("select")}
+        pageHref={(page) => `/UserQuery?${new URLSearchParams({ type, q, page: String(page) })}`}
+      />
+    </div>
+  );
+}
+
+function ImageStep({ dataset, pictures, picture, model, algorithm, question }: Step2) {
+  const { t } = useTranslation("vqa");
+  const href = (extra: Record<string, string>) => {
+    const q: Record<string, string> = { dataset: String(dataset.id), page: String(pictures.page) };
+    if (model) q.model = model;
+    if (algorithm) q.algorithm = algorithm;
+    if (question) q.question = question;
+    return `/UserQuery?${new URLSearchParams({ ...q, ...extra })}`;
+  };
+  return (
+    <div className="card">
+      <h2 style={{ marginTop: 0 }}>{t("step2", { name: dataset.name })}</h2>
+      <p>
+        <Link to="/UserQuery" className="p-button p-button-outlined p-component">
+          <i className="pi pi-arrow-left" style={{ marginRight: ".4rem" }} /> {t("back")}
+        </Link>
+      </p>
+      <div className="ds-grid" data-testid="image-grid">
+        {pictures.items.map((p) => (
+          <PictureTile key={p.id} picture={p} picked={picture?.id === p.id} href={href({ picture: String(p.id) })} />
+        ))}
+      </div>
+      {pictures.total === 0 ? <p className="muted">{t("noPictures")}</p> : null}
+      <Pager
+        page={pictures.page}
+        pageCount={pictures.pageCount}
+        href={(p) => href({ page: String(p), ...(picture ? { picture: String(picture.id) } : {}) })}
+        label={t("imagePages")}
+      />
+    </div>
+  );
+}
+
+function RunStep({ d, res }: { d: Step2; res?: ActionResult }) {
+  const nav = useNavigation();
+  const running = nav.state === "submitting";
+  const { t, i18n } = useTranslation("vqa");
+  const model = res?.sent?.model ?? d.model;
+  const algorithm = res?.sent?.algorithm ?? d.algorithm;
+  const question = res?.sent?.question ?? d.question;
+  const chosen = d.choices.models.find((m) => m.id === model) ?? d.choices.models[0] ?? null;
+  const percent = (x: number) => new Intl.NumberFormat(i18n.language === "zh" ? "zh-CN" : "en", { style: "percent", maximumFractionDigits: 1 }).format(x);
+  return (
+    <div className="card">
+      <h2 style={{ marginTop: 0 }}>{t("step3")}</h2>
+      <Form method="post" aria-label={t("start")} className="vqa-form">
+        <input type="hidden" name="picture" value={d.picture?.id ?? ""} />
+        <div className="ds-toolbar" style={{ alignItems: "flex-start" }}>
+          <div className="field">
+            <label htmlFor="model">{t("model")}</label>
+            <select id="model" name="model" className="p-inputtext" defaultValue={model} key={`m${model}`} aria-describedby="model-error">
+              <option value="">{t("choose")}</option>
+              {d.choices.models.map((m) => (
+                <option key={m.id} value={m.id}>
+                  {t("modelOption", { id: m.id, data: m.dataset })}
+                </option>
+              ))}
+            </select>
+            <FieldError id="model-error" message={res?.errors?.model} />
+            {d.choices.error ? <small className="muted">{translateMessage(t, d.choices.error)}</small> : null}
+          </div>
+          <div className="field">
+            <label htmlFor="algorithm">{t("algorithm")}</label>
+            <select id="algorithm" name="algorithm" className="p-inputtext" defaultValue={algorithm} key={`a${algorithm}`} aria-describedby="algorithm-error">
+              <option value="">{t("choose")}</option>
+              {VQA_ALGORITHMS.map((a) => (
+                <option key={a} value={a}>
+                  {a}
+                </option>
+              ))}
+            </select>
+            <FieldError id="algorithm-error" message={res?.errors?.algorithm} />
+          </div>
+        </div>
+        <div className="field" style={{ marginTop: ".75rem" }}>
+          <label htmlFor="question">{t("question")}</label>
+          <input
+            id="question"
+            name="question"
+            className="p-inputtext"
+            defaultValue={question}
+            key={`q${question}`}
+            maxLength={VQA_LIMITS.questionMax}
+            placeholder={t("questionPlaceholder")}
+            aria-describedby="question-error"
+            style={{ width: "100%", maxWidth: "32rem" }}
+            lang="en"
+          />
+          <FieldError id="question-error" message={res?.errors?.question} />
+        </div>
+        {res?.unknown ? (
+          <div className="notice notice-warn" data-testid="vocabulary" style={{ marginTop: ".5rem" }}>
+            <p style={{ margin: 0 }}>{t("vocabulary", { count: res.unknown.vocabulary.length })}</p>
+            <p style={{ margin: ".35rem 0 0" }} lang="en">
+              <code>{res.unknown.vocabulary.join(" ")}</code>
+            </p>
+          </div>
+        ) : null}
+        <p style={{ marginTop: ".75rem" }}>
+          <button type="submit" className="p-button p-component" data-testid="vqa-start" disabled={running}>
+            <i className="pi pi-play" style={{ marginRight: ".4rem" }} />
+            {t("start")}
+          </button>
+        </p>
+      </Form>
+      <FieldError id="image-error" message={res?.errors?.image} />
+      <p className="muted">{d.picture ? t("image", { name: d.picture.name }) : t("noImage")}</p>
+      {chosen ? (
+        <details data-testid="model-note">
+          <summary>{t("aboutModel", { id: chosen.id })}</summary>
+          <p>{t("modelNote", { data: chosen.dataset, accuracy: percent(chosen.testAccuracy), questions: chosen.testQuestions })}</p>
+          <p>
+            {t("blindNote", { image: percent(chosen.imageBlindAccuracy), question: percent(chosen.questionBlindAccuracy) })} {t("ownData")}
+          </p>
+          {chosen.examples.length ? (
+            <p lang="en">
+              {t("examples")} {chosen.examples.map((q) => `“${q}”`).join(" · ")}
+            </p>
+          ) : null}
+        </details>
+      ) : null}
+      {running ? (
+        <div className="ds-busy" role="status" aria-live="polite" data-testid="busy">
+          <ProgressSpinner style={{ width: 28, height: 28 }} strokeWidth="6" /> {t("running")}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function FailurePanel({ failure }: { failure: Failure }) {
+  const { t } = useTranslation("demo");
+  return (
+    <div className="card notice-error" role="alert" data-testid="failure-panel" data-busy={failure.busy ? "1" : undefined}>
+      <h2 style={{ marginTop: 0 }}>{t(failure.busy ? "failed.busyTitle" : "failed.title")}</h2>
+      <p>{t(failure.busy ? "failed.busyWhy" : "failed.why")}</p>
+      <p>
+        {t("failed.maxCompute")} <strong data-testid="max-compute">{translateMessage(t, failure.maxCompute)}</strong> · {t("failed.gpuIndex")}{" "}
+        <strong data-testid="gpu-index">{translateMessage(t, failure.gpuIndex)}</strong>
+      </p>
+      <p>{t("failed.later")}</p>
+      <p className="muted" style={{ fontSize: ".85rem" }}>
+        {t("failed.detail")} {translateMessage(t, failure.detail)}
+      </p>
+    </div>
+  );
+}
+
+/** Captum's text visualisation convention: green for positive attribution, red for negative, by |a| / max|a|. */
+function wordColour(a: number, max: number): string {
+  const s = max > 0 ? Math.min(1, Math.abs(a) / max) : 0;
+  return a >= 0 ? `rgba(22, 163, 74, ${(0.1 + 0.6 * s).toFixed(2)})` : `rgba(220, 38, 38, ${(0.1 + 0.6 * s).toFixed(2)})`;
+}
+
+function Results({ result, model }: { result: VqaResultView; model: VqaModelView | null }) {
+  const { t, i18n } = useTranslation("vqa");
+  const lang = i18n.language === "zh" ? "zh-CN" : "en";
+  const percent = (x: number) => new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 1 }).format(x);
+  const num = (x: number) => new Intl.NumberFormat(lang, { maximumFractionDigits: 4, minimumFractionDigits: 4 }).format(x);
+  const max = Math.max(0, ...result.wordAttributions.map(Math.abs));
+  return (
+    <>
+      <div className="card" id="results">
+        <h2 style={{ marginTop: 0 }}>{t("results.title")}</h2>
+        <p lang="en" style={{ fontSize: "1.1rem" }}>
+          <span className="muted">{t("results.question")}</span> {result.question.replace(/\?+$/, "")}?
+        </p>
+        <dl className="profile-grid">
+          <dt>{t("results.answer")}</dt>
+          <dd data-testid="answer" lang="en">
+            <strong>{result.answer}</strong>
+          </dd>
+          <dt>{t("results.probability")}</dt>
+          <dd data-testid="probability">{percent(result.probability)}</dd>
+        </dl>
+        <table className="data-table" data-testid="top-answers" style={{ maxWidth: "24rem" }}>
+          <caption className="muted" style={{ textAlign: "left", whiteSpace: "nowrap" }}>
+            {t("results.top")}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">{t("results.answer")}</th>
+              <th scope="col">{t("results.probability")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {result.top.map((a) => (
+              <tr key={a.answer}>
+                <td lang="en">{a.answer}</td>
+                <td>{percent(a.probability)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <p className="muted" data-testid="vqa-provenance" style={{ fontSize: ".85rem" }}>
+          {t("results.provenance", {
+            model: result.modelId,
+            data: model?.dataset ?? "?",
+            algorithm: result.algorithm,
+            steps: result.nSteps,
+            output: result.explainedOutput,
+            seconds: result.seconds,
+          })}
+        </p>
+      </div>
+      <div className="card">
+        <h2 style={{ marginTop: 0 }}>{t("results.attributions", { algorithm: result.algorithm })}</h2>
+        <div className="ds-result-images">
+          <figure>
+            <img src={result.inputSrc} alt={t("results.input")} data-testid="input" style={{ imageRendering: "pixelated" }} />
+            <figcaption>{t("results.input")}</figcaption>
+          </figure>
+          <figure>
+            <img src={result.heatmapSrc} alt={t("results.heatmap")} data-testid="heatmap" style={{ imageRendering: "pixelated" }} />
+            <figcaption>{t("results.heatmap")}</figcaption>
+          </figure>
+          <figure>
+            <img src={result.overlaySrc} alt={t("results.overlay")} data-testid="overlay" style={{ imageRendering: "pixelated" }} />
+            <figcaption>{t("results.overlay")}</figcaption>
+          </figure>
+        </div>
+        <h3>{t("results.words")}</h3>
+        <p data-testid="words" lang="en" style={{ fontSize: "1.15rem", lineHeight: 2 }}>
+          {result.tokens.map((tok, i) => (
+            <span
+              key={i}
+              data-attribution={result.wordAttributions[i]}
+              title={num(result.wordAttributions[i] ?? 0)}
+              style={{ background: wordColour(result.wordAttributions[i] ?? 0, max), padding: ".1rem .35rem", borderRadius: 4, marginRight: ".25rem" }}
+            >
+              {tok}
+            </span>
+          ))}
+        </p>
+        <p className="muted" style={{ fontSize: ".85rem" }}>
+          {t("results.wordsLegend")}
+        </p>
+        <h3>{t("results.contributions")}</h3>
+        <dl className="profile-grid" data-testid="contributions">
+          <dt>{t("results.text")}</dt>
+          <dd data-testid="contribution-text">{num(result.contributions.text)}</dd>
+          <dt>{t("results.image")}</dt>
+          <dd data-testid="contribution-image">{num(result.contributions.image)}</dd>
+          <dt>{t("results.total")}</dt>
+          <dd data-testid="contribution-total">{num(result.contributions.total)}</dd>
+          <dt>{t("results.delta")}</dt>
+          <dd data-testid="delta">{num(result.delta)}</dd>
+        </dl>
+        <p className="muted" style={{ fontSize: ".85rem" }}>
+          {t("results.contributionsHow")}
+        </p>
+      </div>
+    </>
+  );
+}

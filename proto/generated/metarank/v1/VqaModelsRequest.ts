@@ -1,0 +1,8 @@
+// Original file: proto/metarank/v1/vqa.proto
+
+
+export interface VqaModelsRequest {
+}
+
+export interface VqaModelsRequest__Output {
+}
