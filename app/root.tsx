@@ -15,6 +15,9 @@ import { getUser } from "~/.server/session.server.ts";
 import { htmlLang, isLanguage, type Language } from "~/i18n/config.ts";
 import { useNonce } from "~/lib/nonce.tsx";
 import notoSansScHref from "@fontsource/noto-sans-sc/400.css?url";
+// The interface's own characters in one small file per weight (scripts/uiFont.ts); app.css names them.
+import uiFontHref from "~/styles/fonts/noto-sans-sc-ui-400.woff2?url";
+import uiFontBoldHref from "~/styles/fonts/noto-sans-sc-ui-700.woff2?url";
 import { TopMenu } from "~/components/TopMenu.tsx";
 import { SiteFooter } from "~/components/SiteFooter.tsx";
 
@@ -22,8 +25,8 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href: themeHref },
   { rel: "stylesheet", href: primeHref },
   { rel: "stylesheet", href: iconsHref },
-  // Chinese glyphs on every visitor's machine: Noto Sans SC split by unicode-range, so a
-  // browser downloads only the slices of the characters a page uses (docs/i18n.md).
+  // Chinese glyphs on every visitor's machine (docs/i18n.md): the interface's characters from the
+  // preloaded subset (app.css), anything else (user text) from Noto Sans SC split by unicode-range.
   { rel: "stylesheet", href: notoSansScHref },
   { rel: "stylesheet", href: appHref },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
@@ -55,6 +58,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
+        {/* Every page shows the toggle's 中文; Chinese pages need the bold face for headings too. */}
+        <link rel="preload" as="font" type="font/woff2" href={uiFontHref} crossOrigin="anonymous" />
+        {locale === "zh" ? <link rel="preload" as="font" type="font/woff2" href={uiFontBoldHref} crossOrigin="anonymous" /> : null}
         <Links />
       </head>
       <body>

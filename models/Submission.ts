@@ -4,8 +4,9 @@ import { sequelize } from "./db.ts";
 // MEDIUMTEXT on MariaDB (TEXT stops at 64 KB); SQLite has one TEXT and warns about sizes.
 const LONG_TEXT = sequelize.getDialect() === "sqlite" ? DataTypes.TEXT : DataTypes.TEXT("medium");
 
-export const SUBMISSION_STATUSES = ["In Process", "Rejected", "Approved"] as const;
-export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
+import { SUBMISSION_STATUSES, SubmissionStatus } from "../app/lib/rules/submissionStatus.ts";
+
+export { SUBMISSION_STATUSES, SubmissionStatus };
 
 /**
  * A submitted algorithm (seed 000 §3 history record). Files live under var/uploads/ with
@@ -40,7 +41,7 @@ Submission.init(
     userId: { type: DataTypes.INTEGER, allowNull: false },
     suiteId: { type: DataTypes.STRING(100), allowNull: false },
     algorithm: { type: DataTypes.STRING(200), allowNull: false },
-    status: { type: DataTypes.STRING(16), allowNull: false, defaultValue: "In Process" },
+    status: { type: DataTypes.STRING(16), allowNull: false, defaultValue: SubmissionStatus.inProcess },
     metascore: { type: DataTypes.DOUBLE, allowNull: false },
     ranking: { type: DataTypes.INTEGER, allowNull: false },
     scoresJson: { type: LONG_TEXT, allowNull: false },

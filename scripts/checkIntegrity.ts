@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Op } from "sequelize";
-import { BoardMethod, EvaluationRun, InferenceCache, Picture, Submission, SubmissionDraft, sequelize } from "../models/index.ts";
+import { BoardMethod, EvaluationRun, InferenceCache, Picture, Submission, SubmissionDraft, SubmissionStatus, sequelize } from "../models/index.ts";
 
 const uploads = path.resolve(process.env.UPLOAD_DIR ?? "var/uploads");
 const submissionsDir = path.join(uploads, "submissions");
@@ -40,7 +40,7 @@ export async function checkIntegrity(): Promise<{ rowsWithoutFiles: string[]; fi
     for (const f of ["morf.csv", "lerf.csv", "images.json"]) expect(path.join(evaluations, r.resultDir!, f), `evaluation run ${r.id}`);
   // Temporary names (".name.tmp") belong to writes in progress, not to anyone yet.
   const filesWithoutRows = [...walk(uploads), ...walk(evaluations)].filter((f) => !referenced.has(f) && !path.basename(f).startsWith("."));
-  const approved = await Submission.findAll({ where: { status: "Approved" }, attributes: ["id"] });
+  const approved = await Submission.findAll({ where: { status: SubmissionStatus.approved }, attributes: ["id"] });
   const onBoard = new Set((await BoardMethod.findAll({ where: { submissionId: { [Op.ne]: null } }, attributes: ["submissionId"] })).map((b) => b.submissionId));
   const approvedWithoutBoardRow = approved.map((s) => s.id).filter((id) => !onBoard.has(id));
   return { rowsWithoutFiles, filesWithoutRows, approvedWithoutBoardRow };

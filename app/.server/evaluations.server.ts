@@ -7,6 +7,7 @@
 // the job payload carries the row id. Cancelling marks the row "cancelled": the job that
 // runs it (in this process or another one on the same Redis) sees it at its next progress
 // write and cancels the gRPC call, which stops the sidecar's threads.
+import { messageRef } from "~/lib/forms/messages.ts";
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -95,7 +96,8 @@ class RunCancelled extends Error {
 
 /** The sidecar refused the run because it is already running its limit of runs (it evaluates nothing). */
 export const isBusy = (err: unknown) => err instanceof SidecarCallError && err.code === grpc.status.RESOURCE_EXHAUSTED;
-export const BUSY_NOTE = "Waiting for a compute server: each one is already running as many evaluation runs as it allows.";
+/** Shown on /admin/evaluations while a run waits (a message ref, translated there: app/locales/<lng>/admin.json). */
+export const busyNote = (seconds: number) => messageRef("admin:msg.evaluationBusy", { seconds });
 const BUSY_PAUSE_MAX_MS = 60_000;
 /** First pause after a busy answer (EVALUATION_BUSY_PAUSE_MS, default 5 s); it doubles up to a minute. */
 const busyPauseMs = () => Number(process.env.EVALUATION_BUSY_PAUSE_MS) || 5_000;
@@ -299,7 +301,7 @@ export async function runEvaluationJob(job: JobContext<EvaluationJobPayload>): P
         // elsewhere would otherwise use them all up in a minute or two).
         if (!isBusy(err) || Date.now() - waitingSince + pauseMs > busyWaitMs()) throw err;
         const seconds = Math.max(1, Math.round(pauseMs / 1000));
-        await transitionRun(id, ["running"], "queued", { error: `${BUSY_NOTE} Asking again in ${seconds} s.`, etaSeconds: null });
+        await transitionRun(id, ["running"], "queued", { error: busyNote(seconds), etaSeconds: null });
         log.info({ runId: id, pauseMs }, "every compute server is busy with evaluation runs; waiting");
         await pause(pauseMs, ctrl.signal);
         // Cancelled from the page (maybe by another app process) while it waited.

@@ -5,18 +5,8 @@ import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { Op, QueryTypes } from "sequelize";
-import {
-  BoardMethod,
-  Submission,
-  SubmissionDraft,
-  Suite,
-  User,
-  isSqlite,
-  sequelize,
-  writeTransaction,
-  type SubmissionStatus,
-  type TaskScore,
-} from "./db.server.ts";
+import { BoardMethod, Submission, SubmissionDraft, Suite, User, isSqlite, sequelize, writeTransaction, type TaskScore } from "./db.server.ts";
+import { SubmissionStatus } from "~/lib/rules/submissionStatus.ts";
 import { SidecarCallError, rpc, unary } from "./sidecar.server.ts";
 import {
   BoardChangedError,
@@ -488,7 +478,7 @@ export async function listSubmissions(filter: { userId?: number }, sort: History
     ],
   });
   const users = new Map((await User.findAll({ where: { id: [...new Set(rows.map((r) => r.userId))] } })).map((u) => [u.id, u]));
-  const current = await currentStandings(rows.filter((r) => r.status === "Approved").map((r) => r.id));
+  const current = await currentStandings(rows.filter((r) => r.status === SubmissionStatus.approved).map((r) => r.id));
   return rows.map((r) => ({
     id: r.id,
     username: users.get(r.userId)?.username ?? "(deleted user)",
@@ -542,7 +532,7 @@ export type DecisionOutcome = { ok: true; message: string } | { ok: false; messa
  */
 export async function decideSubmission(admin: { id: number }, id: number, decision: Decision): Promise<DecisionOutcome> {
   const failed = decision === "approve" ? MSG.approveFailed : MSG.rejectFailed;
-  const status: SubmissionStatus = decision === "approve" ? "Approved" : "Rejected";
+  const status: SubmissionStatus = decision === "approve" ? SubmissionStatus.approved : SubmissionStatus.rejected;
   const notInProcess: DecisionOutcome = { ok: false, message: failed, detail: "Only submissions that are In Process can be decided, and only once." };
   try {
     // An approval is fused with the board through the sidecar first, outside any transaction, so
@@ -551,7 +541,7 @@ export async function decideSubmission(admin: { id: number }, id: number, decisi
       let plan: FusionPlan | null = null;
       if (decision === "approve") {
         const sub = await Submission.findByPk(id);
-        if (!sub || sub.status !== "In Process") return notInProcess;
+        if (!sub || sub.status !== SubmissionStatus.inProcess) return notInProcess;
         const user = await User.findByPk(sub.userId);
         plan = await planFusion(sub.suiteId, {
           contributor: user?.username ?? "(deleted user)",
@@ -565,7 +555,7 @@ export async function decideSubmission(admin: { id: number }, id: number, decisi
         const changed = await sequelize.transaction(writeTransaction(), async (transaction) => {
           const [affected] = await Submission.update(
             { status, decidedBy: admin.id, decidedAt: new Date() },
-            { where: { id, status: "In Process" }, transaction },
+            { where: { id, status: SubmissionStatus.inProcess }, transaction },
           );
           if (affectedRows(affected) !== 1) return false;
           if (plan) {

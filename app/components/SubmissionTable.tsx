@@ -6,6 +6,7 @@ import { DataTable } from "primereact/datatable";
 import { Column } from "primereact/column";
 import { useHrefWith } from "./RankTable.tsx";
 import { useTranslation } from "react-i18next";
+import { SubmissionStatus } from "~/lib/rules/submissionStatus.ts";
 
 export interface SubmissionRow {
   id: number;
@@ -15,7 +16,7 @@ export interface SubmissionRow {
   metascoreText: string;
   ranking: number;
   submitTime: string;
-  status: "In Process" | "Rejected" | "Approved";
+  status: SubmissionStatus;
   morfName: string;
   lerfName: string;
   pythonName: string | null;
@@ -26,9 +27,14 @@ export interface SubmissionRow {
 
 export type SortKey = "time" | "metascore" | "ranking";
 
-export const statusClass = (s: SubmissionRow["status"]) => (s === "Approved" ? "status-approved" : s === "Rejected" ? "status-rejected" : "status-inprocess");
+export const statusClass = (s: SubmissionRow["status"]) =>
+  s === SubmissionStatus.approved ? "status-approved" : s === SubmissionStatus.rejected ? "status-rejected" : "status-inprocess";
 
-const STATUS_KEY = { "In Process": "table.inProcess", Rejected: "table.rejected", Approved: "table.approved" } as const;
+const STATUS_KEY: Record<SubmissionStatus, string> = {
+  [SubmissionStatus.inProcess]: "table.inProcess",
+  [SubmissionStatus.rejected]: "table.rejected",
+  [SubmissionStatus.approved]: "table.approved",
+};
 
 export function StatusText({ status }: { status: SubmissionRow["status"] }) {
   const { t } = useTranslation("submission");

@@ -35,7 +35,7 @@ export function TcavScoreChart({ concept, random }: { concept: TcavChartConcept;
         <XAxis />
         <YAxis tickValues={[0, 0.25, 0.5, 0.75, 1]} />
         <VerticalBarSeries data={bars} colorType="literal" barWidth={0.6} />
-        <LineSeries data={baseline} strokeStyle="dashed" color="#d32f2f" />
+        <LineSeries data={baseline} strokeStyle="dashed" color="#d32f2f" style={{ fill: "none" }} animation={false} />
         <LabelSeries data={marks} />
       </XYPlot>
       <p className="muted" style={{ fontSize: ".8rem", margin: 0 }}>

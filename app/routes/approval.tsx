@@ -20,6 +20,7 @@ import { checkFormData } from "~/.server/forms.server.ts";
 import { useTranslation } from "react-i18next";
 import { i18nServer } from "~/.server/i18n.server.ts";
 import { translateMessage } from "~/lib/forms/messages.ts";
+import { SubmissionStatus } from "~/lib/rules/submissionStatus.ts";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: metarankHref }];
 export const handle = { i18n: "submission" };
@@ -34,7 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const done = url.searchParams.get("done");
   const confirmId = Number(url.searchParams.get("confirm"));
   const decision = url.searchParams.get("decision");
-  const pending = rows.find((r) => r.id === confirmId && r.status === "In Process");
+  const pending = rows.find((r) => r.id === confirmId && r.status === SubmissionStatus.inProcess);
   const t = await i18nServer.getFixedT(request, "submission");
   return {
     title: t("approval.title"),
@@ -82,7 +83,7 @@ export default function Approval() {
     <Column
       key="decisions"
       header={t("approval.decisions")}
-      body={(r: SubmissionRow) => (r.status === "In Process" ? <DecisionButtons row={r} /> : <StatusText status={r.status} />)}
+      body={(r: SubmissionRow) => (r.status === SubmissionStatus.inProcess ? <DecisionButtons row={r} /> : <StatusText status={r.status} />)}
     />,
   ];
   return (

@@ -68,8 +68,10 @@ function readSelection(params: URLSearchParams | FormData, slotNames: readonly s
     else if (use === "without") chosen.delete(name);
   }
   return {
-    seed: intIn(get("seed"), 0, CONCEPT_LIMITS.maxSeed, 1),
-    cpage: intIn(get("cpage"), 1, 100, 1),
+    // "reseed": the refresh button's new seed, over the hidden "seed" the form always carries.
+    seed: intIn(get("reseed") ?? get("seed"), 0, CONCEPT_LIMITS.maxSeed, 1),
+    // "cpage": a paging button's target; "at": the page the form was on (sent by Start).
+    cpage: intIn(get("cpage") ?? get("at"), 1, 100, 1),
     image: (get("image") ?? "").slice(0, 10),
     model: (get("model") ?? "").slice(0, 100),
     algorithm: (get("algorithm") ?? "TCAV").slice(0, 64),
@@ -198,6 +200,7 @@ export default function ConceptPage() {
       {ok ? <Notice kind="success">{translateMessage(t, CONCEPT_MSG.success)}</Notice> : null}
       <Form method="get" action="/tcav" id="tcav-form" className="tcav-form">
         <input type="hidden" name="seed" value={selection.seed} />
+        <input type="hidden" name="at" value={cpage} />
         {hiddenChosen.map((c) => (
           <input key={c} type="hidden" name="c" value={c} />
         ))}
@@ -215,7 +218,7 @@ export default function ConceptPage() {
               </label>
             ))}
           </div>
-          <button type="submit" name="seed" value={(selection.seed % CONCEPT_LIMITS.maxSeed) + 1} className="p-button p-button-outlined p-button-sm">
+          <button type="submit" name="reseed" value={(selection.seed % CONCEPT_LIMITS.maxSeed) + 1} className="p-button p-button-outlined p-button-sm">
             {t("refresh")}
           </button>
           <FieldError id="image-error" message={errorAt("image")} />

@@ -3,6 +3,8 @@
 // so the same code serves training (with batch norm) and inference (folded).
 import * as tf from "@tensorflow/tfjs";
 import type { Ops } from "./layers.ts";
+// PyTorch's max-pool gradient on every backend (maxPool.ts): gradient methods match Captum through pooling.
+import { maxPool } from "./maxPool.ts";
 
 export type ArchName = "resnet" | "vgg" | "inception";
 export const ARCH_NAMES: ArchName[] = ["resnet", "vgg", "inception"];
@@ -60,7 +62,7 @@ export const vgg: Architecture = {
       h = ops.relu(ops.conv(`block${i + 1}.conv1`, h, width, { stride: i === 0 ? cfg.stemStride : 1 }));
       h = ops.relu(ops.conv(`block${i + 1}.conv2`, h, width));
       h = ops.tap(`block${i + 1}`, h);
-      h = tf.maxPool(h, 2, 2, "same");
+      h = maxPool(h, 2, 2);
     });
     const flat = tf.reshape(h, [h.shape[0], -1]) as tf.Tensor2D;
     return ops.dense("classifier.fc2", ops.relu(ops.dense("classifier.fc1", flat, 64)), numClasses);
@@ -73,7 +75,7 @@ function inceptionModule(ops: Ops, name: string, x: tf.Tensor4D, c: number): tf.
   const b3 = ops.relu(ops.conv(`${name}.b3`, ops.relu(ops.conv(`${name}.b3_reduce`, x, c / 2, { kernel: 1 })), c));
   let b5 = ops.relu(ops.conv(`${name}.b5_reduce`, x, c / 4, { kernel: 1 }));
   b5 = ops.relu(ops.conv(`${name}.b5b`, ops.relu(ops.conv(`${name}.b5a`, b5, c / 2)), c / 2));
-  const bp = ops.relu(ops.conv(`${name}.pool_proj`, tf.maxPool(x, 3, 1, "same"), c / 2, { kernel: 1 }));
+  const bp = ops.relu(ops.conv(`${name}.pool_proj`, maxPool(x, 3, 1), c / 2, { kernel: 1 }));
   return tf.concat([b1, b3, b5, bp], 3);
 }
 
@@ -85,10 +87,10 @@ export const inception: Architecture = {
   forward(ops, x, numClasses, cfg) {
     const w = cfg.width;
     let h = ops.tap("stem", ops.relu(ops.conv("stem", x, w, { stride: cfg.stemStride })));
-    h = tf.maxPool(h, 2, 2, "same");
+    h = maxPool(h, 2, 2);
     h = ops.tap("mixed1", inceptionModule(ops, "mixed1", h, w));
     h = ops.tap("mixed2", inceptionModule(ops, "mixed2", h, w));
-    h = tf.maxPool(h, 2, 2, "same");
+    h = maxPool(h, 2, 2);
     h = ops.tap("mixed3", inceptionModule(ops, "mixed3", h, 2 * w));
     h = ops.tap("mixed4", inceptionModule(ops, "mixed4", h, 2 * w));
     return ops.dense("fc", globalAvgPool(h), numClasses);

@@ -1,6 +1,7 @@
-// ReLU with a selectable backward rule. The forward value is always max(x, 0);
-// only the gradient changes, which is what GuidedBackprop and Deconvolution
-// (Springenberg et al.; Zeiler & Fergus) need from the network:
+// The one ReLU of the sidecar's networks (the zoo's and the tests' Captum toy models), with a
+// selectable backward rule. The forward value is always max(x, 0); only the gradient changes,
+// as Captum's GuidedBackprop/Deconvolution hooks do on every nn.ReLU module
+// (Springenberg et al.; Zeiler & Fergus):
 //   normal:  dx = dy · [x > 0]
 //   guided:  dx = dy · [x > 0] · [dy > 0]
 //   deconv:  dx = max(dy, 0)          (the input's sign is ignored)

@@ -5,7 +5,7 @@
 // NHWC activation is transposed to NCHW first so the Linear weights line up.
 import * as tf from "@tensorflow/tfjs";
 import type { ForwardOptions, Net } from "../../sidecar/inference/net.ts";
-import { reluWithMode } from "../../sidecar/inference/runtime/relu.ts";
+import { relu as reluWithMode } from "../../sidecar/zoo/relu.ts";
 
 function applyTap(name: string, t: tf.Tensor, opts?: ForwardOptions): tf.Tensor {
   if (opts?.tap && opts.tap.layer === name) {

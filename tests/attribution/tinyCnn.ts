@@ -2,7 +2,7 @@
 // the ReLU mode, a strided conv, global average pooling and a dense layer.
 import * as tf from "@tensorflow/tfjs";
 import type { ForwardOptions, Net } from "../../sidecar/inference/net.ts";
-import { reluWithMode } from "../../sidecar/inference/runtime/relu.ts";
+import { relu as reluWithMode } from "../../sidecar/zoo/relu.ts";
 
 /** Deterministic weights so cpu and wasm see the same network. */
 export function det(shape: number[], seed: number): tf.Tensor {
