@@ -1,13 +1,20 @@
 // The /tcav page's data (issue 17, docs/concepts.md): the concept catalogue and the image pool
 // from the sidecar's Concepts service, and TCAV results, computed once per parameter set and kept
 // in concept_results so a repeat (or a reload of the result URL) is served from the database.
+// A picture dataset the viewer may see can be one more concept (issue 17): its first pictures go
+// to the sidecar as a custom concept, and a result that used one is shown only to viewers who may
+// still see that dataset.
 import crypto from "node:crypto";
-import { ConceptResult } from "../../models/index.ts";
+import sharp from "sharp";
+import { Op } from "sequelize";
+import { ConceptResult, Dataset, Picture } from "./db.server.ts";
+import { conceptRef, findVisibleDataset, toViews, visibleWhere, type Viewer } from "./datasets.server.ts";
+import { readStored } from "./pictures.server.ts";
 import type { ConceptCatalogueReply__Output } from "../../proto/generated/metarank/v1/ConceptCatalogueReply.ts";
 import type { RunTcavReply__Output } from "../../proto/generated/metarank/v1/RunTcavReply.ts";
 import { listModels, type TrainedModel } from "./classification.server.ts";
 import { rpc, unary } from "./sidecar.server.ts";
-import { CONCEPT_LIMITS } from "~/lib/rules/concepts.ts";
+import { CONCEPT_LIMITS, CONCEPT_MSG } from "~/lib/rules/concepts.ts";
 
 export interface ConceptSlotView {
   name: string;
@@ -78,8 +85,17 @@ export interface LayerScoreView {
   probe: number;
 }
 
+/** A picture dataset used as a concept, as a result remembers it. */
+export interface CustomConceptRef {
+  name: string;
+  datasetId: number;
+  /** Its first pictures, shown as the concept's samples (/picture/ID checks visibility again). */
+  sampleIds: number[];
+}
+
 export interface TcavView {
   id: number;
+  custom: CustomConceptRef[];
   modelId: string;
   dataset: string;
   testAccuracy: number;
@@ -98,9 +114,12 @@ export interface TcavView {
   createdAt: string;
 }
 
-function toView(id: number, createdAt: Date, r: RunTcavReply__Output): TcavView {
+type StoredResult = RunTcavReply__Output & { custom?: CustomConceptRef[] };
+
+function toView(id: number, createdAt: Date, r: StoredResult): TcavView {
   return {
     id,
+    custom: r.custom ?? [],
     modelId: r.model?.id ?? "",
     dataset: r.model?.dataset ?? "",
     testAccuracy: r.model?.testAccuracy ?? 0,
@@ -127,13 +146,79 @@ export interface TcavParams {
   modelId: string;
   imageIndex: number;
   concepts: string[];
+  custom?: CustomConcept;
 }
 
+// Without a custom concept the key is what it always was, so stored results stay valid.
 const paramsKeyOf = (p: TcavParams) =>
   crypto
     .createHash("sha256")
-    .update(JSON.stringify([p.modelId, p.imageIndex, [...p.concepts].sort()]))
+    .update(JSON.stringify(p.custom ? [p.modelId, p.imageIndex, [...p.concepts].sort(), p.custom.key] : [p.modelId, p.imageIndex, [...p.concepts].sort()]))
     .digest("hex");
+
+export interface ConceptDatasetOption {
+  id: number;
+  name: string;
+  owner: string | null;
+  isOwn: boolean;
+  pictures: number;
+}
+
+/**
+ * The picture datasets the viewer may use as a concept: those they may see (the datasets'
+ * visibility rule) with enough pictures, their own first, then other users' public ones, then the
+ * platform's.
+ */
+export async function conceptDatasets(viewer: Viewer): Promise<ConceptDatasetOption[]> {
+  const visible = await Dataset.findAll({ where: visibleWhere(viewer), order: [["id", "DESC"]], limit: 500 });
+  const views = (await toViews(visible, viewer)).filter((v) => v.pictureCount >= CONCEPT_LIMITS.customMin);
+  const rank = (v: (typeof views)[number]) => (v.isOwn ? 0 : v.platform ? 2 : 1);
+  return views
+    .sort((a, b) => rank(a) - rank(b) || b.id - a.id)
+    .slice(0, CONCEPT_LIMITS.customChoices)
+    .map((v) => ({ id: v.id, name: v.name, owner: v.owner, isOwn: v.isOwn, pictures: v.pictureCount }));
+}
+
+export interface CustomConcept {
+  key: string;
+  name: string;
+  images: Buffer[];
+  ref: CustomConceptRef;
+}
+
+/** Thumbnails are PNGs at display size; the networks read 32–64 px, so 96 px keeps the request small. */
+const CONCEPT_PICTURE_SIDE = 96;
+
+/**
+ * A dataset the viewer may see, as a TCAV concept: its first CONCEPT_LIMITS.customMax pictures
+ * (by id, from their stored PNG thumbnails, so every upload format works). The key names the
+ * exact pictures, so a changed dataset trains new concept vectors. Refusals are message refs.
+ */
+export async function customConceptOf(datasetId: string, viewer: Viewer): Promise<CustomConcept | { refusal: string }> {
+  const dataset = await findVisibleDataset(datasetId, viewer);
+  if (!dataset) return { refusal: CONCEPT_MSG.datasetNotFound };
+  const pictures = await Picture.findAll({
+    where: { datasetId: dataset.id },
+    order: [["id", "ASC"]],
+    limit: CONCEPT_LIMITS.customMax,
+    attributes: ["id", "thumbPath", "size"],
+  });
+  const images: Buffer[] = [];
+  const used: number[] = [];
+  for (const p of pictures) {
+    const thumb = await readStored(p.thumbPath);
+    if (!thumb) continue;
+    images.push(await sharp(thumb).resize({ width: CONCEPT_PICTURE_SIDE, height: CONCEPT_PICTURE_SIDE, fit: "inside" }).png().toBuffer());
+    used.push(p.id);
+  }
+  if (images.length < CONCEPT_LIMITS.customMin) return { refusal: CONCEPT_MSG.datasetTooSmall };
+  const key = crypto
+    .createHash("sha256")
+    .update(JSON.stringify(["dataset", dataset.id, pictures.filter((p) => used.includes(p.id)).map((p) => [p.id, p.size])]))
+    .digest("hex");
+  const name = `${dataset.name.slice(0, 80)} (#${dataset.id})`;
+  return { key, name, images, ref: { name, datasetId: dataset.id, sampleIds: used.slice(0, 3) } };
+}
 
 /**
  * TCAV for the picked image's predicted class: from the database when this parameter set was
@@ -146,25 +231,36 @@ export async function runTcav(p: TcavParams, signal?: AbortSignal): Promise<{ id
   if (hit) return { id: hit.id, cached: true };
   const reply = await unary(
     rpc().concepts.RunTcav,
-    { modelId: p.modelId, imageIndex: p.imageIndex, concepts: p.concepts, layers: [], custom: [] },
+    {
+      modelId: p.modelId,
+      imageIndex: p.imageIndex,
+      concepts: p.concepts,
+      layers: [],
+      custom: p.custom ? [{ key: p.custom.key, name: p.custom.name, images: p.custom.images }] : [],
+    },
     { deadlineMs: 310_000, signal },
   );
+  const custom = p.custom ? [p.custom.ref] : [];
   const [row] = await ConceptResult.findOrCreate({
     where: { paramsKey },
     defaults: {
       paramsKey,
       modelId: p.modelId,
       imageIndex: p.imageIndex,
-      concepts: p.concepts.join(","),
-      resultJson: JSON.stringify({ ...reply, imagePng: Buffer.from(reply.imagePng).toString("base64") }),
+      // A dataset concept last, as deleteDataset (datasets.server.ts) looks for it.
+      concepts: [...p.concepts, ...custom.map((c) => conceptRef(c.datasetId))].join(","),
+      resultJson: JSON.stringify({ ...reply, custom, imagePng: Buffer.from(reply.imagePng).toString("base64") }),
     },
   });
   return { id: row.id, cached: false };
 }
 
-export async function findTcavResult(id: number): Promise<TcavView | null> {
+/** A stored result, or null when there is none or it used a dataset the viewer may not see. */
+export async function findTcavResult(id: number, viewer: Viewer): Promise<TcavView | null> {
   const row = await ConceptResult.findByPk(id);
   if (!row) return null;
-  const stored = JSON.parse(row.resultJson) as RunTcavReply__Output & { imagePng: string };
+  const stored = JSON.parse(row.resultJson) as StoredResult & { imagePng: string };
+  const datasets = (stored.custom ?? []).map((c) => c.datasetId);
+  if (datasets.length && (await Dataset.count({ where: { [Op.and]: [{ id: datasets }, visibleWhere(viewer)] } })) !== new Set(datasets).size) return null;
   return toView(row.id, row.createdAt, { ...stored, imagePng: Buffer.from(stored.imagePng, "base64") });
 }

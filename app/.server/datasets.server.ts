@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ForeignKeyConstraintError, Op, type WhereOptions } from "sequelize";
-import { Dataset, Picture, InferenceCache, User, VqaResult, sequelize, writeTransaction } from "./db.server.ts";
+import { ConceptResult, Dataset, Picture, InferenceCache, User, VqaResult, sequelize, writeTransaction } from "./db.server.ts";
 import type { CurrentUser } from "./session.server.ts";
 import type { UploadedFile } from "./uploads.server.ts";
 import { PICTURE_LIMITS, PictureRejected, displayNameOf, preparePicture, removeStored, storePicture } from "./pictures.server.ts";
@@ -52,6 +52,9 @@ export function visibleWhere(viewer: Viewer): WhereOptions<Dataset> {
   return viewer ? { [Op.or]: [{ isPublic: true }, { ownerId: viewer.id }] } : { isPublic: true };
 }
 
+/** How a TCAV result names a dataset used as a concept (concept_results.concepts). */
+export const conceptRef = (datasetId: number) => `dataset:${datasetId}`;
+
 export const notFound = () => new Response(MSG.notFound, { status: 404, statusText: "Not Found" });
 
 async function ownerNames(ids: (number | null)[]): Promise<Map<number, string>> {
@@ -61,7 +64,7 @@ async function ownerNames(ids: (number | null)[]): Promise<Map<number, string>> 
   return new Map(users.map((u) => [u.id, u.username]));
 }
 
-async function toViews(datasets: Dataset[], viewer: Viewer): Promise<DatasetView[]> {
+export async function toViews(datasets: Dataset[], viewer: Viewer): Promise<DatasetView[]> {
   const names = await ownerNames(datasets.map((d) => d.ownerId));
   const counts = new Map<number, number>();
   if (datasets.length) {
@@ -305,6 +308,12 @@ export async function deleteDataset(user: NonNullable<Viewer>, datasetId: unknow
       await VqaResult.destroy({ where: { pictureId: ids }, transaction });
       await Picture.destroy({ where: { id: ids }, transaction });
     }
+    // TCAV results that used this dataset as a concept (app/.server/concepts.server.ts keeps its
+    // id as the last entry of `concepts`): their scores described pictures that are gone.
+    await ConceptResult.destroy({
+      where: { [Op.or]: [{ concepts: conceptRef(dataset.id) }, { concepts: { [Op.like]: `%,${conceptRef(dataset.id)}` } }] },
+      transaction,
+    });
     await Dataset.destroy({ where: { id: dataset.id }, transaction });
     return [...pictures.flatMap((p) => [p.filePath, p.thumbPath]), ...cached.flatMap((c) => [c.heatmapPath, c.overlayPath])];
   });

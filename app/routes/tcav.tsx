@@ -3,7 +3,8 @@
 // step 2 picks concepts among the 47 slots, 3 a page, each "with" or "without", step 3 the model
 // (the seeds' GoogleNet slot) and the algorithm (TCAV), then Start. The results: the input, the
 // chosen concepts, and one score image per concept (TCAV score per layer against the random
-// baseline, with significance marks), with the numbers in a table.
+// baseline, with significance marks), with the numbers in a table. Besides the 47 slots, one
+// picture dataset the viewer may see can be a concept (its first pictures are the examples).
 //
 // The whole selection lives in one form: paging and refreshing submit it with GET (so choices
 // on other concept pages travel as hidden fields), Start submits it with POST. Everything works
@@ -15,11 +16,14 @@ import { ProgressSpinner } from "primereact/progressspinner";
 import { useTranslation } from "react-i18next";
 import {
   conceptCatalogue,
+  conceptDatasets,
   conceptModels,
+  customConceptOf,
   conceptPool,
   findTcavResult,
   runTcav,
   type Catalogue,
+  type ConceptDatasetOption,
   type PoolView,
   type TcavView,
 } from "~/.server/concepts.server.ts";
@@ -44,6 +48,8 @@ interface Selection {
   model: string;
   algorithm: string;
   concepts: string[];
+  /** A picture dataset's id as one more concept ("ds"), or "". */
+  dataset: string;
 }
 
 const intIn = (v: string | null, lo: number, hi: number, fallback: number) => {
@@ -76,12 +82,15 @@ function readSelection(params: URLSearchParams | FormData, slotNames: readonly s
     model: (get("model") ?? "").slice(0, 100),
     algorithm: (get("algorithm") ?? "TCAV").slice(0, 64),
     concepts: [...chosen].slice(0, 47),
+    dataset: (get("ds") ?? "").trim().slice(0, 13),
   };
 }
 
 type LoaderData = {
   catalogue: Catalogue | null;
   models: { id: string; dataset: string; testAccuracy: number | null }[];
+  datasets: ConceptDatasetOption[];
+  signedIn: boolean;
   pool: PoolView | null;
   selection: Selection;
   result: TcavView | null;
@@ -91,6 +100,8 @@ type LoaderData = {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
+  const viewer = await getUser(request);
+  const datasets = await conceptDatasets(viewer);
   let catalogue: Catalogue | null = null;
   let models: LoaderData["models"] = [];
   let pool: PoolView | null = null;
@@ -115,10 +126,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const resultId = url.searchParams.get("result");
   let result: TcavView | null = null;
   if (resultId) {
-    result = /^\d{1,12}$/.test(resultId) ? await findTcavResult(Number(resultId)) : null;
+    result = /^\d{1,12}$/.test(resultId) ? await findTcavResult(Number(resultId), viewer) : null;
     if (!result) throw new Response("Not Found", { status: 404, statusText: "Not Found" });
   }
-  return { catalogue, models, pool, selection, result, down, ok: url.searchParams.get("ok") === "1" } satisfies LoaderData;
+  return {
+    catalogue,
+    models,
+    datasets,
+    signedIn: viewer != null,
+    pool,
+    selection,
+    result,
+    down,
+    ok: url.searchParams.get("ok") === "1",
+  } satisfies LoaderData;
 }
 
 type ActionResult = { error?: ConceptRefusal; failure?: string; selection?: Selection };
@@ -136,6 +157,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const error = checkConceptForm(selection, available, models);
   if (error) return data<ActionResult>({ error, selection }, { status: 400 });
   const viewer = await getUser(request);
+  // The dataset concept after the form's own checks: visibility is the datasets' rule (a dataset
+  // the viewer may not see is "not found", as everywhere), then its size.
+  const custom = selection.dataset ? await customConceptOf(selection.dataset, viewer) : undefined;
+  if (custom && "refusal" in custom) return data<ActionResult>({ error: { step: "concepts", message: custom.refusal }, selection }, { status: 400 });
   const visitor = viewer ? `user:${viewer.id}` : `ip:${(context as { ip?: string }).ip ?? "unknown"}`;
   const wait = await spendDemoRun(visitor);
   if (wait > 0)
@@ -144,7 +169,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { status: 429 },
     );
   try {
-    const { id, cached } = await runTcav({ modelId: selection.model, imageIndex: Number(selection.image), concepts: selection.concepts }, request.signal);
+    const { id, cached } = await runTcav(
+      { modelId: selection.model, imageIndex: Number(selection.image), concepts: selection.concepts, custom },
+      request.signal,
+    );
     if (cached) await returnDemoRun(visitor);
     const next = new URLSearchParams();
     next.set("model", selection.model);
@@ -152,6 +180,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     next.set("cpage", String(selection.cpage));
     next.set("image", selection.image);
     for (const c of selection.concepts) next.append("c", c);
+    if (selection.dataset) next.set("ds", selection.dataset);
     next.set("result", String(id));
     next.set("ok", "1");
     return redirect(`/tcav?${next}#results`);
@@ -167,7 +196,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
 
 export default function ConceptPage() {
-  const { catalogue, models, pool, selection: loaded, result, down, ok } = useLoaderData<typeof loader>();
+  const { catalogue, models, datasets, signedIn, pool, selection: loaded, result, down, ok } = useLoaderData<typeof loader>();
   const actionData = useActionData<ActionResult>();
   const navigation = useNavigation();
   const { t } = useTranslation("concepts");
@@ -180,6 +209,8 @@ export default function ConceptPage() {
   const onPage = slots.slice((cpage - 1) * CONCEPT_LIMITS.pageSize, cpage * CONCEPT_LIMITS.pageSize);
   const hiddenChosen = selection.concepts.filter((c) => !onPage.some((s) => s.name === c));
   const model = models.find((m) => m.id === selection.model);
+  const customChosen = datasets.find((d) => String(d.id) === selection.dataset);
+  const chosenNames = [...selection.concepts, ...(customChosen ? [customChosen.name] : [])];
   return (
     <main className="page tcav-page">
       <style>{CSS}</style>
@@ -226,7 +257,7 @@ export default function ConceptPage() {
 
         <section className="card" aria-labelledby="step2">
           <h2 id="step2">{t("step2")}</h2>
-          <p className="muted">{t("chosen", { list: selection.concepts.join(", ") || "—", count: selection.concepts.length })}</p>
+          <p className="muted">{t("chosen", { list: chosenNames.join(", ") || "—", count: chosenNames.length })}</p>
           <div className="concepts">
             {onPage.map((s) => {
               const isChosen = selection.concepts.includes(s.name);
@@ -263,6 +294,26 @@ export default function ConceptPage() {
               {t("next")}
             </button>
           </nav>
+          <fieldset className="concept custom-concept" data-testid="dataset-concept">
+            <legend>{t("custom.title")}</legend>
+            <label>
+              {t("custom.label")}{" "}
+              <select name="ds" defaultValue={customChosen ? selection.dataset : ""}>
+                <option value="">{t("custom.none")}</option>
+                {datasets.map((d) => (
+                  <option key={d.id} value={d.id}>
+                    {d.isOwn
+                      ? t("custom.own", { name: d.name, count: d.pictures })
+                      : t("custom.other", { name: d.name, owner: d.owner ?? t("custom.platform"), count: d.pictures })}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <p className="muted">
+              {t("custom.note", { min: CONCEPT_LIMITS.customMin, max: CONCEPT_LIMITS.customMax })}{" "}
+              {signedIn ? <Link to="/datasetInDetail">{t("custom.mine")}</Link> : <Link to="/signin?redirectTo=%2Ftcav">{t("custom.signIn")}</Link>}
+            </p>
+          </fieldset>
           <FieldError id="concept-error" message={errorAt("concepts")} />
         </section>
 
@@ -345,18 +396,25 @@ function Results({ result, samples }: { result: TcavView; samples: Catalogue["sl
         </figure>
         <div className="chosen">
           <h3>{t("results.concepts")}</h3>
-          {result.concepts.map((c) => (
-            <div key={c.name} className="chosen-concept">
-              <strong>{c.name}</strong>
-              <div className="samples">
-                {samples
-                  .find((s) => s.name === c.name)
-                  ?.samples.map((src, i) => (
-                    <img key={i} src={src} alt={t("sampleAlt", { name: c.name, n: i + 1 })} width={48} height={48} />
-                  ))}
+          {result.concepts.map((c, k) => {
+            // The sidecar answers the slots first, then the dataset concept.
+            const custom = k >= result.concepts.length - result.custom.length ? result.custom[k - (result.concepts.length - result.custom.length)] : undefined;
+            return (
+              <div key={c.name} className="chosen-concept" data-custom={custom ? "1" : undefined}>
+                <strong>{c.name}</strong>
+                {custom ? <span className="muted"> · {t("custom.fromDataset")}</span> : null}
+                <div className="samples">
+                  {custom
+                    ? custom.sampleIds.map((id, i) => (
+                        <img key={id} src={`/picture/${id}?size=thumb`} alt={t("sampleAlt", { name: c.name, n: i + 1 })} width={48} height={48} />
+                      ))
+                    : samples
+                        .find((s) => s.name === c.name)
+                        ?.samples.map((src, i) => <img key={i} src={src} alt={t("sampleAlt", { name: c.name, n: i + 1 })} width={48} height={48} />)}
+                </div>
               </div>
-            </div>
-          ))}
+            );
+          })}
         </div>
       </div>
       <p>{t("results.scored", { label: result.predicted, inputs: result.classInputs })}</p>
@@ -419,6 +477,10 @@ const CSS = `
 .tcav-page .pool-item img, .tcav-page .samples img, .tcav-page .pixelated { image-rendering: pixelated; }
 .tcav-page .concepts { display: grid; grid-template-columns: repeat(auto-fit, minmax(220px, 1fr)); gap: .75rem; }
 .tcav-page .concept { border: 1px solid #ddd; border-radius: 6px; padding: .5rem; }
+/* A fieldset is min-content wide by default: a long dataset name would widen the page. */
+.tcav-page .custom-concept { margin-top: .75rem; min-width: 0; }
+.tcav-page .custom-concept label { display: block; }
+.tcav-page .custom-concept select { display: block; width: 100%; max-width: 32rem; margin-top: .25rem; }
 .tcav-page .samples { display: flex; gap: .25rem; margin: .25rem 0; }
 .tcav-page .row { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; }
 .tcav-page .result-head { display: flex; flex-wrap: wrap; gap: 2rem; }

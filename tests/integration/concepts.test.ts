@@ -3,9 +3,14 @@
 // with choices carried across pages, the seeds' checks come in their order (concept, model,
 // algorithm, image) in both languages, and a TCAV run on a striped image gives the "striped"
 // concept a significant score near 1; the result is stored, served again from the database, and
-// an unknown result is a 404.
+// an unknown result is a 404. A user's picture dataset of striped textures, used as a concept,
+// scores like the built-in "striped" slot; a private dataset's concept and its results stay
+// its owner's, and go with the dataset.
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { encodePng } from "../../sidecar/data/png.ts";
+import { renderTextureImage } from "../../sidecar/data/textures.ts";
+import { userClient } from "../support/accounts.ts";
 import { Client, location } from "../support/client.ts";
 import { ROOT, startStack, type Stack } from "../support/stack.ts";
 
@@ -22,7 +27,12 @@ const post = (c: Client, fields: [string, string][]) =>
   c.request("/tcav", { method: "POST", body: new URLSearchParams(fields), headers: { "Content-Type": "application/x-www-form-urlencoded" } });
 
 beforeAll(async () => {
-  stack = await startStack({ env: { CAV_CACHE_DIR: path.join(ROOT, `var/test/cavs_${process.pid}_${Date.now()}`) } });
+  stack = await startStack({
+    env: {
+      CAV_CACHE_DIR: path.join(ROOT, `var/test/cavs_${process.pid}_${Date.now()}`),
+      UPLOAD_DIR: path.join(ROOT, `var/test/uploads_tcav_${process.pid}_${Date.now()}`),
+    },
+  });
   anon = new Client(stack.baseUrl);
 }, 240_000);
 
@@ -158,5 +168,70 @@ describe("/tcav", () => {
     expect(Date.now() - t0).toBeLessThan(Date.now() - started);
     expect((await anon.get("/tcav?result=99999999")).status).toBe(404);
     expect((await anon.get("/tcav?result=abc")).status).toBe(404);
+  }, 300_000);
+
+  it("uses a picture dataset the viewer may see as a concept; a private one stays its owner's and its results go with it", async () => {
+    const alice = await userClient(stack.baseUrl, "tcav-alice");
+    const newDataset = async (name: string, count: number, offset: number) => {
+      const created = await alice.post("/datasetInDetail", { intent: "create", name, visibility: "private" });
+      const id = Number(new URL(location(created)!, "http://x").searchParams.get("dataset"));
+      const fd = new FormData();
+      fd.append("intent", "upload");
+      fd.append("datasetId", String(id));
+      // Striped textures the built-in slot never uses (other indices), at the size the model reads.
+      for (let i = 0; i < count; i++) {
+        const png = encodePng({ data: renderTextureImage("striped", offset + i, 32), width: 32, height: 32, channels: 3 });
+        fd.append("pictures", new Blob([png], { type: "image/png" }), `stripes-${i}.png`);
+      }
+      await alice.post(`/datasetInDetail?dataset=${id}`, fd);
+      return id;
+    };
+    const stripes = await newDataset("alice stripes", 14, 500);
+    const tiny = await newDataset("alice tiny", 3, 600);
+
+    const form = text(await alice.html("/tcav"));
+    expect(form).toContain(`<option value="${stripes}">alice stripes (yours, 14 pictures)</option>`);
+    expect(form).not.toContain(`<option value="${tiny}">`);
+    expect(text(await anon.html("/tcav"))).not.toContain("alice stripes");
+
+    const html = text(await anon.html("/tcav?seed=1"));
+    const striped = [...html.matchAll(/name="image" value="(\d+)"[^>]*\/?>\s*<img[^>]*alt="Held-out image \d+ \((\w+)\)"/g)].find((m) => m[2] === "striped");
+    const index = striped?.[1] ?? "3";
+    const fields = (ds: number): [string, string][] => [
+      ["ds", String(ds)],
+      ["image", index],
+      ["model", "inception-textured-shapes"],
+      ["algorithm", "TCAV"],
+    ];
+    // Someone who may not see the dataset gets "not found", as for the dataset's own pages.
+    let res = await post(anon, fields(stripes));
+    expect(res.status).toBe(400);
+    expect(text(await res.text())).toContain("The chosen dataset does not exist or is not visible to you");
+    res = await post(alice, fields(tiny));
+    expect(res.status).toBe(400);
+    expect(text(await res.text())).toContain("A dataset used as a concept needs at least 10 pictures");
+
+    // The dataset alone is a concept (the seeds' "at least one concept" is met).
+    res = await post(alice, fields(stripes));
+    expect(res.status).toBe(302);
+    const to = location(res)!.replace(/#.*$/, "");
+    expect(to).toContain(`ds=${stripes}`);
+    const page = text(await alice.html(to));
+    const name = `alice stripes (#${stripes})`;
+    expect(page).toContain(`<strong>${name}</strong>`);
+    expect(page.match(/src="\/picture\/\d+\?size=thumb"/g)?.length).toBe(3);
+    const rows = [...page.matchAll(/<tr data-concept="([^"]+)" data-layer="(\w+)" data-significant="(\d)"><td>[^<]+<\/td><td>\w+<\/td><td>([\d.]+) ±/g)];
+    expect(rows.map((m) => m[1])).toEqual([name, name, name, name]);
+    // The known answer: striped pictures, whoever uploaded them, are what this class is (the
+    // pool of seed 1 holds a striped image the model gets right; the pool is deterministic).
+    expect(striped).toBeDefined();
+    expect(page).toContain("Predicted: striped");
+    for (const m of rows) expect(Number(m[4])).toBeGreaterThanOrEqual(0.8);
+    expect(rows.some((m) => m[3] === "1")).toBe(true);
+    // The result is its owner's while the dataset is private …
+    expect((await anon.get(to)).status).toBe(404);
+    // … and goes with the dataset.
+    await alice.post("/datasetInDetail", { intent: "deleteDataset", datasetId: String(stripes), confirm: "yes" });
+    expect((await alice.get(to)).status).toBe(404);
   }, 300_000);
 });

@@ -12,6 +12,14 @@ export const CONCEPT_LIMITS = {
   maxConcepts: 6,
   /** Pool seeds are small integers in the URL. */
   maxSeed: 1_000_000,
+  /**
+   * A concept made from a picture dataset (issue 17): its first `customMax` pictures, and at
+   * least `customMin` of them (the sidecar's bounds, sidecar/concepts/experiment.ts).
+   */
+  customMin: 10,
+  customMax: 60,
+  /** Datasets offered as concepts in the page's list. */
+  customChoices: 40,
 } as const;
 
 /** The seeds' algorithm choice for the concept page. */
@@ -26,10 +34,14 @@ export const CONCEPT_MSG = {
   chooseImage: messageRef("demo:msg.chooseImage"),
   success: messageRef("demo:msg.success"),
   notFound: messageRef("concepts:msg.notFound"),
+  datasetNotFound: messageRef("concepts:msg.datasetNotFound"),
+  datasetTooSmall: messageRef("concepts:msg.datasetTooSmall", { min: CONCEPT_LIMITS.customMin }),
 } as const;
 
 export interface ConceptForm {
   concepts: string[];
+  /** A picture dataset's id used as one more concept, or "" (its visibility is checked by the server, not here). */
+  dataset: string;
   model: string;
   algorithm: string;
   image: string;
@@ -44,9 +56,11 @@ export interface ConceptRefusal {
 
 /** The first failing check in the seeds' order, or null. `available`: the slots that have examples; `models`: the offered ids. */
 export function checkConceptForm(f: ConceptForm, available: readonly string[], models: readonly string[]): ConceptRefusal | null {
-  if (f.concepts.length === 0) return { step: "concepts", message: CONCEPT_MSG.chooseConcept };
-  if (f.concepts.length > CONCEPT_LIMITS.maxConcepts) return { step: "concepts", message: CONCEPT_MSG.tooManyConcepts };
+  const count = f.concepts.length + (f.dataset ? 1 : 0);
+  if (count === 0) return { step: "concepts", message: CONCEPT_MSG.chooseConcept };
+  if (count > CONCEPT_LIMITS.maxConcepts) return { step: "concepts", message: CONCEPT_MSG.tooManyConcepts };
   if (f.concepts.some((c) => !available.includes(c))) return { step: "concepts", message: CONCEPT_MSG.unknownConcept };
+  if (f.dataset && !/^\d{1,12}$/.test(f.dataset)) return { step: "concepts", message: CONCEPT_MSG.datasetNotFound };
   if (!f.model || !models.includes(f.model)) return { step: "run", message: CONCEPT_MSG.chooseModel };
   if (!(CONCEPT_ALGORITHMS as readonly string[]).includes(f.algorithm)) return { step: "run", message: CONCEPT_MSG.chooseAlgorithm };
   // Any held-out image may be scored (the pool is a view of them); the sidecar checks the range.
