@@ -5,6 +5,7 @@
 // to the sidecar as a custom concept, and a result that used one is shown only to viewers who may
 // still see that dataset.
 import crypto from "node:crypto";
+import * as grpc from "@grpc/grpc-js";
 import sharp from "sharp";
 import { Op } from "sequelize";
 import { ConceptResult, Dataset, Picture } from "./db.server.ts";
@@ -13,7 +14,7 @@ import { readStored } from "./pictures.server.ts";
 import type { ConceptCatalogueReply__Output } from "../../proto/generated/metarank/v1/ConceptCatalogueReply.ts";
 import type { RunTcavReply__Output } from "../../proto/generated/metarank/v1/RunTcavReply.ts";
 import { listModels, type TrainedModel } from "./classification.server.ts";
-import { rpc, unary } from "./sidecar.server.ts";
+import { SIDECAR_DOWN_MESSAGE, SidecarCallError, rpc, serverStream, unary } from "./sidecar.server.ts";
 import { CONCEPT_LIMITS, CONCEPT_MSG } from "~/lib/rules/concepts.ts";
 
 export interface ConceptSlotView {
@@ -225,12 +226,18 @@ export async function customConceptOf(datasetId: string, viewer: Viewer): Promis
  * computed before, otherwise from the sidecar (no database lock is held while it computes; two
  * identical requests racing both compute and the second insert finds the first's row).
  */
-export async function runTcav(p: TcavParams, signal?: AbortSignal): Promise<{ id: number; cached: boolean }> {
+export async function runTcav(
+  p: TcavParams,
+  signal?: AbortSignal,
+  onProgress?: (done: number, total: number) => void,
+): Promise<{ id: number; cached: boolean }> {
   const paramsKey = paramsKeyOf(p);
   const hit = await ConceptResult.findOne({ where: { paramsKey }, attributes: ["id"] });
   if (hit) return { id: hit.id, cached: true };
-  const reply = await unary(
-    rpc().concepts.RunTcav,
+  // The streaming call: progress after each concept vector, then the reply.
+  let reply: RunTcavReply__Output | undefined;
+  await serverStream(
+    rpc().concepts.RunTcavStream,
     {
       modelId: p.modelId,
       imageIndex: p.imageIndex,
@@ -238,8 +245,13 @@ export async function runTcav(p: TcavParams, signal?: AbortSignal): Promise<{ id
       layers: [],
       custom: p.custom ? [{ key: p.custom.key, name: p.custom.name, images: p.custom.images }] : [],
     },
+    (ev) => {
+      if (ev.event === "progress" && ev.progress) onProgress?.(ev.progress.done, ev.progress.total);
+      else if (ev.event === "result" && ev.result) reply = ev.result;
+    },
     { deadlineMs: 310_000, signal },
   );
+  if (!reply) throw new SidecarCallError(SIDECAR_DOWN_MESSAGE, grpc.status.INTERNAL, "RunTcavStream ended without a result", "internal");
   const custom = p.custom ? [p.custom.ref] : [];
   const [row] = await ConceptResult.findOrCreate({
     where: { paramsKey },

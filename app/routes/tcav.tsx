@@ -12,7 +12,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { ProgressBar } from "primereact/progressbar";
 import { ProgressSpinner } from "primereact/progressspinner";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import {
   conceptCatalogue,
@@ -28,6 +30,7 @@ import {
   type TcavView,
 } from "~/.server/concepts.server.ts";
 import { checkFormData } from "~/.server/forms.server.ts";
+import { PROGRESS_KEY, clearProgress, reportProgress } from "~/.server/progress.server.ts";
 import { getUser } from "~/.server/session.server.ts";
 import { SidecarCallError } from "~/.server/sidecar.server.ts";
 import { returnDemoRun, spendDemoRun } from "~/.server/throttle.server.ts";
@@ -168,11 +171,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { error: { step: "run", message: CLASSIFICATION_MSG.rateLimited(Math.max(1, Math.ceil(wait / 60))) }, selection },
       { status: 429 },
     );
+  // The page's key for its progress bar (sent only with JavaScript on).
+  const progressKey = String(form.get("progressKey") ?? "");
+  const onProgress = PROGRESS_KEY.test(progressKey) ? (done: number, total: number) => reportProgress(progressKey, done, total) : undefined;
   try {
     const { id, cached } = await runTcav(
       { modelId: selection.model, imageIndex: Number(selection.image), concepts: selection.concepts, custom },
       request.signal,
+      onProgress,
     );
+    if (onProgress) clearProgress(progressKey);
     if (cached) await returnDemoRun(visitor);
     const next = new URLSearchParams();
     next.set("model", selection.model);
@@ -187,6 +195,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch (e) {
     if (!(e instanceof SidecarCallError)) throw e;
     if (e.kind !== "user") await returnDemoRun(visitor);
+    if (onProgress) clearProgress(progressKey);
     return data<ActionResult>(e.kind === "user" ? { error: { step: "run", message: e.message }, selection } : { failure: e.message, selection }, {
       status: e.kind === "user" ? 400 : 503,
     });
@@ -194,6 +203,52 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
+
+/** A random key for this page's progress (getRandomValues works on plain http too, unlike randomUUID). */
+function newProgressKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * While the form is submitting, asks /tcav/progress how many concept vectors are done. Only with
+ * JavaScript: the key goes into the form when Start submits it, so a page without JavaScript
+ * never sends one (and paging, a GET, never carries one into the URL).
+ */
+function useTcavProgress(running: boolean) {
+  const key = useRef("");
+  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    const submitter = (e.nativeEvent as SubmitEvent).submitter;
+    const start = submitter?.getAttribute("formmethod")?.toLowerCase() === "post";
+    key.current = start ? newProgressKey() : "";
+    // Named only when it carries a key, so GET submissions (paging, refresh) leave it out.
+    const input = e.currentTarget.querySelector<HTMLInputElement>("input[data-progress-key]");
+    if (input) {
+      input.name = key.current ? "progressKey" : "";
+      input.value = key.current;
+    }
+    setProgress(null);
+  };
+  useEffect(() => {
+    if (!running || !key.current) return;
+    const url = `/tcav/progress?key=${key.current}`;
+    let stopped = false;
+    const timer = setInterval(async () => {
+      try {
+        const res = await fetch(url, { cache: "no-store" });
+        if (!stopped && res.ok) setProgress((await res.json()) as { done: number; total: number });
+      } catch {
+        // A missed poll is shown by the next one.
+      }
+    }, 700);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }, [running]);
+  return { onSubmit, progress: running ? progress : null };
+}
 
 export default function ConceptPage() {
   const { catalogue, models, datasets, signedIn, pool, selection: loaded, result, down, ok } = useLoaderData<typeof loader>();
@@ -203,6 +258,7 @@ export default function ConceptPage() {
   const selection = actionData?.selection ?? loaded;
   const errorAt = (step: ConceptStep) => (actionData?.error?.step === step ? actionData.error.message : undefined);
   const running = navigation.state === "submitting" && navigation.formMethod?.toUpperCase() === "POST";
+  const { onSubmit, progress } = useTcavProgress(running);
   const slots = catalogue?.slots ?? [];
   const pages = Math.max(1, Math.ceil(slots.length / CONCEPT_LIMITS.pageSize));
   const cpage = Math.min(selection.cpage, pages);
@@ -229,9 +285,10 @@ export default function ConceptPage() {
         </p>
       ) : null}
       {ok ? <Notice kind="success">{translateMessage(t, CONCEPT_MSG.success)}</Notice> : null}
-      <Form method="get" action="/tcav" id="tcav-form" className="tcav-form">
+      <Form method="get" action="/tcav" id="tcav-form" className="tcav-form" onSubmit={onSubmit}>
         <input type="hidden" name="seed" value={selection.seed} />
         <input type="hidden" name="at" value={cpage} />
+        <input type="hidden" data-progress-key="" defaultValue="" />
         {hiddenChosen.map((c) => (
           <input key={c} type="hidden" name="c" value={c} />
         ))}
@@ -350,9 +407,18 @@ export default function ConceptPage() {
             </p>
           ) : null}
           {running ? (
-            <p role="status" className="running">
-              <ProgressSpinner style={{ width: 28, height: 28 }} strokeWidth="6" /> {t("running")}
-            </p>
+            <div role="status" className="running" data-testid="tcav-progress">
+              {progress && progress.total > 0 ? (
+                <>
+                  <ProgressBar value={Math.round((100 * progress.done) / progress.total)} style={{ height: 18 }} />
+                  <p>{t("progress", { done: progress.done, total: progress.total })}</p>
+                </>
+              ) : (
+                <p>
+                  <ProgressSpinner style={{ width: 28, height: 28 }} strokeWidth="6" /> {t("running")}
+                </p>
+              )}
+            </div>
           ) : null}
           <FieldError id="run-error" message={errorAt("run")} />
           {actionData?.failure ? (

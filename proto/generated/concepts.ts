@@ -22,7 +22,9 @@ export interface ProtoGrpcType {
       RunTcavReply: MessageTypeDefinition
       RunTcavRequest: MessageTypeDefinition
       TcavConceptResult: MessageTypeDefinition
+      TcavEvent: MessageTypeDefinition
       TcavLayerScore: MessageTypeDefinition
+      TcavProgress: MessageTypeDefinition
       TcavRandomBaseline: MessageTypeDefinition
     }
   }

@@ -154,7 +154,7 @@ export interface TcavJobResult extends TcavResult {
 }
 
 /** One TCAV request, as the worker runs it: the scored class is the picked image's prediction. */
-export function tcavJob(job: TcavJob, store?: CavStore): TcavJobResult {
+export function tcavJob(job: TcavJob, store?: CavStore, onProgress?: (done: number, total: number) => void): TcavJobResult {
   const net = getNet(job.modelId);
   const shape = net.inputShape;
   const ds = heldOut(net.manifest.dataset);
@@ -190,6 +190,7 @@ export function tcavJob(job: TcavJob, store?: CavStore): TcavJobResult {
       randomSets: randoms,
       baselineSets: baselines,
       store,
+      onProgress,
     });
     return {
       ...result,

@@ -6,6 +6,8 @@ import * as grpc from "@grpc/grpc-js";
 import { grpcError, metarankV1 } from "../../proto/contract.ts";
 import type { ConceptsHandlers } from "../../proto/generated/metarank/v1/Concepts.ts";
 import type { ConceptModel } from "../../proto/generated/metarank/v1/ConceptModel.ts";
+import type { RunTcavReply } from "../../proto/generated/metarank/v1/RunTcavReply.ts";
+import type { RunTcavRequest__Output } from "../../proto/generated/metarank/v1/RunTcavRequest.ts";
 import { DTD_CATEGORIES, canGenerate, renderTextureImage } from "../data/textures.ts";
 import { encodePng } from "../data/png.ts";
 import { logger } from "../log.ts";
@@ -51,6 +53,57 @@ function toStatus(err: unknown, what: string): grpc.ServiceError {
   return grpcError(grpc.status.INTERNAL, `${what} failed: ${(err as Error)?.message ?? String(err)}`);
 }
 
+/** One TCAV request on the worker pool, for the unary and the streaming call alike. */
+async function runTcavRequest(req: RunTcavRequest__Output, signal: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<RunTcavReply> {
+  const t0 = performance.now();
+  const model = findModel(req.modelId);
+  if (req.concepts.length + req.custom.length > MAX_CONCEPTS) throw new InferenceInputError(`choose at most ${MAX_CONCEPTS} concepts`);
+  for (const c of req.custom) {
+    if (c.images.length > MAX_CUSTOM_IMAGES) throw new InferenceInputError(`the concept "${c.name}" has more than ${MAX_CUSTOM_IMAGES} pictures`);
+    if (c.images.some((b) => b.length > MAX_CUSTOM_BYTES)) throw new InferenceInputError(`a picture of the concept "${c.name}" is larger than 2 MiB`);
+    if (!c.key || c.key.length > 128) throw new InferenceInputError("a custom concept needs a key of 1–128 characters");
+  }
+  const r = await thePool().tcav(
+    {
+      modelId: model.id,
+      imageIndex: req.imageIndex,
+      concepts: req.concepts,
+      layers: req.layers,
+      custom: req.custom.map((c) => ({ key: c.key, name: c.name.slice(0, 100), images: c.images.map((b) => new Uint8Array(b)) })),
+    },
+    { signal, timeLimitMs: tcavTimeLimitMs(), onProgress },
+  );
+  return {
+    model: conceptModel(model),
+    imageIndex: req.imageIndex,
+    imagePng: Buffer.from(r.imagePng),
+    groundTruth: r.groundTruth,
+    predicted: r.predicted,
+    probability: r.probability,
+    targetClass: r.predicted,
+    classInputs: r.classInputs,
+    concepts: r.concepts.map((c, i) => ({
+      name: r.names[i],
+      layers: c.layers.map((l) => ({
+        layer: l.layer,
+        scores: l.scores,
+        mean: l.mean,
+        std: l.std,
+        magnitude: l.magnitudes.reduce((s, v) => s + v, 0) / Math.max(1, l.magnitudes.length),
+        cavAccuracy: l.cavAccuracy,
+        pValue: l.pValue,
+        significant: l.significant,
+        probe: l.probe[0] ?? 0,
+      })),
+    })),
+    random: r.random,
+    randomSets: RANDOM_SETS,
+    cavsTrained: r.cavsTrained,
+    cavsReused: r.cavsReused,
+    elapsedMs: performance.now() - t0,
+  };
+}
+
 export function conceptsHandlers(): ConceptsHandlers {
   return {
     ConceptCatalogue(call, cb) {
@@ -87,57 +140,22 @@ export function conceptsHandlers(): ConceptsHandlers {
       }
     },
     async RunTcav(call, cb) {
-      const t0 = performance.now();
-      const req = call.request;
       try {
-        const model = findModel(req.modelId);
-        if (req.concepts.length + req.custom.length > MAX_CONCEPTS) throw new InferenceInputError(`choose at most ${MAX_CONCEPTS} concepts`);
-        for (const c of req.custom) {
-          if (c.images.length > MAX_CUSTOM_IMAGES) throw new InferenceInputError(`the concept "${c.name}" has more than ${MAX_CUSTOM_IMAGES} pictures`);
-          if (c.images.some((b) => b.length > MAX_CUSTOM_BYTES)) throw new InferenceInputError(`a picture of the concept "${c.name}" is larger than 2 MiB`);
-          if (!c.key || c.key.length > 128) throw new InferenceInputError("a custom concept needs a key of 1–128 characters");
-        }
-        const r = await thePool().tcav(
-          {
-            modelId: model.id,
-            imageIndex: req.imageIndex,
-            concepts: req.concepts,
-            layers: req.layers,
-            custom: req.custom.map((c) => ({ key: c.key, name: c.name.slice(0, 100), images: c.images.map((b) => new Uint8Array(b)) })),
-          },
-          { signal: callSignal(call), timeLimitMs: tcavTimeLimitMs() },
-        );
-        cb(null, {
-          model: conceptModel(model),
-          imageIndex: req.imageIndex,
-          imagePng: Buffer.from(r.imagePng),
-          groundTruth: r.groundTruth,
-          predicted: r.predicted,
-          probability: r.probability,
-          targetClass: r.predicted,
-          classInputs: r.classInputs,
-          concepts: r.concepts.map((c, i) => ({
-            name: r.names[i],
-            layers: c.layers.map((l) => ({
-              layer: l.layer,
-              scores: l.scores,
-              mean: l.mean,
-              std: l.std,
-              magnitude: l.magnitudes.reduce((s, v) => s + v, 0) / Math.max(1, l.magnitudes.length),
-              cavAccuracy: l.cavAccuracy,
-              pValue: l.pValue,
-              significant: l.significant,
-              probe: l.probe[0] ?? 0,
-            })),
-          })),
-          random: r.random,
-          randomSets: RANDOM_SETS,
-          cavsTrained: r.cavsTrained,
-          cavsReused: r.cavsReused,
-          elapsedMs: performance.now() - t0,
-        });
+        cb(null, await runTcavRequest(call.request, callSignal(call)));
       } catch (err) {
         cb(toStatus(err, "RunTcav"));
+      }
+    },
+    async RunTcavStream(call) {
+      try {
+        const reply = await runTcavRequest(call.request, callSignal(call), (done, total) => {
+          if (!call.cancelled && call.writable) call.write({ progress: { done, total } });
+        });
+        if (call.cancelled) return;
+        call.write({ result: reply });
+        call.end();
+      } catch (err) {
+        if (!call.cancelled) call.emit("error", toStatus(err, "RunTcavStream"));
       }
     },
   };

@@ -8,10 +8,11 @@
 //    aborted the same way.
 // A worker that dies (crash, out of memory) fails only the request it was running.
 import os from "node:os";
+import { MessageChannel, type MessagePort } from "node:worker_threads";
 import { Piscina } from "piscina";
 import type { ExplainRequest, ExplainResult, PredictRequest, PredictResult } from "./explain.ts";
 import { CHECKPOINT_ERROR_NAMES, INPUT_ERROR_NAMES } from "./errors.ts";
-import type { WorkerInit, WorkerReply, WorkerTask } from "./poolProtocol.ts";
+import type { TcavProgressMessage, WorkerInit, WorkerReply, WorkerTask } from "./poolProtocol.ts";
 import type { TcavJob, TcavJobResult } from "../concepts/experiment.ts";
 import type { VqaJob, VqaJobResult } from "../vqa/job.ts";
 import type { CrackPhotoRequest, CrackPhotoResult } from "../inspection/photo.ts";
@@ -44,6 +45,11 @@ export interface PoolOptions {
 export interface JobOptions {
   signal?: AbortSignal;
   timeLimitMs?: number;
+}
+
+/** A TCAV request's options: also where its progress goes (CAVs done of total). */
+export interface TcavOptions extends JobOptions {
+  onProgress?: (done: number, total: number) => void;
 }
 
 export function defaultWorkerCount(): number {
@@ -92,7 +98,7 @@ export class InferencePool {
     this.piscina.on("error", () => {});
   }
 
-  private async submit<T>(task: WorkerTask, opts: JobOptions = {}): Promise<T> {
+  private async submit<T>(task: WorkerTask, opts: JobOptions = {}, transferList: MessagePort[] = []): Promise<T> {
     if (this.closed) throw new PoolRequestError("internal", "the inference pool is closed", "PoolClosed");
     const timeLimit = opts.timeLimitMs && opts.timeLimitMs > 0 ? AbortSignal.timeout(opts.timeLimitMs) : null;
     const signals = [opts.signal, timeLimit].filter((s): s is AbortSignal => Boolean(s));
@@ -100,7 +106,7 @@ export class InferencePool {
     this.running++;
     let reply: WorkerReply;
     try {
-      reply = await this.piscina.run(task, signal ? { signal } : {});
+      reply = await this.piscina.run(task, { ...(signal ? { signal } : {}), ...(transferList.length ? { transferList } : {}) });
     } catch (err) {
       const e = err as Error;
       if (e?.message === "Task queue is at limit" || e?.message === "No task queue available and all Workers are busy")
@@ -139,8 +145,18 @@ export class InferencePool {
     return this.submit({ kind: "detectCracks", req }, opts);
   }
 
-  tcav(req: TcavJob, opts?: JobOptions): Promise<TcavJobResult> {
-    return this.submit({ kind: "tcav", req }, opts);
+  async tcav(req: TcavJob, opts: TcavOptions = {}): Promise<TcavJobResult> {
+    const { onProgress, ...jobOpts } = opts;
+    if (!onProgress) return this.submit({ kind: "tcav", req }, jobOpts);
+    // A channel per request: the worker posts on its end while the job runs (a synchronous tfjs
+    // loop, but posting needs no turn of the worker's event loop); ours closes with the request.
+    const { port1, port2 } = new MessageChannel();
+    port1.on("message", (m: TcavProgressMessage) => onProgress(m.done, m.total));
+    try {
+      return await this.submit<TcavJobResult>({ kind: "tcav", req, progress: port2 }, jobOpts, [port2]);
+    } finally {
+      port1.close();
+    }
   }
 
   /** One question answered and explained over the image and the words (sidecar/vqa/job.ts). */

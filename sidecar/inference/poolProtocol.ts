@@ -1,4 +1,5 @@
 // Messages between the inference pool (main thread) and its piscina workers.
+import type { MessagePort } from "node:worker_threads";
 import type { ExplainRequest, ExplainResult, PredictRequest, PredictResult } from "./explain.ts";
 import type { CrackPhotoRequest, CrackPhotoResult } from "../inspection/photo.ts";
 import type { TcavJob, TcavJobResult } from "../concepts/experiment.ts";
@@ -9,7 +10,8 @@ export type WorkerTask =
   | { kind: "explain"; req: ExplainRequest }
   | { kind: "warm"; modelIds: string[] }
   | { kind: "detectCracks"; req: CrackPhotoRequest }
-  | { kind: "tcav"; req: TcavJob }
+  // `progress`: where the worker posts TcavProgressMessage after each CAV (transferred, not copied).
+  | { kind: "tcav"; req: TcavJob; progress?: MessagePort }
   | { kind: "vqa"; req: VqaJob };
 
 /** Every task is answered (errors by name and message, since thrown errors lose their class across threads), with the worker's backend. */
@@ -17,6 +19,11 @@ export type WorkerReply = { backend: string } & (
   | { ok: true; result: PredictResult | ExplainResult | CrackPhotoResult | TcavJobResult | VqaJobResult | null }
   | { ok: false; error: { name: string; message: string } }
 );
+
+export interface TcavProgressMessage {
+  done: number;
+  total: number;
+}
 
 export interface WorkerInit {
   backend?: string;

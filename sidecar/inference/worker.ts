@@ -9,7 +9,7 @@ import { detectCracksInPhoto } from "../inspection/photo.ts";
 import { tcavJob } from "../concepts/experiment.ts";
 import { diskCavStore } from "../concepts/store.ts";
 import { vqaJob } from "../vqa/job.ts";
-import type { WorkerInit, WorkerReply, WorkerTask } from "./poolProtocol.ts";
+import type { TcavProgressMessage, WorkerInit, WorkerReply, WorkerTask } from "./poolProtocol.ts";
 
 const init = (workerData ?? {}) as WorkerInit;
 if (init.checkpointDir) process.env.CHECKPOINT_DIR = init.checkpointDir;
@@ -22,7 +22,15 @@ export default async function handle(task: WorkerTask): Promise<WorkerReply> {
     if (task.kind === "predict") return { backend, ok: true, result: predict(task.req) };
     if (task.kind === "explain") return { backend, ok: true, result: await explain(task.req) };
     if (task.kind === "detectCracks") return { backend, ok: true, result: detectCracksInPhoto(task.req) };
-    if (task.kind === "tcav") return { backend, ok: true, result: tcavJob(task.req, diskCavStore()) };
+    if (task.kind === "tcav") {
+      const port = task.progress;
+      const onProgress = port ? (done: number, total: number) => port.postMessage({ done, total } satisfies TcavProgressMessage) : undefined;
+      try {
+        return { backend, ok: true, result: tcavJob(task.req, diskCavStore(), onProgress) };
+      } finally {
+        port?.close();
+      }
+    }
     if (task.kind === "vqa") return { backend, ok: true, result: vqaJob(task.req) };
     for (const id of task.modelIds) getNet(id);
     return { backend, ok: true, result: null };

@@ -55,6 +55,13 @@ describe.each([true, false])("/tcav with JavaScript %s", (js) => {
     // Paging submitted the form with GET: the picked image is still picked.
     expect(await page.locator('input[name="image"]:checked').count()).toBe(1);
     await page.getByTestId("tcav-start").click();
+    // With JavaScript the page shows how many concept vectors are done while it waits (this
+    // run trains them: its CAV cache is empty); without, the browser's own loading indicator.
+    if (js) {
+      const bar = page.getByTestId("tcav-progress").getByRole("progressbar");
+      await bar.waitFor({ timeout: 60_000 });
+      await page.getByText(/Concept vectors: \d+ of 48/).waitFor();
+    }
     const results = page.getByTestId("tcav-results");
     await results.waitFor({ timeout: 120_000 });
     await page.getByText("The algorithm executed successfully!").waitFor();

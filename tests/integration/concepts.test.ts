@@ -234,4 +234,33 @@ describe("/tcav", () => {
     await alice.post("/datasetInDetail", { intent: "deleteDataset", datasetId: String(stripes), confirm: "yes" });
     expect((await alice.get(to)).status).toBe(404);
   }, 300_000);
+
+  it("reports the run's progress under the page's key while it computes, then forgets it", async () => {
+    const key = "k".repeat(8) + Date.now().toString(36).padStart(16, "0");
+    expect((await anon.get(`/tcav/progress?key=${key}`)).status).toBe(404);
+    expect((await anon.get("/tcav/progress?key=../../etc")).status).toBe(404);
+    // A concept no other test here uses, so its vectors are trained now (seconds, not a cache hit).
+    const running = post(anon, [
+      ["c", "chequered"],
+      ["image", "5"],
+      ["model", "inception-textured-shapes"],
+      ["algorithm", "TCAV"],
+      ["progressKey", key],
+    ]);
+    let finished = false;
+    void running.finally(() => (finished = true));
+    const seen: { done: number; total: number }[] = [];
+    while (!finished) {
+      const res = await anon.get(`/tcav/progress?key=${key}`);
+      if (res.status === 200) seen.push((await res.json()) as { done: number; total: number });
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect((await running).status).toBe(302);
+    expect(seen.length).toBeGreaterThan(0);
+    // 4 layers × (1 concept + the random baseline) × 6 random sets.
+    for (const p of seen) expect(p.total).toBe(48);
+    for (let i = 1; i < seen.length; i++) expect(seen[i].done).toBeGreaterThanOrEqual(seen[i - 1].done);
+    expect(seen.at(-1)!.done).toBeLessThanOrEqual(48);
+    expect((await anon.get(`/tcav/progress?key=${key}`)).status).toBe(404);
+  }, 300_000);
 });

@@ -8,6 +8,7 @@ import type { ConceptPoolReply as _metarank_v1_ConceptPoolReply, ConceptPoolRepl
 import type { ConceptPoolRequest as _metarank_v1_ConceptPoolRequest, ConceptPoolRequest__Output as _metarank_v1_ConceptPoolRequest__Output } from '../../metarank/v1/ConceptPoolRequest.ts';
 import type { RunTcavReply as _metarank_v1_RunTcavReply, RunTcavReply__Output as _metarank_v1_RunTcavReply__Output } from '../../metarank/v1/RunTcavReply.ts';
 import type { RunTcavRequest as _metarank_v1_RunTcavRequest, RunTcavRequest__Output as _metarank_v1_RunTcavRequest__Output } from '../../metarank/v1/RunTcavRequest.ts';
+import type { TcavEvent as _metarank_v1_TcavEvent, TcavEvent__Output as _metarank_v1_TcavEvent__Output } from '../../metarank/v1/TcavEvent.ts';
 
 export interface ConceptsClient extends grpc.Client {
   ConceptCatalogue(argument: _metarank_v1_ConceptCatalogueRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_metarank_v1_ConceptCatalogueReply__Output>): grpc.ClientUnaryCall;
@@ -37,6 +38,11 @@ export interface ConceptsClient extends grpc.Client {
   runTcav(argument: _metarank_v1_RunTcavRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_metarank_v1_RunTcavReply__Output>): grpc.ClientUnaryCall;
   runTcav(argument: _metarank_v1_RunTcavRequest, callback: grpc.requestCallback<_metarank_v1_RunTcavReply__Output>): grpc.ClientUnaryCall;
   
+  RunTcavStream(argument: _metarank_v1_RunTcavRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_metarank_v1_TcavEvent__Output>;
+  RunTcavStream(argument: _metarank_v1_RunTcavRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_metarank_v1_TcavEvent__Output>;
+  runTcavStream(argument: _metarank_v1_RunTcavRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_metarank_v1_TcavEvent__Output>;
+  runTcavStream(argument: _metarank_v1_RunTcavRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_metarank_v1_TcavEvent__Output>;
+  
 }
 
 export interface ConceptsHandlers extends grpc.UntypedServiceImplementation {
@@ -46,10 +52,13 @@ export interface ConceptsHandlers extends grpc.UntypedServiceImplementation {
   
   RunTcav: grpc.handleUnaryCall<_metarank_v1_RunTcavRequest__Output, _metarank_v1_RunTcavReply>;
   
+  RunTcavStream: grpc.handleServerStreamingCall<_metarank_v1_RunTcavRequest__Output, _metarank_v1_TcavEvent>;
+  
 }
 
 export interface ConceptsDefinition extends grpc.ServiceDefinition {
   ConceptCatalogue: MethodDefinition<_metarank_v1_ConceptCatalogueRequest, _metarank_v1_ConceptCatalogueReply, _metarank_v1_ConceptCatalogueRequest__Output, _metarank_v1_ConceptCatalogueReply__Output>
   ConceptPool: MethodDefinition<_metarank_v1_ConceptPoolRequest, _metarank_v1_ConceptPoolReply, _metarank_v1_ConceptPoolRequest__Output, _metarank_v1_ConceptPoolReply__Output>
   RunTcav: MethodDefinition<_metarank_v1_RunTcavRequest, _metarank_v1_RunTcavReply, _metarank_v1_RunTcavRequest__Output, _metarank_v1_RunTcavReply__Output>
+  RunTcavStream: MethodDefinition<_metarank_v1_RunTcavRequest, _metarank_v1_TcavEvent, _metarank_v1_RunTcavRequest__Output, _metarank_v1_TcavEvent__Output>
 }
