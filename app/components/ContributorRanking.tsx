@@ -173,6 +173,10 @@ function AuditTrail({ rows }: { rows: AuditRow[] }) {
   );
 }
 
+/** aria-sort belongs on the column header cell (WAI-ARIA columnheader), not on the link inside it. */
+const sortedBy = (field: "contributor" | "institute", data: ContributorRankingData) =>
+  ({ headerCell: { "aria-sort": data.sort === field ? (data.dir === "asc" ? "ascending" : "descending") : "none" } }) as const;
+
 function SortHeader({ field, label, data }: { field: "contributor" | "institute"; label: string; data: ContributorRankingData }) {
   const hrefWith = useHrefWith();
   const active = data.sort === field;
@@ -185,7 +189,6 @@ function SortHeader({ field, label, data }: { field: "contributor" | "institute"
       preventScrollReset
       className="sort-link"
       aria-label={t(nextDir === "asc" ? "ranking.sortAsc" : "ranking.sortDesc", { label })}
-      aria-sort={active ? (data.dir === "asc" ? "ascending" : "descending") : undefined}
       data-testid={`sort-${field}`}
     >
       {label} <i className={`pi ${icon}`} />
@@ -243,8 +246,12 @@ export function ContributorRanking({ data }: { data: ContributorRankingData }) {
           />
         ) : null}
         <Column field="rank" header={board("colRanking")} style={{ width: "7rem" }} />
-        <Column field="contributor" header={<SortHeader field="contributor" label={board("colContributor")} data={data} />} />
-        <Column field="institute" header={<SortHeader field="institute" label={board("colInstitute")} data={data} />} />
+        <Column
+          field="contributor"
+          pt={sortedBy("contributor", data)}
+          header={<SortHeader field="contributor" label={board("colContributor")} data={data} />}
+        />
+        <Column field="institute" pt={sortedBy("institute", data)} header={<SortHeader field="institute" label={board("colInstitute")} data={data} />} />
         <Column
           field="algorithm"
           header={board("colAlgorithm")}

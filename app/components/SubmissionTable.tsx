@@ -45,19 +45,17 @@ export function StatusText({ status }: { status: SubmissionRow["status"] }) {
   );
 }
 
+/** aria-sort belongs on the column header cell (WAI-ARIA columnheader), not on the link inside it. */
+const sortedBy = (field: SortKey, sort: SortKey, dir: "asc" | "desc") =>
+  ({ headerCell: { "aria-sort": sort === field ? (dir === "asc" ? "ascending" : "descending") : "none" } }) as const;
+
 function SortHeader({ field, label, sort, dir }: { field: SortKey; label: string; sort: SortKey; dir: "asc" | "desc" }) {
   const hrefWith = useHrefWith();
   const active = sort === field;
   const nextDir = active ? (dir === "asc" ? "desc" : "asc") : field === "time" ? "desc" : "asc";
   const icon = active ? (dir === "asc" ? "pi-sort-amount-up-alt" : "pi-sort-amount-down") : "pi-sort-alt";
   return (
-    <Link
-      to={hrefWith({ sort: field, dir: nextDir, confirm: null, decision: null })}
-      preventScrollReset
-      className="sort-link"
-      data-testid={`sort-${field}`}
-      aria-sort={active ? (dir === "asc" ? "ascending" : "descending") : undefined}
-    >
+    <Link to={hrefWith({ sort: field, dir: nextDir, confirm: null, decision: null })} preventScrollReset className="sort-link" data-testid={`sort-${field}`}>
       {label} <i className={`pi ${icon}`} />
     </Link>
   );
@@ -115,10 +113,12 @@ export function SubmissionTable({
         <Column field="institute" header={t("table.institute")} />
         <Column field="algorithm" header={t("table.algorithm")} />
         <Column
+          pt={sortedBy("metascore", sort, dir)}
           header={<SortHeader field="metascore" label={t("table.metascore")} sort={sort} dir={dir} />}
           body={(r: SubmissionRow) => <Standing now={r.current ? r.current.metascoreText : null} then={r.metascoreText} testId={`metascore-${r.id}`} />}
         />
         <Column
+          pt={sortedBy("ranking", sort, dir)}
           header={<SortHeader field="ranking" label={t("table.ranking")} sort={sort} dir={dir} />}
           body={(r: SubmissionRow) => (
             <Standing
@@ -129,6 +129,7 @@ export function SubmissionTable({
           )}
         />
         <Column
+          pt={sortedBy("time", sort, dir)}
           header={<SortHeader field="time" label={t("table.submitTime")} sort={sort} dir={dir} />}
           body={(r: SubmissionRow) => <time dateTime={r.submitTime}>{formatTime(r.submitTime)}</time>}
         />

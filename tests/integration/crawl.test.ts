@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminClient, userClient } from "../support/accounts.ts";
 import { Client } from "../support/client.ts";
+import { PAGES } from "../support/pages.ts";
 import { ROOT, startStack, type Stack } from "../support/stack.ts";
 
 let stack: Stack;
@@ -81,38 +82,6 @@ describe("crawl from /homepage", () => {
     console.log(`crawl reached ${reached.size} distinct paths`);
   });
 });
-
-const PAGES: Array<[string, "visitor" | "user" | "admin"]> = [
-  ["/homepage", "visitor"],
-  ["/Algorithm", "visitor"],
-  ["/leaderboard", "visitor"],
-  ["/datasetPreview", "visitor"],
-  ["/datasetPreview?tab=users", "visitor"],
-  ["/demos", "visitor"],
-  ["/UserImgclassification", "visitor"],
-  ["/UserImgclassification?tab=pool", "visitor"],
-  ["/twodresult", "visitor"],
-  ["/twodresult", "user"],
-  ["/dam3d", "visitor"],
-  ["/document", "visitor"],
-  ["/signin", "visitor"],
-  ["/signin?tab=register", "visitor"],
-  ["/profile", "user"],
-  ["/profile?dialog=edit", "user"],
-  ["/profile?dialog=password", "user"],
-  ["/submission", "user"],
-  ["/history", "user"],
-  ["/datasetInDetail", "user"],
-  ["/labelPage", "user"],
-  ["/approval", "admin"],
-  ["/user", "admin"],
-  ["/admin/ranking", "admin"],
-  ["/admin/manage_server", "admin"],
-  ["/admin/manage_server?dialog=create", "admin"],
-  ["/admin/evaluations", "admin"],
-  ["/admin/search_queries", "admin"],
-  ["/no-such-page", "visitor"],
-];
 
 describe("every page in both languages", () => {
   for (const lng of ["en", "zh"] as const) {
