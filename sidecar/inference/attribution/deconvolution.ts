@@ -4,7 +4,17 @@
 import type * as tf from "@tensorflow/tfjs";
 import type { Net } from "../net.ts";
 import { inputGradients, type Targets } from "./gradients.ts";
+import type { AttributionSpec } from "./spec.ts";
 
 export function deconvolution(net: Net, inputs: tf.Tensor4D, target: Targets, opts: { batchSize?: number } = {}): tf.Tensor4D {
   return inputGradients(net, inputs, target, { relu: "deconv", batchSize: opts.batchSize });
 }
+
+/** The registry's entry (index.ts). */
+export const deconvolutionSpec: AttributionSpec = {
+  name: "Deconvolution",
+  description: "Input gradient where ReLUs pass back only positive gradients, ignoring the forward pass (Zeiler & Fergus 2014).",
+  params: [],
+  hasBaseline: false,
+  compute: (net, x, t) => ({ attribution: deconvolution(net, x, t) }),
+};

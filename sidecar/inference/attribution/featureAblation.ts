@@ -5,6 +5,8 @@ import * as tf from "@tensorflow/tfjs";
 import type { Net } from "../net.ts";
 import { maskedOutputDrops } from "./common.ts";
 import { elementMask, type FeatureMask } from "./featureMask.ts";
+import { constantBaseline } from "./common.ts";
+import { BASELINE_VALUE, PER_EVAL, maskFor, num, said, str, type AttributionSpec } from "./spec.ts";
 
 export interface FeatureAblationOptions {
   featureMask?: FeatureMask;
@@ -33,3 +35,32 @@ export function featureAblation(net: Net, inputs: tf.Tensor4D, target: number, o
   for (let e = 0; e < size; e++) attr[e] = byId.get(mask.ids[e]) ?? 0;
   return tf.tensor4d(attr, [1, H, W, C]);
 }
+
+/** The registry's entry (index.ts). */
+export const featureAblationSpec: AttributionSpec = {
+  name: "FeatureAblation",
+  description:
+    "Each feature (every scalar by default, or pixels, or square superpixels) is replaced by the baseline; its attribution is the drop in the class score.",
+  params: [
+    { name: "feature_mask", type: "choice", default: "elements", choices: ["elements", "pixels", "grid"], description: "what one feature is" },
+    { name: "superpixel_size", type: "int", default: 4, min: 1, max: 4096, description: "grid cell size in pixels (feature_mask=grid)" },
+    BASELINE_VALUE,
+    PER_EVAL,
+  ],
+  hasBaseline: true,
+  compute: (net, x, t, p) => {
+    const baseline = constantBaseline(x, num(p, "baseline_value"));
+    const attribution = featureAblation(net, x, t, {
+      featureMask: maskFor("FeatureAblation", net, str(p, "feature_mask"), num(p, "superpixel_size")),
+      baselines: baseline,
+      perturbationsPerEval: num(p, "perturbations_per_eval"),
+    });
+    return { attribution, baseline };
+  },
+  cost: (p, [h, w, c]) => {
+    const kind = p.feature_mask;
+    const cell = num(p, "superpixel_size");
+    const features = kind === "elements" ? h * w * c : kind === "pixels" ? h * w : Math.ceil(h / cell) * Math.ceil(w / cell);
+    return { evaluations: features + 1, drivers: kind === "grid" ? said(p, "feature_mask", "superpixel_size") : said(p, "feature_mask") };
+  },
+};

@@ -7,8 +7,10 @@
 import * as tf from "@tensorflow/tfjs";
 import type { Net } from "../net.ts";
 import { inputGradients, targetOutputs, type Targets } from "./gradients.ts";
-import { noiseTunnel } from "./noiseTunnel.ts";
+import { STDEVS, noiseTunnel } from "./noiseTunnel.ts";
 import { createRng, type Rng } from "./types.ts";
+import { GRADIENT, num, said, str, type AttributionSpec } from "./spec.ts";
+import { SEED_PARAM } from "./types.ts";
 
 export interface GradientShapOptions {
   /** Captum default 5. */
@@ -66,3 +68,43 @@ export function gradientShap(
   );
   return { attributions: res.attributions, delta: res.delta! };
 }
+
+/** The registry's entry (index.ts). */
+export const gradientShapSpec: AttributionSpec = {
+  name: "GradientShap",
+  description:
+    "Expected gradients × (input − baseline) at random points between noisy inputs and baselines drawn from a distribution (Lundberg & Lee 2017). Delta: mean of the per-draw deltas.",
+  params: [
+    { name: "n_samples", type: "int", default: 5, min: 1, max: 1000, description: "random draws" },
+    STDEVS(0),
+    {
+      name: "baselines",
+      type: "choice",
+      default: "zero_and_input",
+      choices: ["zero_and_input", "zero", "uniform"],
+      description: "baseline distribution: {0, x} as in Captum's tutorial, the zero image, or 10 uniform-noise images over the input's range",
+    },
+    SEED_PARAM,
+  ],
+  hasBaseline: true,
+  compute: (net, x, t, p) => {
+    const kind = str(p, "baselines");
+    const seed = num(p, "seed");
+    const dist = tf.tidy(() => {
+      if (kind === "zero") return tf.zerosLike(x) as tf.Tensor4D;
+      if (kind === "zero_and_input") return tf.concat([tf.zerosLike(x), x], 0) as tf.Tensor4D;
+      const rng = createRng(seed ^ 0x5bd1e995);
+      const lo = tf.min(x).dataSync()[0];
+      const hi = tf.max(x).dataSync()[0];
+      const vals = new Float32Array(10 * x.size).map(() => lo + (hi - lo) * rng.uniform());
+      return tf.tensor4d(vals, [10, ...x.shape.slice(1)] as [number, number, number, number]);
+    });
+    const r = gradientShap(net, x, dist, t, { nSamples: num(p, "n_samples"), stdevs: num(p, "stdevs"), seed });
+    const baseline = tf.mean(dist, 0, true) as tf.Tensor4D;
+    dist.dispose();
+    let s = 0;
+    for (const d of r.delta) s += d;
+    return { attribution: r.attributions, delta: s / r.delta.length, baseline };
+  },
+  cost: (p) => ({ evaluations: GRADIENT * num(p, "n_samples"), drivers: said(p, "n_samples") }),
+};

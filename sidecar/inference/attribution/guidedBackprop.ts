@@ -4,7 +4,17 @@
 import type * as tf from "@tensorflow/tfjs";
 import type { Net } from "../net.ts";
 import { inputGradients, type Targets } from "./gradients.ts";
+import type { AttributionSpec } from "./spec.ts";
 
 export function guidedBackprop(net: Net, inputs: tf.Tensor4D, target: Targets, opts: { batchSize?: number } = {}): tf.Tensor4D {
   return inputGradients(net, inputs, target, { relu: "guided", batchSize: opts.batchSize });
 }
+
+/** The registry's entry (index.ts). */
+export const guidedBackpropSpec: AttributionSpec = {
+  name: "GuidedBackprop",
+  description: "Input gradient where ReLUs pass back only positive gradients of positive inputs (Springenberg et al. 2014).",
+  params: [],
+  hasBaseline: false,
+  compute: (net, x, t) => ({ attribution: guidedBackprop(net, x, t) }),
+};

@@ -2,6 +2,7 @@
 import * as tf from "@tensorflow/tfjs";
 import type { Net } from "../net.ts";
 import { inputGradients, type Targets } from "./gradients.ts";
+import type { AttributionSpec } from "./spec.ts";
 
 export function inputXGradient(net: Net, inputs: tf.Tensor4D, target: Targets, opts: { batchSize?: number } = {}): tf.Tensor4D {
   const grads = inputGradients(net, inputs, target, { batchSize: opts.batchSize });
@@ -9,3 +10,12 @@ export function inputXGradient(net: Net, inputs: tf.Tensor4D, target: Targets, o
   grads.dispose();
   return out;
 }
+
+/** The registry's entry (index.ts). */
+export const inputXGradientSpec: AttributionSpec = {
+  name: "InputXGradient",
+  description: "Input multiplied element-wise by the gradient of the class score.",
+  params: [],
+  hasBaseline: false,
+  compute: (net, x, t) => ({ attribution: inputXGradient(net, x, t) }),
+};

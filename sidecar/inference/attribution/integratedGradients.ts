@@ -5,8 +5,11 @@
 // convergence delta Σ attr − (F(x) − F(x')) per example.
 import * as tf from "@tensorflow/tfjs";
 import type { Net, ReluMode } from "../net.ts";
-import { approximationParameters, type ApproximationMethod } from "./approximation.ts";
+import { APPROXIMATION_METHODS, approximationParameters, type ApproximationMethod } from "./approximation.ts";
 import { inputGradients, targetOutputs, type Targets } from "./gradients.ts";
+import { constantBaseline } from "./common.ts";
+import { BASELINE_VALUE, GRADIENT, num, said, str, type AttributionSpec } from "./spec.ts";
+import { AttributionParamError, type ParamSpec } from "./types.ts";
 
 export interface IntegratedGradientsOptions {
   nSteps?: number;
@@ -63,3 +66,46 @@ export function integratedGradients(
   for (let i = 0; i < n; i++) delta[i] = sums[i] - (f[i] - f[n + i]);
   return { attributions, delta };
 }
+
+// Its parameters, shared with the noise-tunnel presets (noiseTunnel.ts).
+export const N_STEPS: ParamSpec = { name: "n_steps", type: "int", default: 50, min: 1, max: 1000, description: "integration steps" };
+export const METHOD: ParamSpec = {
+  name: "method",
+  type: "choice",
+  default: "gausslegendre",
+  choices: [...APPROXIMATION_METHODS],
+  description: "integral approximation rule",
+};
+export const INTERNAL_BATCH: ParamSpec = {
+  name: "internal_batch_size",
+  type: "int",
+  default: 50,
+  min: 1,
+  max: 1000,
+  description: "path points per backward pass (memory vs speed)",
+};
+
+export function checkSteps(name: string, method: string, nSteps: number): void {
+  if (method !== "gausslegendre" && nSteps < 2) {
+    throw new AttributionParamError(`${name}: the ${method} rule needs n_steps of at least 2 (got ${nSteps})`);
+  }
+}
+
+/** The registry's entry (index.ts). */
+export const integratedGradientsSpec: AttributionSpec = {
+  name: "IntegratedGradients",
+  description: "Path integral of gradients from a baseline to the input (Sundararajan et al. 2017); reports the convergence delta.",
+  params: [N_STEPS, METHOD, INTERNAL_BATCH, BASELINE_VALUE],
+  hasBaseline: true,
+  compute: (net, x, t, p) => {
+    checkSteps("IntegratedGradients", str(p, "method"), num(p, "n_steps"));
+    const baseline = constantBaseline(x, num(p, "baseline_value"));
+    const r = integratedGradients(net, x, baseline, t, {
+      nSteps: num(p, "n_steps"),
+      method: str(p, "method") as ApproximationMethod,
+      internalBatchSize: num(p, "internal_batch_size"),
+    });
+    return { attribution: r.attributions, delta: r.delta[0], baseline };
+  },
+  cost: (p) => ({ evaluations: GRADIENT * num(p, "n_steps"), drivers: said(p, "n_steps") }),
+};

@@ -7,6 +7,8 @@
 import * as tf from "@tensorflow/tfjs";
 import type { Net } from "../net.ts";
 import { layerGradients, type Targets } from "./gradients.ts";
+import { bool, str, type AttributionSpec } from "./spec.ts";
+import { AttributionParamError, type ParamSpec } from "./types.ts";
 
 export interface LayerGradCamOptions {
   reluAttributions?: boolean;
@@ -60,3 +62,50 @@ export function gradCam(
   map.dispose();
   return up;
 }
+
+export const LAYER: ParamSpec = {
+  name: "layer",
+  type: "string",
+  default: null,
+  description: "layer to explain; the model's last convolutional layer by default",
+};
+
+function camLayer(name: string, net: Net, requested: string | null): string {
+  const layer = requested ?? net.defaultCamLayer ?? net.layers[net.layers.length - 1];
+  if (!layer || !net.layers.includes(layer)) {
+    throw new AttributionParamError(
+      `${name}: layer must be one of ${net.layers.join(", ") || "(this model exposes no layers)"} (got ${JSON.stringify(requested)})`,
+    );
+  }
+  return layer;
+}
+
+/** The registry's entry (index.ts). */
+export const layerGradCamSpec: AttributionSpec = {
+  name: "LayerGradCam",
+  description:
+    "Grad-CAM map of a convolutional layer: channels weighted by their mean gradient (Selvaraju et al. 2017); returned at the layer's resolution [1, h, w, 1].",
+  params: [LAYER, { name: "relu_attributions", type: "bool", default: false, description: "apply ReLU to the map (Captum default: no)" }],
+  hasBaseline: false,
+  compute: (net, x, t, p) => ({
+    attribution: layerGradCam(net, x, t, camLayer("LayerGradCam", net, p.layer as string | null), { reluAttributions: bool(p, "relu_attributions") }),
+  }),
+};
+
+/** The registry's entry (index.ts). */
+export const gradCamSpec: AttributionSpec = {
+  name: "GradCAM",
+  description: "Grad-CAM map (with ReLU, as in the paper) upsampled to the input size.",
+  params: [
+    LAYER,
+    { name: "relu_attributions", type: "bool", default: true, description: "apply ReLU to the map" },
+    { name: "interpolate_mode", type: "choice", default: "nearest", choices: ["nearest", "bilinear"], description: "upsampling (Captum's default: nearest)" },
+  ],
+  hasBaseline: false,
+  compute: (net, x, t, p) => ({
+    attribution: gradCam(net, x, t, camLayer("GradCAM", net, p.layer as string | null), {
+      reluAttributions: bool(p, "relu_attributions"),
+      interpolateMode: str(p, "interpolate_mode") as InterpolateMode,
+    }),
+  }),
+};

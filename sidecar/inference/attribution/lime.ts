@@ -8,6 +8,8 @@ import type { FeatureMask } from "./featureMask.ts";
 import { limeBase, type LimeBaseResult } from "./limeBase.ts";
 import { lasso } from "./linearModel.ts";
 import { createRng, type Rng } from "./types.ts";
+import { BASELINE_VALUE, PER_EVAL, num, said, superpixelSetup, type AttributionSpec } from "./spec.ts";
+import { SEED_PARAM } from "./types.ts";
 
 export interface LimeOptions {
   featureMask: FeatureMask;
@@ -65,3 +67,34 @@ export function lime(net: Net, inputs: tf.Tensor4D, target: number, opts: LimeOp
     fit: (X, y, w) => lasso(X, y, w, alpha),
   });
 }
+
+/** The registry's entry (index.ts). */
+export const limeSpec: AttributionSpec = {
+  name: "Lime",
+  description:
+    "Lasso surrogate fitted to random on/off patterns of square superpixels, weighted by cosine similarity (Ribeiro et al. 2016; Captum's defaults).",
+  params: [
+    { name: "n_samples", type: "int", default: 50, min: 1, max: 20000 },
+    { name: "superpixel_size", type: "int", default: null, min: 1, max: 4096, description: "superpixel side in pixels; a 4×4 grid by default" },
+    { name: "alpha", type: "float", default: 0.01, min: 0, max: 1e6, description: "Lasso regularisation" },
+    { name: "kernel_width", type: "float", default: 1.0, min: 1e-6, max: 1e6, description: "width of the exponential similarity kernel" },
+    BASELINE_VALUE,
+    PER_EVAL,
+    SEED_PARAM,
+  ],
+  hasBaseline: true,
+  compute: (net, x, t, p) => {
+    const { baseline, featureMask } = superpixelSetup("Lime", net, x, p);
+    const r = lime(net, x, t, {
+      featureMask,
+      baselines: baseline,
+      nSamples: num(p, "n_samples"),
+      alpha: num(p, "alpha"),
+      kernelWidth: num(p, "kernel_width"),
+      perturbationsPerEval: num(p, "perturbations_per_eval"),
+      seed: num(p, "seed"),
+    });
+    return { attribution: r.attributions, baseline };
+  },
+  cost: (p) => ({ evaluations: num(p, "n_samples") + 1, drivers: said(p, "n_samples") }),
+};

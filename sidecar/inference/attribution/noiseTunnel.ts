@@ -8,6 +8,16 @@
 import * as tf from "@tensorflow/tfjs";
 import { repeatRows } from "./common.ts";
 import { createRng, type Rng } from "./types.ts";
+import type { Net } from "../net.ts";
+import type { ApproximationMethod } from "./approximation.ts";
+import { constantBaseline } from "./common.ts";
+import { deconvolution } from "./deconvolution.ts";
+import { guidedBackprop } from "./guidedBackprop.ts";
+import { inputXGradient } from "./inputXGradient.ts";
+import { INTERNAL_BATCH, METHOD, N_STEPS, checkSteps, integratedGradients } from "./integratedGradients.ts";
+import { saliency } from "./saliency.ts";
+import { BASELINE_VALUE, GRADIENT, bool, num, said, str, type AttributionSpec, type P } from "./spec.ts";
+import { SEED_PARAM, type AttributionResult, type ParamSpec } from "./types.ts";
 
 export const NT_TYPES = ["smoothgrad", "smoothgrad_sq", "vargrad"] as const;
 export type NoiseTunnelType = (typeof NT_TYPES)[number];
@@ -91,3 +101,113 @@ export function noiseTunnel(attribute: (noisy: tf.Tensor4D) => TunnelledResult, 
   sumSq.dispose();
   return { attributions, delta: haveDelta ? Float32Array.from(deltas.flat()) : undefined };
 }
+
+// The registry's noise-tunnel entries: the wrapper itself and two presets of it.
+const NT_SAMPLES = (def: number): ParamSpec => ({ name: "nt_samples", type: "int", default: def, min: 1, max: 500, description: "noisy copies" });
+export const STDEVS = (def: number): ParamSpec => ({
+  name: "stdevs",
+  type: "float",
+  default: def,
+  min: 0,
+  max: 100,
+  description: "standard deviation of the Gaussian noise",
+});
+const NT_TYPE = (def: NoiseTunnelType): ParamSpec => ({
+  name: "nt_type",
+  type: "choice",
+  default: def,
+  choices: [...NT_TYPES],
+  description: "aggregation of the noisy attributions",
+});
+
+/** Gradient methods that NoiseTunnel can wrap, each attributing a batch of rows. */
+const TUNNELABLE: Record<string, (net: Net, x: tf.Tensor4D, target: number, p: P) => TunnelledResult> = {
+  Saliency: (net, x, t, p) => ({ attributions: saliency(net, x, t, { abs: bool(p, "abs") }) }),
+  InputXGradient: (net, x, t) => ({ attributions: inputXGradient(net, x, t) }),
+  GuidedBackprop: (net, x, t) => ({ attributions: guidedBackprop(net, x, t) }),
+  Deconvolution: (net, x, t) => ({ attributions: deconvolution(net, x, t) }),
+  IntegratedGradients: (net, x, t, p) => {
+    const baseline = constantBaseline(x, num(p, "baseline_value"));
+    const r = integratedGradients(net, x, baseline, t, {
+      nSteps: num(p, "n_steps"),
+      method: str(p, "method") as ApproximationMethod,
+      internalBatchSize: num(p, "internal_batch_size"),
+    });
+    baseline.dispose();
+    return { attributions: r.attributions, delta: r.delta };
+  },
+};
+
+function tunnel(base: string, net: Net, input: tf.Tensor4D, target: number, p: P): AttributionResult {
+  const res = noiseTunnel((noisy) => TUNNELABLE[base](net, noisy, target, p), input, {
+    ntType: str(p, "nt_type") as NoiseTunnelType,
+    ntSamples: num(p, "nt_samples"),
+    stdevs: num(p, "stdevs"),
+    seed: num(p, "seed"),
+    // IG already evaluates n_steps points per copy; one copy at a time bounds memory.
+    ntSamplesBatchSize: base === "IntegratedGradients" ? 1 : undefined,
+  });
+  const result: AttributionResult = { attribution: res.attributions };
+  if (res.delta) {
+    // One delta per noisy copy; report their mean magnitude.
+    let s = 0;
+    for (const d of res.delta) s += Math.abs(d);
+    result.delta = s / res.delta.length;
+  }
+  if (base === "IntegratedGradients") result.baseline = constantBaseline(input, num(p, "baseline_value"));
+  return result;
+}
+
+/** The registry's entry (index.ts). */
+export const igWithNoiseTunnelSpec: AttributionSpec = {
+  name: "IG_with_noise_tunnel",
+  description:
+    "Integrated Gradients averaged over noisy copies of the input (NoiseTunnel smoothgrad over IG; Captum's ResNet tutorial uses 10 samples). Delta: mean |delta| over the copies.",
+  params: [NT_TYPE("smoothgrad"), NT_SAMPLES(10), STDEVS(1.0), N_STEPS, METHOD, INTERNAL_BATCH, BASELINE_VALUE, SEED_PARAM],
+  hasBaseline: true,
+  compute: (net, x, t, p) => {
+    checkSteps("IG_with_noise_tunnel", str(p, "method"), num(p, "n_steps"));
+    return tunnel("IntegratedGradients", net, x, t, p);
+  },
+  cost: (p) => ({ evaluations: GRADIENT * num(p, "n_steps") * num(p, "nt_samples"), drivers: said(p, "nt_samples", "n_steps") }),
+};
+
+/** The registry's entry (index.ts). */
+export const smoothGradSpec: AttributionSpec = {
+  name: "SmoothGrad",
+  description: "Saliency averaged over noisy copies of the input (Smilkov et al. 2017).",
+  params: [NT_TYPE("smoothgrad"), NT_SAMPLES(5), STDEVS(1.0), { name: "abs", type: "bool", default: true }, SEED_PARAM],
+  hasBaseline: false,
+  compute: (net, x, t, p) => tunnel("Saliency", net, x, t, p),
+  cost: (p) => ({ evaluations: GRADIENT * num(p, "nt_samples"), drivers: said(p, "nt_samples") }),
+};
+
+/** The registry's entry (index.ts). */
+export const noiseTunnelSpec: AttributionSpec = {
+  name: "NoiseTunnel",
+  description: "Any gradient method run on noisy copies of the input and aggregated (smoothgrad, smoothgrad_sq or vargrad).",
+  params: [
+    { name: "base", type: "choice", default: "Saliency", choices: Object.keys(TUNNELABLE), description: "method to wrap" },
+    NT_TYPE("smoothgrad"),
+    NT_SAMPLES(5),
+    STDEVS(1.0),
+    { name: "abs", type: "bool", default: true, description: "Saliency only: |gradient|" },
+    N_STEPS,
+    METHOD,
+    INTERNAL_BATCH,
+    BASELINE_VALUE,
+    SEED_PARAM,
+  ],
+  hasBaseline: false,
+  compute: (net, x, t, p) => {
+    if (str(p, "base") === "IntegratedGradients") checkSteps("NoiseTunnel", str(p, "method"), num(p, "n_steps"));
+    return tunnel(str(p, "base"), net, x, t, p);
+  },
+  cost: (p) => {
+    const ig = p.base === "IntegratedGradients";
+    return {
+      evaluations: GRADIENT * num(p, "nt_samples") * (ig ? num(p, "n_steps") : 1),
+      drivers: ig ? said(p, "nt_samples", "n_steps") : said(p, "nt_samples"),
+    };
+  },
+};

@@ -7,6 +7,9 @@
 import * as tf from "@tensorflow/tfjs";
 import type { Net } from "../net.ts";
 import { maskedOutputDrops } from "./common.ts";
+import { constantBaseline } from "./common.ts";
+import { BASELINE_VALUE, PER_EVAL, num, said, type AttributionSpec } from "./spec.ts";
+import { AttributionParamError } from "./types.ts";
 
 export interface OcclusionOptions {
   /** [h, w, c] window. */
@@ -65,3 +68,68 @@ export function occlusion(net: Net, inputs: tf.Tensor4D, target: number, opts: O
   for (let e = 0; e < size; e++) attr[e] = weight[e] > 0 ? total[e] / weight[e] : 0;
   return tf.tensor4d(attr, [1, H, W, C]);
 }
+
+/** Captum's tutorial window/stride on 224 px images, scaled to this input's height. */
+function scaledWindow(height: number, at224: number): number {
+  return Math.max(1, Math.min(height, Math.round((at224 * height) / 224)));
+}
+
+/** Window positions along one axis (one when the window does not fit, as occlusion() runs it). */
+function windowsOf(extent: number, win: number, stride: number): number {
+  return extent >= win ? Math.floor((extent - win) / stride) + 1 : 1;
+}
+
+function occlusionPreset(name: string, description: string, window224: number, stride224: number): AttributionSpec {
+  return {
+    name,
+    description,
+    params: [
+      {
+        name: "window",
+        type: "int",
+        default: null,
+        min: 1,
+        max: 4096,
+        description: `square window side in pixels (all channels); ${window224}/224 of the height by default`,
+      },
+      { name: "stride", type: "int", default: null, min: 1, max: 4096, description: `stride in pixels; ${stride224}/224 of the height by default` },
+      BASELINE_VALUE,
+      PER_EVAL,
+    ],
+    hasBaseline: true,
+    compute: (net, x, t, p) => {
+      const [h, w, c] = net.inputShape;
+      const win = (p.window as number | null) ?? scaledWindow(h, window224);
+      const stride = (p.stride as number | null) ?? scaledWindow(h, stride224);
+      if (win > Math.min(h, w)) throw new AttributionParamError(`${name}: window must be at most ${Math.min(h, w)} pixels (got ${win})`);
+      const baseline = constantBaseline(x, num(p, "baseline_value"));
+      const attribution = occlusion(net, x, t, {
+        slidingWindowShapes: [win, win, c],
+        strides: [stride, stride, c],
+        baselines: baseline,
+        perturbationsPerEval: num(p, "perturbations_per_eval"),
+      });
+      return { attribution, baseline };
+    },
+    cost: (p, [h, w]) => {
+      const win = (p.window as number | null) ?? scaledWindow(h, window224);
+      const stride = (p.stride as number | null) ?? scaledWindow(h, stride224);
+      return { evaluations: windowsOf(h, win, stride) * windowsOf(w, win, stride) + 1, drivers: said(p, "window", "stride") };
+    },
+  };
+}
+
+/** The registry's entries (index.ts): Captum's tutorial windows. */
+export const occlusionSpec: AttributionSpec = occlusionPreset(
+  "Occlusion",
+  "A patch slides over the image and is replaced by the baseline; each pixel gets the average drop in the class score. Default window and stride: Captum's tutorial 15 px / 8 px at 224 px, scaled to this input.",
+  15,
+  8,
+);
+
+export const largerWindowOcclusionSpec: AttributionSpec = occlusionPreset(
+  "Occlusion_using_larger_sliding_window",
+  "Occlusion with the larger window of Captum's tutorial (60 px window, 50 px stride at 224 px, scaled to this input).",
+  60,
+  50,
+);

@@ -3,6 +3,7 @@
 import * as tf from "@tensorflow/tfjs";
 import type { Net, ReluMode } from "../net.ts";
 import { inputGradients, type Targets } from "./gradients.ts";
+import { bool, type AttributionSpec } from "./spec.ts";
 
 export interface SaliencyOptions {
   abs?: boolean;
@@ -17,3 +18,12 @@ export function saliency(net: Net, inputs: tf.Tensor4D, target: Targets, opts: S
   grads.dispose();
   return out;
 }
+
+/** The registry's entry (index.ts). */
+export const saliencySpec: AttributionSpec = {
+  name: "Saliency",
+  description: "Gradient of the class score w.r.t. the input pixels, absolute value by default (Simonyan et al. 2013).",
+  params: [{ name: "abs", type: "bool", default: true, description: "return |gradient|" }],
+  hasBaseline: false,
+  compute: (net, x, t, p) => ({ attribution: saliency(net, x, t, { abs: bool(p, "abs") }) }),
+};

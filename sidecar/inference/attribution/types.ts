@@ -35,11 +35,24 @@ export interface AttributionResult {
   baseline?: tf.Tensor4D;
 }
 
+/** What one explanation costs before it runs (sidecar/inference/cost.ts, docs/security.md "Compute bounds"). */
+export interface Cost {
+  /** Model evaluations (forward-pass equivalents; a gradient counts as two). */
+  evaluations: number;
+  /** The parameters that set the count, as a refusal names them ("n_steps=50"). */
+  drivers: string[];
+}
+
+/** A model's input: height, width, channels. */
+export type InputShape = readonly [number, number, number];
+
 export interface AttributionAlgorithm {
   name: string;
   description: string;
   params: ParamSpec[];
   hasBaseline: boolean;
+  /** The cost of one run with these (resolved) parameters on this input shape. */
+  cost(params: Record<string, ParamValue | null>, shape: InputShape): Cost;
   run(net: Net, input: tf.Tensor4D, target: number, params: Record<string, unknown>): Promise<AttributionResult>;
 }
 
