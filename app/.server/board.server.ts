@@ -36,7 +36,16 @@ export interface RankRow {
   metascoreText: string;
   /** Mean share of positive attribution inside the object mask, where the suite has masks. */
   localisation?: number | null;
+  /** Where its numbers come from (issue 12 "honest numbers"): set on the stored boards. */
+  source?: RowSource;
 }
+
+/**
+ * "platform": a baseline whose MoRF/LeRF files the platform computed itself (seeds/suites,
+ * `npm run evaluate`); "contributor": an approved submission, scored from the result files its
+ * contributor uploaded (self-reported; the platform checked their form, not how they were made).
+ */
+export type RowSource = "platform" | "contributor";
 
 export type BoardScope = "overall" | "morf" | "lerf";
 
@@ -140,6 +149,7 @@ export async function suiteBoards<S extends BoardScope>(suiteId: string, scopes:
         metascore: m[key],
         metascoreText: formatMetascore(m[key]),
         localisation: m.meanLocalisation,
+        source: m.sourceKey != null ? ("platform" as const) : ("contributor" as const),
       })),
     );
   }

@@ -11,6 +11,7 @@ export interface RankTableRow {
   algorithm: string;
   metascoreText: string;
   localisation?: number | null;
+  source?: "platform" | "contributor";
 }
 
 export interface PageInfo<T> {
@@ -89,6 +90,8 @@ export function RankTable({
   showLocalisation?: boolean;
 }) {
   const withLocalisation = showLocalisation && page.rows.some((r) => r.localisation != null);
+  const withSource = page.rows.some((r) => r.source != null);
+  const columns = 5 + (withLocalisation ? 1 : 0) + (withSource ? 1 : 0);
   const { t } = useTranslation("board");
   // A plain table in PrimeReact's DataTable markup and theme classes: the same look, but
   // without DataTable's server-render cost (≈13 ms a table; the leaderboard shows three).
@@ -105,6 +108,11 @@ export function RankTable({
                 <th>{t("colInstitute")}</th>
                 <th>{t("colAlgorithm")}</th>
                 <th style={{ width: "9rem" }}>{t("colMetascore")}</th>
+                {withSource ? (
+                  <th style={{ width: "9rem" }} title={t("colSourceHelp")}>
+                    {t("colSource")}
+                  </th>
+                ) : null}
                 {withLocalisation ? (
                   <th style={{ width: "8rem" }} title={t("colLocalisationHelp")}>
                     {t("colLocalisation")}
@@ -115,7 +123,7 @@ export function RankTable({
             <tbody className="p-datatable-tbody">
               {page.rows.length === 0 ? (
                 <tr className="p-datatable-emptymessage">
-                  <td colSpan={withLocalisation ? 6 : 5}>{emptyMessage ?? t("emptyBoard")}</td>
+                  <td colSpan={columns}>{emptyMessage ?? t("emptyBoard")}</td>
                 </tr>
               ) : (
                 page.rows.map((r, i) => (
@@ -125,6 +133,11 @@ export function RankTable({
                     <td>{r.institute}</td>
                     <td>{r.algorithm}</td>
                     <td>{r.metascoreText}</td>
+                    {withSource ? (
+                      <td data-source={r.source}>
+                        <span className={`rank-source rank-source-${r.source}`}>{r.source === "platform" ? t("sourcePlatform") : t("sourceContributor")}</span>
+                      </td>
+                    ) : null}
                     {withLocalisation ? <td>{r.localisation == null ? "—" : `${(r.localisation * 100).toFixed(1)} %`}</td> : null}
                   </tr>
                 ))

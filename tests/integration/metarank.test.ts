@@ -187,6 +187,18 @@ describe("submission", () => {
     const boardScore = overall.match(/<td>Alice-CAM<\/td><td>([^<]+)<\/td>/)![1];
     expect(history).toMatch(new RegExp(`data-testid="metascore-${id}-now">${boardScore.replace(/[.+-]/g, "\\$&")}<`));
     expect(decode(await admin.html("/approval"))).toMatch(new RegExp(`data-testid="metascore-${id}-now">${boardScore.replace(/[.+-]/g, "\\$&")}<`));
+    // … its rank now as the board ranks it, and the score it had at submission beside it.
+    const boardRank = overall.match(/<td>(\d+)<\/td><td>[^<]*<\/td><td>[^<]*<\/td><td>Alice-CAM<\/td>/)![1];
+    const boardSize = (overall.match(/<td data-source=/g) ?? []).length;
+    expect(history).toContain(`data-testid="ranking-${id}-now">${boardRank} of `);
+    expect(history).toMatch(
+      new RegExp(`data-testid="metascore-${id}"><span[^>]*>[^<]+</span><br/><small class="muted">at submission: -?\\d+\\.\\d{4}</small>`),
+    );
+    expect(boardSize).toBeGreaterThan(1);
+    // Where each row's numbers come from: the approved submission is self-reported, the suite's
+    // baselines were computed by the platform.
+    expect(overall).toMatch(/<td>Alice-CAM<\/td><td>[^<]+<\/td><td data-source="contributor"><span[^>]*>self-reported<\/span>/);
+    expect(overall).toMatch(/<td>Grad-CAM<\/td><td>[^<]+<\/td><td data-source="platform"><span[^>]*>computed here<\/span>/);
 
     // Only once.
     const again = await admin.post("/approval", { id: String(id), decision: "reject" });
