@@ -12,6 +12,7 @@ import { createRequestHandler } from "@remix-run/express";
 import type { AppLoadContext, ServerBuild } from "@remix-run/node";
 import type { AppServerIntegration } from "./server/appEntry.ts";
 import { pageCache } from "./server/pageCache.ts";
+import { errorHandler } from "./server/errorPage.ts";
 import { originCheck } from "./server/originCheck.ts";
 import { securityHeaders } from "./server/securityHeaders.ts";
 
@@ -94,10 +95,7 @@ export async function createApp() {
       }),
     }),
   );
-  app.use(((err, req: Req, res, _next) => {
-    logger.error({ err, reqId: req.requestId }, "unhandled error");
-    res.status(500).type("text/plain").send("Something went wrong. Please try again later.");
-  }) as express.ErrorRequestHandler);
+  app.use(errorHandler((err, reqId) => logger.error({ err, reqId }, "unhandled error")));
   return { app, integration };
 }
 

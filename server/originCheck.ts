@@ -4,6 +4,7 @@
 // out or switching their language from another page. Requests without either header (sidecar
 // heartbeats, scripts) are not browsers acting for someone and pass.
 import type { RequestHandler } from "express";
+import { EXPRESS_ERRORS, sendError } from "./errorPage.ts";
 
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -20,10 +21,10 @@ export function originCheck(): RequestHandler {
       }
       // req.host honours the trusted proxy hops (TRUST_PROXY) like the rest of the app.
       if (host === req.get("host") || host === req.hostname || (req.headers["x-forwarded-host"] && host === req.headers["x-forwarded-host"])) return next();
-      return void res.status(403).type("text/plain; charset=utf-8").send("This request came from another site and was refused.");
+      return sendError(req, res, 403, EXPRESS_ERRORS.crossSite);
     }
     if (origin === "null" || req.headers["sec-fetch-site"] === "cross-site")
-      return void res.status(403).type("text/plain; charset=utf-8").send("This request came from another site and was refused.");
+      return sendError(req, res, 403, EXPRESS_ERRORS.crossSite);
     next();
   };
 }

@@ -4,6 +4,7 @@ import type { Express, NextFunction, Request as ExpressRequest, Response as Expr
 import { createBullBoard } from "@bull-board/api";
 import { BullAdapter } from "@bull-board/api/bullAdapter";
 import { ExpressAdapter } from "@bull-board/express";
+import { EXPRESS_ERRORS, sendError } from "../../server/errorPage.ts";
 import { getUser } from "./session.server.ts";
 import { KNOWN_JOB_KINDS, jobQueue } from "./queue.server.ts";
 
@@ -18,7 +19,7 @@ export async function requireAdminExpress(req: ExpressRequest, res: ExpressRespo
     const request = new Request(`http://local${req.originalUrl}`, { headers: { Cookie: req.headers.cookie ?? "" } });
     const user = await getUser(request);
     if (user?.isAdmin) return next();
-    res.status(403).type("text/plain").send("Administrators only.");
+    sendError(req, res, 403, EXPRESS_ERRORS.adminsOnly);
   } catch (err) {
     next(err);
   }

@@ -58,6 +58,15 @@ describe(`sessions on ${process.env.TEST_DB}`, () => {
     expect((await c.get("/profile")).status).toBe(200); // still signed in
     const crossSite = await c.request("/language", { method: "POST", headers: { "Sec-Fetch-Site": "cross-site" }, body: new URLSearchParams({ lng: "zh" }) });
     expect(crossSite.status).toBe(403);
+    // A browser gets a page in the site's colours with a way back, in both languages; a script the sentence.
+    const page = await c.request("/signout", { method: "POST", headers: { Origin: "https://evil.example", Accept: "text/html,application/xhtml+xml" } });
+    expect(page.status).toBe(403);
+    expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+    const html = await page.text();
+    expect(html).toContain("This request came from another site and was refused.");
+    expect(html).toContain("该请求来自其他网站，已被拒绝。");
+    expect(html).toContain('<a href="/homepage">Back to the homepage</a>');
+    expect(await foreign.text()).toBe("This request came from another site and was refused.");
     const own = await c.request("/signout", { method: "POST", headers: { Origin: stack.baseUrl } });
     expect(own.status).toBe(302);
     expect(location(await c.get("/profile"))).toMatch(/^\/signin/);
