@@ -23,8 +23,7 @@ export function originCheck(): RequestHandler {
       if (host === req.get("host") || host === req.hostname || (req.headers["x-forwarded-host"] && host === req.headers["x-forwarded-host"])) return next();
       return sendError(req, res, 403, EXPRESS_ERRORS.crossSite);
     }
-    if (origin === "null" || req.headers["sec-fetch-site"] === "cross-site")
-      return sendError(req, res, 403, EXPRESS_ERRORS.crossSite);
+    if (origin === "null" || req.headers["sec-fetch-site"] === "cross-site") return sendError(req, res, 403, EXPRESS_ERRORS.crossSite);
     next();
   };
 }
