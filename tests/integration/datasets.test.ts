@@ -2,7 +2,9 @@
 // upload checks, storage names, paging, delete mode, and visibility between two users.
 import fs from "node:fs";
 import path from "node:path";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PICTURE_LIMITS } from "../../app/lib/rules/datasets.ts";
 import { ROOT, startStack, type Stack } from "../support/stack.ts";
 import { Client, location } from "../support/client.ts";
 import { userClient } from "../support/accounts.ts";
@@ -86,6 +88,30 @@ describe("uploads", () => {
     expect(types).toEqual(["image/png", "image/jpeg", "image/gif", "image/webp"]);
     // Four originals and four thumbnails, nothing for the refused file.
     expect(storedFiles()).toHaveLength(8);
+  });
+
+  it("makes thumbnails at the resolution they are shown: large pictures reduced to the box, tiny ones enlarged by a whole factor", async () => {
+    const id = await create(alice, "thumb sizes", "private");
+    const large = await sharp({ create: { width: 1200, height: 800, channels: 3, background: { r: 20, g: 120, b: 200 } } })
+      .png()
+      .toBuffer();
+    const tiny = await sharp({ create: { width: 28, height: 28, channels: 3, background: { r: 128, g: 128, b: 128 } } })
+      .png()
+      .toBuffer();
+    await upload(alice, id, [
+      { name: "large.png", bytes: large },
+      { name: "tiny.png", bytes: tiny },
+    ]);
+    const [largeId, tinyId] = ids(await alice.html(`/datasetInDetail?dataset=${id}`));
+    const size = async (pictureId: number) => {
+      const meta = await sharp(Buffer.from(await (await alice.get(`/picture/${pictureId}?size=thumb`)).arrayBuffer())).metadata();
+      return [meta.width, meta.height];
+    };
+    // The grid's widest tile at twice the CSS pixels (PICTURE_LIMITS.thumbBox), aspect kept.
+    expect(await size(largeId)).toEqual([PICTURE_LIMITS.thumbBox, Math.round((PICTURE_LIMITS.thumbBox * 800) / 1200)]);
+    // 28 px × floor(360 / 28) = 336 px, every source pixel the same size.
+    const factor = Math.floor(PICTURE_LIMITS.thumbBox / 28);
+    expect(await size(tinyId)).toEqual([28 * factor, 28 * factor]);
   });
 
   it("stores a path-traversal file name under a generated name inside the storage root", async () => {

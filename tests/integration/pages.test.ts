@@ -1,6 +1,9 @@
-// Public pages rendered by the real app: landing, tutorial with its script generator, documentation.
+// Public pages rendered by the real app: landing (its board sentence counted from the suite, its
+// links, the footer's configured team and contact), tutorial with its script generator, documentation.
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../support/stack.ts";
+import { ROOT, startStack, type Stack } from "../support/stack.ts";
 import { Client, location } from "../support/client.ts";
 import { userClient } from "../support/accounts.ts";
 
@@ -20,8 +23,27 @@ describe(`public pages on ${process.env.TEST_DB}`, () => {
     expect(home).toContain('href="/Algorithm"');
     expect(home).not.toContain("The paper has not been published yet");
     expect(await c.html("/homepage?paper=1")).toContain("The paper has not been published yet");
-    // The sentence about the board says what this server's board covers.
-    expect(home).toMatch(/data-testid="board-coverage"/);
+    // The sentence about the board says what this server's board covers, counted from the suite
+    // (seeds/suites/metarank-local: its tasks are <dataset>_<model>, its baselines the methods).
+    const suite = JSON.parse(fs.readFileSync(path.join(ROOT, "seeds/suites/metarank-local/suite.json"), "utf8")) as {
+      tasks: string[];
+      evaluation: { methods: unknown[] };
+    };
+    const datasets = new Set(suite.tasks.map((t) => t.split("_")[0])).size;
+    const models = new Set(suite.tasks.map((t) => t.split("_").slice(1).join("_"))).size;
+    const coverage = home
+      .slice(home.indexOf('data-testid="board-coverage"'), home.indexOf("</p>", home.indexOf('data-testid="board-coverage"')))
+      .replace(/<!-- -->/g, "");
+    expect(coverage).toContain(
+      `${datasets} datasets, ${models} models, two masking orders and ${suite.evaluation.methods.length} attribution methods, with ${suite.tasks.length} tasks (${2 * suite.tasks.length} cases) per method`,
+    );
+    expect(coverage).toContain("marked self-reported");
+    // "Try the demos" and "read the docs" are links.
+    expect(home).toMatch(/<a [^>]*href="\/demos"/);
+    expect(home).toMatch(/<a [^>]*href="\/document"/);
+    // The footer says who runs the server and how to reach them; unset, the defaults say so.
+    expect(home).toContain("Meta-Rank is developed by the Meta-Rank open-source contributors.");
+    expect(home).toContain("Maintenance contact: the administrator of this server (SITE_CONTACT is not set)");
   });
 
   it("the script generator needs a task and prints runnable commands of the chosen suite's tasks, each writing its own files", async () => {
