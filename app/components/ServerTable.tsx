@@ -20,7 +20,8 @@ export function ServerTable({ servers, selected = [] }: { servers: ServerTableRo
   if (!servers.length) return <p data-testid="no-servers">{t("servers.none")}</p>;
   return (
     <div className="p-datatable p-component p-datatable-sm">
-      <div className="p-datatable-wrapper">
+      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a region that may scroll sideways must be reachable by keyboard (WCAG 2.1.1) */}
+      <div className="p-datatable-wrapper" tabIndex={0} role="region" aria-label={t("servers.title")}>
         <table className="p-datatable-table" style={{ width: "100%", borderCollapse: "collapse" }} data-testid="server-table">
           <thead className="p-datatable-thead">
             <tr>
