@@ -20,6 +20,8 @@ describe("top menu", () => {
       const ctx = await browser.newContext({ baseURL: stack.baseUrl, javaScriptEnabled, viewport: { width: 1280, height: 800 } });
       const page = await ctx.newPage();
       await page.goto("/homepage");
+      // With JavaScript, open the menu once React has hydrated: a click before that is undone by hydration.
+      if (javaScriptEnabled) await page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 30_000 });
       const nav = page.getByRole("navigation");
       await nav.getByText("DEMOS", { exact: true }).click();
       await nav.getByRole("link", { name: "Image classification" }).click();
