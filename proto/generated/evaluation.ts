@@ -20,7 +20,9 @@ export interface ProtoGrpcType {
       ListEvaluationSuitesReply: MessageTypeDefinition
       ListEvaluationSuitesRequest: MessageTypeDefinition
       RunEvaluationRequest: MessageTypeDefinition
+      RunMapsRequest: MessageTypeDefinition
       TaskLocalisation: MessageTypeDefinition
+      TaskMaps: MessageTypeDefinition
     }
   }
 }

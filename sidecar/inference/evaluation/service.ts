@@ -327,6 +327,10 @@ export function evaluationHandlers(opts: { loaderModule?: string; backend?: stri
         await pool.close();
       }
     },
+
+    RunMaps(call) {
+      call.emit("error", grpcError(grpc.status.UNIMPLEMENTED, "RunMaps is not implemented yet"));
+    },
   };
 }
 
