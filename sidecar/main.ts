@@ -15,7 +15,8 @@ async function main() {
   // Throws on an invalid SIDECAR_CALL_KEY: the process exits 1 with the reason (below).
   const { key: callKey, configured } = resolveCallKey();
   const server = new grpc.Server({
-    "grpc.max_receive_message_length": 64 * 1024 * 1024,
+    // 256 MiB: Evaluation.RunMaps carries a whole suite's uploaded .npy maps in one request.
+    "grpc.max_receive_message_length": 256 * 1024 * 1024,
     "grpc.max_send_message_length": 64 * 1024 * 1024,
     interceptors: [callAuthInterceptor(callKey, (info) => logger.warn(info, "call refused: missing or wrong call key"))],
   });

@@ -134,7 +134,8 @@ function channel(address: string): grpc.Client {
   if (!c) {
     c = new grpc.Client(address, grpc.credentials.createInsecure(), {
       "grpc.max_receive_message_length": 64 * 1024 * 1024,
-      "grpc.max_send_message_length": 64 * 1024 * 1024,
+      // 256 MiB: Evaluation.RunMaps sends a whole suite's uploaded .npy maps in one request.
+      "grpc.max_send_message_length": 256 * 1024 * 1024,
     });
     channels.set(address, c);
   }
