@@ -31,7 +31,7 @@ debian-runtime:
 	@dpkg -s dataset-fashion-mnist >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq dataset-fashion-mnist >/dev/null; } || echo "warning: dataset-fashion-mnist could not be installed"
 
 debian-test:
-	@dpkg -s chromium >/dev/null 2>&1 && dpkg -s dataset-fashion-mnist >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium dataset-fashion-mnist >/dev/null; }
+	@dpkg -s chromium >/dev/null 2>&1 && dpkg -s dataset-fashion-mnist >/dev/null 2>&1 && dpkg -s python3-numpy >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium dataset-fashion-mnist python3-numpy >/dev/null; }
 
 migrate: node_modules/.installed
 	node --import tsx models/migrate.ts
