@@ -100,29 +100,38 @@ export function predict(net: Net, batch: Float32Array, rows: number): Int32Array
   });
 }
 
-export async function evaluateImage(
+/** The image's pixel map (H × W, channels summed) from an attribution method for its true class. */
+export async function computeMap(
   net: Net,
   algorithm: AttributionAlgorithm,
   params: Record<string, unknown>,
   prep: Prepared,
-  index: number,
   image: Float32Array,
   label: number,
-  mask?: Uint8Array,
-): Promise<ImageResult> {
+): Promise<Float32Array> {
   const { grid } = prep;
   const input = tf.tensor4d(image, [1, grid.height, grid.width, grid.channels]);
-  let map: Float32Array;
   try {
     const res = await algorithm.run(net, input, label, params);
     try {
-      map = pixelMap(res.attribution, grid.height, grid.width);
+      return pixelMap(res.attribution, grid.height, grid.width);
     } finally {
       res.attribution.dispose();
       res.baseline?.dispose();
     }
   } finally {
     input.dispose();
+  }
+}
+
+/**
+ * MoRF and LeRF of one image for a given pixel map (H × W): patch importance → removal orders →
+ * the masked batch. Whether the map came from a registry method, a method module or a
+ * researcher's upload, the same map gives the same outcome.
+ */
+export function evaluateMap(net: Net, prep: Prepared, index: number, image: Float32Array, label: number, map: Float32Array, mask?: Uint8Array): ImageResult {
+  if (map.length !== prep.mapGrid.height * prep.mapGrid.width) {
+    throw new RangeError(`pixel map of image ${index} has ${map.length} values, expected ${prep.mapGrid.height}×${prep.mapGrid.width}`);
   }
   const importance = patchImportance(map, prep.mapGrid);
   const orders = { morf: orderPatches(importance, "morf"), lerf: orderPatches(importance, "lerf") };
@@ -137,6 +146,20 @@ export async function evaluateImage(
   };
   if (mask) result.localisation = positiveMassInside(map, mask, prep.mapGrid);
   return result;
+}
+
+export async function evaluateImage(
+  net: Net,
+  algorithm: AttributionAlgorithm,
+  params: Record<string, unknown>,
+  prep: Prepared,
+  index: number,
+  image: Float32Array,
+  label: number,
+  mask?: Uint8Array,
+): Promise<ImageResult> {
+  const map = await computeMap(net, algorithm, params, prep, image, label);
+  return evaluateMap(net, prep, index, image, label, map, mask);
 }
 
 export interface TaskSummary {
@@ -185,6 +208,44 @@ export class EvaluationCancelled extends Error {
   }
 }
 
+/** Where an image's pixel map comes from: a method run on the image, or a map given per image. */
+export type MapSource =
+  { kind: "method"; algorithm: AttributionAlgorithm; params: Record<string, unknown> } | { kind: "given"; map: (index: number) => Float32Array };
+
+/** One image's outcome and the pixel map it was evaluated with. */
+export interface MappedImageResult {
+  result: ImageResult;
+  map: Float32Array;
+}
+
+/** Evaluates the given image indices of a split in this thread, in order, keeping each image's map. */
+export async function evaluateIndicesWithMaps(
+  net: Net,
+  source: MapSource,
+  settings: EvaluationSettings,
+  split: SplitData,
+  indices: readonly number[],
+  opts: { signal?: AbortSignal; onImage?: (r: ImageResult) => void } = {},
+): Promise<MappedImageResult[]> {
+  const prep = prepare(net, settings);
+  const [h, w, c] = net.inputShape;
+  if (split.height !== h || split.width !== w || split.channels !== c) {
+    throw new RangeError(`images are ${split.height}×${split.width}×${split.channels} but ${net.id} expects ${h}×${w}×${c}`);
+  }
+  const n = h * w * c;
+  const out: MappedImageResult[] = [];
+  for (const i of indices) {
+    if (opts.signal?.aborted) throw new EvaluationCancelled();
+    const image = split.images.subarray(i * n, (i + 1) * n);
+    const label = split.labels[i];
+    const map = source.kind === "method" ? await computeMap(net, source.algorithm, source.params, prep, image, label) : source.map(i);
+    const result = evaluateMap(net, prep, i, image, label, map, split.masks?.subarray(i * h * w, (i + 1) * h * w));
+    out.push({ result, map });
+    opts.onImage?.(result);
+  }
+  return out;
+}
+
 /** Evaluates the given image indices of a split in this thread, in order. */
 export async function evaluateIndices(
   net: Net,
@@ -195,27 +256,6 @@ export async function evaluateIndices(
   indices: readonly number[],
   opts: { signal?: AbortSignal; onImage?: (r: ImageResult) => void } = {},
 ): Promise<ImageResult[]> {
-  const prep = prepare(net, settings);
-  const [h, w, c] = net.inputShape;
-  if (split.height !== h || split.width !== w || split.channels !== c) {
-    throw new RangeError(`images are ${split.height}×${split.width}×${split.channels} but ${net.id} expects ${h}×${w}×${c}`);
-  }
-  const n = h * w * c;
-  const out: ImageResult[] = [];
-  for (const i of indices) {
-    if (opts.signal?.aborted) throw new EvaluationCancelled();
-    const r = await evaluateImage(
-      net,
-      algorithm,
-      params,
-      prep,
-      i,
-      split.images.subarray(i * n, (i + 1) * n),
-      split.labels[i],
-      split.masks?.subarray(i * h * w, (i + 1) * h * w),
-    );
-    out.push(r);
-    opts.onImage?.(r);
-  }
-  return out;
+  const mapped = await evaluateIndicesWithMaps(net, { kind: "method", algorithm, params }, settings, split, indices, opts);
+  return mapped.map((m) => m.result);
 }

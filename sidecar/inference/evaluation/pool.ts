@@ -24,17 +24,34 @@ export interface EvalRequest {
   /** How many images of the split the worker loads (the split's first N). */
   images: number;
   index: number;
+  /** Registry name; ignored when `map` or `methodModule` is given. */
   algorithm: string;
   params: Record<string, unknown>;
   settings: EvaluationSettings;
+  /** This image's pixel map (H × W): evaluated as given, no attribution runs. */
+  map?: Float32Array;
+  /** Absolute file URL of a method module (methodModule.ts) that computes the map instead of the registry. */
+  methodModule?: string;
+  /** Send the pixel map back with the result (the CLI writes a method module's maps to maps.zip). */
+  returnMap?: boolean;
 }
 
 /** Every image is answered, with its result or the error's message (a thrown error loses its class across threads). */
-export type WorkerReply = { type: "image"; result: ImageResult } | { type: "error"; message: string };
+export type WorkerReply = { type: "image"; result: ImageResult; map?: Float32Array } | { type: "error"; message: string };
 
 export interface EvalJob {
   taskId: string;
+  /** Registry name of the method; "" (or anything) when `maps` or `methodModule` says where the maps come from. */
   algorithm: string;
+  /**
+   * Given pixel maps instead of a method: image i's map (H × W) at [i·H·W, (i+1)·H·W), for every
+   * image of the split (`images` of them).
+   */
+  maps?: Float32Array;
+  /** Absolute file URL of a method module computing the maps (methodModule.ts). */
+  methodModule?: string;
+  /** Keep each image's pixel map (runWithMaps). */
+  returnMaps?: boolean;
   params: Record<string, unknown>;
   settings: EvaluationSettings;
   /** Images loaded per task (the evaluation split's size). */
@@ -88,10 +105,19 @@ export class EvaluationPool {
 
   /** Evaluates a job's images over all threads; results sorted by image index. */
   async run(job: EvalJob, opts: RunOptions = {}): Promise<ImageResult[]> {
+    return (await this.runWithMaps(job, opts)).map((r) => r.result);
+  }
+
+  /** Like run, with each image's pixel map where the job asked for them (returnMaps). */
+  async runWithMaps(job: EvalJob, opts: RunOptions = {}): Promise<Array<{ result: ImageResult; map?: Float32Array }>> {
     if (this.closed) throw new Error("the evaluation pool is closed");
+    if (job.maps && (job.images < 1 || job.maps.length % job.images !== 0)) {
+      throw new RangeError(`maps hold ${job.maps.length} values, not a whole number of maps for ${job.images} images`);
+    }
+    const perMap = job.maps ? job.maps.length / job.images : 0;
     const indices = job.indices ?? Array.from({ length: job.images }, (_, i) => i);
     const total = indices.length;
-    const results: ImageResult[] = [];
+    const results: Array<{ result: ImageResult; map?: Float32Array }> = [];
     const started = Date.now();
     if (opts.signal?.aborted) throw new EvaluationCancelled();
     opts.onProgress?.({ done: 0, total, etaSeconds: null });
@@ -109,10 +135,12 @@ export class EvaluationPool {
         const index = indices[next++];
         let reply: WorkerReply;
         try {
-          reply = await this.piscina.run(
-            { taskId: job.taskId, images: job.images, index, algorithm: job.algorithm, params: job.params, settings: job.settings },
-            { signal },
-          );
+          const req: EvalRequest = { taskId: job.taskId, images: job.images, index, algorithm: job.algorithm, params: job.params, settings: job.settings };
+          // A copy of one map (slice, not subarray): the whole run's maps would be cloned otherwise.
+          if (job.maps) req.map = job.maps.slice(index * perMap, (index + 1) * perMap);
+          if (job.methodModule) req.methodModule = job.methodModule;
+          if (job.returnMaps) req.returnMap = true;
+          reply = await this.piscina.run(req, { signal });
         } catch (err) {
           if (!signal.aborted) {
             firstError ??= new Error(`an evaluation thread stopped while evaluating image ${index} (${(err as Error)?.message ?? String(err)})`);
@@ -126,7 +154,7 @@ export class EvaluationPool {
           return;
         }
         if (signal.aborted) return;
-        results.push(reply.result);
+        results.push(reply.map ? { result: reply.result, map: reply.map } : { result: reply.result });
         const done = results.length;
         const elapsed = (Date.now() - started) / 1000;
         opts.onProgress?.({ done, total, etaSeconds: (elapsed / done) * (total - done) });
@@ -135,7 +163,7 @@ export class EvaluationPool {
     await Promise.all(Array.from({ length: Math.min(this.size, total) }, feeder));
     if (opts.signal?.aborted) throw new EvaluationCancelled();
     if (firstError) throw firstError;
-    return results.sort((a, b) => a.index - b.index);
+    return results.sort((a, b) => a.result.index - b.result.index);
   }
 
   /** Test hook: end one thread abruptly, as a crash would. */

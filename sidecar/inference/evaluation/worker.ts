@@ -5,13 +5,17 @@
 import { workerData } from "node:worker_threads";
 import { getAlgorithm } from "../attribution/index.ts";
 import { initBackend, type BackendChoice } from "../runtime/backend.ts";
-import { evaluateIndices } from "./engine.ts";
+import type { AttributionAlgorithm } from "../attribution/types.ts";
+import { evaluateIndicesWithMaps, type MapSource } from "./engine.ts";
+import { loadMethodModule } from "./methodModule.ts";
 import type { EvalRequest, WorkerData, WorkerReply } from "./pool.ts";
 import type { LoadedTask, TaskLoaderModule } from "./tasks.ts";
 
 const data = workerData as WorkerData;
 const tasks = new Map<string, Promise<LoadedTask>>();
 let loader: Promise<TaskLoaderModule> | null = null;
+/** Method modules by URL, imported once per thread. */
+const modules = new Map<string, Promise<AttributionAlgorithm>>();
 // Awaited before the module resolves, so piscina hands this thread no image before its runtime is up.
 await initBackend(data.backend as BackendChoice);
 
@@ -28,11 +32,31 @@ function task(id: string, images: number): Promise<LoadedTask> {
   return t;
 }
 
+function methodModule(url: string): Promise<AttributionAlgorithm> {
+  let m = modules.get(url);
+  if (!m) {
+    m = loadMethodModule(url);
+    m.catch(() => modules.delete(url));
+    modules.set(url, m);
+  }
+  return m;
+}
+
+/** The map comes from the request (given maps), a method module, or the registry. */
+async function source(req: EvalRequest): Promise<MapSource> {
+  if (req.map) {
+    const map = req.map;
+    return { kind: "given", map: () => map };
+  }
+  const algorithm = req.methodModule ? await methodModule(req.methodModule) : getAlgorithm(req.algorithm);
+  return { kind: "method", algorithm, params: req.params };
+}
+
 export default async function evaluateImage(req: EvalRequest): Promise<WorkerReply> {
   try {
     const { net, split } = await task(req.taskId, req.images);
-    const [result] = await evaluateIndices(net, getAlgorithm(req.algorithm), req.params, req.settings, split, [req.index]);
-    return { type: "image", result };
+    const [{ result, map }] = await evaluateIndicesWithMaps(net, await source(req), req.settings, split, [req.index]);
+    return req.returnMap ? { type: "image", result, map } : { type: "image", result };
   } catch (err) {
     return { type: "error", message: (err as Error)?.message ?? String(err) };
   }
