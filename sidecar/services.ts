@@ -9,6 +9,7 @@ import { evaluationService } from "./inference/evaluation/service.ts";
 import { inspectionService } from "./inspection/service.ts";
 import { conceptsService } from "./concepts/service.ts";
 import { vqaService } from "./vqa/service.ts";
+import { kitsService } from "./kit/service.ts";
 
 export interface SidecarService {
   /** Fully-qualified service name, e.g. "metarank.v1.Metascore" (what health checks ask for). */
@@ -28,4 +29,5 @@ export const SERVICES: SidecarService[] = [
   inspectionService,
   conceptsService,
   vqaService,
+  kitsService,
 ];

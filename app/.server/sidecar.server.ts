@@ -23,6 +23,7 @@ function loadContract() {
     evaluation: metarankV1("metarank/v1/evaluation.proto").Evaluation.service,
     telemetry: metarankV1("metarank/v1/telemetry.proto").Telemetry.service,
     vqa: metarankV1("metarank/v1/vqa.proto").QuestionAnswering.service,
+    kits: metarankV1("metarank/v1/kit.proto").Kits.service,
   };
 }
 /** `rpc().inference.Explain` etc.: the method definitions the calls below take. */

@@ -1,0 +1,10 @@
+// Original file: proto/metarank/v1/kit.proto
+
+
+export interface BuildKitRequest {
+  'suiteId'?: (string);
+}
+
+export interface BuildKitRequest__Output {
+  'suiteId': (string);
+}
