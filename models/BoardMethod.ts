@@ -1,5 +1,6 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute } from "sequelize";
 import { sequelize } from "./db.ts";
+import type { Provenance } from "../app/lib/rules/provenance.ts";
 
 // MEDIUMTEXT on MariaDB (TEXT stops at 64 KB); SQLite has one TEXT and warns about sizes.
 const LONG_TEXT = sequelize.getDialect() === "sqlite" ? DataTypes.TEXT : DataTypes.TEXT("medium");
@@ -33,6 +34,8 @@ export class BoardMethod extends Model<InferAttributes<BoardMethod>, InferCreati
   declare selected: CreationOptional<boolean>;
   /** Kept off the public board (leaderboard, tutorial sample); its κ stays fused with the others'. */
   declare hidden: CreationOptional<boolean>;
+  /** An approved submission's provenance ("verified" | "self-reported"); null for a baseline. */
+  declare provenance: CreationOptional<Provenance | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -64,6 +67,7 @@ BoardMethod.init(
     localisationJson: { type: DataTypes.TEXT, allowNull: true },
     selected: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
     hidden: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+    provenance: { type: DataTypes.STRING(16), allowNull: true },
     createdAt: DataTypes.DATE,
     updatedAt: DataTypes.DATE,
   },

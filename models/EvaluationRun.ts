@@ -1,6 +1,9 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes } from "sequelize";
 import { sequelize } from "./db.ts";
 
+export const EVALUATION_KINDS = ["method", "maps"] as const;
+export type EvaluationKind = (typeof EVALUATION_KINDS)[number];
+
 export const EVALUATION_STATES = ["queued", "running", "completed", "failed", "cancelled"] as const;
 export type EvaluationState = (typeof EVALUATION_STATES)[number];
 
@@ -28,6 +31,11 @@ export class EvaluationRun extends Model<InferAttributes<EvaluationRun>, InferCr
   declare id: CreationOptional<number>;
   declare userId: number;
   declare suiteId: string;
+  /** "method": a registry method run by the sidecar; "maps": the researcher's uploaded attribution maps (issue 13 §2). */
+  declare kind: CreationOptional<EvaluationKind>;
+  /** kind "maps": the uploaded zip (a name under var/uploads/maps) and its client file name. */
+  declare mapsFile: CreationOptional<string | null>;
+  declare mapsName: CreationOptional<string | null>;
   declare method: string;
   declare paramsJson: string;
   declare imageLimit: number;
@@ -62,7 +70,10 @@ EvaluationRun.init(
     id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },
     userId: { type: DataTypes.INTEGER, allowNull: false },
     suiteId: { type: DataTypes.STRING(100), allowNull: false },
-    method: { type: DataTypes.STRING(100), allowNull: false },
+    kind: { type: DataTypes.STRING(16), allowNull: false, defaultValue: "method" },
+    mapsFile: { type: DataTypes.STRING(100), allowNull: true },
+    mapsName: { type: DataTypes.STRING(255), allowNull: true },
+    method: { type: DataTypes.STRING(200), allowNull: false },
     paramsJson: { type: DataTypes.TEXT, allowNull: false },
     imageLimit: { type: DataTypes.INTEGER, allowNull: false },
     state: { type: DataTypes.STRING(16), allowNull: false, defaultValue: "queued" },

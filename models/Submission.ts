@@ -5,8 +5,9 @@ import { sequelize } from "./db.ts";
 const LONG_TEXT = sequelize.getDialect() === "sqlite" ? DataTypes.TEXT : DataTypes.TEXT("medium");
 
 import { SUBMISSION_STATUSES, SubmissionStatus } from "../app/lib/rules/submissionStatus.ts";
+import { PROVENANCES, type Provenance } from "../app/lib/rules/provenance.ts";
 
-export { SUBMISSION_STATUSES, SubmissionStatus };
+export { SUBMISSION_STATUSES, SubmissionStatus, PROVENANCES, type Provenance };
 
 /**
  * A submitted algorithm (seed 000 §3 history record). Files live under var/uploads/ with
@@ -31,6 +32,10 @@ export class Submission extends Model<InferAttributes<Submission>, InferCreation
   declare info: string;
   declare decidedBy: CreationOptional<number | null>;
   declare decidedAt: CreationOptional<Date | null>;
+  /** "verified": the files are the platform's own evaluation of the submitted maps; else "self-reported". */
+  declare provenance: CreationOptional<Provenance>;
+  /** The maps evaluation run that computed the files (verified only). */
+  declare evaluationRunId: CreationOptional<number | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 }
@@ -55,6 +60,8 @@ Submission.init(
     info: { type: DataTypes.TEXT, allowNull: false },
     decidedBy: { type: DataTypes.INTEGER, allowNull: true },
     decidedAt: { type: DataTypes.DATE, allowNull: true },
+    provenance: { type: DataTypes.STRING(16), allowNull: false, defaultValue: "self-reported" },
+    evaluationRunId: { type: DataTypes.INTEGER, allowNull: true },
     createdAt: DataTypes.DATE,
     updatedAt: DataTypes.DATE,
   },
@@ -74,6 +81,8 @@ export class SubmissionDraft extends Model<InferAttributes<SubmissionDraft>, Inf
   declare pythonFile: CreationOptional<string | null>;
   declare pythonName: CreationOptional<string | null>;
   declare resultJson: CreationOptional<string | null>;
+  /** Set while morfFile/lerfFile are that maps evaluation run's result files (any CSV upload clears it). */
+  declare evaluationRunId: CreationOptional<number | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 }
@@ -91,6 +100,7 @@ SubmissionDraft.init(
     pythonFile: { type: DataTypes.STRING(100), allowNull: true },
     pythonName: { type: DataTypes.STRING(255), allowNull: true },
     resultJson: { type: LONG_TEXT, allowNull: true },
+    evaluationRunId: { type: DataTypes.INTEGER, allowNull: true },
     createdAt: DataTypes.DATE,
     updatedAt: DataTypes.DATE,
   },

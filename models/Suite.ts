@@ -12,6 +12,10 @@ export class Suite extends Model<InferAttributes<Suite>, InferCreationAttributes
   declare patchSize: number;
   declare isDefault: CreationOptional<boolean>;
   declare position: CreationOptional<number>;
+  /** False: only results the platform computed itself (verified) may be submitted (issue 13 §2). */
+  declare acceptsSelfReported: CreationOptional<boolean>;
+  /** Images per task of the evaluation split (suite.json evaluation.images): how many maps a task needs; null when the suite has no evaluation block. */
+  declare splitImages: CreationOptional<number | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -34,6 +38,8 @@ Suite.init(
     patchSize: { type: DataTypes.INTEGER, allowNull: false },
     isDefault: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
     position: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+    acceptsSelfReported: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
+    splitImages: { type: DataTypes.INTEGER, allowNull: true },
     createdAt: DataTypes.DATE,
     updatedAt: DataTypes.DATE,
   },

@@ -29,6 +29,10 @@ export interface SuiteFolder {
   filler: number[];
   patchSize: number;
   isDefault: boolean;
+  /** suite.json "submissions": { "selfReported": false } makes the board take verified results only. */
+  acceptsSelfReported: boolean;
+  /** suite.json evaluation.images: images per task of the evaluation split (maps per task), or null. */
+  splitImages: number | null;
   methods: { key: string; contributor: string; institute: string; algorithm: string; scores: CaseScores; localisation: Record<string, number> | null }[];
 }
 
@@ -87,6 +91,15 @@ export function readSuiteFolder(dir: string): SuiteFolder {
   const grid = (parsed.suite.grid as number[] | undefined) ?? DEFAULT_GRID;
   const filler = Array.isArray(json.filler) && json.filler.every((v) => typeof v === "number") ? (json.filler as number[]) : [0, 0, 0];
   const patchSize = typeof json.patchSize === "number" && Number.isInteger(json.patchSize) && json.patchSize > 0 ? json.patchSize : 2;
+  const submissions = json.submissions as Record<string, unknown> | undefined;
+  if (submissions !== undefined && (typeof submissions !== "object" || submissions === null || Array.isArray(submissions)))
+    problems.push(`${path.join(dir, "suite.json")}: "submissions" must be an object such as { "selfReported": false }`);
+  else if (submissions?.selfReported !== undefined && typeof submissions.selfReported !== "boolean")
+    problems.push(`${path.join(dir, "suite.json")}: "submissions.selfReported" must be true or false`);
+  const acceptsSelfReported = submissions?.selfReported !== false;
+  const evaluation = json.evaluation as Record<string, unknown> | undefined;
+  const images = evaluation && typeof evaluation === "object" ? evaluation.images : undefined;
+  const splitImages = typeof images === "number" && Number.isInteger(images) && images > 0 ? images : null;
 
   const methods: SuiteFolder["methods"] = [];
   const folders = fs
@@ -140,6 +153,8 @@ export function readSuiteFolder(dir: string): SuiteFolder {
     filler,
     patchSize,
     isDefault: json.default === true,
+    acceptsSelfReported,
+    splitImages,
     methods,
   };
 }
@@ -172,6 +187,8 @@ export async function importSuite(dir: string, position = 0): Promise<{ suite: s
       fillerJson: JSON.stringify(folder.filler),
       patchSize: folder.patchSize,
       isDefault: folder.isDefault,
+      acceptsSelfReported: folder.acceptsSelfReported,
+      splitImages: folder.splitImages,
       position,
     };
     const existing = await Suite.findByPk(folder.id, { transaction, lock: transaction.LOCK.UPDATE });

@@ -23,6 +23,10 @@ export interface SuiteSummary {
   grid: number[];
   isDefault: boolean;
   methods: number;
+  /** Evaluation images per task (maps per task); null when the platform cannot evaluate the suite. */
+  splitImages: number | null;
+  /** False: only verified results may be submitted (suite.json "submissions"). */
+  acceptsSelfReported: boolean;
 }
 
 /** One row of a rank table: what every board on every screen shows. */
@@ -42,10 +46,16 @@ export interface RankRow {
 
 /**
  * "platform": a baseline whose MoRF/LeRF files the platform computed itself (seeds/suites,
- * `npm run evaluate`); "contributor": an approved submission, scored from the result files its
- * contributor uploaded (self-reported; the platform checked their form, not how they were made).
+ * `npm run evaluate`); "verified": an approved submission whose files the platform computed from
+ * the contributor's attribution maps; "self-reported": one scored from the CSV files its
+ * contributor uploaded (the platform checked their form, not how they were made).
  */
-export type RowSource = "platform" | "contributor";
+export type { RowSource } from "../lib/rules/provenance.ts";
+import type { Provenance, RowSource } from "../lib/rules/provenance.ts";
+
+/** A stored board method's source (older rows without a provenance were self-reported uploads). */
+export const rowSource = (m: { sourceKey: string | null; provenance?: string | null }): RowSource =>
+  m.sourceKey != null ? "platform" : m.provenance === "verified" ? "verified" : "self-reported";
 
 export type BoardScope = "overall" | "morf" | "lerf";
 
@@ -102,6 +112,8 @@ function summary(s: Suite, methods: number): SuiteSummary {
     patchSize: s.patchSize,
     isDefault: s.isDefault,
     methods,
+    splitImages: s.splitImages ?? null,
+    acceptsSelfReported: s.acceptsSelfReported !== false,
   };
 }
 
@@ -149,7 +161,7 @@ export async function suiteBoards<S extends BoardScope>(suiteId: string, scopes:
         metascore: m[key],
         metascoreText: formatMetascore(m[key]),
         localisation: m.meanLocalisation,
-        source: m.sourceKey != null ? ("platform" as const) : ("contributor" as const),
+        source: rowSource(m),
       })),
     );
   }
@@ -205,7 +217,7 @@ export async function insertCandidate(board: StoredMethod[], candidate: MethodSc
 /** A method about to join a board, and the board it was fused with (computed outside any transaction). */
 export interface FusionPlan {
   suiteId: string;
-  method: { contributor: string; institute: string; algorithm: string; scores: TaskScore[]; submissionId: number };
+  method: { contributor: string; institute: string; algorithm: string; scores: TaskScore[]; submissionId: number; provenance: Provenance };
   /** The board as read for the fusion: id → κ triple. Applying checks the board is still this. */
   board: Map<number, [number, number, number]>;
   result: InsertCandidateResult;
@@ -258,6 +270,7 @@ export async function applyFusion(plan: FusionPlan, transaction: Transaction): P
       suiteId: plan.suiteId,
       sourceKey: null,
       submissionId: method.submissionId,
+      provenance: method.provenance,
       contributor: method.contributor,
       institute: method.institute,
       algorithm: method.algorithm,

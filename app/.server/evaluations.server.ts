@@ -19,6 +19,10 @@ import type { EvaluationProgress__Output } from "../../proto/generated/metarank/
 import type { EvaluationResult__Output } from "../../proto/generated/metarank/v1/EvaluationResult.ts";
 import type { ListEvaluationSuitesReply__Output } from "../../proto/generated/metarank/v1/ListEvaluationSuitesReply.ts";
 import type { RunEvaluationRequest } from "../../proto/generated/metarank/v1/RunEvaluationRequest.ts";
+import type { RunMapsRequest } from "../../proto/generated/metarank/v1/RunMapsRequest.ts";
+import type { EvaluationEvent__Output } from "../../proto/generated/metarank/v1/EvaluationEvent.ts";
+import { attachToDraft, readMapsForRun } from "./mapsRuns.server.ts";
+import { mapsMessage } from "~/lib/rules/maps.ts";
 import { RetryableJobError, enqueueJob, isRetryable, type JobContext, type JobPayloads, type JobQueue, type JobUser } from "./queue.server.ts";
 import { logger } from "./logger.server.ts";
 import { formatMetascore, insertCandidate, storedBoard } from "./board.server.ts";
@@ -130,7 +134,7 @@ const DEFAULT_IDLE_MS = 180_000;
  */
 export async function streamEvaluation(
   address: string | SidecarTarget,
-  request: RunEvaluationRequest,
+  request: RunEvaluationRequest | { maps: RunMapsRequest },
   opts: { signal?: AbortSignal; onProgress?: (p: ProgressMsg) => void; deadlineMs?: number; idleMs?: number } = {},
 ): Promise<ResultMsg> {
   const deadlineMs = opts.deadlineMs ?? (Number(process.env.EVALUATION_DEADLINE_MS) || DEFAULT_DEADLINE_MS);
@@ -152,17 +156,16 @@ export async function streamEvaluation(
   let result: ResultMsg | null = null;
   armIdle();
   try {
-    await serverStream(
-      rpc().evaluation.Run,
-      request,
-      (ev) => {
-        armIdle();
-        // oneof: `event` names the member that is set.
-        if (ev.event === "result" && ev.result) result = ev.result;
-        else if (ev.event === "progress" && ev.progress) opts.onProgress?.(ev.progress);
-      },
-      { address, deadlineMs, signal: stop.signal },
-    );
+    const onEvent = (ev: EvaluationEvent__Output) => {
+      armIdle();
+      // oneof: `event` names the member that is set.
+      if (ev.event === "result" && ev.result) result = ev.result;
+      else if (ev.event === "progress" && ev.progress) opts.onProgress?.(ev.progress);
+    };
+    const callOpts = { address, deadlineMs, signal: stop.signal };
+    // A maps run sends the researcher's maps (issue 13 §2); a method run names a registry method.
+    if ("maps" in request) await serverStream(rpc().evaluation.RunMaps, request.maps, onEvent, callOpts);
+    else await serverStream(rpc().evaluation.Run, request, onEvent, callOpts);
   } catch (err) {
     if (idleFailure) throw idleFailure;
     if (opts.signal?.aborted) throw new RunCancelled();
@@ -234,6 +237,12 @@ export async function scoreAgainstBoard(suiteId: string, morfCsv: string, lerfCs
 
 const ACTIVE: EvaluationState[] = ["queued", "running"];
 
+async function suiteTasks(suiteId: string): Promise<string[]> {
+  const suite = await Suite.findByPk(suiteId);
+  if (!suite) throw new Error(`no suite ${suiteId}`);
+  return suite.tasks;
+}
+
 /** The row a job fills in: the one named in the payload, or a new one for a job queued elsewhere. */
 async function runRowFor(job: JobContext<EvaluationJobPayload>): Promise<EvaluationRun> {
   const p = job.payload;
@@ -290,11 +299,11 @@ export async function runEvaluationJob(job: JobContext<EvaluationJobPayload>): P
       const target = await pickSidecar();
       await EvaluationRun.update({ sidecar: target.address }, { where: { id } });
       try {
-        result = await streamEvaluation(
-          target,
-          { suiteId: row.suiteId, method: row.method, paramsJson: row.paramsJson, limit: row.imageLimit },
-          { signal: ctrl.signal, onProgress },
-        );
+        const request =
+          row.kind === "maps"
+            ? { maps: { suiteId: row.suiteId, methodName: row.method, maps: await readMapsForRun(row.mapsFile!, await suiteTasks(row.suiteId)) } }
+            : { suiteId: row.suiteId, method: row.method, paramsJson: row.paramsJson, limit: row.imageLimit };
+        result = await streamEvaluation(target, request, { signal: ctrl.signal, onProgress });
       } catch (err) {
         // The sidecar is at its limit of concurrent runs (EVALUATION_MAX_RUNS): the run waits in
         // the queue for room, backing off, without spending one of its attempts (a long run
@@ -336,6 +345,8 @@ export async function runEvaluationJob(job: JobContext<EvaluationJobPayload>): P
       await fs.rm(path.join(evaluationDir(), resultDir), { recursive: true, force: true });
       return { runId: id, state: "cancelled" };
     }
+    // Verified results go to their owner's draft, ready for "get your scores" and "submit".
+    if (row.kind === "maps") await attachToDraft(row, result.morfCsv, result.lerfCsv);
     await job.progress(100);
     log.info({ runId: id, suite: row.suiteId, method: row.method, seconds: result.seconds, metascore: score.metascore }, "evaluation run completed");
     return { runId: id, state: "completed", metascore: score.metascore };
@@ -345,7 +356,10 @@ export async function runEvaluationJob(job: JobContext<EvaluationJobPayload>): P
       log.info({ runId: id }, "evaluation run cancelled");
       return { runId: id, state: "cancelled" };
     }
-    const message = err instanceof Error ? err.message : String(err);
+    const raw = err instanceof Error ? err.message : String(err);
+    // The sidecar refused the researcher's maps (shape, values): its words, in a bilingual frame.
+    const message =
+      row.kind === "maps" && err instanceof SidecarCallError && err.kind === "user" ? mapsMessage("refused", { detail: err.details || raw }) : raw;
     const retry = isRetryable(err) && job.attempt < job.maxAttempts;
     if (retry)
       await transitionRun(id, ["running"], "queued", {

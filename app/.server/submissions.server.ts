@@ -5,8 +5,10 @@ import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { Op, QueryTypes } from "sequelize";
-import { BoardMethod, Submission, SubmissionDraft, Suite, User, isSqlite, sequelize, writeTransaction, type TaskScore } from "./db.server.ts";
+import { BoardMethod, EvaluationRun, Submission, SubmissionDraft, Suite, User, isSqlite, sequelize, writeTransaction, type TaskScore } from "./db.server.ts";
 import { SubmissionStatus } from "~/lib/rules/submissionStatus.ts";
+import { Provenance } from "~/lib/rules/provenance.ts";
+import { MAPS_MAX_BYTES, mapsMessage, mib } from "~/lib/rules/maps.ts";
 import { SidecarCallError, rpc, unary } from "./sidecar.server.ts";
 import {
   BoardChangedError,
@@ -39,12 +41,17 @@ export function dailyLimit(): number {
 }
 
 export type Protocol = "morf" | "lerf";
-export type FileKind = Protocol | "python";
+export type FileKind = Protocol | "python" | "maps";
 
 // ---- files ----
 
 export function uploadDir(): string {
   return path.resolve(process.env.UPLOAD_DIR ?? "var/uploads", "submissions");
+}
+
+/** var/uploads/maps: the attribution-map zips behind verified results (app/.server/mapsRuns.server.ts). */
+export function mapsDir(): string {
+  return path.resolve(process.env.UPLOAD_DIR ?? "var/uploads", "maps");
 }
 
 /** Writes bytes under a generated name (the client's name never becomes a path) and returns that name. */
@@ -102,6 +109,7 @@ export function checkPythonFile(files: UploadedFile[]): string | undefined {
 /** multer's refusal of a body (which limit, which box) in the seed's words. */
 export function uploadLimitMessage(error: NonNullable<UploadedFiles["error"]>): string {
   const python = error.field === "python";
+  if (error.code === "LIMIT_FILE_SIZE" && error.field === "maps") return mapsMessage("tooLarge", { limit: mib(MAPS_MAX_BYTES) });
   if (error.code === "LIMIT_FILE_SIZE") return python ? MSG.pySize : MSG.csvSize;
   if (error.code === "LIMIT_FILE_COUNT" || error.code === "LIMIT_UNEXPECTED_FILE") return MSG.oneFile;
   return MSG.uploadFailed;
@@ -160,6 +168,8 @@ export interface DraftView {
   morfName: string | null;
   lerfName: string | null;
   pythonName: string | null;
+  /** The maps evaluation run whose result files the draft holds (verified), else null. */
+  verifiedRunId: number | null;
   result: ScoreResult | null;
 }
 
@@ -194,6 +204,7 @@ export async function draftView(userId: number, suiteId: string): Promise<DraftV
     morfName: d?.morfFile ? d.morfName : null,
     lerfName: d?.lerfFile ? d.lerfName : null,
     pythonName: d?.pythonFile ? d.pythonName : null,
+    verifiedRunId: d?.morfFile && d.lerfFile ? (d.evaluationRunId ?? null) : null,
     result: d?.resultJson ? (JSON.parse(d.resultJson) as ScoreResult) : null,
   };
 }
@@ -223,7 +234,12 @@ export async function uploadResultFile(userId: number, suite: Suite, protocol: P
   const stored = await storeFile(file.buffer, ".csv");
   const draft = await draftFor(userId, suite.id);
   const previous = protocol === "morf" ? draft.morfFile : draft.lerfFile;
-  await draft.update(protocol === "morf" ? { morfFile: stored, morfName: name, resultJson: null } : { lerfFile: stored, lerfName: name, resultJson: null });
+  // An uploaded CSV replaces one of the verified pair: the draft is self-reported from now on.
+  await draft.update(
+    protocol === "morf"
+      ? { morfFile: stored, morfName: name, resultJson: null, evaluationRunId: null }
+      : { lerfFile: stored, lerfName: name, resultJson: null, evaluationRunId: null },
+  );
   // Draft files are never shared with a submission (submitting empties the draft), so the replaced one can go.
   await removeStored(previous);
   return { ok: true, message: protocol === "morf" ? MSG.morfUploaded : MSG.lerfUploaded, warning };
@@ -374,6 +390,9 @@ export async function submitDraft(
   if (!input.info.trim()) errors.info = MSG.infoRequired;
   else if (input.info.trim().length > INFO_MAX) errors.info = MSG.infoTooLong;
   if (Object.keys(errors).length > 0) return { ok: false, errors };
+  const provenance: Provenance = draft.evaluationRunId ? Provenance.verified : Provenance.selfReported;
+  // The suite's rule (issue 13 §2): some boards take only what the platform computed itself.
+  if (provenance === Provenance.selfReported && !suite.acceptsSelfReported) return { ok: false, errors: {}, message: MSG.verifiedOnly };
   if (algorithm !== draft.algorithm) await draft.update({ algorithm, resultJson: null });
 
   const limit = dailyLimit();
@@ -397,7 +416,7 @@ export async function submitDraft(
     const recent = await Submission.count({ where: { userId: user.id, createdAt: { [Op.gte]: since } }, transaction });
     if (recent >= limit) return null;
     const fresh = await SubmissionDraft.findByPk(draft.id, { transaction, lock: transaction.LOCK.UPDATE });
-    if (!fresh || fresh.morfFile !== draft.morfFile || fresh.lerfFile !== draft.lerfFile) return undefined;
+    if (!fresh || fresh.morfFile !== draft.morfFile || fresh.lerfFile !== draft.lerfFile || fresh.evaluationRunId !== draft.evaluationRunId) return undefined;
     const row = await Submission.create(
       {
         userId: user.id,
@@ -414,12 +433,14 @@ export async function submitDraft(
         pythonName: fresh.pythonFile ? fresh.pythonName : null,
         email,
         info: input.info.trim(),
+        provenance,
+        evaluationRunId: fresh.evaluationRunId,
       },
       { transaction },
     );
     const withPython = Boolean(fresh.pythonFile);
     await fresh.update(
-      { morfFile: null, morfName: null, lerfFile: null, lerfName: null, pythonFile: null, pythonName: null, resultJson: null },
+      { morfFile: null, morfName: null, lerfFile: null, lerfName: null, pythonFile: null, pythonName: null, resultJson: null, evaluationRunId: null },
       { transaction },
     );
     return { id: row.id, withPython };
@@ -451,6 +472,8 @@ export interface HistoryRow {
   pythonName: string | null;
   email: string;
   info: string;
+  provenance: Provenance;
+  evaluationRunId: number | null;
   /** An approved method's standing on its board today (the leaderboard's numbers), else null. */
   current: { metascoreText: string; rank: number; boardSize: number } | null;
 }
@@ -497,6 +520,8 @@ export async function listSubmissions(filter: { userId?: number }, sort: History
     email: r.email,
     info: r.info,
     current: current.get(r.id) ?? null,
+    provenance: r.provenance === Provenance.verified ? Provenance.verified : Provenance.selfReported,
+    evaluationRunId: r.evaluationRunId,
   }));
 }
 
@@ -542,6 +567,9 @@ export async function decideSubmission(admin: { id: number }, id: number, decisi
       if (decision === "approve") {
         const sub = await Submission.findByPk(id);
         if (!sub || sub.status !== SubmissionStatus.inProcess) return notInProcess;
+        // The suite may have stopped taking self-reported results after this one was sent.
+        if (sub.provenance !== Provenance.verified && (await Suite.findByPk(sub.suiteId))?.acceptsSelfReported === false)
+          return { ok: false, message: failed, detail: MSG.selfReportedApproval };
         const user = await User.findByPk(sub.userId);
         plan = await planFusion(sub.suiteId, {
           contributor: user?.username ?? "(deleted user)",
@@ -549,6 +577,7 @@ export async function decideSubmission(admin: { id: number }, id: number, decisi
           algorithm: sub.algorithm,
           scores: JSON.parse(sub.scoresJson) as TaskScore[],
           submissionId: sub.id,
+          provenance: sub.provenance,
         });
       }
       try {
@@ -593,6 +622,12 @@ export async function submissionFile(user: { id: number; isAdmin: boolean }, id:
   const sub = await Submission.findByPk(id);
   if (!sub) return { status: 404 as const };
   if (!user.isAdmin && sub.userId !== user.id) return { status: 403 as const };
+  if (kind === "maps") {
+    // A verified submission's evidence: the maps zip its evaluation run read.
+    const run = sub.evaluationRunId ? await EvaluationRun.findByPk(sub.evaluationRunId) : null;
+    if (!run?.mapsFile) return { status: 404 as const };
+    return { status: 200 as const, content: await fs.readFile(path.join(mapsDir(), path.basename(run.mapsFile))), name: run.mapsName ?? "maps.zip", kind };
+  }
   const stored = kind === "morf" ? sub.morfFile : kind === "lerf" ? sub.lerfFile : sub.pythonFile;
   const name = kind === "morf" ? sub.morfName : kind === "lerf" ? sub.lerfName : sub.pythonName;
   if (!stored) return { status: 404 as const };

@@ -1,7 +1,11 @@
 // Multipart bodies are parsed by multer in server.ts (before Remix sees the request),
 // with per-route limits, so an oversize file is refused while streaming, before it is read.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import multer from "multer";
 import { MAX_UPLOAD_BYTES } from "~/lib/rules/submission.ts";
+import { MAPS_MAX_BYTES, MAPS_UPLOAD_TIMEOUT_MS } from "~/lib/rules/maps.ts";
 import { PICTURE_LIMITS } from "~/lib/rules/datasets.ts";
 import type { RequestHandler } from "express";
 
@@ -10,7 +14,10 @@ export interface UploadedFile {
   originalName: string;
   mimeType: string;
   size: number;
+  /** The file's bytes; empty for a route that streams its uploads to disk (see `path`). */
   buffer: Buffer;
+  /** Where a streamed upload lies (under var/uploads/incoming); the action moves or deletes it. */
+  path?: string;
 }
 
 export interface UploadedFiles {
@@ -24,6 +31,32 @@ export interface UploadLimits {
   fileSize: number;
   files: number;
   fields?: number;
+  /** Stream the files to var/uploads/incoming instead of memory (large uploads: attribution maps). */
+  toDisk?: boolean;
+  /** How long the body may take (default UPLOAD_TIMEOUT_MS). */
+  timeoutMs?: number;
+}
+
+/** Attribution maps for a verified evaluation (issue 13 §2): one zip, streamed to disk. */
+export const MAPS_UPLOAD: UploadLimits = { fileSize: MAPS_MAX_BYTES, files: 1, toDisk: true, timeoutMs: MAPS_UPLOAD_TIMEOUT_MS };
+
+/**
+ * Uploads a route takes only for one intent (`?intent=` in the form's action URL, read before
+ * the body): the submission page's maps form gets the maps' limits, its CSV forms keep 500 KB.
+ */
+export const INTENT_UPLOADS: Record<string, Record<string, UploadLimits>> = { "/submission": { "upload-maps": MAPS_UPLOAD } };
+
+/** Upload routes with a parameter in their path (the JSON API), matched against routeKey(). */
+export const UPLOAD_PATTERNS: { pattern: RegExp; limits: UploadLimits }[] = [
+  { pattern: /^\/api\/v1\/suites\/[^/]+\/maps$/, limits: MAPS_UPLOAD },
+  // The API's scoring takes the submission page's two result files, its submit the optional .py (docs/api.md).
+  { pattern: /^\/api\/v1\/suites\/[^/]+\/score$/, limits: { fileSize: MAX_UPLOAD_BYTES, files: 2, fields: 10 } },
+  { pattern: /^\/api\/v1\/suites\/[^/]+\/submit$/, limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10 } },
+];
+
+/** Where streamed uploads land before their action moves them (same file system as var/uploads). */
+export function incomingDir(): string {
+  return path.resolve(process.env.UPLOAD_DIR ?? "var/uploads", "incoming");
 }
 
 /** Route path prefix → limits. The longest matching prefix wins. */
@@ -63,8 +96,14 @@ export function routeKey(rawPath: string): string {
   return (p || "/").toLowerCase();
 }
 
-export function limitsFor(rawPath: string): UploadLimits | undefined {
+export function limitsFor(rawPath: string, intent?: string): UploadLimits | undefined {
   const key = routeKey(rawPath);
+  const byPattern = UPLOAD_PATTERNS.find((p) => p.pattern.test(key));
+  if (byPattern) return byPattern.limits;
+  if (intent) {
+    const variants = Object.entries(INTENT_UPLOADS).find(([p]) => key === p.toLowerCase())?.[1];
+    if (variants?.[intent]) return variants[intent];
+  }
   const match = Object.keys(UPLOAD_ROUTES)
     .filter((p) => key === p.toLowerCase() || key.startsWith(p.toLowerCase() + "/"))
     .sort((a, b) => b.length - a.length)[0];
@@ -88,7 +127,8 @@ export function multipartMiddleware(): RequestHandler {
       req.unpipe();
       req.resume();
     };
-    const limits = req.is("multipart/form-data") ? limitsFor(req.path) : undefined;
+    const intent = typeof req.query.intent === "string" ? req.query.intent : undefined;
+    const limits = req.is("multipart/form-data") ? limitsFor(req.path, intent) : undefined;
     if (!limits) {
       if (req.is("multipart/form-data")) return refuse(415, "This address does not take file uploads.");
       const declared = req.headers["content-length"];
@@ -102,16 +142,28 @@ export function multipartMiddleware(): RequestHandler {
       if (n > cap) return refuse(413, `The request body is larger than ${Math.round(cap / 1024)} KB and was refused.`);
       return next();
     }
+    const timeoutMs = limits.timeoutMs ?? UPLOAD_TIMEOUT_MS;
     const timer = setTimeout(() => {
       if (!res.headersSent)
-        res.status(408).type("text/plain").send("The upload took longer than 30 seconds and was cancelled. Please try again with fewer or smaller files.");
+        res
+          .status(408)
+          .type("text/plain")
+          .send(`The upload took longer than ${Math.round(timeoutMs / 1000)} seconds and was cancelled. Please try again with fewer or smaller files.`);
       req.destroy();
-    }, UPLOAD_TIMEOUT_MS);
+    }, timeoutMs);
     res.on("close", () => clearTimeout(timer));
     // Browsers send file names as UTF-8 without saying so; busboy's default would read them as
     // Latin-1 (multer 2 passes defParamCharset through; its type definitions predate it).
     const options: multer.Options & { defParamCharset: string } = {
-      storage: multer.memoryStorage(),
+      // Streamed files get random names; multer deletes what it wrote when a limit stops the body.
+      storage: limits.toDisk
+        ? multer.diskStorage({
+            destination: (_req, _file, cb) => {
+              fs.mkdir(incomingDir(), { recursive: true }, (err) => cb(err ?? null, incomingDir()));
+            },
+            filename: (_req, _file, cb) => cb(null, `${crypto.randomBytes(16).toString("hex")}.part`),
+          })
+        : multer.memoryStorage(),
       defParamCharset: "utf8",
       limits: {
         fileSize: limits.fileSize,
@@ -132,13 +184,17 @@ export function multipartMiddleware(): RequestHandler {
         originalName: f.originalname,
         mimeType: f.mimetype,
         size: f.size,
-        buffer: f.buffer,
+        buffer: f.buffer ?? Buffer.alloc(0),
+        ...(f.path ? { path: f.path } : {}),
       }));
       const uploads: UploadedFiles = { fields, files };
       if (err instanceof multer.MulterError) uploads.error = { code: err.code, field: err.field, message: err.message };
       // Anything else from multer/busboy is a body that is not well-formed multipart.
       else if (err) return refuse(400, "The upload could not be read: the request is not well-formed multipart/form-data.");
       (req as typeof req & { uploads?: UploadedFiles }).uploads = uploads;
+      // A streamed file the action did not move away (an error, another intent) goes with the response.
+      const streamed = files.map((f) => f.path).filter((p): p is string => Boolean(p));
+      if (streamed.length) res.on("close", () => streamed.forEach((p) => fs.rm(p, { force: true }, () => undefined)));
       next();
     });
   };

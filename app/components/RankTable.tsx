@@ -2,6 +2,7 @@
 // parameter, so paging works without JavaScript and each table on a page pages on its own.
 import { Link, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import type { RowSource } from "~/lib/rules/provenance.ts";
 
 export interface RankTableRow {
   id: string;
@@ -11,8 +12,10 @@ export interface RankTableRow {
   algorithm: string;
   metascoreText: string;
   localisation?: number | null;
-  source?: "platform" | "contributor";
+  source?: RowSource;
 }
+
+const SOURCE_LABEL: Record<RowSource, string> = { platform: "sourcePlatform", verified: "sourceVerified", "self-reported": "sourceSelfReported" };
 
 export interface PageInfo<T> {
   rows: T[];
@@ -136,7 +139,7 @@ export function RankTable({
                     <td>{r.metascoreText}</td>
                     {withSource ? (
                       <td data-source={r.source}>
-                        <span className={`rank-source rank-source-${r.source}`}>{r.source === "platform" ? t("sourcePlatform") : t("sourceContributor")}</span>
+                        <span className={`rank-source rank-source-${r.source}`}>{r.source ? t(SOURCE_LABEL[r.source]) : null}</span>
                       </td>
                     ) : null}
                     {withLocalisation ? <td>{r.localisation == null ? "—" : `${(r.localisation * 100).toFixed(1)} %`}</td> : null}

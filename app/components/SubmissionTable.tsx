@@ -7,6 +7,7 @@ import { Column } from "primereact/column";
 import { useHrefWith } from "./RankTable.tsx";
 import { useTranslation } from "react-i18next";
 import { SubmissionStatus } from "~/lib/rules/submissionStatus.ts";
+import type { Provenance } from "~/lib/rules/provenance.ts";
 
 export interface SubmissionRow {
   id: number;
@@ -23,6 +24,20 @@ export interface SubmissionRow {
   email: string;
   info: string;
   current: { metascoreText: string; rank: number; boardSize: number } | null;
+  /** Computed by the platform from the submitter's maps (verified), or uploaded as CSV (self-reported). */
+  provenance: Provenance;
+  /** The maps evaluation behind a verified submission. */
+  evaluationRunId: number | null;
+}
+
+/** The provenance badge (the boards' Source column uses the same words and colours). */
+export function ProvenanceBadge({ provenance }: { provenance: Provenance }) {
+  const { t } = useTranslation("board");
+  return (
+    <span className={`rank-source rank-source-${provenance}`} data-provenance={provenance}>
+      {t(provenance === "verified" ? "sourceVerified" : "sourceSelfReported")}
+    </span>
+  );
 }
 
 export type SortKey = "time" | "metascore" | "ranking";
@@ -133,6 +148,7 @@ export function SubmissionTable({
           header={<SortHeader field="time" label={t("table.submitTime")} sort={sort} dir={dir} />}
           body={(r: SubmissionRow) => <time dateTime={r.submitTime}>{formatTime(r.submitTime)}</time>}
         />
+        <Column header={t("table.source")} body={(r: SubmissionRow) => <ProvenanceBadge provenance={r.provenance} />} />
         <Column header={t("table.status")} body={(r: SubmissionRow) => <StatusText status={r.status} />} />
         {extraColumns}
       </DataTable>

@@ -12,7 +12,7 @@ import { Toast } from "primereact/toast";
 import metarankHref from "~/styles/metarank.css?url";
 import { requireAdmin } from "~/.server/session.server.ts";
 import { MSG, decideSubmission, historySortParams, listSubmissions, type Decision } from "~/.server/submissions.server.ts";
-import { SubmissionTable, StatusText, type SubmissionRow } from "~/components/SubmissionTable.tsx";
+import { ProvenanceBadge, SubmissionTable, StatusText, type SubmissionRow } from "~/components/SubmissionTable.tsx";
 import { useHrefWith } from "~/components/RankTable.tsx";
 import { Notice } from "~/components/FieldError.tsx";
 import { useHydrated } from "~/lib/useHydrated.ts";
@@ -121,6 +121,17 @@ function Details({ row }: { row: SubmissionRow }) {
         <dd>{link("morf", row.morfName)}</dd>
         <dt>{t("approval.lerfFile")}</dt>
         <dd>{link("lerf", row.lerfName)}</dd>
+        <dt>{t("table.source")}</dt>
+        <dd>
+          <ProvenanceBadge provenance={row.provenance} />{" "}
+          {row.provenance === "verified" ? (
+            <>
+              {t("approval.verifiedBy", { id: row.evaluationRunId })} {link("maps", t("approval.mapsFile"))}
+            </>
+          ) : (
+            t("approval.selfReportedNote")
+          )}
+        </dd>
         <dt>{t("approval.pythonFile")}</dt>
         <dd>{link("python", row.pythonName)}</dd>
         <dt>{t("page.email")}</dt>

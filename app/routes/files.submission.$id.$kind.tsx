@@ -1,10 +1,16 @@
-// Downloads of a submission's stored files (/files/submission/:id/morf|lerf|python):
+// Downloads of a submission's stored files (/files/submission/:id/morf|lerf|python|maps):
 // administrators and the submission's owner only; 403 for anyone else.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/.server/session.server.ts";
 import { submissionFile, type FileKind } from "~/.server/submissions.server.ts";
 
-const KINDS: readonly FileKind[] = ["morf", "lerf", "python"];
+const KINDS: readonly FileKind[] = ["morf", "lerf", "python", "maps"];
+const TYPES: Record<FileKind, string> = {
+  morf: "text/csv; charset=utf-8",
+  lerf: "text/csv; charset=utf-8",
+  python: "text/x-python; charset=utf-8",
+  maps: "application/zip",
+};
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -18,7 +24,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const ascii = file.name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
   return new Response(file.content, {
     headers: {
-      "Content-Type": kind === "python" ? "text/x-python; charset=utf-8" : "text/csv; charset=utf-8",
+      "Content-Type": TYPES[kind],
       "Content-Disposition": `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.name)}`,
       "Cache-Control": "private, no-store",
       "X-Content-Type-Options": "nosniff",

@@ -29,6 +29,8 @@ import {
   uploadResultFile,
 } from "~/.server/submissions.server.ts";
 import { RankTable } from "~/components/RankTable.tsx";
+import { VerifiedEvaluation } from "~/components/VerifiedEvaluation.tsx";
+import { latestMapsRun, startMapsRun } from "~/.server/mapsRuns.server.ts";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { useHydrated } from "~/lib/useHydrated.ts";
 import { Trans, useTranslation } from "react-i18next";
@@ -49,15 +51,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const suites = await listSuites();
   const suite = chooseSuite(suites, url.searchParams.get("suite"));
   const title = (await i18nServer.getFixedT(request, "submission"))("page.title");
-  if (!suite) return { title, suite: null, suites: [], draft: null, quota: null, boards: null, flash: null };
-  const [draft, quota] = await Promise.all([draftView(user.id, suite.id), submissionQuota(user.id)]);
+  if (!suite) return { title, suite: null, suites: [], draft: null, quota: null, boards: null, flash: null, mapsRun: null };
+  const [draft, quota, mapsRun] = await Promise.all([draftView(user.id, suite.id), submissionQuota(user.id), latestMapsRun(user.id, suite.id)]);
   const boards = draft.result
     ? { original: paginate(draft.result.original, pageParam(url, "origPage")), current: paginate(draft.result.current, pageParam(url, "curPage")) }
     : null;
   const submitted = url.searchParams.get("submitted") === "1";
   return {
     title,
-    suite: { id: suite.id, name: suite.name, tasks: suite.tasks, grid: suite.grid },
+    suite: {
+      id: suite.id,
+      name: suite.name,
+      tasks: suite.tasks,
+      grid: suite.grid,
+      splitImages: suite.splitImages,
+      acceptsSelfReported: suite.acceptsSelfReported,
+    },
+    mapsRun,
     suites: suites.map((s) => ({ id: s.id, name: s.name })),
     draft,
     quota,
@@ -91,6 +101,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return reply({ intent, ok: false, message, errors: { [field]: message } }, 413);
   }
   const back = (extra: Record<string, string>) => `/submission?${new URLSearchParams({ suite: suite.id, ...extra })}`;
+
+  if (intent === "upload-maps") {
+    // Streamed to disk by the multipart middleware (the maps' own limits, read from ?intent=).
+    const file = filesOf(form, "maps")[0];
+    const r = await startMapsRun(
+      user,
+      suite,
+      file?.path ? { path: file.path, originalName: file.originalName, size: file.size } : null,
+      form.fields.method ?? "",
+    );
+    if (r.ok) return redirect(back({ maps: String(r.id) }) + "#verified");
+    const field = r.message.startsWith("submission:maps.") ? "maps" : "method";
+    return reply({ intent, ok: false, message: r.message, errors: { [field]: r.message }, fileErrors: r.errors }, r.status);
+  }
 
   if (intent === "upload-morf" || intent === "upload-lerf") {
     const protocol = intent === "upload-morf" ? "morf" : "lerf";
@@ -139,7 +163,7 @@ function useResultToasts(toast: React.RefObject<Toast>, result: SubmissionAction
 }
 
 export default function SubmissionPage() {
-  const { suite, suites, draft, quota, boards, flash } = useLoaderData<typeof loader>();
+  const { suite, suites, draft, quota, boards, flash, mapsRun } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as SubmissionActionResult | undefined;
   const navigation = useNavigation();
   const hydrated = useHydrated();
@@ -204,7 +228,7 @@ export default function SubmissionPage() {
           <span data-testid="quota">{t(quota.left > 0 ? "page.quota" : "page.quotaUsed", { left: quota.left, limit: quota.limit })}</span>
         </Notice>
       ) : null}
-      {actionData && !actionData.ok && actionData.message && !scoreResult && !submitResult ? (
+      {actionData && !actionData.ok && actionData.message && !scoreResult && !submitResult && actionData.intent !== "upload-maps" ? (
         // An upload sent on its own (a fetcher with JavaScript, or a crafted request) that failed.
         <Notice kind="error">{actionData.message}</Notice>
       ) : null}
@@ -224,7 +248,29 @@ export default function SubmissionPage() {
         </>
       ) : null}
 
-      <Form method="post" encType="multipart/form-data" aria-label={t("page.scoreForm")} preventScrollReset>
+      <VerifiedEvaluation
+        suite={suite}
+        run={mapsRun}
+        draftRunId={draft.verifiedRunId}
+        algorithm={draft.algorithm}
+        result={actionData?.intent === "upload-maps" ? actionData : undefined}
+      />
+
+      <h2 id="self-reported">{t("page.selfReportedHeading")}</h2>
+      {!suite.acceptsSelfReported ? <Notice kind="warn">{MSG.verifiedOnly}</Notice> : null}
+      {draft.verifiedRunId ? (
+        <Notice kind="info">
+          <span data-testid="draft-verified">{t("page.draftVerified", { id: draft.verifiedRunId })}</span>
+        </Notice>
+      ) : null}
+      {/* Explicit actions: after a maps upload the page's own URL carries ?intent=upload-maps. */}
+      <Form
+        method="post"
+        action={`/submission?suite=${encodeURIComponent(suite.id)}`}
+        encType="multipart/form-data"
+        aria-label={t("page.scoreForm")}
+        preventScrollReset
+      >
         <input type="hidden" name="intent" value="score" />
         <input type="hidden" name="suite" value={suite.id} />
         {scoreResult?.message ? <Notice kind="error">{scoreResult.message}</Notice> : null}
@@ -283,7 +329,13 @@ export default function SubmissionPage() {
             <RankTable title={t("page.currentBoard")} page={boards.current} param="curPage" testId="board-current" highlightId="candidate" />
           </div>
 
-          <Form method="post" encType="multipart/form-data" aria-label={t("page.submitForm")} preventScrollReset>
+          <Form
+            method="post"
+            action={`/submission?suite=${encodeURIComponent(suite.id)}`}
+            encType="multipart/form-data"
+            aria-label={t("page.submitForm")}
+            preventScrollReset
+          >
             <input type="hidden" name="intent" value="submit" />
             <input type="hidden" name="suite" value={suite.id} />
             <input type="hidden" name="algorithm" value={draft.algorithm} />

@@ -197,7 +197,7 @@ describe("submission", () => {
     expect(boardSize).toBeGreaterThan(1);
     // Where each row's numbers come from: the approved submission is self-reported, the suite's
     // baselines were computed by the platform.
-    expect(overall).toMatch(/<td>Alice-CAM<\/td><td>[^<]+<\/td><td data-source="contributor"><span[^>]*>self-reported<\/span>/);
+    expect(overall).toMatch(/<td>Alice-CAM<\/td><td>[^<]+<\/td><td data-source="self-reported"><span[^>]*>self-reported<\/span>/);
     expect(overall).toMatch(/<td>Grad-CAM<\/td><td>[^<]+<\/td><td data-source="platform"><span[^>]*>computed here<\/span>/);
 
     // Only once.

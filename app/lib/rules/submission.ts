@@ -37,6 +37,8 @@ export const MSG = {
   dailyLimitOne: "submission:msg.dailyLimitOne",
   unknownSuite: "submission:msg.unknownSuite",
   unknownAction: "submission:msg.unknownAction",
+  verifiedOnly: "submission:msg.verifiedOnly",
+  selfReportedApproval: "submission:msg.selfReportedApproval",
 } as const;
 
 /** The seeds' "less than 500KB" for result files and the algorithm file (500 × 1024 bytes). */

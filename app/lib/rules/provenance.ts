@@ -1,0 +1,12 @@
+// Where a board row's numbers come from (issue 13 §2), shared by the models, the server and
+// the pages. No imports: models/ and client bundles both read it.
+//  - "platform": a baseline the platform computed for its own suite (BoardMethod.sourceKey).
+//  - "verified": a submission whose result files the platform computed itself from the
+//    researcher's attribution maps (an evaluation run of kind "maps").
+//  - "self-reported": a submission whose CSV files were uploaded as they are (the seeds' flow).
+export const Provenance = { verified: "verified", selfReported: "self-reported" } as const;
+export type Provenance = (typeof Provenance)[keyof typeof Provenance];
+export const PROVENANCES: readonly Provenance[] = Object.values(Provenance);
+
+/** A board row's source: the platform's baseline, or a submission's provenance. */
+export type RowSource = "platform" | Provenance;
