@@ -5,8 +5,14 @@
 // Evaluates attribution methods on a suite's tasks with MoRF and LeRF (docs/evaluation.md)
 // and writes the result-file pair of spec §2 plus localisation.json and images.json.
 // A progress bar goes to stderr; the written paths go to stdout. Ctrl-C cancels.
+import fs from "node:fs";
 import path from "node:path";
+import { ZipFile } from "yazl";
 import { ALGORITHM_NAMES, getAlgorithm } from "../attribution/index.ts";
+import { readManifest } from "../../zoo/checkpoint.ts";
+import { loadMethodModule, methodModuleUrl } from "./methodModule.ts";
+import { writeNpy } from "./npy.ts";
+import { taskAvailability } from "./service.ts";
 import { EvaluationCancelled } from "./engine.ts";
 import { EvaluationPool } from "./pool.ts";
 import { evaluateMethod, writeMethodFolder, type MethodRun, type TaskProgress } from "./run.ts";
@@ -15,6 +21,7 @@ import { readSuite, type BaselineMethod, type SuiteConfig } from "./suite.ts";
 const USAGE = `usage:
   npm run -s evaluate -- --suite ID --method NAME [--params JSON] [--limit N] [--task T]... [--workers N] --out DIR
   npm run -s evaluate -- --suite ID --all-methods (--write-suite | --out DIR) [--workers N]
+  npm run -s evaluate -- --suite ID --method-module ./myMethod.ts [--params JSON] [--limit N] [--task T]... --out DIR
 options:
   --suite ID       suite id (folder under seeds/suites) or path to a suite folder
   --method NAME    attribution method (${ALGORITHM_NAMES.join(", ")})
@@ -23,12 +30,15 @@ options:
   --task T         only this task (repeat or comma-separate for several)
   --workers N      worker threads (default 2)
   --backend B      tensor backend: auto, wasm, cpu, tensorflow (default TENSOR_BACKEND or auto)
+  --method-module F  your own method: a module whose default export (or export "attribute") has the
+                   registry's signature (net, input, target, params) => { attribution }; writes maps.zip too
   --all-methods    every baseline method listed in the suite's "evaluation" block
   --write-suite    with --all-methods: write into the suite folder itself (full split, all tasks)`;
 
 interface Args {
   suite?: string;
   method?: string;
+  methodModule?: string;
   params?: string;
   limit?: number;
   tasks: string[];
@@ -61,6 +71,9 @@ function parseArgs(argv: string[]): Args {
         break;
       case "--method":
         a.method = value();
+        break;
+      case "--method-module":
+        a.methodModule = value();
         break;
       case "--params":
         a.params = value();
@@ -99,7 +112,10 @@ function parseArgs(argv: string[]): Args {
     }
   }
   if (!a.suite) throw new UsageError("--suite is required");
-  if (a.allMethods === Boolean(a.method)) throw new UsageError("give either --method NAME or --all-methods");
+  if ([a.allMethods, Boolean(a.method), Boolean(a.methodModule)].filter(Boolean).length !== 1) {
+    throw new UsageError("give one of --method NAME, --method-module FILE or --all-methods");
+  }
+  if (a.methodModule && !fs.existsSync(a.methodModule)) throw new UsageError(`--method-module: no file ${a.methodModule}`);
   if (a.writeSuite && !a.allMethods) throw new UsageError("--write-suite goes with --all-methods");
   if (a.writeSuite && (a.limit !== undefined || a.tasks.length > 0 || a.out)) {
     // The committed baseline is always the full split of every task; a partial run goes to --out.
@@ -144,17 +160,38 @@ function methodsToRun(suite: SuiteConfig, args: Args): BaselineMethod[] {
     }
     return suite.evaluation.methods;
   }
+  if (args.methodModule) return [{ folder: "", algorithm: "", params: parseParams(args) }];
   const algorithm = getAlgorithm(args.method!).name;
   const fromSuite = suite.evaluation?.methods.find((m) => m.algorithm === algorithm);
-  let params = fromSuite?.params ?? {};
-  if (args.params) {
-    try {
-      params = JSON.parse(args.params) as Record<string, unknown>;
-    } catch (err) {
-      throw new UsageError(`--params is not valid JSON (${(err as Error).message})`);
-    }
+  return [{ folder: fromSuite?.folder ?? algorithm, algorithm, params: args.params ? parseParams(args) : (fromSuite?.params ?? {}) }];
+}
+
+function parseParams(args: Args): Record<string, unknown> {
+  if (!args.params) return {};
+  try {
+    return JSON.parse(args.params) as Record<string, unknown>;
+  } catch (err) {
+    throw new UsageError(`--params is not valid JSON (${(err as Error).message})`);
   }
-  return [{ folder: fromSuite?.folder ?? algorithm, algorithm, params }];
+}
+
+/**
+ * maps.zip: per task `<task>.npy`, float32 N×H×W, the pixel maps the method module computed, so
+ * the researcher can upload them and have the platform recompute (verify) the same numbers.
+ */
+async function writeMapsZip(file: string, tasks: readonly string[], maps: Record<string, Float32Array>, images: number): Promise<void> {
+  const zip = new ZipFile();
+  for (const task of tasks) {
+    const [h, w] = readManifest(taskAvailability(task).checkpointId).inputShape;
+    zip.addBuffer(Buffer.from(writeNpy(maps[task], [images, h, w])), `${task}.npy`);
+  }
+  zip.end();
+  await new Promise<void>((resolve, reject) => {
+    const out = fs.createWriteStream(file);
+    out.on("close", () => resolve());
+    out.on("error", reject);
+    zip.outputStream.on("error", reject).pipe(out);
+  });
 }
 
 async function main(): Promise<number> {
@@ -184,14 +221,27 @@ async function main(): Promise<number> {
   process.once("SIGINT", () => ctrl.abort());
   const pool = new EvaluationPool({ workers: args.workers, backend });
   try {
+    const moduleUrl = args.methodModule ? methodModuleUrl(args.methodModule) : undefined;
     for (const m of methods) {
-      getAlgorithm(m.algorithm); // fail before any work on an unknown name
-      const run: MethodRun = { algorithm: m.algorithm, params: m.params, tasks, images };
-      const outcome = await evaluateMethod(suite, run, pool, { signal: ctrl.signal, onProgress: progressPrinter(m.algorithm) });
+      // Fail before any work: an unknown name, or a module without a usable export.
+      const algorithm = moduleUrl ? (await loadMethodModule(moduleUrl)).name : getAlgorithm(m.algorithm).name;
+      const run: MethodRun = { algorithm, params: m.params, tasks, images };
+      if (moduleUrl) Object.assign(run, { methodModule: moduleUrl, keepMaps: true });
+      const outcome = await evaluateMethod(suite, run, pool, { signal: ctrl.signal, onProgress: progressPrinter(algorithm) });
       const dir = args.writeSuite ? path.join(suite.dir, m.folder) : args.allMethods ? path.join(args.out!, m.folder) : args.out!;
       const meta = args.allMethods ? { contributor: "Meta-Rank baseline", institute: "Meta-Rank platform", algorithm: m.algorithm } : undefined;
       for (const f of writeMethodFolder(dir, suite, run, outcome, { backend, meta })) console.log(path.relative(process.cwd(), f));
-      console.error(`${m.algorithm}: ${tasks.length} task(s) × ${images} images in ${outcome.seconds.toFixed(1)} s`);
+      if (outcome.maps) {
+        const zipFile = path.join(dir, "maps.zip");
+        await writeMapsZip(zipFile, tasks, outcome.maps, images);
+        console.log(path.relative(process.cwd(), zipFile));
+        if (images < fullSplit || tasks.length < suite.tasks.length) {
+          console.error(
+            `note: maps.zip covers ${tasks.length} task(s) × ${images} images; an upload needs every task's full split (${suite.tasks.length} × ${fullSplit})`,
+          );
+        }
+      }
+      console.error(`${algorithm}: ${tasks.length} task(s) × ${images} images in ${outcome.seconds.toFixed(1)} s`);
     }
   } catch (err) {
     if (err instanceof EvaluationCancelled) {

@@ -4,23 +4,32 @@
 import fs from "node:fs";
 import path from "node:path";
 import { summarise, type ImageResult, type Progress, type TaskSummary } from "./engine.ts";
-import type { EvaluationPool } from "./pool.ts";
+import type { EvalJob, EvaluationPool } from "./pool.ts";
 import { imagesRecord, localisationJson, resultCsv, type TaskImages } from "./resultFiles.ts";
 import type { SuiteConfig } from "./suite.ts";
 import { taskCheckpoint } from "./tasks.ts";
 
 export interface MethodRun {
+  /** Registry name, a method module's name, or the name a researcher gave uploaded maps. */
   algorithm: string;
   params: Record<string, unknown>;
   tasks: string[];
   /** Images per task (the split's first N). */
   images: number;
+  /** Given pixel maps per task (N×H×W, N = images) instead of running a method (RunMaps). */
+  maps?: Record<string, Float32Array>;
+  /** Absolute file URL of a method module (methodModule.ts) instead of the registry method. */
+  methodModule?: string;
+  /** Keep every image's pixel map in the outcome (the CLI's maps.zip). */
+  keepMaps?: boolean;
 }
 
 export interface MethodOutcome {
   summaries: Record<string, TaskSummary>;
   perImage: Record<string, TaskImages>;
   seconds: number;
+  /** Per task, every image's pixel map (H×W, channels summed) stacked in image order (only when the run kept them). */
+  maps?: Record<string, Float32Array>;
 }
 
 export interface TaskProgress extends Progress {
@@ -38,15 +47,38 @@ export async function evaluateMethod(
   const started = Date.now();
   const summaries: Record<string, TaskSummary> = {};
   const perImage: Record<string, TaskImages> = {};
+  const maps: NonNullable<MethodOutcome["maps"]> = {};
   for (const [i, task] of run.tasks.entries()) {
-    const results: ImageResult[] = await pool.run(
-      { taskId: task, algorithm: run.algorithm, params: run.params, settings: suite.settings, images: run.images },
-      { signal: opts.signal, onProgress: (p) => opts.onProgress?.({ ...p, task, taskNumber: i + 1, taskCount: run.tasks.length }) },
-    );
+    const job: EvalJob = { taskId: task, algorithm: run.algorithm, params: run.params, settings: suite.settings, images: run.images };
+    if (run.maps) {
+      if (!run.maps[task]) throw new Error(`no maps for task ${task}`);
+      job.maps = run.maps[task];
+    }
+    if (run.methodModule) job.methodModule = run.methodModule;
+    if (run.keepMaps) job.returnMaps = true;
+    const replies = await pool.runWithMaps(job, {
+      signal: opts.signal,
+      onProgress: (p) => opts.onProgress?.({ ...p, task, taskNumber: i + 1, taskCount: run.tasks.length }),
+    });
+    const results: ImageResult[] = replies.map((r) => r.result);
     summaries[task] = summarise(results, suite.settings.grid.length);
     perImage[task] = imagesRecord(results);
+    if (run.keepMaps) maps[task] = stackMaps(task, replies);
   }
-  return { summaries, perImage, seconds: (Date.now() - started) / 1000 };
+  const outcome: MethodOutcome = { summaries, perImage, seconds: (Date.now() - started) / 1000 };
+  if (run.keepMaps) outcome.maps = maps;
+  return outcome;
+}
+
+/** The images' pixel maps, one after another in image order (N × H·W). */
+function stackMaps(task: string, replies: Array<{ map?: Float32Array }>): Float32Array {
+  const per = replies[0]?.map?.length ?? 0;
+  const data = new Float32Array(per * replies.length);
+  replies.forEach((r, i) => {
+    if (!r.map || r.map.length !== per) throw new Error(`task ${task}: image ${i} came back without its pixel map`);
+    data.set(r.map, i * per);
+  });
+  return data;
 }
 
 export interface MethodMeta {

@@ -20,6 +20,7 @@ import { EvaluationCancelled } from "./engine.ts";
 import { EvaluationPool } from "./pool.ts";
 import { localisationJson, resultCsv } from "./resultFiles.ts";
 import { evaluateMethod, type MethodRun } from "./run.ts";
+import { runMaps } from "./runMaps.ts";
 import { SUITES_DIR, readSuite, type SuiteConfig } from "./suite.ts";
 import { TaskUnavailableError, splitTaskId, taskCheckpoint } from "./tasks.ts";
 import type { EvaluationHandlers } from "../../../proto/generated/metarank/v1/Evaluation.ts";
@@ -328,8 +329,9 @@ export function evaluationHandlers(opts: { loaderModule?: string; backend?: stri
       }
     },
 
+    // runMaps.ts; the same cap on concurrent runs as Run.
     RunMaps(call) {
-      call.emit("error", grpcError(grpc.status.UNIMPLEMENTED, "RunMaps is not implemented yet"));
+      return runMaps(call, { activeRuns, backend: opts.backend, loaderModule: opts.loaderModule });
     },
   };
 }
