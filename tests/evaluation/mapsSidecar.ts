@@ -39,11 +39,11 @@ export function writeTestSuite(dir: string): string {
 }
 
 /** The kit's layout for the images a researcher computes maps from: tasks/<task>/images.npy, N×H×W×C float32. */
-export function writeKitImages(kitDir: string): void {
-  for (const task of TASKS) {
-    const split = evaluationImages(splitTaskId(task).dataset, SPLIT);
+export function writeKitImages(kitDir: string, tasks: readonly string[] = TASKS, images = SPLIT): void {
+  for (const task of tasks) {
+    const split = evaluationImages(splitTaskId(task).dataset, images);
     fs.mkdirSync(path.join(kitDir, "tasks", task), { recursive: true });
-    fs.writeFileSync(path.join(kitDir, "tasks", task, "images.npy"), writeNpy(split.images, [SPLIT, split.height, split.width, split.channels]));
+    fs.writeFileSync(path.join(kitDir, "tasks", task, "images.npy"), writeNpy(split.images, [images, split.height, split.width, split.channels]));
   }
 }
 

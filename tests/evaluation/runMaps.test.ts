@@ -19,6 +19,9 @@ let maps: Record<string, Buffer>;
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "runmaps-test-"));
   writeTestSuite(dir);
+  // The default suite too (its suite.json alone: the sidecar evaluates on its installed checkpoints).
+  fs.mkdirSync(path.join(dir, "suites/metarank-local"));
+  fs.copyFileSync(path.join(ROOT, "seeds/suites/metarank-local/suite.json"), path.join(dir, "suites/metarank-local/suite.json"));
   writeKitImages(path.join(dir, "kit"));
   // As a researcher runs it: python3 + numpy only.
   execFileSync("python3", [path.join(ROOT, "docs/examples/save_maps.py"), path.join(dir, "kit"), path.join(dir, "maps.zip")]);
@@ -84,6 +87,42 @@ describe("RunMaps", () => {
     }
     expect(r.localisation.map((l: { task: string }) => l.task)).toEqual(["scenes_resnet"]);
   }, 120_000);
+
+  it("the whole default suite (6 tasks × 100 images): the platform's accuracies before and after removing everything", async () => {
+    const local = JSON.parse(fs.readFileSync(path.join(ROOT, "seeds/suites/metarank-local/suite.json"), "utf8"));
+    const kit = path.join(dir, "full-kit");
+    writeKitImages(kit, local.tasks, local.evaluation.images);
+    execFileSync("python3", [path.join(ROOT, "docs/examples/save_maps.py"), kit, path.join(dir, "full.zip")]);
+    const full = await readZip(path.join(dir, "full.zip"));
+    const t0 = performance.now();
+    const { events, error } = await runMaps(sidecar.client, {
+      suiteId: "metarank-local",
+      methodName: "Sobel edges",
+      maps: local.tasks.map((task: string) => ({ task, npy: full[`${task}.npy`] })),
+    });
+    console.info(
+      `RunMaps, metarank-local (${local.tasks.length} tasks × ${local.evaluation.images} images): ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
+    expect(error).toBeNull();
+    const result = events.at(-1)!.result!;
+    expect(events.filter((e) => e.progress).at(-1)!.progress!.imagesDone).toBe(local.tasks.length * local.evaluation.images);
+    // At fraction 0 nothing is removed and at 1 everything is: those columns are the models' own
+    // (independent of any map), so they equal the committed Saliency baseline's.
+    const cols = (csv: string) =>
+      csv
+        .trim()
+        .split("\n")
+        .map((l) =>
+          l
+            .split(",")
+            .filter((_, k) => k <= 1 || k === 11)
+            .join(","),
+        );
+    const baseline = fs.readFileSync(path.join(ROOT, "seeds/suites/metarank-local/saliency/morf.csv"), "utf8");
+    expect(cols(result.morfCsv)).toEqual(cols(baseline));
+    expect(cols(result.lerfCsv)).toEqual(cols(fs.readFileSync(path.join(ROOT, "seeds/suites/metarank-local/saliency/lerf.csv"), "utf8")));
+    expect(result.morfCsv).not.toBe(baseline);
+  }, 180_000);
 
   it("refuses bad maps with the validation message, before any thread starts", async () => {
     const bad = async (req: object) => {
