@@ -10,7 +10,8 @@ import { Trans, useTranslation } from "react-i18next";
 import { getUser } from "~/.server/session.server.ts";
 import { i18nServer } from "~/.server/i18n.server.ts";
 import { chooseSuite, listSuites, suiteBoard } from "~/.server/board.server.ts";
-import { DEFAULT_METHOD, METHOD_NAME, SEED_TASKS, generateScript } from "~/lib/evaluationTasks.ts";
+import { DEFAULT_METHOD, SEED_TASKS, generateScript, isMethod, mapsScript } from "~/lib/evaluationTasks.ts";
+import { MAPS_MAX_BYTES, mib } from "~/lib/rules/maps.ts";
 import { MSG } from "~/lib/rules/accounts.ts";
 import { Notice } from "~/components/FieldError.tsx";
 
@@ -38,7 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   const selected = url.searchParams.getAll("task").filter((task) => suite?.tasks.includes(task));
   const asked = url.searchParams.get("method") ?? DEFAULT_METHOD;
-  const method = METHOD_NAME.test(asked) ? asked : DEFAULT_METHOD;
+  const method = isMethod(asked) ? asked : DEFAULT_METHOD;
   if (url.searchParams.get("generate") && suite) {
     if (!selected.length) return { ...base, selected, method, script: null, warning: "tutorial:selectTask", anchor: "generator" };
     return { ...base, selected, method, script: generateScript(suite.id, selected, method), warning: null, anchor: "generator" };
@@ -85,20 +86,57 @@ export default function GetStarted() {
             />
           </p>
           {seedData ? <Notice kind="warn">{t("suite.seedData")}</Notice> : null}
-          <h2>{t("files.title")}</h2>
+          <h2 id="evaluate">{t("files.title")}</h2>
+          <p>
+            <Trans t={t} i18nKey="files.paths" components={{ b: <b /> }} />
+          </p>
+          {suite.splitImages ? (
+            <>
+              <h3>{t("kit.title")}</h3>
+              <p>
+                <Trans t={t} i18nKey="kit.lead" values={{ images: suite.splitImages, tasks: suite.tasks.length }} components={{ c: <code /> }} />
+              </p>
+              <p>
+                <a className="p-button p-component" href={`/suites/${encodeURIComponent(suite.id)}/kit.zip`} download data-testid="kit-link">
+                  <i className="pi pi-download" aria-hidden="true" />
+                  &nbsp;{t("kit.button", { name: suite.name })}
+                </a>
+              </p>
+              <pre className="script">{`unzip ${suite.id}-kit.zip -d kit`}</pre>
+              <h3>{t("maps.title")}</h3>
+              <p>
+                <Trans t={t} i18nKey="maps.lead" values={{ images: suite.splitImages, limit: mib(MAPS_MAX_BYTES) }} components={{ b: <b />, c: <code /> }} />
+              </p>
+              <pre className="script" data-testid="maps-script">
+                {mapsScript(suite.tasks)}
+              </pre>
+              <p>
+                <Trans
+                  t={t}
+                  i18nKey="maps.upload"
+                  components={{ b: <b />, submission: <Link to={`/submission?suite=${encodeURIComponent(suite.id)}#verified`} /> }}
+                />
+              </p>
+              <h3>{t("module.title")}</h3>
+              <p>
+                <Trans t={t} i18nKey="module.lead" components={{ b: <b />, c: <code /> }} />
+              </p>
+              <pre className="script">{`make install
+npm run -s evaluate -- --suite ${suite.id} --method-module docs/examples/edgeMethod.ts --out results/mine`}</pre>
+              <p>
+                <Trans t={t} i18nKey="module.upload" components={{ b: <b />, c: <code /> }} />
+              </p>
+            </>
+          ) : (
+            <Notice kind="info">{t("kit.none", { name: suite.name })}</Notice>
+          )}
+          <h3>{t("files.selfTitle")}</h3>
           <p>
             <Trans t={t} i18nKey="files.format" values={{ header: `task,${suite.grid.join(",")}` }} components={{ c: <code /> }} />
           </p>
-          <ol>
-            <li>
-              <Trans t={t} i18nKey="files.engine" components={{ c: <code /> }} />
-              <pre className="script">{`make install
-npm run -s evaluate -- --suite ${suite.id} --method ${DEFAULT_METHOD} --out results/ig`}</pre>
-            </li>
-            <li>
-              <Trans t={t} i18nKey="files.own" components={{ c: <code /> }} />
-            </li>
-          </ol>
+          <p>
+            <Trans t={t} i18nKey="files.own" components={{ c: <code />, b: <b /> }} />
+          </p>
           <h2>{t("sample.title")}</h2>
           {sample.length ? (
             <>
@@ -146,7 +184,7 @@ npm run -s evaluate -- --suite ${suite.id} --method ${DEFAULT_METHOD} --out resu
             </div>
             <div className="field" style={{ maxWidth: 360 }}>
               <label htmlFor="method">{t("generator.method")}</label>
-              <input id="method" name="method" className="p-inputtext" defaultValue={method} maxLength={64} pattern="[A-Za-z][A-Za-z0-9_]*" />
+              <input id="method" name="method" className="p-inputtext" defaultValue={method} maxLength={124} />
             </div>
             <Button type="submit" label={t("generator.button")} icon="pi pi-code" />
           </Form>

@@ -59,6 +59,17 @@ describe(`public pages on ${process.env.TEST_DB}`, () => {
     const odd = await c.html("/Algorithm?generate=1&suite=metarank-local&method=rm%20-rf&task=food_vgg19&task=scenes_vgg");
     expect(odd).not.toContain("food_vgg19 --out");
     expect(odd).not.toContain("rm -rf");
+    // A method module (the tutorial's path 2) gets --method-module, and its maps.zip is what to upload.
+    const own = await c.html("/Algorithm?generate=1&suite=metarank-local&method=docs/examples/edgeMethod.ts&task=scenes_vgg");
+    expect(own).toContain(
+      "npm run -s evaluate -- --suite metarank-local --method-module docs/examples/edgeMethod.ts --task scenes_vgg --out results/scenes_vgg",
+    );
+    expect(own).toContain("Upload results/all/maps.zip");
+    expect(await c.html("/Algorithm?generate=1&suite=metarank-local&method=../../etc/x.ts&task=scenes_vgg")).not.toContain("etc/x.ts --task");
+    // The kit link, the maps script over the suite's own tasks.
+    const tutorial = await c.html("/Algorithm?suite=metarank-local");
+    expect(tutorial).toContain('href="/suites/metarank-local/kit.zip"');
+    expect(tutorial).toContain("TASKS = [&quot;fashionmnist_resnet&quot;");
     // The sample result is the suite's real board, and the settings are the suite's.
     const page = await c.html("/Algorithm?suite=metarank-local");
     expect(page).toMatch(/data-testid="sample-result"/);

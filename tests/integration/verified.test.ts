@@ -1,6 +1,6 @@
 // The researcher's loop through the web app (issue 13 §2 path 2), end to end on the real stack:
 // download the default suite's kit, compute attribution maps with Debian's python3-numpy the way
-// a researcher's script would (docs/examples/save_maps.py), upload the zip on /submission, watch
+// a researcher's script would (the tutorial's script as /Algorithm prints it), upload the zip on /submission, watch
 // the queued evaluation finish on the real sidecar, score and submit the verified draft; an
 // admin sees "verified" when approving and the leaderboard shows the row as verified next to a
 // self-reported one. Bad uploads get their messages at once, in both languages, and keep
@@ -148,8 +148,25 @@ describe("verified results from uploaded attribution maps", () => {
   }, 120_000);
 
   it("maps written with numpy go through the queue to a verified row on the board", async () => {
-    const maps = path.join(TMP, "edges.zip");
-    execFileSync("python3", [path.join(ROOT, "docs/examples/save_maps.py"), kitDir, maps], { cwd: TMP });
+    // The tutorial's script, as the page prints it, run next to the unpacked kit (it writes maps.zip).
+    const tutorial = decode(await user.html(`/Algorithm?suite=${SUITE}`));
+    const script = tutorial
+      .match(/data-testid="maps-script">([\s\S]*?)<\/pre>/)?.[1]
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">");
+    expect(script).toBeTruthy();
+    fs.writeFileSync(path.join(TMP, "tutorial_maps.py"), script!);
+    execFileSync("python3", ["tutorial_maps.py"], { cwd: TMP });
+    const maps = path.join(TMP, "maps.zip");
+    // The repository's example script writes an equally complete zip.
+    const example = path.join(TMP, "example.zip");
+    execFileSync("python3", [path.join(ROOT, "docs/examples/save_maps.py"), kitDir, example], { cwd: TMP });
+    const names = (zip: string) =>
+      JSON.parse(
+        execFileSync("python3", ["-c", "import sys, json, zipfile; print(json.dumps(sorted(zipfile.ZipFile(sys.argv[1]).namelist())))", zip]).toString(),
+      );
+    expect(names(example)).toEqual(TASKS.map((t) => `${t}.npy`).sort());
+    expect(names(maps)).toEqual(TASKS.map((t) => `${t}.npy`).sort());
     const res = await user.post(mapsAction, uploadForm(maps, "Sobel edges (numpy)"));
     expect(res.status, decode(await res.clone().text())).toBe(302);
     expect(location(res)).toMatch(new RegExp(`^/submission\\?suite=${SUITE}&maps=\\d+`));
