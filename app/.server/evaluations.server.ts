@@ -13,7 +13,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { Op } from "sequelize";
-import { EvaluationRun, Suite, User, transitionRun, type EvaluationState } from "./db.server.ts";
+import { EvaluationRun, Suite, User, transitionRun, type EvaluationKind, type EvaluationState } from "./db.server.ts";
 import { SidecarCallError, pickSidecar, rpc, serverStream, unary, type SidecarTarget } from "./sidecar.server.ts";
 import type { EvaluationProgress__Output } from "../../proto/generated/metarank/v1/EvaluationProgress.ts";
 import type { EvaluationResult__Output } from "../../proto/generated/metarank/v1/EvaluationResult.ts";
@@ -378,6 +378,9 @@ export async function runEvaluationJob(job: JobContext<EvaluationJobPayload>): P
 
 export interface RunView {
   id: number;
+  /** "method": a registry method; "maps": a researcher's uploaded maps (verified evaluation). */
+  kind: EvaluationKind;
+  mapsName: string | null;
   user: string;
   suite: string;
   method: string;
@@ -420,6 +423,8 @@ export function toRunView(r: EvaluationRun, username: string): RunView {
   }
   return {
     id: r.id,
+    kind: r.kind,
+    mapsName: r.mapsName,
     user: username,
     suite: r.suiteId,
     method: r.method,

@@ -239,6 +239,12 @@ function RunTable({ runs }: { runs: RunView[] }) {
               <td>{r.suite}</td>
               <td>
                 {r.method}
+                {r.kind === "maps" ? (
+                  // A researcher's uploaded maps (issue 13 §2), not a registry method.
+                  <div className="muted" style={{ fontSize: ".8rem" }} data-testid="run-kind">
+                    {t("evaluations.mapsRun", { name: r.mapsName ?? "maps.zip" })}
+                  </div>
+                ) : null}
                 {r.params && r.params !== "{}" ? (
                   <div className="muted" style={{ fontSize: ".8rem" }}>
                     {r.params}

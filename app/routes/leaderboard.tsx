@@ -83,6 +83,20 @@ export default function Leaderboard() {
           components={{ how: <Link to="/Algorithm" /> }}
         />
       </p>
+      {suite.splitImages ? (
+        <p className="muted" data-testid="kit-line">
+          <Trans
+            t={t}
+            i18nKey="kitLine"
+            components={{
+              // Trans puts the translated link text inside this anchor.
+              // eslint-disable-next-line jsx-a11y/anchor-has-content
+              kit: <a href={`/suites/${encodeURIComponent(suite.id)}/kit.zip`} download />,
+              tutorial: <Link to={`/Algorithm?suite=${encodeURIComponent(suite.id)}#evaluate`} />,
+            }}
+          />
+        </p>
+      ) : null}
       {empty ? (
         <div className="empty-board" data-testid="empty-board">
           <p>
