@@ -117,6 +117,21 @@ export async function attemptSucceeded(keys: string[]): Promise<void> {
   }
 }
 
+/**
+ * A plain request counter in the same store (table rate_limits): `points` per `durationS` seconds
+ * per key, nothing blocked beyond the window. The JSON API's limits use it (app/.server/api/).
+ */
+export function requestCounter(keyPrefix: string, points: number, durationS: number): RateLimiterAbstract {
+  const common = { tableName: "rate_limits", tableCreated: true, keyPrefix, points, duration: durationS, blockDuration: 0 };
+  if (isSqlite()) {
+    const file = databaseUrl().slice("sqlite:".length).replace(/^\/\//, "");
+    const db = new sqlite3.Database(file);
+    db.configure("busyTimeout", 5000);
+    return new RateLimiterSQLiteStatement({ ...common, storeClient: db, storeType: "sqlite3" });
+  }
+  return new RateLimiterMySQL({ ...common, storeClient: sequelize, storeType: "sequelize", dbName: sequelize.getDatabaseName() });
+}
+
 /** Spends one demo run of a visitor; the seconds to wait when their allowance is used up (0: go ahead). */
 export async function spendDemoRun(visitor: string): Promise<number> {
   limiters ??= createLimiters();

@@ -16,6 +16,9 @@ import { useTranslation } from "react-i18next";
 import { i18nServer } from "~/.server/i18n.server.ts";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { checkFormData } from "~/.server/forms.server.ts";
+import { createToken, listTokens, revokeToken, type TokenRow } from "~/.server/apiTokens.server.ts";
+import { MAX_LIVE_TOKENS, TOKEN_MSG, TOKEN_NAME_MAX } from "~/lib/rules/apiTokens.ts";
+import { translateMessage } from "~/lib/forms/messages.ts";
 
 export const handle = { i18n: "account" };
 
@@ -25,10 +28,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const url = new URL(request.url);
   const t = await i18nServer.getFixedT(request, "account");
-  return { title: t("profile.title"), user, modified: url.searchParams.get("msg") === "modified" };
+  const msg = url.searchParams.get("msg");
+  return { title: t("profile.title"), user, modified: msg === "modified", revoked: msg === "token-revoked", tokens: await listTokens(user.id) };
 }
 
-type Result = { intent: "edit" | "password"; errors?: FieldErrors; notice?: string };
+type Result = {
+  intent: "edit" | "password" | "token-create" | "token-revoke";
+  errors?: FieldErrors;
+  notice?: string;
+  /** A token just created: its secret, shown in this one answer and never again. */
+  created?: { secret: string; name: string };
+};
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
@@ -50,11 +60,22 @@ export async function action({ request, context }: ActionFunctionArgs) {
     await endOtherSessions(user.id, request);
     return redirect("/profile?msg=modified");
   }
+  if (intent === "token-create") {
+    const r = await createToken(user.id, String(form.get("name") ?? ""));
+    if (!r.ok) return data<Result>({ intent, errors: { name: r.error } }, { status: 400 });
+    // Not a redirect: the secret must reach this one page and no URL or later page.
+    return data<Result>({ intent, created: { secret: r.secret, name: r.token.name } }, { headers: { "Cache-Control": "no-store" } });
+  }
+  if (intent === "token-revoke") {
+    const ok = await revokeToken(user.id, Number(form.get("id")));
+    if (!ok) return data<Result>({ intent, errors: { token: TOKEN_MSG.notFound } }, { status: 404 });
+    return redirect("/profile?msg=token-revoked#api-tokens");
+  }
   return data<Result>({ intent: "edit", errors: { form: MSG.unknownAction } }, { status: 400 });
 }
 
 export default function Profile() {
-  const { user, modified } = useLoaderData<typeof loader>();
+  const { user, modified, revoked, tokens } = useLoaderData<typeof loader>();
   const { t } = useTranslation("account");
   const result = useActionData<typeof action>() as Result | undefined;
   const [params] = useSearchParams();
@@ -94,6 +115,97 @@ export default function Profile() {
       <ProfileDialog open={open === "password"} title={t("profile.changePassword")}>
         <PasswordForm errors={result?.intent === "password" ? result.errors : undefined} />
       </ProfileDialog>
+      <ApiTokens tokens={tokens} result={result?.intent === "token-create" || result?.intent === "token-revoke" ? result : undefined} revoked={revoked} />
+    </section>
+  );
+}
+
+/** Personal API tokens (docs/api.md): plain forms, so creating and revoking work without JavaScript. */
+function ApiTokens({ tokens, result, revoked }: { tokens: TokenRow[]; result?: Result; revoked: boolean }) {
+  const { t } = useTranslation("account");
+  const busy = useNavigation().state === "submitting";
+  const when = (iso: string | null) => (iso ? iso.slice(0, 16).replace("T", " ") + " UTC" : t("apiTokens.never"));
+  return (
+    <section id="api-tokens" aria-labelledby="api-tokens-title" style={{ marginTop: "2rem" }}>
+      <h2 id="api-tokens-title">{t("apiTokens.title")}</h2>
+      <p className="muted">{t("apiTokens.help", { count: MAX_LIVE_TOKENS })}</p>
+      {revoked && !result ? <Notice kind="success">{TOKEN_MSG.revoked}</Notice> : null}
+      {result?.errors?.token ? <Notice kind="error">{result.errors.token}</Notice> : null}
+      {result?.created ? (
+        <div className="card" data-testid="api-token-created" role="status">
+          <p>
+            <strong>{translateMessage(t, TOKEN_MSG.created)}</strong> {t("apiTokens.copyNow", { name: result.created.name })}
+          </p>
+          <label htmlFor="api-token-secret">{t("apiTokens.secret")}</label>
+          <InputText
+            id="api-token-secret"
+            readOnly
+            value={result.created.secret}
+            style={{ width: "100%", fontFamily: "monospace" }}
+            data-testid="api-token-secret"
+          />
+        </div>
+      ) : null}
+      <Form
+        method="post"
+        action="/profile#api-tokens"
+        aria-label={t("apiTokens.create")}
+        style={{ display: "flex", gap: ".75rem", alignItems: "flex-end", flexWrap: "wrap" }}
+      >
+        <input type="hidden" name="intent" value="token-create" />
+        <div className="field" style={{ marginBottom: 0 }}>
+          <label htmlFor="api-token-name">{t("apiTokens.name")}</label>
+          <InputText id="api-token-name" name="name" maxLength={TOKEN_NAME_MAX} required aria-describedby="api-token-name-error" />
+          <FieldError id="api-token-name-error" message={result?.errors?.name} />
+        </div>
+        <Button type="submit" label={t("apiTokens.create")} loading={busy} disabled={tokens.length >= MAX_LIVE_TOKENS} />
+      </Form>
+      {tokens.length === 0 ? (
+        <p className="muted">{t("apiTokens.none")}</p>
+      ) : (
+        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a region that may scroll sideways must be reachable by keyboard (WCAG 2.1.1)
+        <div className="p-datatable-wrapper" style={{ overflowX: "auto" }} role="region" aria-labelledby="api-tokens-title" tabIndex={0}>
+          <table className="p-datatable-table" style={{ width: "100%", borderCollapse: "collapse" }} data-testid="api-token-table">
+            <thead>
+              <tr>
+                <th scope="col">{t("apiTokens.name")}</th>
+                <th scope="col">{t("apiTokens.prefix")}</th>
+                <th scope="col">{t("apiTokens.created")}</th>
+                <th scope="col">{t("apiTokens.lastUsed")}</th>
+                <th scope="col">
+                  <span className="visually-hidden">{t("apiTokens.revoke")}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {tokens.map((tok) => (
+                <tr key={tok.id} data-testid={`api-token-${tok.id}`}>
+                  <td>{tok.name}</td>
+                  <td>
+                    <code>{tok.prefix}…</code>
+                  </td>
+                  <td>{when(tok.createdAt)}</td>
+                  <td>{when(tok.lastUsedAt)}</td>
+                  <td>
+                    <Form method="post" action="/profile#api-tokens">
+                      <input type="hidden" name="intent" value="token-revoke" />
+                      <input type="hidden" name="id" value={tok.id} />
+                      <Button
+                        type="submit"
+                        severity="danger"
+                        outlined
+                        size="small"
+                        label={t("apiTokens.revoke")}
+                        aria-label={t("apiTokens.revokeNamed", { name: tok.name })}
+                      />
+                    </Form>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </section>
   );
 }

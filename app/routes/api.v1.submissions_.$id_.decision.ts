@@ -1,0 +1,22 @@
+// POST /api/v1/submissions/{id}/decision — an administrator approves or rejects an In Process
+// submission through decideSubmission, the approval page's race-safe path: of two decisions at
+// once exactly one wins, and an approval joins the board in the same transaction.
+import { apiPost, postOnly, idParam, json, readBodyFields } from "~/.server/api/endpoint.server.ts";
+import { ApiError, bilingual } from "~/.server/api/errors.server.ts";
+import { decideSubmission } from "~/.server/submissions.server.ts";
+import { SubmissionStatus } from "~/lib/rules/submissionStatus.ts";
+
+export const loader = postOnly;
+
+export const action = apiPost("admin", async ({ request, params, context, caller }) => {
+  const id = idParam(params);
+  const { decision } = await readBodyFields(request, context);
+  if (decision !== "approve" && decision !== "reject") throw new ApiError(400, "validation_failed", "submission:approval.unknownDecision");
+  const r = await decideSubmission(caller!.user, id, decision);
+  if (!r.ok) throw new ApiError(409, "conflict", r.message, r.detail ? { detail: bilingual(r.detail) } : undefined);
+  return json({
+    id,
+    status: decision === "approve" ? SubmissionStatus.approved : SubmissionStatus.rejected,
+    message: bilingual(r.message),
+  });
+});
