@@ -6,6 +6,8 @@ import path from "node:path";
 import multer from "multer";
 import { MAX_UPLOAD_BYTES } from "~/lib/rules/submission.ts";
 import { MAPS_MAX_BYTES, MAPS_UPLOAD_TIMEOUT_MS } from "~/lib/rules/maps.ts";
+import { getUser } from "./session.server.ts";
+import { userOfSecret } from "./apiTokens.server.ts";
 import { PICTURE_LIMITS } from "~/lib/rules/datasets.ts";
 import type { RequestHandler } from "express";
 
@@ -35,10 +37,24 @@ export interface UploadLimits {
   toDisk?: boolean;
   /** How long the body may take (default UPLOAD_TIMEOUT_MS). */
   timeoutMs?: number;
+  /** Refuse the body (401) before reading a byte unless the request is signed in (large uploads only). */
+  signedIn?: boolean;
 }
 
 /** Attribution maps for a verified evaluation (issue 13 §2): one zip, streamed to disk. */
-export const MAPS_UPLOAD: UploadLimits = { fileSize: MAPS_MAX_BYTES, files: 1, toDisk: true, timeoutMs: MAPS_UPLOAD_TIMEOUT_MS };
+export const MAPS_UPLOAD: UploadLimits = { fileSize: MAPS_MAX_BYTES, files: 1, toDisk: true, timeoutMs: MAPS_UPLOAD_TIMEOUT_MS, signedIn: true };
+
+/**
+ * Whether a request carries a live session or API token. Checked before a large body is read, so
+ * an anonymous client cannot make the server write 256 MiB to disk; the action checks again.
+ */
+async function isSignedIn(req: { headers: Record<string, string | string[] | undefined>; originalUrl: string }): Promise<boolean> {
+  const auth = req.headers.authorization;
+  if (typeof auth === "string" && auth.startsWith("Bearer ")) return (await userOfSecret(auth.slice(7).trim())) !== null;
+  const headers = new Headers();
+  if (typeof req.headers.cookie === "string") headers.set("Cookie", req.headers.cookie);
+  return (await getUser(new Request(new URL(req.originalUrl, "http://localhost"), { headers }))) !== null;
+}
 
 /**
  * Uploads a route takes only for one intent (`?intent=` in the form's action URL, read before
@@ -142,61 +158,81 @@ export function multipartMiddleware(): RequestHandler {
       if (n > cap) return refuse(413, `The request body is larger than ${Math.round(cap / 1024)} KB and was refused.`);
       return next();
     }
-    const timeoutMs = limits.timeoutMs ?? UPLOAD_TIMEOUT_MS;
-    const timer = setTimeout(() => {
-      if (!res.headersSent)
-        res
-          .status(408)
-          .type("text/plain")
-          .send(`The upload took longer than ${Math.round(timeoutMs / 1000)} seconds and was cancelled. Please try again with fewer or smaller files.`);
-      req.destroy();
-    }, timeoutMs);
-    res.on("close", () => clearTimeout(timer));
-    // Browsers send file names as UTF-8 without saying so; busboy's default would read them as
-    // Latin-1 (multer 2 passes defParamCharset through; its type definitions predate it).
-    const options: multer.Options & { defParamCharset: string } = {
-      // Streamed files get random names; multer deletes what it wrote when a limit stops the body.
-      storage: limits.toDisk
-        ? multer.diskStorage({
-            destination: (_req, _file, cb) => {
-              fs.mkdir(incomingDir(), { recursive: true }, (err) => cb(err ?? null, incomingDir()));
-            },
-            filename: (_req, _file, cb) => cb(null, `${crypto.randomBytes(16).toString("hex")}.part`),
-          })
-        : multer.memoryStorage(),
-      defParamCharset: "utf8",
-      limits: {
-        fileSize: limits.fileSize,
-        files: limits.files,
-        fields: limits.fields ?? 50,
-        fieldSize: 64 * 1024,
-        parts: limits.files + (limits.fields ?? 50),
-      },
-    };
-    const upload = multer(options).any();
-    upload(req, res, (err: unknown) => {
-      clearTimeout(timer);
-      const body = (req.body ?? {}) as Record<string, unknown>;
-      const fields: Record<string, string> = {};
-      for (const [k, v] of Object.entries(body)) fields[k] = Array.isArray(v) ? String(v[0]) : String(v);
-      const files = ((req.files as Express.Multer.File[] | undefined) ?? []).map((f) => ({
-        field: f.fieldname,
-        originalName: f.originalname,
-        mimeType: f.mimetype,
-        size: f.size,
-        buffer: f.buffer ?? Buffer.alloc(0),
-        ...(f.path ? { path: f.path } : {}),
-      }));
-      const uploads: UploadedFiles = { fields, files };
-      if (err instanceof multer.MulterError) uploads.error = { code: err.code, field: err.field, message: err.message };
-      // Anything else from multer/busboy is a body that is not well-formed multipart.
-      else if (err) return refuse(400, "The upload could not be read: the request is not well-formed multipart/form-data.");
-      (req as typeof req & { uploads?: UploadedFiles }).uploads = uploads;
-      // A streamed file the action did not move away (an error, another intent) goes with the response.
-      const streamed = files.map((f) => f.path).filter((p): p is string => Boolean(p));
-      if (streamed.length) res.on("close", () => streamed.forEach((p) => fs.rm(p, { force: true }, () => undefined)));
-      next();
-    });
+    if (limits.signedIn) {
+      const unauthorised = () => {
+        const message = "Sign in (or send an API token) before uploading files here.";
+        // Up to 1 MiB of body is read (and dropped) first, so the client sees the 401 rather than
+        // a reset connection; a larger one is cut off there. Nothing of it is kept either way.
+        let seen = 0;
+        req.on("data", (chunk: Buffer) => {
+          seen += chunk.length;
+          if (seen > MAX_FORM_BODY_BYTES && !res.headersSent) refuse(401, message);
+        });
+        req.on("end", () => {
+          if (!res.headersSent) res.status(401).type("text/plain; charset=utf-8").send(message);
+        });
+      };
+      isSignedIn(req).then((ok) => (ok ? parse(limits) : unauthorised()), next);
+      return;
+    }
+    parse(limits);
+    function parse(limits: UploadLimits) {
+      const timeoutMs = limits.timeoutMs ?? UPLOAD_TIMEOUT_MS;
+      const timer = setTimeout(() => {
+        if (!res.headersSent)
+          res
+            .status(408)
+            .type("text/plain")
+            .send(`The upload took longer than ${Math.round(timeoutMs / 1000)} seconds and was cancelled. Please try again with fewer or smaller files.`);
+        req.destroy();
+      }, timeoutMs);
+      res.on("close", () => clearTimeout(timer));
+      // Browsers send file names as UTF-8 without saying so; busboy's default would read them as
+      // Latin-1 (multer 2 passes defParamCharset through; its type definitions predate it).
+      const options: multer.Options & { defParamCharset: string } = {
+        // Streamed files get random names; multer deletes what it wrote when a limit stops the body.
+        storage: limits.toDisk
+          ? multer.diskStorage({
+              destination: (_req, _file, cb) => {
+                fs.mkdir(incomingDir(), { recursive: true }, (err) => cb(err ?? null, incomingDir()));
+              },
+              filename: (_req, _file, cb) => cb(null, `${crypto.randomBytes(16).toString("hex")}.part`),
+            })
+          : multer.memoryStorage(),
+        defParamCharset: "utf8",
+        limits: {
+          fileSize: limits.fileSize,
+          files: limits.files,
+          fields: limits.fields ?? 50,
+          fieldSize: 64 * 1024,
+          parts: limits.files + (limits.fields ?? 50),
+        },
+      };
+      const upload = multer(options).any();
+      upload(req, res, (err: unknown) => {
+        clearTimeout(timer);
+        const body = (req.body ?? {}) as Record<string, unknown>;
+        const fields: Record<string, string> = {};
+        for (const [k, v] of Object.entries(body)) fields[k] = Array.isArray(v) ? String(v[0]) : String(v);
+        const files = ((req.files as Express.Multer.File[] | undefined) ?? []).map((f) => ({
+          field: f.fieldname,
+          originalName: f.originalname,
+          mimeType: f.mimetype,
+          size: f.size,
+          buffer: f.buffer ?? Buffer.alloc(0),
+          ...(f.path ? { path: f.path } : {}),
+        }));
+        const uploads: UploadedFiles = { fields, files };
+        if (err instanceof multer.MulterError) uploads.error = { code: err.code, field: err.field, message: err.message };
+        // Anything else from multer/busboy is a body that is not well-formed multipart.
+        else if (err) return refuse(400, "The upload could not be read: the request is not well-formed multipart/form-data.");
+        (req as typeof req & { uploads?: UploadedFiles }).uploads = uploads;
+        // A streamed file the action did not move away (an error, another intent) goes with the response.
+        const streamed = files.map((f) => f.path).filter((p): p is string => Boolean(p));
+        if (streamed.length) res.on("close", () => streamed.forEach((p) => fs.rm(p, { force: true }, () => undefined)));
+        next();
+      });
+    }
   };
 }
 

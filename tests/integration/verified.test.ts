@@ -132,6 +132,9 @@ describe("verified results from uploaded attribution maps", () => {
       expect(res.status, variant).toBeGreaterThanOrEqual(400);
       expect(decode(await res.text()), variant).toMatch(message);
     }
+    // Nobody signed in: refused before a byte of the body is read.
+    const anonymous = await new Client(stack.baseUrl).post(mapsAction, uploadForm(path.join(TMP, "missing.zip"), "Anonymous"));
+    expect(anonymous.status).toBe(401);
     // Not a zip at all, in Chinese this time.
     const zh = new Client(stack.baseUrl);
     zh.cookies = new Map(user.cookies);

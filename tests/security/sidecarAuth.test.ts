@@ -34,6 +34,7 @@ const SERVICES = {
   telemetry: () => metarankV1("metarank/v1/telemetry.proto").Telemetry,
   metascore: () => metarankV1("metarank/v1/metascore.proto").Metascore,
   evaluation: () => metarankV1("metarank/v1/evaluation.proto").Evaluation,
+  kits: () => metarankV1("metarank/v1/kit.proto").Kits,
 };
 
 /** Calls one method (unary, or the first message of a stream) and returns the status code. */
@@ -72,6 +73,9 @@ const CALLS: Array<[keyof typeof SERVICES, string, object]> = [
   ["metascore", "RankBoard", {}],
   ["evaluation", "ListSuites", {}],
   ["evaluation", "Run", { suiteId: "metarank-local", method: "Saliency", limit: 1 }],
+  ["evaluation", "RunMaps", { suiteId: "metarank-local", methodName: "x", maps: [] }],
+  ["kits", "Describe", { suiteId: "metarank-local" }],
+  ["kits", "Build", { suiteId: "metarank-local" }],
 ];
 
 describe("a caller without the platform's call key", () => {
@@ -88,7 +92,7 @@ describe("a caller without the platform's call key", () => {
         .split("\n")
         .filter((l) => l.includes("call refused: missing or wrong call key"));
     // The sidecar's log reaches the test through a pipe: wait for the last calls' lines.
-    await until("16 refusals in the log", async () => refusalLines().length >= 2 * CALLS.length, undefined, 10_000);
+    await until(`${2 * CALLS.length} refusals in the log`, async () => refusalLines().length >= 2 * CALLS.length, undefined, 10_000);
     const refusals = refusalLines();
     for (const [service, method] of CALLS) {
       const rpcPath = (SERVICES[service]() as unknown as { service: Record<string, { path: string }> }).service[method].path;
