@@ -172,7 +172,22 @@ export function multipartMiddleware(): RequestHandler {
           if (!res.headersSent) res.status(401).type("text/plain; charset=utf-8").send(message);
         });
       };
-      isSignedIn(req).then((ok) => (ok ? parse(limits) : unauthorised()), next);
+      // A page's own form (a browser asking for HTML, or Remix's fetch of the route's .data)
+      // goes on to the route with no fields and no files: its session check answers as for any
+      // form sent after the session ended, with the log-in page's 'token失效，请重新登录', the
+      // sentence that the upload was not saved and the way back (issue 12). The body is still
+      // dropped unread; scripts and the JSON API keep the plain 401.
+      const fromPage = !routeKey(req.path).startsWith("/api/") && (/\.data$/i.test(req.path) || String(req.headers.accept ?? "").includes("text/html"));
+      const toRoute = () => {
+        (req as typeof req & { uploads?: UploadedFiles }).uploads = { fields: {}, files: [] };
+        res.set("Connection", "close");
+        res.on("finish", () => {
+          req.unpipe();
+          req.resume();
+        });
+        next();
+      };
+      isSignedIn(req).then((ok) => (ok ? parse(limits) : fromPage ? toRoute() : unauthorised()), next);
       return;
     }
     parse(limits);
