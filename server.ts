@@ -17,7 +17,6 @@ import { originCheck } from "./server/originCheck.ts";
 import { securityHeaders } from "./server/securityHeaders.ts";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
-const isProduction = process.env.NODE_ENV === "production";
 const useVite = process.env.NODE_ENV === "development";
 
 type Req = express.Request & { requestId?: string; uploads?: AppLoadContext["uploads"] };
@@ -86,7 +85,9 @@ export async function createApp() {
     "*",
     createRequestHandler({
       build,
-      mode: isProduction ? "production" : "development",
+      // Only Vite's dev server shows an unexpected error's message and stack in the page's data;
+      // a built app (production, and the tests that run it) sends the visitor the 500 page alone.
+      mode: useVite ? "development" : "production",
       getLoadContext: (req: Req, res) => ({
         requestId: req.requestId ?? "",
         ip: (req.headers[integration.clientIpHeader] as string) ?? "unknown",
@@ -106,6 +107,11 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   createApp()
     .then(({ app, integration }) => {
       const server = app.listen(port, () => console.log(JSON.stringify({ level: 30, msg: `Meta-Rank listening on http://localhost:${port}`, port })));
+      // Node closes an idle keep-alive socket after 5 s, the moment a client may be sending its next
+      // request on it: a POST then fails with a reset (no client retries one). Idle sockets are kept
+      // longer than clients keep them (browsers and proxies ~60 s), so the client closes first.
+      server.keepAliveTimeout = 65_000;
+      server.headersTimeout = 66_000;
       // Idle keep-alive sockets would hold close() open; in-flight requests get 5 s to finish.
       const stop = () => {
         server.close(() => void integration.stopRuntime().finally(() => process.exit(0)));
