@@ -2,7 +2,6 @@
 // images, so RunMaps — which needs every image of the split — stays quick), a kit-like folder of
 // its images (tasks/<task>/images.npy, as the suite kit lays them out), a real sidecar process
 // serving that folder, and a RunMaps call that collects the stream's events.
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,8 +10,7 @@ import yauzl from "yauzl";
 import { metarankV1 } from "../../proto/contract.ts";
 import { writeNpy } from "../../sidecar/inference/evaluation/npy.ts";
 import { evaluationImages, splitTaskId } from "../../sidecar/inference/evaluation/tasks.ts";
-import { TEST_CALL_KEY, presentKey } from "../support/callKey.ts";
-import { freePort } from "../support/stack.ts";
+import { startTestSidecar } from "../support/sidecar.ts";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const SUITE_ID = "maps-test";
@@ -77,50 +75,11 @@ export interface Sidecar {
 }
 
 /** A real sidecar process (tsx sidecar/main.ts) evaluating the suites under `suitesDir`. */
-export async function startSidecar(suitesDir: string, env: Record<string, string> = {}): Promise<Sidecar> {
-  const port = await freePort();
-  let output = "";
-  const child: ChildProcess = spawn(path.join(ROOT, "node_modules/.bin/tsx"), ["sidecar/main.ts"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      SIDECAR_PORT: String(port),
-      SIDECAR_HOST: "127.0.0.1",
-      SIDECAR_CALL_KEY: TEST_CALL_KEY,
-      LOG_LEVEL: "warn",
-      SIDECAR_WORKERS: "1",
-      EVALUATION_WORKERS: "2",
-      TENSOR_BACKEND: "wasm",
-      EVALUATION_SUITES_DIR: suitesDir,
-      APP_URL: "",
-      ...env,
-    },
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
+export function startSidecar(suitesDir: string, env: Record<string, string> = {}): Promise<Sidecar> {
+  return startTestSidecar<Sidecar["client"]>(metarankV1("metarank/v1/evaluation.proto").Evaluation, {
+    env: { EVALUATION_WORKERS: "2", EVALUATION_SUITES_DIR: suitesDir, ...env },
+    client: { "grpc.max_send_message_length": 256 << 20 },
   });
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
-  type Ctor = new (a: string, c: grpc.ChannelCredentials, o: object) => grpc.Client & Record<string, Function>;
-  const client = new (metarankV1("metarank/v1/evaluation.proto").Evaluation as unknown as Ctor)(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
-    interceptors: [presentKey()],
-    "grpc.max_send_message_length": 256 << 20,
-  });
-  await new Promise<void>((resolve, reject) =>
-    client.waitForReady(new Date(Date.now() + 90_000), (err?: Error) =>
-      err ? reject(new Error(`sidecar did not start: ${err.message}\n${output}`)) : resolve(),
-    ),
-  );
-  return {
-    client,
-    async stop() {
-      client.close();
-      if (child.pid && child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        process.kill(-child.pid, "SIGTERM");
-        await exited;
-      }
-    },
-  };
 }
 
 export interface StreamOutcome {

@@ -2,17 +2,14 @@
 // port and call every Inference RPC the way the web app does (its own proto loader).
 // Bad input answers INVALID_ARGUMENT with an actionable message, and the sidecar
 // keeps answering afterwards.
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
-import * as protoLoader from "@grpc/proto-loader";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LOADER_OPTIONS } from "../../proto/contract.ts";
-import { freePort } from "../support/stack.ts";
-import { TEST_CALL_KEY, presentKey } from "../support/callKey.ts";
+import { metarankV1 } from "../../proto/contract.ts";
+import { startTestSidecar, type TestSidecar } from "../support/sidecar.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const SAMPLES = path.join(root, "tests/fixtures/data/samples");
@@ -20,9 +17,8 @@ const fashionPng = fs.readFileSync(path.join(SAMPLES, "fashion-mnist-0.png"));
 const scenesPng = fs.readFileSync(path.join(SAMPLES, "scenes-0.png"));
 const MODEL = "resnet-fashion-mnist";
 
-let sidecar: ChildProcess;
+let sidecar: TestSidecar<typeof client> | undefined;
 let client: grpc.Client & Record<string, Function>;
-let output = "";
 
 function call<Res = any>(method: string, request: unknown): Promise<Res> {
   return new Promise((resolve, reject) => {
@@ -41,40 +37,13 @@ async function invalid(method: string, request: unknown): Promise<string> {
 }
 
 beforeAll(async () => {
-  const port = await freePort();
-  sidecar = spawn(path.join(root, "node_modules/.bin/tsx"), ["sidecar/main.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      SIDECAR_PORT: String(port),
-      SIDECAR_HOST: "127.0.0.1",
-      SIDECAR_CALL_KEY: TEST_CALL_KEY,
-      LOG_LEVEL: "warn",
-      SIDECAR_WORKERS: "1",
-      TENSOR_BACKEND: "wasm",
-      APP_URL: "",
-    },
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
+  sidecar = await startTestSidecar<typeof client>(metarankV1("metarank/v1/inference.proto").Inference, {
+    client: { "grpc.max_receive_message_length": 64 << 20 },
   });
-  sidecar.stdout!.on("data", (d) => (output += d));
-  sidecar.stderr!.on("data", (d) => (output += d));
-  const def = protoLoader.loadSync("metarank/v1/inference.proto", { ...LOADER_OPTIONS, includeDirs: [path.join(root, "proto")] });
-  const Inference = (grpc.loadPackageDefinition(def) as any).metarank.v1.Inference;
-  client = new Inference(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), { "grpc.max_receive_message_length": 64 << 20, interceptors: [presentKey()] });
-  await new Promise<void>((resolve, reject) =>
-    client.waitForReady(new Date(Date.now() + 90_000), (err) => (err ? reject(new Error(`sidecar did not start: ${err.message}\n${output}`)) : resolve())),
-  );
+  client = sidecar.client;
 });
 
-afterAll(async () => {
-  client?.close();
-  if (sidecar?.pid && sidecar.exitCode === null) {
-    const exited = new Promise((resolve) => sidecar.once("exit", resolve));
-    process.kill(-sidecar.pid, "SIGTERM");
-    await exited;
-  }
-});
+afterAll(() => sidecar?.stop());
 
 describe("Inference over gRPC", () => {
   it("lists the committed models and the algorithms with their parameters", async () => {

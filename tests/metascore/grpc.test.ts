@@ -1,24 +1,20 @@
 // Round trip through the real sidecar process: spawn it, call the three Metascore RPCs the
 // way the web app will (its own proto loader, same options), check the answers.
-import { spawn } from "node:child_process";
-import type { ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LOADER_OPTIONS } from "../../proto/contract.ts";
+import { LOADER_OPTIONS, metarankV1 } from "../../proto/contract.ts";
 import { computeKappas } from "../../sidecar/metascore/kappa.ts";
 import { resultCsv, seedSuite, validCsv } from "./csv.ts";
-import { freePort } from "../support/stack.ts";
-import { TEST_CALL_KEY, presentKey } from "../support/callKey.ts";
+import { startTestSidecar, type TestSidecar } from "../support/sidecar.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const tasks = seedSuite.tasks;
 
-let sidecar: ChildProcess;
+let sidecar: TestSidecar<typeof client> | undefined;
 let client: grpc.Client & Record<string, Function>;
-let output = "";
 
 function call<Res>(method: string, request: unknown): Promise<Res> {
   return new Promise((resolve, reject) => {
@@ -33,24 +29,10 @@ function loadPackage(file: string): any {
 }
 
 beforeAll(async () => {
-  const port = await freePort();
-  // Own process group, so the tsx wrapper and its node child stop together.
-  sidecar = spawn(path.join(root, "node_modules/.bin/tsx"), ["sidecar/main.ts"], {
-    cwd: root,
-    env: { ...process.env, SIDECAR_PORT: String(port), SIDECAR_HOST: "127.0.0.1", SIDECAR_CALL_KEY: TEST_CALL_KEY, LOG_LEVEL: "warn" },
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  sidecar.stdout!.on("data", (d) => (output += d));
-  sidecar.stderr!.on("data", (d) => (output += d));
-  const address = `127.0.0.1:${port}`;
-  const Metascore = loadPackage("metarank/v1/metascore.proto").metarank.v1.Metascore;
-  client = new Metascore(address, grpc.credentials.createInsecure(), { interceptors: [presentKey()] });
-  await new Promise<void>((resolve, reject) =>
-    client.waitForReady(new Date(Date.now() + 60_000), (err) => (err ? reject(new Error(`sidecar did not start: ${err.message}\n${output}`)) : resolve())),
-  );
+  sidecar = await startTestSidecar<typeof client>(metarankV1("metarank/v1/metascore.proto").Metascore, { readyMs: 60_000 });
+  client = sidecar.client;
   const Health = loadPackage("grpc/health/v1/health.proto").grpc.health.v1.Health;
-  const health = new Health(address, grpc.credentials.createInsecure());
+  const health = new Health(sidecar.address, grpc.credentials.createInsecure());
   const status = await new Promise<{ status: string }>((resolve, reject) =>
     health.Check({ service: "metarank.v1.Metascore" }, (err: Error | null, res: { status: string }) => (err ? reject(err) : resolve(res))),
   );
@@ -58,14 +40,7 @@ beforeAll(async () => {
   expect(status.status).toBe("SERVING");
 });
 
-afterAll(async () => {
-  client?.close();
-  if (sidecar?.pid && sidecar.exitCode === null) {
-    const exited = new Promise((resolve) => sidecar.once("exit", resolve));
-    process.kill(-sidecar.pid, "SIGTERM");
-    await exited;
-  }
-});
+afterAll(() => sidecar?.stop());
 
 interface TaskScore {
   task: string;

@@ -2,29 +2,22 @@
 // docs/vqa.md): the model list carries the checkpoint's vocabulary and accuracies; a question is
 // answered and explained on the worker pool (contributions add up to the explained change); words
 // outside the vocabulary come back named, without an answer; bad input is INVALID_ARGUMENT.
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
-import * as protoLoader from "@grpc/proto-loader";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LOADER_OPTIONS } from "../../proto/contract.ts";
+import { metarankV1 } from "../../proto/contract.ts";
 import type { VqaModelsReply__Output } from "../../proto/generated/metarank/v1/VqaModelsReply.ts";
 import type { AnswerQuestionReply__Output } from "../../proto/generated/metarank/v1/AnswerQuestionReply.ts";
 import { encodePng } from "../../sidecar/data/png.ts";
 import { VQA_IMAGE_SIZE, sceneQA } from "../../sidecar/vqa/scenesQA.ts";
 import { readVqaManifest } from "../../sidecar/vqa/checkpoint.ts";
-import { freePort } from "../support/stack.ts";
-import { TEST_CALL_KEY, presentKey } from "../support/callKey.ts";
+import { startTestSidecar, type TestSidecar } from "../support/sidecar.ts";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const manifest = readVqaManifest();
 const scene = sceneQA("test", 3);
 const png = encodePng({ height: VQA_IMAGE_SIZE, width: VQA_IMAGE_SIZE, channels: 3, data: scene.image });
 
-let sidecar: ChildProcess;
+let sidecar: TestSidecar<typeof client> | undefined;
 let client: grpc.Client & Record<string, (...args: unknown[]) => unknown>;
-let output = "";
 
 function call<Res>(method: string, request: unknown): Promise<Res> {
   return new Promise((resolve, reject) => {
@@ -33,41 +26,11 @@ function call<Res>(method: string, request: unknown): Promise<Res> {
 }
 
 beforeAll(async () => {
-  const port = await freePort();
-  sidecar = spawn(path.join(root, "node_modules/.bin/tsx"), ["sidecar/main.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      SIDECAR_PORT: String(port),
-      SIDECAR_HOST: "127.0.0.1",
-      SIDECAR_CALL_KEY: TEST_CALL_KEY,
-      LOG_LEVEL: "warn",
-      SIDECAR_WORKERS: "1",
-      TENSOR_BACKEND: "wasm",
-      APP_URL: "",
-    },
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  sidecar.stdout!.on("data", (d) => (output += d));
-  sidecar.stderr!.on("data", (d) => (output += d));
-  const def = protoLoader.loadSync("metarank/v1/vqa.proto", { ...LOADER_OPTIONS, includeDirs: [path.join(root, "proto")] });
-  const Service = (grpc.loadPackageDefinition(def) as unknown as { metarank: { v1: { QuestionAnswering: grpc.ServiceClientConstructor } } }).metarank.v1
-    .QuestionAnswering;
-  client = new Service(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), { interceptors: [presentKey()] }) as typeof client;
-  await new Promise<void>((resolve, reject) =>
-    client.waitForReady(new Date(Date.now() + 90_000), (err) => (err ? reject(new Error(`sidecar did not start: ${err.message}\n${output}`)) : resolve())),
-  );
+  sidecar = await startTestSidecar<typeof client>(metarankV1("metarank/v1/vqa.proto").QuestionAnswering);
+  client = sidecar.client;
 }, 120_000);
 
-afterAll(async () => {
-  client?.close();
-  if (sidecar?.pid && sidecar.exitCode === null) {
-    const exited = new Promise((resolve) => sidecar.once("exit", resolve));
-    process.kill(-sidecar.pid, "SIGTERM");
-    await exited;
-  }
-});
+afterAll(() => sidecar?.stop());
 
 describe("QuestionAnswering over gRPC", () => {
   it("lists the committed model with its vocabulary, answers and accuracies against both blind baselines", async () => {
