@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { startStack, CAPTCHA, type Stack } from "../support/stack.ts";
 import { Client } from "../support/client.ts";
+import { register } from "../support/accounts.ts";
 import { gotoHydrated, launchBrowser, newContext } from "./browser.ts";
 
 let stack: Stack;
@@ -124,6 +125,40 @@ describe("accounts in Chromium", () => {
     await login.getByRole("button", { name: "Log in" }).click();
     await page.waitForURL(/\/homepage$/);
     await c2.close();
+  });
+
+  it("with JavaScript a refused registration brings a fresh captcha, so the second attempt succeeds without a reload", async () => {
+    // The name is taken, which the server finds only after the captcha was spent.
+    expect((await register(new Client(stack.baseUrl), "taken-name")).status).toBe(302);
+    const ctx = await newContext(browser, stack.baseUrl, true);
+    const page = await ctx.newPage();
+    await gotoHydrated(page, "/signin?tab=register");
+    // Gone if the page reloads: the second attempt must happen in this same document.
+    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+    const form = page.getByRole("form", { name: "Register" });
+    const picture = form.getByRole("img", { name: "verification code" });
+    const captchaId = () => form.locator('input[name="captchaId"]').inputValue();
+    const firstId = await captchaId();
+    const firstSrc = await picture.getAttribute("src");
+    await form.getByLabel("Username").fill("taken-name");
+    await form.getByLabel("Password", { exact: true }).fill("pw-123456");
+    await form.getByLabel("Confirm password").fill("pw-123456");
+    await form.getByLabel("Phone number").fill("13800138000");
+    await form.getByLabel("University / Institute").fill("Chromium Institute");
+    await form.getByRole("textbox", { name: "Verification code" }).fill(CAPTCHA);
+    await form.getByRole("button", { name: "Register" }).click();
+    await page.getByText("This username is already registered.").first().waitFor();
+    // A new captcha (id and picture) arrives with the loaders' revalidation after the reply.
+    await expect.poll(captchaId, { timeout: 15_000 }).not.toBe(firstId);
+    await expect.poll(() => picture.getAttribute("src"), { timeout: 15_000 }).not.toBe(firstSrc);
+    expect(await form.getByRole("textbox", { name: "Verification code" }).inputValue()).toBe("");
+    await form.getByLabel("Username").fill("second-try");
+    await form.getByRole("textbox", { name: "Verification code" }).fill(CAPTCHA);
+    await form.getByRole("button", { name: "Register" }).click();
+    await page.waitForURL(/registered=1/);
+    await page.getByText("Register successfully, now you can log in.").waitFor({ state: "visible" });
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    await ctx.close();
   });
 
   it("without JavaScript too, the admin register code shows only when Administrators is chosen (a :has() rule)", async () => {
