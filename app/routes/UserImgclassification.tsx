@@ -13,7 +13,6 @@ import { useEffect, useRef } from "react";
 import { getUser, requireUser } from "~/.server/session.server.ts";
 import type { UploadedFiles } from "~/.server/uploads.server.ts";
 import { recordClick, recordImpression } from "~/.server/searchAnalytics.server.ts";
-import { clickParams } from "~/lib/searchAnalytics.ts";
 import { findVisibleDataset, findVisiblePicture, listPictures, pageOf, searchDatasets, uploadPictures, type Viewer } from "~/.server/datasets.server.ts";
 import {
   CLASSIFICATION_ALGORITHMS,
@@ -32,9 +31,8 @@ import { Picture } from "~/.server/db.server.ts";
 import { provenanceOf, type ResultProvenance } from "~/.server/demoResult.server.ts";
 import { i18nServer } from "~/.server/i18n.server.ts";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
-import { DatasetSearch } from "~/components/datasets/DatasetSearch.tsx";
-import { Pager } from "~/components/datasets/Pager.tsx";
-import { PictureTile } from "~/components/datasets/PictureTile.tsx";
+import { DatasetPicker, PicturePicker } from "~/components/datasets/PicturePicker.tsx";
+import { DemoFailurePanel, type DemoFailure } from "~/components/DemoFailurePanel.tsx";
 import { DatasetStyles } from "~/components/datasets/styles.tsx";
 import { checkFields, checkFormData } from "~/.server/forms.server.ts";
 import { Trans, useTranslation } from "react-i18next";
@@ -129,8 +127,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-type Failure = { gpuIndex: string; maxCompute: string; detail: string; busy?: boolean };
-type ActionResult = { errors?: { model?: string; algorithm?: string; image?: string; upload?: string }; failure?: Failure };
+type ActionResult = { errors?: { model?: string; algorithm?: string; image?: string; upload?: string }; failure?: DemoFailure };
 
 /** A busy answer tells the browser (and any script) when to ask again. */
 export const headers: HeadersFunction = ({ parentHeaders, loaderHeaders, actionHeaders }) => {
@@ -244,7 +241,7 @@ export default function UserImgclassification() {
           <ImageStep {...(d as Step2)} />
         )}
         {d.tab === "pool" || (d as DatasetsData).step === 2 ? <RunStep data={d as PoolData | Step2} res={res} /> : null}
-        {res?.failure ? <FailurePanel failure={res.failure} /> : null}
+        {res?.failure ? <DemoFailurePanel failure={res.failure} /> : null}
         {d.result ? <Results result={d.result} provenance={d.provenance} /> : null}
       </div>
     </section>
@@ -260,51 +257,32 @@ type Step2 = Extract<DatasetsData, { step: 2 }>;
 function DatasetStep({ type, q, search, searchError }: Step1) {
   const { t } = useTranslation("demo");
   return (
-    <div className="card">
-      <h2 style={{ marginTop: 0 }}>{t("step1Dataset")}</h2>
-      <DatasetSearch
-        action="/UserImgclassification"
-        type={type}
-        q={q}
-        result={search}
-        error={searchError}
-        pickHref={(id, rank) => `/UserImgclassification?dataset=${id}${type === "name" && q ? `&${clickParams(q, rank)}` : ""}`}
-        pickLabel={t("select")}
-        pageHref={(page) => `/UserImgclassification?${new URLSearchParams({ type, q, page: String(page) })}`}
-      />
-    </div>
+    <DatasetPicker
+      route="/UserImgclassification"
+      title={t("step1Dataset")}
+      selectLabel={t("select")}
+      type={type}
+      q={q}
+      search={search}
+      searchError={searchError}
+    />
   );
 }
 
 function ImageStep({ dataset, pictures, picture, model, algorithm }: Step2) {
-  const href = (extra: Record<string, string>) => {
-    const q: Record<string, string> = { dataset: String(dataset.id), page: String(pictures.page) };
-    if (model) q.model = model;
-    if (algorithm) q.algorithm = algorithm;
-    return `/UserImgclassification?${new URLSearchParams({ ...q, ...extra })}`;
-  };
   const { t } = useTranslation("demo");
   return (
-    <div className="card">
-      <h2 style={{ marginTop: 0 }}>{t("step2Image", { name: dataset.name })}</h2>
-      <p>
-        <Link to="/UserImgclassification" className="p-button p-button-outlined p-component">
-          <i className="pi pi-arrow-left" style={{ marginRight: ".4rem" }} /> {t("backToDatasets")}
-        </Link>
-      </p>
-      <div className="ds-grid" data-testid="image-grid">
-        {pictures.items.map((p) => (
-          <PictureTile key={p.id} picture={p} picked={picture?.id === p.id} href={href({ picture: String(p.id) })} />
-        ))}
-      </div>
-      {pictures.total === 0 ? <p className="muted">{t("noPictures")}</p> : null}
-      <Pager
-        page={pictures.page}
-        pageCount={pictures.pageCount}
-        href={(p) => href({ page: String(p), ...(picture ? { picture: String(picture.id) } : {}) })}
-        label={t("imagePages")}
-      />
-    </div>
+    <PicturePicker
+      route="/UserImgclassification"
+      title={t("step2Image", { name: dataset.name })}
+      backLabel={t("backToDatasets")}
+      noPicturesLabel={t("noPictures")}
+      pagesLabel={t("imagePages")}
+      dataset={dataset}
+      pictures={pictures}
+      pickedId={picture?.id ?? null}
+      carry={{ model, algorithm }}
+    />
   );
 }
 
@@ -429,24 +407,6 @@ function RunStep({ data: d, res }: { data: PoolData | Step2; res?: ActionResult 
           <ProgressSpinner style={{ width: 28, height: 28 }} strokeWidth="6" /> {t("running")}
         </div>
       ) : null}
-    </div>
-  );
-}
-
-function FailurePanel({ failure }: { failure: Failure }) {
-  const { t } = useTranslation("demo");
-  return (
-    <div className="card notice-error" role="alert" data-testid="failure-panel" data-busy={failure.busy ? "1" : undefined}>
-      <h2 style={{ marginTop: 0 }}>{t(failure.busy ? "failed.busyTitle" : "failed.title")}</h2>
-      <p>{t(failure.busy ? "failed.busyWhy" : "failed.why")}</p>
-      <p>
-        {t("failed.maxCompute")} <strong data-testid="max-compute">{translateMessage(t, failure.maxCompute)}</strong> · {t("failed.gpuIndex")}{" "}
-        <strong data-testid="gpu-index">{translateMessage(t, failure.gpuIndex)}</strong>
-      </p>
-      <p>{t("failed.later")}</p>
-      <p className="muted" style={{ fontSize: ".85rem" }}>
-        {t("failed.detail")} {translateMessage(t, failure.detail)}
-      </p>
     </div>
   );
 }

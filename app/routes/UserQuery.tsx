@@ -6,7 +6,7 @@
 // POST that redirects to the stored result, so every step works without JavaScript.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ProgressSpinner } from "primereact/progressspinner";
 import { getUser } from "~/.server/session.server.ts";
 import { findVisibleDataset, findVisiblePicture, listPictures, pageOf, searchDatasets, type Viewer } from "~/.server/datasets.server.ts";
@@ -16,14 +16,12 @@ import { askQuestion, vqaModels, vqaResultFor, type VqaModelView, type VqaResult
 import { checkFormData } from "~/.server/forms.server.ts";
 import { i18nServer } from "~/.server/i18n.server.ts";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
-import { DatasetSearch } from "~/components/datasets/DatasetSearch.tsx";
-import { Pager } from "~/components/datasets/Pager.tsx";
-import { PictureTile } from "~/components/datasets/PictureTile.tsx";
+import { DatasetPicker, PicturePicker } from "~/components/datasets/PicturePicker.tsx";
+import { DemoFailurePanel, type DemoFailure } from "~/components/DemoFailurePanel.tsx";
 import { DatasetStyles } from "~/components/datasets/styles.tsx";
 import { useTranslation } from "react-i18next";
 import { translateMessage } from "~/lib/forms/messages.ts";
 import { parseForm } from "~/lib/forms/parse.ts";
-import { clickParams } from "~/lib/searchAnalytics.ts";
 import { DATASET_MSG, searchSchema } from "~/lib/rules/datasets.ts";
 import { VQA_ALGORITHMS, VQA_LIMITS, VQA_MSG, firstVqaError, vqaRunSchema, type VqaField } from "~/lib/rules/vqa.ts";
 
@@ -87,13 +85,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-type Failure = { gpuIndex: string; maxCompute: string; detail: string; busy?: boolean };
 /** What the form sent, echoed so a page rendered without JavaScript keeps the visitor's choices and question. */
 type Sent = { model: string; algorithm: string; question: string };
 type ActionResult = {
   errors?: Partial<Record<VqaField, string>>;
   unknown?: { words: string[]; vocabulary: string[] };
-  failure?: Failure;
+  failure?: DemoFailure;
   sent?: Sent;
 };
 
@@ -155,7 +152,7 @@ export default function UserQuery() {
       <div className="ds-steps">
         {d.step === 1 ? <DatasetStep {...(d as Step1)} /> : <ImageStep {...(d as Step2)} />}
         {d.step === 2 ? <RunStep d={d as Step2} res={res} /> : null}
-        {res?.failure ? <FailurePanel failure={res.failure} /> : null}
+        {res?.failure ? <DemoFailurePanel failure={res.failure} /> : null}
         {d.result ? (
           <Results result={d.result} model={d.step === 2 ? ((d as Step2).choices.models.find((m) => m.id === d.result!.modelId) ?? null) : null} />
         ) : null}
@@ -167,53 +164,33 @@ export default function UserQuery() {
 function DatasetStep({ type, q, search, searchError }: Step1) {
   const { t } = useTranslation("vqa");
   return (
-    <div className="card">
-      <h2 style={{ marginTop: 0 }}>{t("step1")}</h2>
-      <p className="muted">{t("step1Hint")}</p>
-      <DatasetSearch
-        action="/UserQuery"
-        type={type}
-        q={q}
-        result={search}
-        error={searchError}
-        pickHref={(id, rank) => `/UserQuery?dataset=${id}${type === "name" && q ? `&${clickParams(q, rank)}` : ""}`}
-        pickLabel={t("select")}
-        pageHref={(page) => `/UserQuery?${new URLSearchParams({ type, q, page: String(page) })}`}
-      />
-    </div>
+    <DatasetPicker
+      route="/UserQuery"
+      title={t("step1")}
+      hint={t("step1Hint")}
+      selectLabel={t("select")}
+      type={type}
+      q={q}
+      search={search}
+      searchError={searchError}
+    />
   );
 }
 
 function ImageStep({ dataset, pictures, picture, model, algorithm, question }: Step2) {
   const { t } = useTranslation("vqa");
-  const href = (extra: Record<string, string>) => {
-    const q: Record<string, string> = { dataset: String(dataset.id), page: String(pictures.page) };
-    if (model) q.model = model;
-    if (algorithm) q.algorithm = algorithm;
-    if (question) q.question = question;
-    return `/UserQuery?${new URLSearchParams({ ...q, ...extra })}`;
-  };
   return (
-    <div className="card">
-      <h2 style={{ marginTop: 0 }}>{t("step2", { name: dataset.name })}</h2>
-      <p>
-        <Link to="/UserQuery" className="p-button p-button-outlined p-component">
-          <i className="pi pi-arrow-left" style={{ marginRight: ".4rem" }} /> {t("back")}
-        </Link>
-      </p>
-      <div className="ds-grid" data-testid="image-grid">
-        {pictures.items.map((p) => (
-          <PictureTile key={p.id} picture={p} picked={picture?.id === p.id} href={href({ picture: String(p.id) })} />
-        ))}
-      </div>
-      {pictures.total === 0 ? <p className="muted">{t("noPictures")}</p> : null}
-      <Pager
-        page={pictures.page}
-        pageCount={pictures.pageCount}
-        href={(p) => href({ page: String(p), ...(picture ? { picture: String(picture.id) } : {}) })}
-        label={t("imagePages")}
-      />
-    </div>
+    <PicturePicker
+      route="/UserQuery"
+      title={t("step2", { name: dataset.name })}
+      backLabel={t("back")}
+      noPicturesLabel={t("noPictures")}
+      pagesLabel={t("imagePages")}
+      dataset={dataset}
+      pictures={pictures}
+      pickedId={picture?.id ?? null}
+      carry={{ model, algorithm, question }}
+    />
   );
 }
 
@@ -310,24 +287,6 @@ function RunStep({ d, res }: { d: Step2; res?: ActionResult }) {
           <ProgressSpinner style={{ width: 28, height: 28 }} strokeWidth="6" /> {t("running")}
         </div>
       ) : null}
-    </div>
-  );
-}
-
-function FailurePanel({ failure }: { failure: Failure }) {
-  const { t } = useTranslation("demo");
-  return (
-    <div className="card notice-error" role="alert" data-testid="failure-panel" data-busy={failure.busy ? "1" : undefined}>
-      <h2 style={{ marginTop: 0 }}>{t(failure.busy ? "failed.busyTitle" : "failed.title")}</h2>
-      <p>{t(failure.busy ? "failed.busyWhy" : "failed.why")}</p>
-      <p>
-        {t("failed.maxCompute")} <strong data-testid="max-compute">{translateMessage(t, failure.maxCompute)}</strong> · {t("failed.gpuIndex")}{" "}
-        <strong data-testid="gpu-index">{translateMessage(t, failure.gpuIndex)}</strong>
-      </p>
-      <p>{t("failed.later")}</p>
-      <p className="muted" style={{ fontSize: ".85rem" }}>
-        {t("failed.detail")} {translateMessage(t, failure.detail)}
-      </p>
     </div>
   );
 }
