@@ -34,22 +34,34 @@ export const resnet: Architecture = {
   description: "ResNet-18-style: conv stem, 4 stages × 2 basic residual blocks (widths w, 2w, 4w, 8w), global average pool, linear",
   defaultCamLayer: "layer4",
   forward(ops, x, numClasses, cfg) {
-    const w = cfg.width;
-    let h = ops.tap("stem", ops.relu(ops.conv("stem", x, w, { stride: cfg.stemStride })));
-    const widths = [w, 2 * w, 4 * w, 8 * w];
-    widths.forEach((width, s) => {
-      for (let b = 0; b < 2; b++) {
-        const stride = s > 0 && b === 0 ? 2 : 1;
-        const name = `layer${s + 1}.${b}`;
-        const shortcut = stride !== 1 || h.shape[3] !== width ? ops.conv(`${name}.downsample`, h, width, { kernel: 1, stride }) : h;
-        const y = ops.conv(`${name}.conv2`, ops.relu(ops.conv(`${name}.conv1`, h, width, { stride })), width);
-        h = ops.relu(tf.add(y, shortcut));
-      }
-      h = ops.tap(`layer${s + 1}`, h);
-    });
-    return ops.dense("fc", globalAvgPool(h), numClasses);
+    const stages = resnetBody(ops, x, cfg);
+    return ops.dense("fc", globalAvgPool(stages[3]), numClasses);
   },
 };
+
+/**
+ * The ResNet-18 body (stem and four stages, no pooling or classifier): the outputs of
+ * layer1..layer4 (strides 1, 2, 4, 8 times the stem's). The classifier above and the
+ * segmentation network (segmenter.ts) share it, with the same weight and layer names.
+ */
+export function resnetBody(ops: Ops, x: tf.Tensor4D, cfg: ArchConfig): tf.Tensor4D[] {
+  const w = cfg.width;
+  let h = ops.tap("stem", ops.relu(ops.conv("stem", x, w, { stride: cfg.stemStride })));
+  const stages: tf.Tensor4D[] = [];
+  const widths = [w, 2 * w, 4 * w, 8 * w];
+  widths.forEach((width, s) => {
+    for (let b = 0; b < 2; b++) {
+      const stride = s > 0 && b === 0 ? 2 : 1;
+      const name = `layer${s + 1}.${b}`;
+      const shortcut = stride !== 1 || h.shape[3] !== width ? ops.conv(`${name}.downsample`, h, width, { kernel: 1, stride }) : h;
+      const y = ops.conv(`${name}.conv2`, ops.relu(ops.conv(`${name}.conv1`, h, width, { stride })), width);
+      h = ops.relu(tf.add(y, shortcut));
+    }
+    h = ops.tap(`layer${s + 1}`, h);
+    stages.push(h);
+  });
+  return stages;
+}
 
 /** VGG layout: three blocks of two 3×3 convs and a max pool, then a two-layer classifier. */
 export const vgg: Architecture = {
