@@ -10,6 +10,7 @@ import { inspectionService } from "./inspection/service.ts";
 import { conceptsService } from "./concepts/service.ts";
 import { vqaService } from "./vqa/service.ts";
 import { kitsService } from "./kit/service.ts";
+import { segmentationService } from "./inference/segmentation/service.ts";
 
 export interface SidecarService {
   /** Fully-qualified service name, e.g. "metarank.v1.Metascore" (what health checks ask for). */
@@ -30,4 +31,5 @@ export const SERVICES: SidecarService[] = [
   conceptsService,
   vqaService,
   kitsService,
+  segmentationService,
 ];

@@ -24,6 +24,7 @@ function loadContract() {
     telemetry: metarankV1("metarank/v1/telemetry.proto").Telemetry.service,
     vqa: metarankV1("metarank/v1/vqa.proto").QuestionAnswering.service,
     kits: metarankV1("metarank/v1/kit.proto").Kits.service,
+    segmentation: metarankV1("metarank/v1/segmentation.proto").Segmentation.service,
   };
 }
 /** `rpc().inference.Explain` etc.: the method definitions the calls below take. */

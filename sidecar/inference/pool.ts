@@ -15,6 +15,7 @@ import { CHECKPOINT_ERROR_NAMES, INPUT_ERROR_NAMES } from "./errors.ts";
 import type { TcavProgressMessage, WorkerInit, WorkerReply, WorkerTask } from "./poolProtocol.ts";
 import type { TcavJob, TcavJobResult } from "../concepts/experiment.ts";
 import type { VqaJob, VqaJobResult } from "../vqa/job.ts";
+import type { SegExplainRequest, SegExplainResult, SegmentRequest, SegmentResult } from "./segmentation/job.ts";
 import type { CrackPhotoRequest, CrackPhotoResult } from "../inspection/photo.ts";
 
 const WORKER_FILE = new URL("./workerEntry.mjs", import.meta.url).pathname;
@@ -162,6 +163,16 @@ export class InferencePool {
   /** One question answered and explained over the image and the words (sidecar/vqa/job.ts). */
   vqa(req: VqaJob, opts?: JobOptions): Promise<VqaJobResult> {
     return this.submit({ kind: "vqa", req }, opts);
+  }
+
+  /** The per-pixel prediction of a segmentation network (sidecar/inference/segmentation/job.ts). */
+  segment(req: SegmentRequest, opts?: JobOptions): Promise<SegmentResult> {
+    return this.submit({ kind: "segment", req }, opts);
+  }
+
+  /** One predicted class of a segmentation explained (Feature_Ablation or LayerGradCAM over the class-sum wrapper). */
+  segExplain(req: SegExplainRequest, opts?: JobOptions): Promise<SegExplainResult> {
+    return this.submit({ kind: "segExplain", req }, opts);
   }
 
   /** Load models in every worker ahead of the first request (one warm job per thread). */

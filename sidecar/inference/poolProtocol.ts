@@ -4,6 +4,7 @@ import type { ExplainRequest, ExplainResult, PredictRequest, PredictResult } fro
 import type { CrackPhotoRequest, CrackPhotoResult } from "../inspection/photo.ts";
 import type { TcavJob, TcavJobResult } from "../concepts/experiment.ts";
 import type { VqaJob, VqaJobResult } from "../vqa/job.ts";
+import type { SegExplainRequest, SegExplainResult, SegmentRequest, SegmentResult } from "./segmentation/job.ts";
 
 export type WorkerTask =
   | { kind: "predict"; req: PredictRequest }
@@ -12,11 +13,13 @@ export type WorkerTask =
   | { kind: "detectCracks"; req: CrackPhotoRequest }
   // `progress`: where the worker posts TcavProgressMessage after each CAV (transferred, not copied).
   | { kind: "tcav"; req: TcavJob; progress?: MessagePort }
-  | { kind: "vqa"; req: VqaJob };
+  | { kind: "vqa"; req: VqaJob }
+  | { kind: "segment"; req: SegmentRequest }
+  | { kind: "segExplain"; req: SegExplainRequest };
 
 /** Every task is answered (errors by name and message, since thrown errors lose their class across threads), with the worker's backend. */
 export type WorkerReply = { backend: string } & (
-  | { ok: true; result: PredictResult | ExplainResult | CrackPhotoResult | TcavJobResult | VqaJobResult | null }
+  | { ok: true; result: PredictResult | ExplainResult | CrackPhotoResult | TcavJobResult | VqaJobResult | SegmentResult | SegExplainResult | null }
   | { ok: false; error: { name: string; message: string } }
 );
 

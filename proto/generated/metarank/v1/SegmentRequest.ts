@@ -1,0 +1,15 @@
+// Original file: proto/metarank/v1/segmentation.proto
+
+import type { Tensor as _metarank_v1_Tensor, Tensor__Output as _metarank_v1_Tensor__Output } from '../../metarank/v1/Tensor.ts';
+
+export interface SegmentRequest {
+  'modelId'?: (string);
+  'imagePng'?: (Buffer | Uint8Array | string);
+  'imageTensor'?: (_metarank_v1_Tensor | null);
+}
+
+export interface SegmentRequest__Output {
+  'modelId': (string);
+  'imagePng': (Buffer);
+  'imageTensor': (_metarank_v1_Tensor__Output | null);
+}
