@@ -1,5 +1,6 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes } from "sequelize";
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute } from "sequelize";
 import { sequelize } from "./db.ts";
+import type { User } from "./User.ts";
 
 export const EVALUATION_KINDS = ["method", "maps"] as const;
 export type EvaluationKind = (typeof EVALUATION_KINDS)[number];
@@ -63,6 +64,8 @@ export class EvaluationRun extends Model<InferAttributes<EvaluationRun>, InferCr
   declare finishedAt: CreationOptional<Date | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
+  /** Loaded only with `include: "user"` (models/index.ts). */
+  declare user?: NonAttribute<User | null>;
 }
 
 EvaluationRun.init(

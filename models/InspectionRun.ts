@@ -1,5 +1,6 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes } from "sequelize";
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute } from "sequelize";
 import { sequelize } from "./db.ts";
+import type { Picture } from "./Picture.ts";
 
 export const INSPECTION_STATES = ["queued", "running", "completed", "failed", "cancelled"] as const;
 export type InspectionState = (typeof INSPECTION_STATES)[number];
@@ -65,6 +66,8 @@ export class CrackDetection extends Model<InferAttributes<CrackDetection>, Infer
   declare maskPath: string;
   declare elapsedMs: number;
   declare detectedAt: Date;
+  /** Loaded only with `include: "picture"` (models/index.ts); null when the photo is gone. */
+  declare picture?: NonAttribute<Picture | null>;
 }
 
 CrackDetection.init(

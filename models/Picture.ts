@@ -1,5 +1,6 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes } from "sequelize";
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute } from "sequelize";
 import { sequelize } from "./db.ts";
+import type { Dataset } from "./Dataset.ts";
 
 /** One stored image (seed 001 §3 "Picture info"). Paths are relative to the storage root and server-generated. */
 export class Picture extends Model<InferAttributes<Picture>, InferCreationAttributes<Picture>> {
@@ -16,6 +17,8 @@ export class Picture extends Model<InferAttributes<Picture>, InferCreationAttrib
   declare label: CreationOptional<string | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
+  /** Loaded only with `include: "dataset"` (models/index.ts). */
+  declare dataset?: NonAttribute<Dataset | null>;
 }
 
 Picture.init(

@@ -1,5 +1,7 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes } from "sequelize";
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute } from "sequelize";
 import { sequelize } from "./db.ts";
+import type { EvaluationRun } from "./EvaluationRun.ts";
+import type { User } from "./User.ts";
 
 // MEDIUMTEXT on MariaDB (TEXT stops at 64 KB); SQLite has one TEXT and warns about sizes.
 const LONG_TEXT = sequelize.getDialect() === "sqlite" ? DataTypes.TEXT : DataTypes.TEXT("medium");
@@ -38,6 +40,10 @@ export class Submission extends Model<InferAttributes<Submission>, InferCreation
   declare evaluationRunId: CreationOptional<number | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
+  /** Loaded only with `include: "user"` (models/index.ts); null when the account is gone. */
+  declare user?: NonAttribute<User | null>;
+  /** Loaded only with `include: "evaluationRun"`: the run a verified submission came from. */
+  declare evaluationRun?: NonAttribute<EvaluationRun | null>;
 }
 
 Submission.init(

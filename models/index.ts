@@ -1,4 +1,5 @@
-// Every model, one import away. Associations live here so each model file stays standalone.
+// Every model, one import away. Associations live here so each model file stays standalone
+// (a model file only declares the property an `include` fills, by a type-only import).
 export { sequelize, isSqlite, databaseUrl } from "./db.ts";
 export { User, usernameKey } from "./User.ts";
 export { Session } from "./Session.ts";
@@ -24,3 +25,19 @@ export { InspectionRun, CrackDetection, INSPECTION_STATES, type InspectionState 
 export { SearchQuery } from "./SearchQuery.ts";
 export { ConceptResult } from "./ConceptResult.ts";
 export { VqaResult } from "./VqaResult.ts";
+
+import { User } from "./User.ts";
+import { Submission } from "./Submission.ts";
+import { EvaluationRun } from "./EvaluationRun.ts";
+import { Dataset } from "./Dataset.ts";
+import { Picture } from "./Picture.ts";
+import { CrackDetection } from "./InspectionRun.ts";
+
+// The joins the app reads through `include` instead of loading rows by id by hand. The tables'
+// foreign keys (and what a delete does to them) belong to the migrations, so these associations
+// add no constraints of their own (`constraints: false`): declaring them changes no schema.
+Submission.belongsTo(User, { as: "user", foreignKey: "userId", constraints: false });
+Submission.belongsTo(EvaluationRun, { as: "evaluationRun", foreignKey: "evaluationRunId", constraints: false });
+EvaluationRun.belongsTo(User, { as: "user", foreignKey: "userId", constraints: false });
+Picture.belongsTo(Dataset, { as: "dataset", foreignKey: "datasetId", constraints: false });
+CrackDetection.belongsTo(Picture, { as: "picture", foreignKey: "pictureId", constraints: false });

@@ -116,10 +116,9 @@ export async function requireOwnDataset(id: unknown, user: NonNullable<Viewer>):
 export async function findVisiblePicture(id: unknown, viewer: Viewer): Promise<{ picture: Picture; dataset: Dataset } | null> {
   const n = Number(id);
   if (!Number.isSafeInteger(n) || n <= 0) return null;
-  const picture = await Picture.findByPk(n);
-  if (!picture) return null;
-  const dataset = await findVisibleDataset(picture.datasetId, viewer);
-  return dataset ? { picture, dataset } : null;
+  // The visibility rule is the join's condition: a picture of a dataset the viewer may not see is not found.
+  const picture = await Picture.findByPk(n, { include: [{ association: "dataset", where: visibleWhere(viewer), required: true }] });
+  return picture?.dataset ? { picture, dataset: picture.dataset } : null;
 }
 
 /** The dataset name rule (app/lib/rules/datasets.ts): required, at most 100 characters, one line, spaces collapsed. */

@@ -162,8 +162,8 @@ const verdicts = new Map<string, DistributionCheck>();
 
 /** Where the result comes from, and whether its picture is like the model's data. */
 export async function provenanceOf(result: ResultView): Promise<ResultProvenance> {
-  const picture = await Picture.findByPk(result.pictureId);
-  const dataset = picture ? await Dataset.findByPk(picture.datasetId) : null;
+  const picture = await Picture.findByPk(result.pictureId, { include: ["dataset"] });
+  const dataset = picture?.dataset ?? null;
   const pic = { name: picture?.displayName ?? "", dataset: dataset?.name ?? "", platform: dataset?.ownerId == null };
   let model: TrainedModel | undefined;
   try {

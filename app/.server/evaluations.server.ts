@@ -13,7 +13,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { Op } from "sequelize";
-import { EvaluationRun, Suite, User, transitionRun, type EvaluationKind, type EvaluationState } from "./db.server.ts";
+import { EvaluationRun, Suite, transitionRun, type EvaluationKind, type EvaluationState } from "./db.server.ts";
 import { SidecarCallError, pickSidecar, rpc, serverStream, unary, type SidecarTarget } from "./sidecar.server.ts";
 import type { EvaluationProgress__Output } from "../../proto/generated/metarank/v1/EvaluationProgress.ts";
 import type { EvaluationResult__Output } from "../../proto/generated/metarank/v1/EvaluationResult.ts";
@@ -451,10 +451,8 @@ export function toRunView(r: EvaluationRun, username: string): RunView {
 }
 
 export async function listEvaluationRuns(limit = 50): Promise<RunView[]> {
-  const rows = await EvaluationRun.findAll({ order: [["id", "DESC"]], limit });
-  const users = await User.findAll({ where: { id: [...new Set(rows.map((r) => r.userId))] }, attributes: ["id", "username"] });
-  const names = new Map(users.map((u) => [u.id, u.username]));
-  return rows.map((r) => toRunView(r, names.get(r.userId) ?? `user ${r.userId}`));
+  const rows = await EvaluationRun.findAll({ include: [{ association: "user", attributes: ["id", "username"] }], order: [["id", "DESC"]], limit });
+  return rows.map((r) => toRunView(r, r.user?.username ?? `user ${r.userId}`));
 }
 
 /** A finished run's file, or null (unknown run, not finished, unknown name). */

@@ -152,10 +152,11 @@ function detectionRow(d: CrackDetection, picture: Picture | undefined): Detectio
   };
 }
 
-async function rowsOf(detections: CrackDetection[]): Promise<DetectionRow[]> {
-  const pictures = await Picture.findAll({ where: { id: detections.map((d) => d.pictureId) }, attributes: ["id", "displayName", "label"] });
-  const byId = new Map(pictures.map((p) => [p.id, p]));
-  return detections.map((d) => detectionRow(d, byId.get(d.pictureId)));
+/** Every detection query loads the photo's name and label with it (models/index.ts). */
+const WITH_PICTURE = { include: [{ association: "picture", attributes: ["id", "displayName", "label"] }] };
+
+function rowsOf(detections: CrackDetection[]): DetectionRow[] {
+  return detections.map((d) => detectionRow(d, d.picture ?? undefined));
 }
 
 export interface ResultsPage {
@@ -171,17 +172,18 @@ export async function resultsPage(runId: number, page: number): Promise<ResultsP
   const pages = Math.max(1, Math.ceil(total / RESULTS_PER_PAGE));
   const p = Math.min(Math.max(1, page), pages);
   const detections = await CrackDetection.findAll({
+    ...WITH_PICTURE,
     where: { runId },
     order: [["position", "ASC"]],
     offset: (p - 1) * RESULTS_PER_PAGE,
     limit: RESULTS_PER_PAGE,
   });
-  return { rows: await rowsOf(detections), page: p, pages, total };
+  return { rows: rowsOf(detections), page: p, pages, total };
 }
 
 /** The first `limit` detections of a run in photo order (the dam viewer maps them onto its panels). */
 export async function runDetections(runId: number, limit: number): Promise<DetectionRow[]> {
-  const detections = await CrackDetection.findAll({ where: { runId }, order: [["position", "ASC"]], limit });
+  const detections = await CrackDetection.findAll({ ...WITH_PICTURE, where: { runId }, order: [["position", "ASC"]], limit });
   return rowsOf(detections);
 }
 
@@ -189,8 +191,8 @@ export async function runDetections(runId: number, limit: number): Promise<Detec
 export async function findDetection(runId: number, detectionId: unknown): Promise<DetectionRow | null> {
   const n = Number(detectionId);
   if (!Number.isSafeInteger(n) || n <= 0) return null;
-  const d = await CrackDetection.findOne({ where: { id: n, runId } });
-  return d ? (await rowsOf([d]))[0] : null;
+  const d = await CrackDetection.findOne({ ...WITH_PICTURE, where: { id: n, runId } });
+  return d ? rowsOf([d])[0] : null;
 }
 
 /** A detection's mask file, if the viewer may see its run's dataset. */
@@ -214,8 +216,13 @@ export async function getResults(modelName: string, viewer: Viewer): Promise<{ r
     order: [["id", "DESC"]],
   });
   if (!run) return { run: null, rows: [] };
-  const detections = await CrackDetection.findAll({ where: { runId: run.id }, order: [["position", "ASC"]], limit: INSPECTION_LIMITS.resultsPerCall });
-  return { run: runView(run, datasets.get(run.datasetId)!, viewer), rows: await rowsOf(detections) };
+  const detections = await CrackDetection.findAll({
+    ...WITH_PICTURE,
+    where: { runId: run.id },
+    order: [["position", "ASC"]],
+    limit: INSPECTION_LIMITS.resultsPerCall,
+  });
+  return { run: runView(run, datasets.get(run.datasetId)!, viewer), rows: rowsOf(detections) };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { Op, QueryTypes } from "sequelize";
-import { BoardMethod, EvaluationRun, Submission, SubmissionDraft, Suite, User, isSqlite, sequelize, writeTransaction, type TaskScore } from "./db.server.ts";
+import { BoardMethod, Submission, SubmissionDraft, Suite, isSqlite, sequelize, writeTransaction, type TaskScore } from "./db.server.ts";
 import { SubmissionStatus } from "~/lib/rules/submissionStatus.ts";
 import { Provenance } from "~/lib/rules/provenance.ts";
 import { MAPS_MAX_BYTES, mapsMessage, mib } from "~/lib/rules/maps.ts";
@@ -494,18 +494,18 @@ const SORT_COLUMN: Record<HistorySort, string> = { time: "createdAt", metascore:
 /** Submissions, newest first by default: one user's (HISTORY) or everyone's (APPROVAL). */
 export async function listSubmissions(filter: { userId?: number }, sort: HistorySort, dir: "asc" | "desc"): Promise<HistoryRow[]> {
   const rows = await Submission.findAll({
+    include: [{ association: "user", attributes: ["id", "username", "institute"] }],
     where: filter.userId !== undefined ? { userId: filter.userId } : {},
     order: [
       [SORT_COLUMN[sort], dir.toUpperCase()],
       ["id", dir.toUpperCase()],
     ],
   });
-  const users = new Map((await User.findAll({ where: { id: [...new Set(rows.map((r) => r.userId))] } })).map((u) => [u.id, u]));
   const current = await currentStandings(rows.filter((r) => r.status === SubmissionStatus.approved).map((r) => r.id));
   return rows.map((r) => ({
     id: r.id,
-    username: users.get(r.userId)?.username ?? "(deleted user)",
-    institute: users.get(r.userId)?.institute ?? "",
+    username: r.user?.username ?? "(deleted user)",
+    institute: r.user?.institute ?? "",
     algorithm: r.algorithm,
     metascore: r.metascore,
     metascoreText: formatMetascore(r.metascore),
@@ -565,12 +565,12 @@ export async function decideSubmission(admin: { id: number }, id: number, decisi
     for (let attempt = 1; ; attempt++) {
       let plan: FusionPlan | null = null;
       if (decision === "approve") {
-        const sub = await Submission.findByPk(id);
+        const sub = await Submission.findByPk(id, { include: [{ association: "user", attributes: ["id", "username", "institute"] }] });
         if (!sub || sub.status !== SubmissionStatus.inProcess) return notInProcess;
         // The suite may have stopped taking self-reported results after this one was sent.
         if (sub.provenance !== Provenance.verified && (await Suite.findByPk(sub.suiteId))?.acceptsSelfReported === false)
           return { ok: false, message: failed, detail: MSG.selfReportedApproval };
-        const user = await User.findByPk(sub.userId);
+        const user = sub.user;
         plan = await planFusion(sub.suiteId, {
           contributor: user?.username ?? "(deleted user)",
           institute: user?.institute ?? "",
@@ -619,12 +619,13 @@ function affectedRows(value: unknown): number {
 
 /** A stored file for download: admins and the submission's owner only (403 for anyone else). */
 export async function submissionFile(user: { id: number; isAdmin: boolean }, id: number, kind: FileKind) {
-  const sub = await Submission.findByPk(id);
+  // Only the maps download needs the evaluation run the submission came from.
+  const sub = await Submission.findByPk(id, kind === "maps" ? { include: ["evaluationRun"] } : {});
   if (!sub) return { status: 404 as const };
   if (!user.isAdmin && sub.userId !== user.id) return { status: 403 as const };
   if (kind === "maps") {
     // A verified submission's evidence: the maps zip its evaluation run read.
-    const run = sub.evaluationRunId ? await EvaluationRun.findByPk(sub.evaluationRunId) : null;
+    const run = sub.evaluationRun;
     if (!run?.mapsFile) return { status: 404 as const };
     return { status: 200 as const, content: await fs.readFile(path.join(mapsDir(), path.basename(run.mapsFile))), name: run.mapsName ?? "maps.zip", kind };
   }
