@@ -14,6 +14,7 @@ import { SidecarCallError, rpc, unary } from "./sidecar.server.ts";
 import { returnDemoRun, spendDemoRun } from "./throttle.server.ts";
 import type { ModelInfo__Output } from "../../proto/generated/metarank/v1/ModelInfo.ts";
 import { findVisiblePicture, type Viewer } from "./datasets.server.ts";
+import { NotFoundError } from "./domainErrors.server.ts";
 import { readStored, removeStored, storedFile } from "./pictures.server.ts";
 import { messageRef } from "../lib/forms/messages.ts";
 import { CLASSIFICATION_MSG } from "../lib/rules/classification.ts";
@@ -146,7 +147,7 @@ export async function explainPicture(
   signal?: AbortSignal,
 ): Promise<ExplainOutcome> {
   const found = await findVisiblePicture(pictureId, viewer);
-  if (!found) throw new Response(CLASSIFICATION_MSG.notFound, { status: 404 });
+  if (!found) throw new NotFoundError(CLASSIFICATION_MSG.notFound);
   const algo = CLASSIFICATION_ALGORITHMS.find((a) => a.value === algorithm);
   if (!algo) throw new ClassificationFailed("demo:failure.unknownAlgorithm", `algorithm ${algorithm}`);
   const params = METHOD_PARAMS[algo.method] ?? {};

@@ -5,6 +5,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { Viewer } from "./datasets.server.ts";
+import { NotFoundError } from "./domainErrors.server.ts";
 import { findVisibleRun, listRuns, runDetections, runViewOf, type DetectionRow, type RunView } from "./inspection.server.ts";
 
 export const DAM_MODEL_URL = "/models/dam.glb";
@@ -103,7 +104,7 @@ export async function damView(viewer: Viewer, runId: string | null): Promise<Dam
   let run: RunView | null;
   if (runId) {
     const found = await findVisibleRun(runId, viewer);
-    if (!found) throw new Response("Not Found", { status: 404, statusText: "Not Found" });
+    if (!found) throw new NotFoundError("Not Found");
     run = runViewOf(found, viewer);
   } else run = runs.find((r) => r.state === "completed" && r.photosDone > 0) ?? runs.find((r) => r.photosDone > 0) ?? null;
   const count = model?.panels ?? 0;

@@ -7,6 +7,7 @@ import { ForeignKeyConstraintError, Op, type WhereOptions } from "sequelize";
 import { ConceptResult, Dataset, Picture, InferenceCache, User, VqaResult, sequelize, writeTransaction } from "./db.server.ts";
 import type { CurrentUser } from "./session.server.ts";
 import type { UploadedFile } from "./uploads.server.ts";
+import { ForbiddenError, NotFoundError, orRefusal, refusalResponse } from "./domainErrors.server.ts";
 import { PICTURE_LIMITS, PictureRejected, displayNameOf, preparePicture, removeStored, storePicture } from "./pictures.server.ts";
 import { DATASET_MSG, PICTURES_PER_PAGE, PICTURES_PER_PREVIEW, PREVIEWS_PER_PAGE, datasetNameField } from "../lib/rules/datasets.ts";
 
@@ -55,8 +56,6 @@ export function visibleWhere(viewer: Viewer): WhereOptions<Dataset> {
 /** How a TCAV result names a dataset used as a concept (concept_results.concepts). */
 export const conceptRef = (datasetId: number) => `dataset:${datasetId}`;
 
-export const notFound = () => new Response(MSG.notFound, { status: 404, statusText: "Not Found" });
-
 async function ownerNames(ids: (number | null)[]): Promise<Map<number, string>> {
   const wanted = [...new Set(ids.filter((x): x is number => x != null))];
   if (!wanted.length) return new Map();
@@ -98,18 +97,25 @@ export async function findVisibleDataset(id: unknown, viewer: Viewer): Promise<D
   return Dataset.findOne({ where: { [Op.and]: [{ id: n }, visibleWhere(viewer)] } });
 }
 
+/** Route guard: the dataset if the viewer may see it, else the 404 answer. */
 export async function requireVisibleDataset(id: unknown, viewer: Viewer): Promise<Dataset> {
   const d = await findVisibleDataset(id, viewer);
-  if (!d) throw notFound();
+  if (!d) throw refusalResponse(new NotFoundError(MSG.notFound));
   return d;
 }
 
-/** For changes: 404 when the viewer cannot even see it, 403 when they can but do not own it. */
-export async function requireOwnDataset(id: unknown, user: NonNullable<Viewer>): Promise<Dataset> {
-  const d = await requireVisibleDataset(id, user);
-  if (d.ownerId == null) throw new Response(MSG.platformReadOnly, { status: 403, statusText: "Forbidden" });
-  if (d.ownerId !== user.id) throw new Response(MSG.notOwner, { status: 403, statusText: "Forbidden" });
+/** For changes: NotFoundError when the viewer cannot even see it, ForbiddenError when they can but do not own it. */
+export async function ownDataset(id: unknown, user: NonNullable<Viewer>): Promise<Dataset> {
+  const d = await findVisibleDataset(id, user);
+  if (!d) throw new NotFoundError(MSG.notFound);
+  if (d.ownerId == null) throw new ForbiddenError(MSG.platformReadOnly);
+  if (d.ownerId !== user.id) throw new ForbiddenError(MSG.notOwner);
   return d;
+}
+
+/** Route guard over `ownDataset`: its refusal as the 404 or 403 answer. */
+export function requireOwnDataset(id: unknown, user: NonNullable<Viewer>): Promise<Dataset> {
+  return orRefusal(ownDataset(id, user));
 }
 
 /** A picture the viewer may see (its dataset is visible to them), else null. */
@@ -262,12 +268,12 @@ export async function uploadPictures(
  * confirmation step as for the deletion itself.
  */
 export async function ownPictures(user: NonNullable<Viewer>, datasetId: unknown, rawIds: unknown[]): Promise<Picture[]> {
-  const dataset = await requireOwnDataset(datasetId, user);
+  const dataset = await ownDataset(datasetId, user);
   const ids = [...new Set(rawIds.map(Number).filter((n) => Number.isSafeInteger(n) && n > 0))];
   if (!ids.length) return [];
   const pictures = await Picture.findAll({ where: { id: ids }, order: [["id", "ASC"]] });
   // A picture of another dataset in the list is someone else's business: not found, nothing deleted.
-  if (pictures.length !== ids.length || pictures.some((p) => p.datasetId !== dataset.id)) throw notFound();
+  if (pictures.length !== ids.length || pictures.some((p) => p.datasetId !== dataset.id)) throw new NotFoundError(MSG.notFound);
   return pictures;
 }
 

@@ -11,8 +11,10 @@
 // so a label and a class removal cannot cross.
 import { Op, type Transaction } from "sequelize";
 import { Dataset, Picture, sequelize, writeTransaction } from "./db.server.ts";
-import { listPictures, notFound, type Paged, type PictureView, type Viewer } from "./datasets.server.ts";
+import { listPictures, type Paged, type PictureView, type Viewer } from "./datasets.server.ts";
+import { NotFoundError, orRefusal } from "./domainErrors.server.ts";
 import { LABELS_PER_PAGE, LABEL_MSG, parseClassList, type LabelEntry } from "../lib/rules/labels.ts";
+import { DATASET_MSG } from "../lib/rules/datasets.ts";
 
 export { LABEL_MSG };
 
@@ -29,13 +31,18 @@ export function classesOf(d: Pick<Dataset, "classNames">): string[] {
   }
 }
 
-/** The user's own dataset, else 404 (never 403: whether someone else's dataset exists is not said). */
-export async function requireLabellingDataset(id: unknown, user: User): Promise<Dataset> {
+/** The user's own dataset, else NotFoundError (never 403: whether someone else's dataset exists is not said). */
+async function labellingDataset(id: unknown, user: User): Promise<Dataset> {
   const n = Number(id);
-  if (!Number.isSafeInteger(n) || n <= 0) throw notFound();
+  if (!Number.isSafeInteger(n) || n <= 0) throw new NotFoundError(DATASET_MSG.notFound);
   const d = await Dataset.findOne({ where: { id: n, ownerId: user.id } });
-  if (!d) throw notFound();
+  if (!d) throw new NotFoundError(DATASET_MSG.notFound);
   return d;
+}
+
+/** Route guard over `labellingDataset`: another user's dataset is the 404 answer. */
+export function requireLabellingDataset(id: unknown, user: User): Promise<Dataset> {
+  return orRefusal(labellingDataset(id, user));
 }
 
 export interface Progress {
@@ -109,7 +116,7 @@ export interface LabellingScreen {
  * of the first unlabelled picture, that picture current.
  */
 export async function labellingScreen(user: User, datasetId: unknown, page: number | null, at: number | null): Promise<LabellingScreen> {
-  const dataset = await requireLabellingDataset(datasetId, user);
+  const dataset = await labellingDataset(datasetId, user);
   let wanted = { page: page ?? 1, at };
   if (page == null) {
     const first = await Picture.findOne({ where: { datasetId: dataset.id, label: null }, order: [["id", "ASC"]], attributes: ["id"] });
@@ -133,7 +140,7 @@ export async function labellingScreen(user: User, datasetId: unknown, page: numb
 /** The dataset row, locked for the rest of the transaction (and re-checked: it may have been deleted meanwhile). */
 async function lockOwnDataset(id: number, user: User, transaction: Transaction): Promise<Dataset> {
   const d = await Dataset.findOne({ where: { id, ownerId: user.id }, transaction, lock: transaction.LOCK.UPDATE });
-  if (!d) throw notFound();
+  if (!d) throw new NotFoundError(DATASET_MSG.notFound);
   return d;
 }
 
@@ -145,7 +152,7 @@ async function lockOwnDataset(id: number, user: User, transaction: Transaction):
  */
 export async function setClasses(user: User, datasetId: unknown, text: string): Promise<{ classes?: string[]; error?: string }> {
   // Ownership first: a stranger learns nothing from the rule's message.
-  const dataset = await requireLabellingDataset(datasetId, user);
+  const dataset = await labellingDataset(datasetId, user);
   const parsed = parseClassList(text);
   if (!parsed.ok) return { error: parsed.error };
   return sequelize.transaction(writeTransaction(), async (transaction) => {
@@ -172,7 +179,7 @@ export async function setClasses(user: User, datasetId: unknown, text: string): 
  * its classes as they are at commit time (else the message, nothing written).
  */
 export async function setLabels(user: User, datasetId: unknown, entries: LabelEntry[]): Promise<{ changed?: number; error?: string }> {
-  const dataset = await requireLabellingDataset(datasetId, user);
+  const dataset = await labellingDataset(datasetId, user);
   if (!entries.length) return { error: LABEL_MSG.noLabels };
   if (entries.length > LABELS_PER_PAGE) return { error: LABEL_MSG.tooManyLabels };
   return sequelize.transaction(writeTransaction(), async (transaction) => {
@@ -180,7 +187,7 @@ export async function setLabels(user: User, datasetId: unknown, entries: LabelEn
     const ids = [...new Set(entries.map((e) => e.pictureId))];
     const pictures = await Picture.findAll({ where: { id: ids }, transaction });
     // A picture of another dataset (anyone's) is not this page's business: not found, nothing written.
-    if (pictures.length !== ids.length || pictures.some((p) => p.datasetId !== d.id)) throw notFound();
+    if (pictures.length !== ids.length || pictures.some((p) => p.datasetId !== d.id)) throw new NotFoundError(DATASET_MSG.notFound);
     const classes = new Set(classesOf(d));
     const bad = entries.find((e) => e.label !== null && !classes.has(e.label));
     if (bad) return { error: LABEL_MSG.notAClass(bad.label!) };

@@ -10,6 +10,7 @@ import { UniqueConstraintError } from "sequelize";
 import type { VqaModel__Output } from "../../proto/generated/metarank/v1/VqaModel.ts";
 import { VqaResult } from "./db.server.ts";
 import { findVisiblePicture, type Viewer } from "./datasets.server.ts";
+import { NotFoundError } from "./domainErrors.server.ts";
 import { ClassificationFailed, DEMO_BUSY, DemoRateLimited } from "./classification.server.ts";
 import { readStored } from "./pictures.server.ts";
 import { SidecarCallError, rpc, unary } from "./sidecar.server.ts";
@@ -105,7 +106,7 @@ export async function askQuestion(
   signal?: AbortSignal,
 ): Promise<AskOutcome> {
   const found = await findVisiblePicture(pictureId, viewer);
-  if (!found) throw new Response(VQA_MSG.notFound, { status: 404 });
+  if (!found) throw new NotFoundError(VQA_MSG.notFound);
   let models: VqaModelView[];
   try {
     models = await vqaModels();

@@ -30,6 +30,7 @@ import {
 import { Picture } from "~/.server/db.server.ts";
 import { provenanceOf, type ResultProvenance } from "~/.server/demoResult.server.ts";
 import { i18nServer } from "~/.server/i18n.server.ts";
+import { DomainError, refusalResponse } from "~/.server/domainErrors.server.ts";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { DatasetPicker, PicturePicker } from "~/components/datasets/PicturePicker.tsx";
 import { DemoFailurePanel, type DemoFailure } from "~/components/DemoFailurePanel.tsx";
@@ -186,6 +187,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     next.delete("index");
     return redirect(`/UserImgclassification?${next}#results`);
   } catch (e) {
+    // A picture the visitor may not see is the 404 page, as when it is opened by its address.
+    if (e instanceof DomainError) throw refusalResponse(e);
     if (e instanceof DemoRateLimited) return data<ActionResult>({ errors: { image: e.message } }, { status: 429 });
     if (!(e instanceof ClassificationFailed)) throw e;
     const gpu = await reportGpu();

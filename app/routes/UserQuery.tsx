@@ -15,6 +15,7 @@ import { ClassificationFailed, DemoRateLimited, reportGpu } from "~/.server/clas
 import { askQuestion, vqaModels, vqaResultFor, type VqaModelView, type VqaResultView } from "~/.server/vqa.server.ts";
 import { checkFormData } from "~/.server/forms.server.ts";
 import { i18nServer } from "~/.server/i18n.server.ts";
+import { DomainError, refusalResponse } from "~/.server/domainErrors.server.ts";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { DatasetPicker, PicturePicker } from "~/components/datasets/PicturePicker.tsx";
 import { DemoFailurePanel, type DemoFailure } from "~/components/DemoFailurePanel.tsx";
@@ -123,6 +124,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     next.set("ok", "1");
     return redirect(`/UserQuery?${next}#results`);
   } catch (e) {
+    // A picture the visitor may not see is the 404 page, as when it is opened by its address.
+    if (e instanceof DomainError) throw refusalResponse(e);
     if (e instanceof DemoRateLimited) return data<ActionResult>({ errors: { question: e.message }, sent }, { status: 429 });
     if (!(e instanceof ClassificationFailed)) throw e;
     const gpu = await reportGpu();

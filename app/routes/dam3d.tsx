@@ -12,6 +12,7 @@ import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { damView, type PanelView } from "~/.server/dam.server.ts";
 import { getUser } from "~/.server/session.server.ts";
+import { orRefusal } from "~/.server/domainErrors.server.ts";
 import { DamViewer, type ViewerPanel } from "~/components/DamViewer.tsx";
 import { useHydrated } from "~/lib/useHydrated.ts";
 
@@ -21,7 +22,7 @@ export const meta: MetaFunction = () => [{ title: "3D dam viewer — Meta-Rank" 
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await getUser(request);
-  return damView(viewer, new URL(request.url).searchParams.get("run"));
+  return orRefusal(damView(viewer, new URL(request.url).searchParams.get("run")));
 }
 
 const detailsHref = (runId: number, detectionId: number) => `/twodresult?run=${runId}&details=${detectionId}`;

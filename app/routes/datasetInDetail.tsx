@@ -7,6 +7,7 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
 import { Dialog } from "primereact/dialog";
 import { Button } from "primereact/button";
+import { orRefusal } from "~/.server/domainErrors.server.ts";
 import { useState } from "react";
 import { requireUser } from "~/.server/session.server.ts";
 import type { UploadedFiles } from "~/.server/uploads.server.ts";
@@ -167,10 +168,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return data<ActionResult>({ intent: intent.data, error: parsed.errors.datasetId ?? parsed.errors.pictureIds ?? MSG.badPicture }, { status: 400 });
     const { datasetId, pictureIds, page, confirm } = parsed.value;
     // Ownership is checked first, so an empty or unconfirmed request reveals nothing either.
-    const pictures = await ownPictures(user, datasetId, pictureIds);
+    const pictures = await orRefusal(ownPictures(user, datasetId, pictureIds));
     if (!pictures.length) return data<ActionResult>({ intent: intent.data, error: MSG.noneSelected }, { status: 400 });
     if (confirm !== "yes") return data<ActionResult>({ intent: intent.data, confirmPictures: pictures.map(pictureView) });
-    const n = await deletePictures(user, datasetId, pictureIds);
+    const n = await orRefusal(deletePictures(user, datasetId, pictureIds));
     return redirect(back({ dataset: datasetId, page, msg: "deleted", n }));
   }
   const parsed = parseForm(source, deleteDatasetSchema);

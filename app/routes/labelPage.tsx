@@ -13,6 +13,7 @@ import { requireUser } from "~/.server/session.server.ts";
 import { i18nServer } from "~/.server/i18n.server.ts";
 import { checkFormData } from "~/.server/forms.server.ts";
 import { pageOf } from "~/.server/datasets.server.ts";
+import { orRefusal } from "~/.server/domainErrors.server.ts";
 import { LABEL_MSG, labellingList, labellingScreen, nextAfter, requireLabellingDataset, setClasses, setLabels } from "~/.server/labels.server.ts";
 import { Notice, FieldError } from "~/components/FieldError.tsx";
 import { Pager } from "~/components/datasets/Pager.tsx";
@@ -49,7 +50,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const datasetId = sp.get("dataset");
   if (!datasetId) return { kind: "list" as const, title: t("metaTitle"), datasets: await labellingList(user) };
   const at = sp.has("at") ? Math.min(LABELS_PER_PAGE - 1, Math.max(0, Math.floor(Number(sp.get("at"))) || 0)) : null;
-  const screen = await labellingScreen(user, datasetId, sp.has("page") ? pageOf(sp.get("page")) : null, at);
+  const screen = await orRefusal(labellingScreen(user, datasetId, sp.has("page") ? pageOf(sp.get("page")) : null, at));
   return {
     kind: "dataset" as const,
     title: `${screen.dataset.name} — ${t("metaTitle")}`,
@@ -85,7 +86,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const parsed = parseForm(form, classesSchema);
     const typed = String(form.get("classes") ?? "").slice(0, CLASS_LIST_MAX);
     if (!parsed.ok) return data<ActionResult>({ intent: intent.data, fieldErrors: parsed.errors, classesText: typed }, { status: 400 });
-    const r = await setClasses(user, dataset.id, parsed.value.classes);
+    const r = await orRefusal(setClasses(user, dataset.id, parsed.value.classes));
     if (r.error) return data<ActionResult>({ intent: intent.data, fieldErrors: { classes: r.error }, classesText: typed }, { status: 400 });
     return redirect(`${screenUrl(dataset.id)}&msg=classes`);
   }
@@ -93,14 +94,14 @@ export async function action({ request }: ActionFunctionArgs) {
     const parsed = parseForm(form, labelsPageSchema);
     const fields = parseLabelFields(form);
     if (!parsed.ok || !fields.ok) return data<ActionResult>({ intent: intent.data, error: fields.ok ? LABEL_MSG.badPicture : fields.error }, { status: 400 });
-    const r = await setLabels(user, dataset.id, fields.entries);
+    const r = await orRefusal(setLabels(user, dataset.id, fields.entries));
     if (r.error) return data<ActionResult>({ intent: intent.data, error: r.error }, { status: 400 });
     return redirect(`${screenUrl(dataset.id, parsed.value.page)}&msg=saved&n=${r.changed}`);
   }
   const parsed = parseForm(form, oneLabelSchema);
   if (!parsed.ok) return data<ActionResult>({ intent: intent.data, error: parsed.errors.pictureId ?? LABEL_MSG.badPicture }, { status: 400 });
   const { pictureId, label } = parsed.value;
-  const r = await setLabels(user, dataset.id, [{ pictureId, label: label.trim() || null }]);
+  const r = await orRefusal(setLabels(user, dataset.id, [{ pictureId, label: label.trim() || null }]));
   if (r.error) return data<ActionResult>({ intent: intent.data, error: r.error }, { status: 400 });
   // One by one: on to the next picture (the next page after the last of this one).
   const next = await nextAfter(dataset.id, pictureId);
