@@ -21,7 +21,7 @@ import type { ListEvaluationSuitesReply__Output } from "../../proto/generated/me
 import type { RunEvaluationRequest } from "../../proto/generated/metarank/v1/RunEvaluationRequest.ts";
 import type { RunMapsRequest } from "../../proto/generated/metarank/v1/RunMapsRequest.ts";
 import type { EvaluationEvent__Output } from "../../proto/generated/metarank/v1/EvaluationEvent.ts";
-import { attachToDraft, readMapsForRun } from "./mapsRuns.server.ts";
+import { attachToDraft, detachFromDraft, readMapsForRun } from "./mapsRuns.server.ts";
 import { mapsMessage } from "~/lib/rules/maps.ts";
 import { RetryableJobError, enqueueJob, isRetryable, type JobContext, type JobPayloads, type JobQueue, type JobUser } from "./queue.server.ts";
 import { logger } from "./logger.server.ts";
@@ -322,6 +322,9 @@ export async function runEvaluationJob(job: JobContext<EvaluationJobPayload>): P
     const score = await scoreAgainstBoard(row.suiteId, result.morfCsv, result.lerfCsv);
     const localisation = Object.fromEntries(result.localisation.map((l) => [l.task, l.share ?? null]));
     const total = result.tasks.length * result.imagesPerTask;
+    // Verified results go to their owner's draft before the run shows "completed", so a page
+    // that sees the run completed also sees the files (the draft is undone if it was cancelled).
+    if (row.kind === "maps") await attachToDraft(row, result.morfCsv, result.lerfCsv);
     const done = await transitionRun(id, ["running"], "completed", {
       progress: 100,
       imagesDone: total,
@@ -343,10 +346,9 @@ export async function runEvaluationJob(job: JobContext<EvaluationJobPayload>): P
     if (!done) {
       // Cancelled while the files were written: nothing points at them.
       await fs.rm(path.join(evaluationDir(), resultDir), { recursive: true, force: true });
+      if (row.kind === "maps") await detachFromDraft(row);
       return { runId: id, state: "cancelled" };
     }
-    // Verified results go to their owner's draft, ready for "get your scores" and "submit".
-    if (row.kind === "maps") await attachToDraft(row, result.morfCsv, result.lerfCsv);
     await job.progress(100);
     log.info({ runId: id, suite: row.suiteId, method: row.method, seconds: result.seconds, metascore: score.metascore }, "evaluation run completed");
     return { runId: id, state: "completed", metascore: score.metascore };

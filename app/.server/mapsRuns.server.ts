@@ -270,6 +270,18 @@ export async function attachToDraft(run: EvaluationRun, morfCsv: string, lerfCsv
   for (const name of previous) if (name) await fs.rm(storedPath(name), { force: true }).catch(() => undefined);
 }
 
+/** Takes a cancelled run's files out of its owner's draft again, if the draft still holds them. */
+export async function detachFromDraft(run: EvaluationRun): Promise<void> {
+  const draft = await SubmissionDraft.findOne({ where: { userId: run.userId, suiteId: run.suiteId, evaluationRunId: run.id } });
+  if (!draft) return;
+  const files = [draft.morfFile, draft.lerfFile];
+  const [n] = await SubmissionDraft.update(
+    { morfFile: null, morfName: null, lerfFile: null, lerfName: null, resultJson: null, evaluationRunId: null },
+    { where: { id: draft.id, evaluationRunId: run.id } },
+  );
+  if (n) for (const name of files) if (name) await fs.rm(storedPath(name), { force: true }).catch(() => undefined);
+}
+
 // ---- what the pages and the API show ---------------------------------------------------------------
 
 export interface MapsRunView {

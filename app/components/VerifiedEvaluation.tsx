@@ -11,6 +11,7 @@ import { Trans, useTranslation } from "react-i18next";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { translateMessage } from "~/lib/forms/messages.ts";
 import { usePeriodicRevalidation } from "~/lib/usePeriodicRevalidation.ts";
+import { useHydrated } from "~/lib/useHydrated.ts";
 import { MAPS_MAX_BYTES, mib } from "~/lib/rules/maps.ts";
 import { ALGORITHM_MAX } from "~/lib/rules/submission.ts";
 
@@ -37,12 +38,14 @@ export interface VerifiedEvaluationProps {
   /** The run whose files the draft holds now (verified), if any. */
   draftRunId: number | null;
   algorithm: string;
+  /** The draft has been scored (its boards are shown below). */
+  scored: boolean;
   result?: { ok: boolean; message?: string; errors?: Record<string, string>; fileErrors?: string[] };
 }
 
 const formatEta = (s: number | null) => (s === null ? "–" : `${Math.floor(s / 60)}:${String(Math.round(s) % 60).padStart(2, "0")}`);
 
-export function VerifiedEvaluation({ suite, run, draftRunId, algorithm, result }: VerifiedEvaluationProps) {
+export function VerifiedEvaluation({ suite, run, draftRunId, algorithm, scored, result }: VerifiedEvaluationProps) {
   const { t } = useTranslation("submission");
   const navigation = useNavigation();
   const active = run?.state === "queued" || run?.state === "running";
@@ -112,13 +115,14 @@ export function VerifiedEvaluation({ suite, run, draftRunId, algorithm, result }
           </Form>
         </>
       )}
-      {run ? <RunStatus run={run} inDraft={draftRunId === run.id} suiteId={suite.id} /> : null}
+      {run ? <RunStatus run={run} inDraft={draftRunId === run.id} suiteId={suite.id} scored={scored} /> : null}
     </section>
   );
 }
 
-function RunStatus({ run, inDraft, suiteId }: { run: VerifiedRun; inDraft: boolean; suiteId: string }) {
+function RunStatus({ run, inDraft, suiteId, scored }: { run: VerifiedRun; inDraft: boolean; suiteId: string; scored: boolean }) {
   const { t } = useTranslation("submission");
+  const hydrated = useHydrated();
   const active = run.state === "queued" || run.state === "running";
   return (
     <div className="verified-run" data-testid="maps-run" data-state={run.state} aria-live="polite">
@@ -132,10 +136,28 @@ function RunStatus({ run, inDraft, suiteId }: { run: VerifiedRun; inDraft: boole
           <ProgressBar value={run.progress} style={{ height: 18 }} aria-label={t("maps.progress")} />
           <p className="muted">
             {t("maps.progressText", { done: run.imagesDone, total: run.imagesTotal || "…", task: run.currentTask ?? "…", eta: formatEta(run.etaSeconds) })}{" "}
-            {/* Without JavaScript the page does not refresh itself: a plain link reloads it. */}
-            <a href={`/submission?suite=${encodeURIComponent(suiteId)}#verified`}>{t("maps.refresh")}</a>
           </p>
+          {/* Without JavaScript the page does not refresh itself. A GET form to the address without
+              a fragment: a link or form to the page's own address plus "#verified" is a fragment
+              navigation, which only scrolls and sends no request. */}
+          {hydrated ? null : (
+            <form method="get" action="/submission">
+              <input type="hidden" name="suite" value={suiteId} />
+              <button type="submit" className="p-button p-component p-button-outlined p-button-sm">
+                {t("maps.refresh")}
+              </button>
+            </form>
+          )}
         </>
+      ) : null}
+      {run.state === "completed" && inDraft && !scored ? (
+        // The verified files are in the draft: score them here, without the self-reported form's file fields.
+        <Form method="post" action={`/submission?suite=${encodeURIComponent(suiteId)}`} encType="multipart/form-data" preventScrollReset>
+          <input type="hidden" name="intent" value="score" />
+          <input type="hidden" name="suite" value={suiteId} />
+          <input type="hidden" name="algorithm" value={run.method} />
+          <Button type="submit" label={t("maps.scoreButton")} icon="pi pi-chart-bar" data-testid="maps-score" />
+        </Form>
       ) : null}
       {run.state === "completed" ? (
         <Notice kind="success">

@@ -114,7 +114,7 @@ export default function GetStarted() {
                 <Trans
                   t={t}
                   i18nKey="maps.upload"
-                  components={{ b: <b />, submission: <Link to={`/submission?suite=${encodeURIComponent(suite.id)}#verified`} /> }}
+                  components={{ b: <b />, c: <code />, submission: <Link to={`/submission?suite=${encodeURIComponent(suite.id)}#verified`} /> }}
                 />
               </p>
               <h3>{t("module.title")}</h3>

@@ -158,7 +158,15 @@ function useResultToasts(toast: React.RefObject<Toast>, result: SubmissionAction
     const messages = [...new Set([...Object.values(result.errors ?? {}), ...(result.message ? [result.message] : [])])];
     for (const m of messages) toast.current.show({ severity: "error", summary: translateMessage(t, m), life: TOAST_LIFE });
     if (result.fileErrors?.length)
-      toast.current.show({ severity: "error", summary: t("page.fileProblemsToast"), detail: result.fileErrors.slice(0, 5).join("\n"), life: TOAST_LIFE });
+      toast.current.show({
+        severity: "error",
+        summary: t("page.fileProblemsToast"),
+        detail: result.fileErrors
+          .slice(0, 5)
+          .map((e) => translateMessage(t, e))
+          .join("\n"),
+        life: TOAST_LIFE,
+      });
   }, [result, toast, t]);
 }
 
@@ -253,6 +261,7 @@ export default function SubmissionPage() {
         run={mapsRun}
         draftRunId={draft.verifiedRunId}
         algorithm={draft.algorithm}
+        scored={Boolean(draft.result)}
         result={actionData?.intent === "upload-maps" ? actionData : undefined}
       />
 

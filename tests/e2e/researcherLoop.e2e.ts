@@ -4,7 +4,7 @@
 // /submission's "Verified evaluation" section, watch the queued evaluation on the real sidecar,
 // get the scores, submit; an admin approves and the leaderboard shows the rows as verified.
 // With JavaScript the page polls (progress, then completion without a reload); without it the
-// upload is a plain multipart form and the page offers a Refresh link while the run is active.
+// upload is a plain multipart form and the page offers a Refresh button while the run is active.
 // A bad upload (a zip missing a task) shows its message next to the file field; the Chinese
 // interface is checked once for the section's heading. Two checks are soft (the loop goes on
 // past them, the test still fails): each Refresh click reloads the page, and an admin's opened
@@ -76,7 +76,8 @@ const runState = (page: Page) => page.getByTestId("maps-run").getAttribute("data
 
 /** Scores the verified draft and submits it (the same buttons with JavaScript on and off). */
 async function scoreAndSubmit(page: Page, method: string, email: string) {
-  await page.getByRole("button", { name: "Get your current scores and meta-rank" }).click();
+  // The verified run's own score button (the self-reported form below has one with the same words).
+  await page.getByTestId("maps-score").click();
   await page.getByTestId("board-current").waitFor();
   await expect(page.getByTestId("candidate-score").innerText()).resolves.toMatch(new RegExp(`${escape(method)}: metascore -?\\d\\.\\d{4}, rank \\d+ of \\d+`));
   await page.getByLabel("Email").fill(email);
@@ -163,9 +164,14 @@ describe("the researcher's loop: tutorial → kit → numpy maps → verified ro
         if (await bar.isVisible()) {
           sawActive = true;
           progress.add((await bar.getAttribute("aria-valuenow")) ?? "");
-          await expect(run.innerText()).resolves.toMatch(new RegExp(`(\\d+|…) of (${IMAGES}|…) images`));
-          // While active the upload button waits for this run.
-          await expect(section.getByRole("button", { name: "Upload and evaluate" }).isDisabled()).resolves.toBe(true);
+          // While active the upload button waits for this run (the run may finish between two reads).
+          const disabled = await section.getByRole("button", { name: "Upload and evaluate" }).isDisabled();
+          const text = await run.innerText();
+          const still = await runState(page);
+          if (still === "queued" || still === "running") {
+            expect(disabled).toBe(true);
+            expect(text).toMatch(new RegExp(`(\\d+|…) of (${IMAGES}|…) images`));
+          }
         }
       } else if (state) break;
     }
@@ -177,7 +183,7 @@ describe("the researcher's loop: tutorial → kit → numpy maps → verified ro
     await expect(page.evaluate(() => (window as unknown as { loopMarker?: number }).loopMarker)).resolves.toBe(13);
     await expect(run.innerText()).resolves.toMatch(/The platform computed MoRF and LeRF from your maps in [\d.]+ s \(metascore -?\d\.\d{4}, rank \d+ of \d+\)/);
     await expect(run.getByRole("progressbar").count()).resolves.toBe(0);
-    await expect(run.getByRole("link", { name: "Refresh" }).count()).resolves.toBe(0);
+    await expect(run.getByRole("button", { name: "Refresh" }).count()).resolves.toBe(0);
     await page.getByTestId("draft-verified").waitFor();
     // The score form's name follows the finished run.
     await expect(page.getByLabel("Name of your attribution algorithm").inputValue()).resolves.toBe(JS_METHOD);
@@ -192,7 +198,7 @@ describe("the researcher's loop: tutorial → kit → numpy maps → verified ro
     await context.close();
   }, 300_000);
 
-  it("without JavaScript: the Chinese heading, a plain-form upload, a Refresh link while active, then score and submit", async () => {
+  it("without JavaScript: the Chinese heading, a plain-form upload, a Refresh button while active, then score and submit", async () => {
     const context = await signedIn("researcher_nojs", false);
     const page = await context.newPage();
     await page.goto(`/submission?suite=${SUITE}`);
@@ -214,9 +220,8 @@ describe("the researcher's loop: tutorial → kit → numpy maps → verified ro
     const run = page.getByTestId("maps-run");
     const first = await runState(page);
     expect(["queued", "running"]).toContain(first);
-    // No polling without JavaScript: the page offers a link that reloads it.
-    const refresh = run.getByRole("link", { name: "Refresh" });
-    await expect(refresh.getAttribute("href")).resolves.toBe(`/submission?suite=${SUITE}#verified`);
+    // No polling without JavaScript: the page offers a button that reloads it.
+    await expect(run.getByRole("button", { name: "Refresh" }).count()).resolves.toBe(1);
     await expect(run.getByRole("progressbar").count()).resolves.toBe(1);
     let state = first;
     let refreshes = 0;
@@ -228,7 +233,7 @@ describe("the researcher's loop: tutorial → kit → numpy maps → verified ro
       const reloaded = page.waitForResponse((r) => r.request().resourceType() === "document" && new URL(r.url()).pathname === "/submission", {
         timeout: 5_000,
       });
-      await run.getByRole("link", { name: "Refresh" }).click();
+      await run.getByRole("button", { name: "Refresh" }).click();
       if (!(await reloaded.then(() => true).catch(() => false))) {
         deadReloads.push(refreshes);
         await page.reload();
@@ -236,9 +241,9 @@ describe("the researcher's loop: tutorial → kit → numpy maps → verified ro
       state = await runState(page);
     }
     console.log(`no JS: upload → completed after ${refreshes} refreshes, ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    expect.soft(deadReloads, "clicks on Refresh that did not reload the page (a same-URL #verified link is only a jump to the fragment)").toEqual([]);
+    expect.soft(deadReloads, "clicks on Refresh that did not reload the page (a same-URL #verified link would only jump to the fragment)").toEqual([]);
     expect(state, stack.logs().slice(-3000)).toBe("completed");
-    await expect(run.getByRole("link", { name: "Refresh" }).count()).resolves.toBe(0);
+    await expect(run.getByRole("button", { name: "Refresh" }).count()).resolves.toBe(0);
     await expect(run.innerText()).resolves.toContain("marked verified");
     await page.getByTestId("draft-verified").waitFor();
     await expect(page.getByLabel("Name of your attribution algorithm").inputValue()).resolves.toBe(NOJS_METHOD);
