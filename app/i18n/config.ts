@@ -16,6 +16,7 @@ import enConcepts from "~/locales/en/concepts.json";
 import enSubmission from "~/locales/en/submission.json";
 import enTutorial from "~/locales/en/tutorial.json";
 import enVqa from "~/locales/en/vqa.json";
+import enSegmentation from "~/locales/en/segmentation.json";
 import zhAccount from "~/locales/zh/account.json";
 import zhAdmin from "~/locales/zh/admin.json";
 import zhBoard from "~/locales/zh/board.json";
@@ -31,6 +32,7 @@ import zhConcepts from "~/locales/zh/concepts.json";
 import zhSubmission from "~/locales/zh/submission.json";
 import zhTutorial from "~/locales/zh/tutorial.json";
 import zhVqa from "~/locales/zh/vqa.json";
+import zhSegmentation from "~/locales/zh/segmentation.json";
 
 export const LANGUAGES = ["en", "zh"] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -54,6 +56,7 @@ export const resources = {
     labels: enLabels,
     concepts: enConcepts,
     vqa: enVqa,
+    segmentation: enSegmentation,
   },
   zh: {
     account: zhAccount,
@@ -71,6 +74,7 @@ export const resources = {
     labels: zhLabels,
     concepts: zhConcepts,
     vqa: zhVqa,
+    segmentation: zhSegmentation,
   },
 } as const;
 

@@ -11,6 +11,7 @@ import { Dataset, Picture } from "../../models/index.ts";
 // here are exactly the images the platform's models were trained and tested on.
 import { readFashionMnistSplit } from "../../sidecar/data/fashionMnist.ts";
 import { generateScenesSplit } from "../../sidecar/data/scenes.ts";
+import { SEG_CLASSES, classesPresent, generateSegScenes, renderSegScene, SEG_SCENES_DEFAULT_SEED, SEG_SPLITS } from "../../sidecar/data/segScenes.ts";
 import { generateCracksSplit } from "../../sidecar/data/cracks.ts";
 import { readCifarDir } from "../../sidecar/data/cifar.ts";
 import { VQA_IMAGE_SIZE, sceneQA } from "../../sidecar/vqa/scenesQA.ts";
@@ -54,6 +55,17 @@ const vqaSceneLabel = (i: number) =>
     .objects.map((o) => `${o.color} ${o.shape}`)
     .join(", ");
 
+/** The segmentation scenes' held-out split (docs/datasets.md): the pictures /UserImgsegmentation's network was scored on. */
+function segScenes(n: number): ImageDataset {
+  const ds = generateSegScenes("test", n);
+  return { ...ds, labels: new Int32Array(n), classNames: ["scene"] };
+}
+// A picture's label lists the shapes its mask holds (the ground truth the page shows).
+const segSceneLabel = (i: number) =>
+  classesPresent(renderSegScene(SEG_SCENES_DEFAULT_SEED, SEG_SPLITS.test, i).mask)
+    .map((c) => SEG_CLASSES[c])
+    .join(", ");
+
 const SOURCES: Source[] = [
   {
     slug: "fashion-mnist",
@@ -76,6 +88,13 @@ const SOURCES: Source[] = [
     load: vqaScenes,
     count: count("SEED_VQA_PICTURES", 48),
     labelOf: vqaSceneLabel,
+  },
+  {
+    slug: "seg-scenes",
+    name: "Segmentation scenes (generated, held-out split)",
+    load: segScenes,
+    count: count("SEED_SEG_SCENES_PICTURES", 48),
+    labelOf: segSceneLabel,
   },
   // An operator's CIFAR-10/100 binary folder (CIFAR_DIR) fills the gallery's CIFAR card with real samples.
   ...(process.env.CIFAR_DIR

@@ -24,6 +24,7 @@ export const PAGES: Array<[string, Who]> = [
   ["/profile?dialog=edit", "user"],
   ["/profile?dialog=password", "user"],
   ["/submission", "user"],
+  ["/UserImgsegmentation", "user"],
   ["/history", "user"],
   ["/datasetInDetail", "user"],
   ["/labelPage", "user"],

@@ -1,0 +1,334 @@
+// The segmentation demo's server side (seed 001 "Image segmentation page", §5, §7, §8): the
+// segmentation networks come from the sidecar's Segmentation service (ListSegmenters); a picture
+// is first segmented (Segment), then one predicted part is explained (Explain, Captum's
+// class-sum target). Both results are kept in the inference_cache table plus PNG files, keyed
+// by (picture, model, checkpoint) for a segmentation and (picture, model, checkpoint, algorithm,
+// part) for an explanation, so asking again is answered from the database without a sidecar.
+// The picture choice, the visibility rules, the input resizing, the busy answer and the failure
+// panel are the classification demo's own (classification.server.ts, datasets.server.ts).
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import sharp from "sharp";
+import * as grpc from "@grpc/grpc-js";
+import { UniqueConstraintError } from "sequelize";
+import { InferenceCache } from "./db.server.ts";
+import { NotFoundError } from "./domainErrors.server.ts";
+import { SidecarCallError, rpc, unary } from "./sidecar.server.ts";
+import { returnDemoRun, spendDemoRun } from "./throttle.server.ts";
+import { findVisiblePicture, type Viewer } from "./datasets.server.ts";
+import { readStored, removeStored, storedFile } from "./pictures.server.ts";
+import { ClassificationFailed, DEMO_BUSY, DemoRateLimited, modelInput } from "./classification.server.ts";
+import { messageRef } from "../lib/forms/messages.ts";
+import { SEGMENTATION_ALGORITHMS, SEGMENTATION_MSG } from "../lib/rules/segmentation.ts";
+import type { SegmenterInfo__Output } from "../../proto/generated/metarank/v1/SegmenterInfo.ts";
+
+export interface SegModel {
+  id: string;
+  dataset: string;
+  arch: string;
+  classNames: string[];
+  inputHeight: number;
+  inputWidth: number;
+  inputChannels: number;
+  meanIoU: number;
+  testSize: number;
+  /** Part of the cache key: a retrained checkpoint is asked again. */
+  trainedAt: string;
+}
+
+const toModel = (m: SegmenterInfo__Output): SegModel => ({
+  id: m.id,
+  dataset: m.dataset,
+  arch: m.arch,
+  classNames: m.classNames,
+  inputHeight: m.inputHeight,
+  inputWidth: m.inputWidth,
+  inputChannels: m.inputChannels,
+  meanIoU: m.meanIou,
+  testSize: m.testSize,
+  trainedAt: m.trainedAt,
+});
+
+let modelCache: { at: number; models: SegModel[] } | null = null;
+
+/** The sidecar's segmentation networks (cached for a minute, as the classification models are). */
+export async function listSegModels(): Promise<SegModel[]> {
+  if (modelCache && Date.now() - modelCache.at < 60_000) return modelCache.models;
+  const reply = await unary(rpc().segmentation.ListSegmenters, {}, { deadlineMs: 10_000 });
+  const models = reply.models.map(toModel).filter((m) => m.id && m.inputHeight > 0);
+  modelCache = { at: Date.now(), models };
+  return models;
+}
+
+export function forgetSegModels() {
+  modelCache = null;
+}
+
+const DATA_TITLE: Record<string, string> = { "seg-scenes": "segmentation scenes" };
+
+/** The seed's "FCN_ResNet101" slot: each installed segmenter, named by its family and the data it learned. */
+export function segModelOptions(models: SegModel[]): Array<{ value: string; label: string }> {
+  return models.map((m) => ({ value: m.id, label: messageRef("segmentation:modelOption", { data: DATA_TITLE[m.dataset] ?? m.dataset }) }));
+}
+
+export interface SegClass {
+  id: number;
+  name: string;
+  pixels: number;
+  colour: string;
+}
+
+/** What a cached segmentation row holds in its JSON (the key's parts and the answer). */
+interface SegmentJson {
+  checkpoint: string;
+  dataset: string;
+  classes: SegClass[];
+  palette: string[];
+  classNames: string[];
+  meanIoU: number;
+  testSize: number;
+}
+
+interface ExplainJson {
+  checkpoint: string;
+  part: number;
+  segmentation: number;
+  targetScore: number;
+  segmentAttributions: Array<{ id: number; value: number }>;
+}
+
+const keyOf = (parts: unknown[]) => crypto.createHash("sha256").update(JSON.stringify(parts)).digest("hex");
+const SEGMENT_ALGORITHM = "seg:segment";
+const explainAlgorithm = (a: string) => `seg:${a}`;
+
+async function enlarge(png: Buffer | Uint8Array): Promise<Buffer> {
+  const meta = await sharp(png).metadata();
+  const side = Math.max(meta.width ?? 0, meta.height ?? 0);
+  if (!side || side >= 224) return Buffer.from(png);
+  const f = Math.ceil(224 / side);
+  return sharp(png)
+    .resize((meta.width ?? side) * f, (meta.height ?? side) * f, { kernel: "nearest" })
+    .png()
+    .toBuffer();
+}
+
+/** Writes the PNGs and the row; on a race with an identical request, keeps the first row. */
+async function store(
+  key: Record<string, unknown>,
+  row: Record<string, unknown>,
+  images: Record<string, Buffer | Uint8Array>,
+): Promise<{ id: number; cached: boolean }> {
+  const id = crypto.randomUUID();
+  const dir = path.posix.join("explanations", id.slice(0, 2));
+  await fs.mkdir(storedFile(dir), { recursive: true });
+  const paths: Record<string, string> = {};
+  for (const [kind, png] of Object.entries(images)) {
+    paths[kind] = `${dir}/${id}.${kind}.png`;
+    // Stored at a readable size: the model inputs are 32 px.
+    await fs.writeFile(storedFile(paths[kind]), await enlarge(png));
+  }
+  try {
+    const created = await InferenceCache.create({
+      ...key,
+      ...row,
+      heatmapPath: paths.heatmap ?? paths.segmentation,
+      overlayPath: paths.overlay ?? paths.segmentation,
+    } as never);
+    return { id: created.id, cached: false };
+  } catch (e) {
+    await removeStored(Object.values(paths));
+    if (e instanceof UniqueConstraintError) {
+      const again = await InferenceCache.findOne({ where: key });
+      if (again) return { id: again.id, cached: true };
+    }
+    throw e;
+  }
+}
+
+async function callSidecar<T>(visitor: string, run: () => Promise<T>): Promise<T> {
+  const wait = await spendDemoRun(visitor);
+  if (wait > 0) throw new DemoRateLimited(wait);
+  try {
+    return await run();
+  } catch (e) {
+    if (e instanceof SidecarCallError && e.code === grpc.status.RESOURCE_EXHAUSTED) {
+      await returnDemoRun(visitor);
+      throw new ClassificationFailed(DEMO_BUSY, e.details, true);
+    }
+    if (e instanceof SidecarCallError && e.code === grpc.status.INVALID_ARGUMENT) throw new ClassificationFailed("segmentation:failure.refused", e.details);
+    throw new ClassificationFailed("demo:failure.didNotRun", (e as Error).message);
+  }
+}
+
+interface Prepared {
+  pictureId: number;
+  model: SegModel;
+  input: Buffer;
+}
+
+async function prepare(viewer: Viewer, pictureId: unknown, modelId: string): Promise<Prepared> {
+  const found = await findVisiblePicture(pictureId, viewer);
+  if (!found) throw new NotFoundError(SEGMENTATION_MSG.notFound);
+  let models: SegModel[];
+  try {
+    models = await listSegModels();
+  } catch (e) {
+    throw new ClassificationFailed("demo:failure.noAnswer", (e as Error).message);
+  }
+  const model = models.find((m) => m.id === modelId);
+  if (!model) throw new ClassificationFailed("demo:failure.noSuchModel", `model ${modelId}`);
+  const original = await readStored(found.picture.filePath);
+  if (!original) throw new ClassificationFailed("demo:failure.fileMissing", found.picture.filePath);
+  // The classification demo's resizing (centre crop to the model's input size).
+  const input = await modelInput(original, { ...model, testAccuracy: null });
+  return { pictureId: found.picture.id, model, input };
+}
+
+/** Segments a picture the viewer may see (or returns the cached segmentation). */
+export async function segmentPicture(viewer: Viewer, pictureId: unknown, modelId: string, visitor: string, signal?: AbortSignal) {
+  const found = await findVisiblePicture(pictureId, viewer);
+  if (!found) throw new NotFoundError(SEGMENTATION_MSG.notFound);
+  // A cached answer needs no model list (the sidecar may be away): the newest row for this picture and model.
+  const cachedRows = await InferenceCache.findAll({ where: { pictureId: found.picture.id, modelId, algorithm: SEGMENT_ALGORITHM }, order: [["id", "DESC"]] });
+  let models: SegModel[] | null = null;
+  try {
+    models = await listSegModels();
+  } catch {
+    if (cachedRows[0]) return { id: cachedRows[0].id, cached: true };
+  }
+  const checkpoint = models?.find((m) => m.id === modelId)?.trainedAt ?? "";
+  const key = { pictureId: found.picture.id, modelId, algorithm: SEGMENT_ALGORITHM, paramsKey: keyOf([checkpoint]) };
+  const hit = await InferenceCache.findOne({ where: key });
+  if (hit) return { id: hit.id, cached: true };
+  const p = await prepare(viewer, pictureId, modelId);
+  const reply = await callSidecar(visitor, () => unary(rpc().segmentation.Segment, { modelId, imagePng: p.input }, { deadlineMs: 60_000, signal }));
+  if (!reply.segmentationPng.length) throw new ClassificationFailed("demo:failure.noImage", "no segmentation image in the Segment reply");
+  const json: SegmentJson = {
+    checkpoint,
+    dataset: p.model.dataset,
+    classes: reply.classes,
+    palette: reply.palette,
+    classNames: reply.classNames,
+    meanIoU: p.model.meanIoU,
+    testSize: p.model.testSize,
+  };
+  const objectPixels = reply.classes.reduce((s, c) => s + c.pixels, 0);
+  const largest = [...reply.classes].sort((a, b) => b.pixels - a.pixels)[0];
+  return store(
+    key,
+    {
+      paramsJson: JSON.stringify(json),
+      predictedClass: largest?.name ?? reply.classNames[0] ?? "",
+      predictedIndex: largest?.id ?? 0,
+      probability: objectPixels / Math.max(1, reply.height * reply.width),
+    },
+    { segmentation: reply.segmentationPng },
+  );
+}
+
+export interface SegmentationView {
+  id: number;
+  pictureId: number;
+  modelId: string;
+  dataset: string;
+  classes: SegClass[];
+  legend: Array<{ id: number; name: string; colour: string }>;
+  meanIoU: number;
+  testSize: number;
+  imageUrl: string;
+}
+
+/** A cached segmentation, only for a viewer who may see its picture. */
+export async function segmentationFor(viewer: Viewer, cacheId: unknown): Promise<SegmentationView | null> {
+  const n = Number(cacheId);
+  if (!Number.isSafeInteger(n) || n <= 0) return null;
+  const row = await InferenceCache.findByPk(n);
+  if (!row || row.algorithm !== SEGMENT_ALGORITHM || !(await findVisiblePicture(row.pictureId, viewer))) return null;
+  const j = JSON.parse(row.paramsJson) as SegmentJson;
+  return {
+    id: row.id,
+    pictureId: row.pictureId,
+    modelId: row.modelId,
+    dataset: j.dataset,
+    classes: j.classes,
+    legend: j.classNames.map((name, id) => ({ id, name, colour: j.palette[id] })),
+    meanIoU: j.meanIoU,
+    testSize: j.testSize,
+    imageUrl: `/segmentation/${row.id}?kind=segmentation`,
+  };
+}
+
+/** Explains one part of a picture's segmentation (segmenting it first, from the cache when it can). */
+export async function explainPart(viewer: Viewer, pictureId: unknown, modelId: string, algorithm: string, part: number, visitor: string, signal?: AbortSignal) {
+  if (!(SEGMENTATION_ALGORITHMS as readonly string[]).includes(algorithm))
+    throw new ClassificationFailed("demo:failure.unknownAlgorithm", `algorithm ${algorithm}`);
+  const seg = await segmentPicture(viewer, pictureId, modelId, visitor, signal);
+  const view = await segmentationFor(viewer, seg.id);
+  if (!view) throw new NotFoundError(SEGMENTATION_MSG.notFound);
+  // The part must be in this picture's prediction (the sidecar checks it too; here the visitor gets the page's words).
+  if (!view.classes.some((c) => c.id === part)) return { partMissing: true as const, segmentationId: seg.id };
+  const checkpoint = (JSON.parse((await InferenceCache.findByPk(seg.id))!.paramsJson) as SegmentJson).checkpoint;
+  const key = { pictureId: view.pictureId, modelId, algorithm: explainAlgorithm(algorithm), paramsKey: keyOf([checkpoint, part]) };
+  const hit = await InferenceCache.findOne({ where: key });
+  if (hit) return { id: hit.id, cached: true, segmentationId: seg.id };
+  const p = await prepare(viewer, pictureId, modelId);
+  const reply = await callSidecar(visitor, () =>
+    unary(rpc().segmentation.Explain, { modelId, imagePng: p.input, algorithm, targetClass: part }, { deadlineMs: 120_000, signal }),
+  );
+  if (!reply.heatmapPng.length || !reply.overlayPng.length)
+    throw new ClassificationFailed("demo:failure.noImage", "no heatmap or overlay in the Explain reply");
+  const json: ExplainJson = { checkpoint, part, segmentation: seg.id, targetScore: reply.targetScore, segmentAttributions: reply.segmentAttributions };
+  const name = view.legend[part]?.name ?? String(part);
+  const stored = await store(
+    key,
+    {
+      paramsJson: JSON.stringify(json),
+      predictedClass: name,
+      predictedIndex: part,
+      probability: view.classes.find((c) => c.id === part)!.pixels / Math.max(1, p.model.inputHeight * p.model.inputWidth),
+    },
+    { heatmap: reply.heatmapPng, overlay: reply.overlayPng },
+  );
+  return { ...stored, segmentationId: seg.id };
+}
+
+export interface ExplanationView {
+  id: number;
+  segmentationId: number;
+  algorithm: string;
+  part: number;
+  partName: string;
+  targetScore: number;
+  segmentAttributions: Array<{ id: number; value: number }>;
+  heatmapUrl: string;
+  overlayUrl: string;
+}
+
+export async function explanationFor(viewer: Viewer, cacheId: unknown): Promise<ExplanationView | null> {
+  const n = Number(cacheId);
+  if (!Number.isSafeInteger(n) || n <= 0) return null;
+  const row = await InferenceCache.findByPk(n);
+  if (!row || !row.algorithm.startsWith("seg:") || row.algorithm === SEGMENT_ALGORITHM || !(await findVisiblePicture(row.pictureId, viewer))) return null;
+  const j = JSON.parse(row.paramsJson) as ExplainJson;
+  return {
+    id: row.id,
+    segmentationId: j.segmentation,
+    algorithm: row.algorithm.slice(4),
+    part: j.part,
+    partName: row.predictedClass,
+    targetScore: j.targetScore,
+    segmentAttributions: j.segmentAttributions,
+    heatmapUrl: `/segmentation/${row.id}?kind=heatmap`,
+    overlayUrl: `/segmentation/${row.id}?kind=overlay`,
+  };
+}
+
+/** A stored PNG of a segmentation or explanation row the viewer may see. */
+export async function segImage(viewer: Viewer, cacheId: unknown, kind: string): Promise<Buffer | null> {
+  const n = Number(cacheId);
+  if (!Number.isSafeInteger(n) || n <= 0) return null;
+  const row = await InferenceCache.findByPk(n);
+  if (!row || !row.algorithm.startsWith("seg:") || !(await findVisiblePicture(row.pictureId, viewer))) return null;
+  return readStored(kind === "overlay" ? row.overlayPath : row.heatmapPath);
+}
