@@ -101,7 +101,9 @@ const taskOf = (name: string) => {
 };
 
 function npyProblem(task: string, err: NpyError): MessageRef {
-  if (err.problem === "dtype" || err.problem === "byte-order") return mapsMessage("dtype", { task, detail: err.message });
+  // The dtype's name is the same in every language; the sentence around it is translated.
+  if (err.problem === "dtype") return mapsMessage("dtype", { task, detail: err.message.match(/got (.+?);/)?.[1] ?? err.message });
+  if (err.problem === "byte-order") return mapsMessage("byteOrder", { task });
   if (err.problem === "fortran-order") return mapsMessage("fortran", { task });
   return mapsMessage("notNpy", { task, detail: err.message });
 }

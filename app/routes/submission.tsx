@@ -223,14 +223,6 @@ export default function SubmissionPage() {
           ))}
         </nav>
       ) : null}
-      <p className="muted">
-        <Trans
-          t={t}
-          i18nKey="page.suiteHelp"
-          values={{ name: suite.name, header: `task,${suite.grid.join(",")}`, tasks: suite.tasks.join(", ") }}
-          components={{ b: <strong />, c: <code /> }}
-        />
-      </p>
       {quota ? (
         <Notice kind={quota.left > 0 ? "info" : "warn"}>
           <span data-testid="quota">{t(quota.left > 0 ? "page.quota" : "page.quotaUsed", { left: quota.left, limit: quota.limit })}</span>
@@ -266,6 +258,14 @@ export default function SubmissionPage() {
       />
 
       <h2 id="self-reported">{t("page.selfReportedHeading")}</h2>
+      <p className="muted">
+        <Trans
+          t={t}
+          i18nKey="page.suiteHelp"
+          values={{ name: suite.name, header: `task,${suite.grid.join(",")}`, tasks: suite.tasks.join(", ") }}
+          components={{ b: <strong />, c: <code /> }}
+        />
+      </p>
       {!suite.acceptsSelfReported ? <Notice kind="warn">{MSG.verifiedOnly}</Notice> : null}
       {draft.verifiedRunId ? (
         <Notice kind="info">

@@ -29,6 +29,7 @@ export const MAPS_MSG = {
   missingTask: "submission:maps.msg.missingTask",
   notNpy: "submission:maps.msg.notNpy",
   dtype: "submission:maps.msg.dtype",
+  byteOrder: "submission:maps.msg.byteOrder",
   fortran: "submission:maps.msg.fortran",
   rank: "submission:maps.msg.rank",
   count: "submission:maps.msg.count",
