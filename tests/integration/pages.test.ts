@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, startStack, type Stack } from "../support/stack.ts";
 import { Client, location } from "../support/client.ts";
 import { userClient } from "../support/accounts.ts";
+import { DEMO_PAGES } from "../../app/lib/navigation.ts";
 
 let stack: Stack;
 beforeAll(async () => {
@@ -105,6 +106,55 @@ describe(`public pages on ${process.env.TEST_DB}`, () => {
     const english = await cues("en");
     expect(english).toBeGreaterThan(3);
     expect(await cues("zh")).toBe(english);
+  });
+
+  /** A page's answer after its own redirects (a demo may add its default tab to the address). */
+  async function finalStatus(c: Client, to: string): Promise<number> {
+    let res = await c.get(to);
+    for (let hops = 0; hops < 3 && res.status >= 300 && res.status < 400; hops++) res = await c.get(location(res)!);
+    return res.status;
+  }
+
+  it("the homepage, /demos and the DEMOS menu name exactly the demo pages that exist, in both languages", async () => {
+    const demoPaths = DEMO_PAGES.map((d) => d.to);
+    expect(demoPaths.length).toBeGreaterThanOrEqual(5);
+    const c = new Client(stack.baseUrl);
+    for (const to of demoPaths) {
+      expect(fs.existsSync(path.join(ROOT, "app/routes", `${to.slice(1)}.tsx`)), to).toBe(true);
+      expect(await finalStatus(c, to), to).toBe(200);
+    }
+    const text = (html: string) =>
+      html
+        .replace(/<[^>]+>/g, "")
+        .replace(/<!-- -->/g, "")
+        .replace(/&amp;/g, "&")
+        .trim();
+    /** The page's own content: between the top bar and the footer. */
+    const content = (html: string) => html.slice(html.indexOf("</header>"), html.lastIndexOf("<footer"));
+    const hrefs = (html: string) => [...html.matchAll(/<a [^>]*href="([^"]+)"[^>]*>([\s\S]*?)<\/a>/g)].map((m) => ({ to: m[1], name: text(m[2]) }));
+    for (const lng of ["en", "zh"]) {
+      const v = new Client(stack.baseUrl);
+      expect((await v.post("/language", { lng, redirectTo: "/demos" })).status).toBe(302);
+      const demos = await v.html("/demos");
+      // The DEMOS group of the top menu: /demos, then one link per demo page.
+      const group = demos.match(/<details class="topnav-group">(?:(?!<\/details>)[\s\S])*?href="\/demos"[\s\S]*?<\/details>/)?.[0] ?? "";
+      const menu = hrefs(group).filter((l) => l.to !== "/demos");
+      expect(
+        menu.map((l) => l.to),
+        lng,
+      ).toEqual(demoPaths);
+      // The /demos page: one card per demo page, titled as the menu names it.
+      const cards = [...content(demos).matchAll(/<article class="card"><h2>([\s\S]*?)<\/h2>[\s\S]*?href="([^"]+)"/g)].map((m) => ({
+        to: m[2],
+        name: text(m[1]),
+      }));
+      expect(cards, lng).toEqual(menu);
+      // The homepage sends visitors to /demos, and every link of its content leads to a page.
+      const home = content(await v.html("/homepage"));
+      const links = hrefs(home).map((l) => l.to);
+      expect(links, lng).toContain("/demos");
+      for (const to of links.filter((l) => l.startsWith("/"))) expect(await finalStatus(v, to), `${lng} homepage link ${to}`).toBe(200);
+    }
   });
 
   it("unknown pages are a 404 page, not a crash", async () => {
