@@ -90,6 +90,8 @@ export const UPLOAD_TIMEOUT_MS = 30_000;
  * largest form of the site (a submission's details) is far smaller (docs/security.md).
  */
 export const MAX_FORM_BODY_BYTES = 1024 * 1024;
+/** How much of a large upload refused for an ended session is read (and dropped) so the browser gets the log-in answer cleanly. */
+const PAGE_DRAIN_BYTES = 16 * 1024 * 1024;
 /** Routes whose bodies are smaller still: the sidecars' heartbeat is a few KB of JSON. */
 export const SMALL_BODY_ROUTES: Record<string, number> = { "/api/sidecars/heartbeat": 64 * 1024 };
 
@@ -180,12 +182,24 @@ export function multipartMiddleware(): RequestHandler {
       const fromPage = !routeKey(req.path).startsWith("/api/") && (/\.data$/i.test(req.path) || String(req.headers.accept ?? "").includes("text/html"));
       const toRoute = () => {
         (req as typeof req & { uploads?: UploadedFiles }).uploads = { fields: {}, files: [] };
-        res.set("Connection", "close");
-        res.on("finish", () => {
-          req.unpipe();
-          req.resume();
+        // The body is read to its end (and dropped) before the route answers, so the browser sees
+        // the answer rather than a connection reset mid-upload; past 16 MiB the connection is
+        // closed with the answer instead. Nothing of it is written anywhere.
+        let seen = 0;
+        let sent = false;
+        const go = () => {
+          if (sent) return;
+          sent = true;
+          next();
+        };
+        req.on("data", (chunk: Buffer) => {
+          seen += chunk.length;
+          if (seen > PAGE_DRAIN_BYTES && !sent) {
+            res.set("Connection", "close");
+            go();
+          }
         });
-        next();
+        req.on("end", go);
       };
       isSignedIn(req).then((ok) => (ok ? parse(limits) : fromPage ? toRoute() : unauthorised()), next);
       return;
