@@ -90,7 +90,7 @@ export const UPLOAD_TIMEOUT_MS = 30_000;
  * largest form of the site (a submission's details) is far smaller (docs/security.md).
  */
 export const MAX_FORM_BODY_BYTES = 1024 * 1024;
-/** How much of a large upload refused for an ended session is read (and dropped) so the browser gets the log-in answer cleanly. */
+/** How much of a refused large upload (no session) is read and dropped so the client gets the answer, not a reset connection. */
 const PAGE_DRAIN_BYTES = 16 * 1024 * 1024;
 /** Routes whose bodies are smaller still: the sidecars' heartbeat is a few KB of JSON. */
 export const SMALL_BODY_ROUTES: Record<string, number> = { "/api/sidecars/heartbeat": 64 * 1024 };
@@ -163,12 +163,12 @@ export function multipartMiddleware(): RequestHandler {
     if (limits.signedIn) {
       const unauthorised = () => {
         const message = "Sign in (or send an API token) before uploading files here.";
-        // Up to 1 MiB of body is read (and dropped) first, so the client sees the 401 rather than
+        // Up to 16 MiB of body is read (and dropped) first, so the client sees the 401 rather than
         // a reset connection; a larger one is cut off there. Nothing of it is kept either way.
         let seen = 0;
         req.on("data", (chunk: Buffer) => {
           seen += chunk.length;
-          if (seen > MAX_FORM_BODY_BYTES && !res.headersSent) refuse(401, message);
+          if (seen > PAGE_DRAIN_BYTES && !res.headersSent) refuse(401, message);
         });
         req.on("end", () => {
           if (!res.headersSent) res.status(401).type("text/plain; charset=utf-8").send(message);

@@ -129,7 +129,7 @@ describe(`an upload sent with an ended session on ${process.env.TEST_DB}`, () =>
       const f = new FormData();
       f.set("suite", SUITE);
       f.set("method", "Expired-Maps");
-      // Larger than the 1 MiB the guard reads of a refused body: the answer still arrives.
+      // 3 MiB: more than a form, less than the 16 MiB the guard reads (and drops) of a refused body.
       f.set("maps", new Blob([Buffer.alloc(3 * 1024 * 1024, 1)], { type: "application/zip" }), "maps.zip");
       return f;
     };

@@ -135,7 +135,7 @@ describe("verified results from uploaded attribution maps", () => {
       expect(decode(await res.text()), variant).toMatch(message);
     }
     // Nobody signed in: refused before a byte of the body is read.
-    // (A small file: a body over 1 MiB is cut off with the answer, which a client sees as a reset.)
+    // (A small file: a body over 16 MiB is cut off with the answer, which a client sees as a reset.)
     const small = path.join(TMP, "small.zip");
     fs.writeFileSync(small, Buffer.alloc(1024));
     const anonymous = await new Client(stack.baseUrl).post(mapsAction, uploadForm(small, "Anonymous"));
