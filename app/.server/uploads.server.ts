@@ -161,19 +161,28 @@ export function multipartMiddleware(): RequestHandler {
       return next();
     }
     if (limits.signedIn) {
-      const unauthorised = () => {
-        const message = "Sign in (or send an API token) before uploading files here.";
-        // Up to 16 MiB of body is read (and dropped) first, so the client sees the 401 rather than
-        // a reset connection; a larger one is cut off there. Nothing of it is kept either way.
+      // A refused body is read to its end and dropped before the answer, so the client sees the
+      // answer rather than a connection reset mid-upload; past 16 MiB the connection is closed
+      // with the answer instead. Nothing of it is written anywhere.
+      const afterBody = (answer: () => void) => {
         let seen = 0;
+        let answered = false;
+        const once = () => {
+          if (answered) return;
+          answered = true;
+          answer();
+        };
         req.on("data", (chunk: Buffer) => {
           seen += chunk.length;
-          if (seen > PAGE_DRAIN_BYTES && !res.headersSent) refuse(401, message);
+          if (seen > PAGE_DRAIN_BYTES && !answered) {
+            res.set("Connection", "close");
+            once();
+          }
         });
-        req.on("end", () => {
-          if (!res.headersSent) res.status(401).type("text/plain; charset=utf-8").send(message);
-        });
+        req.on("end", once);
       };
+      const unauthorised = () =>
+        afterBody(() => res.status(401).type("text/plain; charset=utf-8").send("Sign in (or send an API token) before uploading files here."));
       // A page's own form (a browser asking for HTML, or Remix's fetch of the route's .data)
       // goes on to the route with no fields and no files: its session check answers as for any
       // form sent after the session ended, with the log-in page's 'token失效，请重新登录', the
@@ -182,24 +191,7 @@ export function multipartMiddleware(): RequestHandler {
       const fromPage = !routeKey(req.path).startsWith("/api/") && (/\.data$/i.test(req.path) || String(req.headers.accept ?? "").includes("text/html"));
       const toRoute = () => {
         (req as typeof req & { uploads?: UploadedFiles }).uploads = { fields: {}, files: [] };
-        // The body is read to its end (and dropped) before the route answers, so the browser sees
-        // the answer rather than a connection reset mid-upload; past 16 MiB the connection is
-        // closed with the answer instead. Nothing of it is written anywhere.
-        let seen = 0;
-        let sent = false;
-        const go = () => {
-          if (sent) return;
-          sent = true;
-          next();
-        };
-        req.on("data", (chunk: Buffer) => {
-          seen += chunk.length;
-          if (seen > PAGE_DRAIN_BYTES && !sent) {
-            res.set("Connection", "close");
-            go();
-          }
-        });
-        req.on("end", go);
+        afterBody(next);
       };
       isSignedIn(req).then((ok) => (ok ? parse(limits) : fromPage ? toRoute() : unauthorised()), next);
       return;
