@@ -15,7 +15,8 @@ export interface RankTableRow {
   source?: RowSource;
 }
 
-const SOURCE_LABEL: Record<RowSource, string> = { platform: "sourcePlatform", verified: "sourceVerified", "self-reported": "sourceSelfReported" };
+/** The words for where a row's numbers come from (board.json), shared with the history's badge. */
+export const SOURCE_LABEL: Record<RowSource, string> = { platform: "sourcePlatform", verified: "sourceVerified", "self-reported": "sourceSelfReported" };
 
 export interface PageInfo<T> {
   rows: T[];

@@ -4,7 +4,7 @@
 import { Link } from "@remix-run/react";
 import { DataTable } from "primereact/datatable";
 import { Column } from "primereact/column";
-import { useHrefWith } from "./RankTable.tsx";
+import { SOURCE_LABEL, useHrefWith } from "./RankTable.tsx";
 import { useTranslation } from "react-i18next";
 import { SubmissionStatus } from "~/lib/rules/submissionStatus.ts";
 import type { Provenance } from "~/lib/rules/provenance.ts";
@@ -35,7 +35,7 @@ export function ProvenanceBadge({ provenance }: { provenance: Provenance }) {
   const { t } = useTranslation("board");
   return (
     <span className={`rank-source rank-source-${provenance}`} data-provenance={provenance}>
-      {t(provenance === "verified" ? "sourceVerified" : "sourceSelfReported")}
+      {t(SOURCE_LABEL[provenance])}
     </span>
   );
 }
