@@ -14,6 +14,7 @@ import type { ProtoGrpcType as KitProto } from "./generated/kit.ts";
 import type { ProtoGrpcType as MetascoreProto } from "./generated/metascore.ts";
 import type { ProtoGrpcType as SegmentationProto } from "./generated/segmentation.ts";
 import type { ProtoGrpcType as TelemetryProto } from "./generated/telemetry.ts";
+import type { ProtoGrpcType as TreeProto } from "./generated/tree.ts";
 import type { ProtoGrpcType as VqaProto } from "./generated/vqa.ts";
 
 /**
@@ -45,6 +46,7 @@ export interface ContractFiles {
   "metarank/v1/metascore.proto": MetascoreProto;
   "metarank/v1/segmentation.proto": SegmentationProto;
   "metarank/v1/telemetry.proto": TelemetryProto;
+  "metarank/v1/tree.proto": TreeProto;
   "metarank/v1/vqa.proto": VqaProto;
 }
 

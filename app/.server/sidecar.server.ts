@@ -25,6 +25,7 @@ function loadContract() {
     vqa: metarankV1("metarank/v1/vqa.proto").QuestionAnswering.service,
     kits: metarankV1("metarank/v1/kit.proto").Kits.service,
     segmentation: metarankV1("metarank/v1/segmentation.proto").Segmentation.service,
+    tree: metarankV1("metarank/v1/tree.proto").Tree.service,
   };
 }
 /** `rpc().inference.Explain` etc.: the method definitions the calls below take. */

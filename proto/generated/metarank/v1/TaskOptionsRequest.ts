@@ -1,0 +1,8 @@
+// Original file: proto/metarank/v1/tree.proto
+
+
+export interface TaskOptionsRequest {
+}
+
+export interface TaskOptionsRequest__Output {
+}
