@@ -1,0 +1,85 @@
+// The bird and car tree pages' rules (seed 001 "Bird prototype-tree page", "Car page", §4, §5,
+// §8, §9; issue 15): the seed's two messages in its order (model, then image), the tree
+// constants (§9), the limits the server enforces on every form field, and the tree ids of
+// proto/metarank/v1/tree.proto. Shared by the pages (app/routes/cub.tsx, cars.tsx), their
+// server side (app/.server/trees.server.ts) and the tree-edit view.
+import { CLASSIFICATION_MSG } from "./classification.ts";
+
+/** Seed §9: inference algorithm "none" is offered but disabled; the tree's own explanation is the method. */
+export const TREE_ALGORITHMS = [
+  { value: "none", disabled: true },
+  { value: "interpretable", disabled: false },
+] as const;
+export const TREE_ALGORITHM = "interpretable";
+
+/** Seed §9: the tree view's constants. */
+export const TREE_VIEW = {
+  /** Depth spacing multiplier per view: the full tree (leaves too) is packed tighter than the prototype nodes. */
+  depthMultiplier: { full: 10, prototypes: 20 },
+  /** Vertical spacing per node of the widest level. */
+  verticalSpacing: 105,
+  minZoom: 0.1,
+  maxZoom: 3,
+} as const;
+
+/** Seed §8: after more than this many failed polls the page says so and stops polling. */
+export const MAX_FAILED_POLLS = 10;
+/** Pending edits a user may keep per tree (the server refuses more). */
+export const MAX_EDITS = 256;
+/** Pool size (seed: 6 thumbnails per row, two rows). */
+export const POOL_SIZE = 12;
+/** Candidates shown for one node, most similar first. */
+export const CANDIDATE_LIMIT = 12;
+
+/** proto/metarank/v1/tree.proto: "platform:<id>" or "user:<owner>:<name>"; bounded before it reaches the sidecar. */
+export const TREE_ID = /^(platform:[\w.-]{1,64}|user:.{1,200}:[\w.-]{1,64})$/;
+/** SaveTree's name rule (tree.proto): 1–64 letters, digits, '-', '_' and '.'. */
+export const MODEL_NAME = /^[A-Za-z0-9._-]{1,64}$/;
+/** Node and candidate ids are the sidecar's short tokens. */
+export const NODE_ID = /^[\w.:-]{1,64}$/;
+export const CANDIDATE_ID = /^[\w.:-]{1,128}$/;
+/** Pool sample ids ("test:<index>"). */
+export const SAMPLE_ID = /^[a-z]{1,16}:\d{1,9}$/;
+export const JOB_ID = /^[\w-]{1,64}$/;
+
+export const TREE_MSG = {
+  // Seed §5, both pages: model first, then image (the demo namespace has both languages).
+  chooseModel: CLASSIFICATION_MSG.chooseModel,
+  chooseImage: CLASSIFICATION_MSG.chooseImage,
+  // Seed §8 (adjust-tree polling).
+  pollsFailed: "trees:msg.pollsFailed",
+  chooseNode: "trees:msg.chooseNode",
+  chooseCandidate: "trees:msg.chooseCandidate",
+  chooseClass: "trees:msg.chooseClass",
+  nameRule: "trees:msg.nameRule",
+  tooManyEdits: "trees:msg.tooManyEdits",
+  noEdits: "trees:msg.noEdits",
+  unknownAction: CLASSIFICATION_MSG.unknownAction,
+  notFound: "trees:msg.notFound",
+  treesDown: "trees:msg.treesDown",
+  noTree: "trees:msg.noTree",
+} as const;
+
+export type TreeField = "model" | "image" | "node" | "candidate" | "favour" | "name" | "form";
+
+export interface PredictInput {
+  model: string;
+  sample: string;
+}
+
+/** The start form in the seed's order: model, then image. */
+export function checkPredict(values: {
+  model?: string | null;
+  sample?: string | null;
+}): { ok: true; value: PredictInput } | { ok: false; field: TreeField; message: string } {
+  const model = (values.model ?? "").trim();
+  const sample = (values.sample ?? "").trim();
+  if (!TREE_ID.test(model)) return { ok: false, field: "model", message: TREE_MSG.chooseModel };
+  if (!SAMPLE_ID.test(sample)) return { ok: false, field: "image", message: TREE_MSG.chooseImage };
+  return { ok: true, value: { model, sample } };
+}
+
+/** A class index the leaf should favour: 0..9999. */
+export function parseClass(v: unknown): number | null {
+  return typeof v === "string" && /^\d{1,4}$/.test(v) ? Number(v) : null;
+}
