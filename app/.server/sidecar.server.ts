@@ -26,6 +26,7 @@ function loadContract() {
     kits: metarankV1("metarank/v1/kit.proto").Kits.service,
     segmentation: metarankV1("metarank/v1/segmentation.proto").Segmentation.service,
     tree: metarankV1("metarank/v1/tree.proto").Tree.service,
+    sebow: metarankV1("metarank/v1/sebow.proto").SeBoW.service,
   };
 }
 /** `rpc().inference.Explain` etc.: the method definitions the calls below take. */
