@@ -17,6 +17,7 @@ import { roundToHalf } from "./half.ts";
 import { InferOps, TrainOps, foldBatchNorm, type WeightMap } from "./layers.ts";
 import { IoUMeter, SEGMENTER_ARCH, SEGMENTER_CAM_LAYER, segCheckpointDir, segmenterForward, type SegmenterManifest } from "./segmenter.ts";
 import type { ArchConfig } from "./architectures.ts";
+import { cosineRate, runValidatedEpochs } from "./trainLoop.ts";
 
 export interface SegTrainOptions {
   trainSize: number;
@@ -108,46 +109,36 @@ export async function trainSegmenter(opts: SegTrainOptions): Promise<SegmenterMa
     }
   };
 
-  let best: { arrays: ReturnType<typeof folded>; miou: number; epoch: number } | null = null;
   let step = 0;
-  let epochsRun = 0;
-  for (let epoch = 0; epoch < opts.epochs; epoch++) {
-    const order = rng.permutation(train.size);
-    let lossSum = 0;
-    for (let s = 0; s < steps; s++, step++) {
-      (optimizer as unknown as { learningRate: number }).learningRate = opts.lr * (0.02 + 0.98 * 0.5 * (1 + Math.cos((Math.PI * step) / totalSteps)));
-      const { x, y } = batchOf(train, order.subarray(s * opts.batch, Math.min((s + 1) * opts.batch, train.size)), rng);
-      const ops = new TrainOps(weights, stats, rng, true);
-      const loss = optimizer.minimize(
-        () => tf.losses.softmaxCrossEntropy(y, tf.reshape(segmenterForward(ops, x, K, opts.config), [-1, K]) as tf.Tensor2D) as tf.Scalar,
-        true,
-        vars,
-      );
-      lossSum += loss!.dataSync()[0];
-      tf.dispose([loss!, x, y]);
-      for (const p of ops.pendingStats) {
-        p.variable.assign(p.value);
-        p.value.dispose();
+  // The epoch loop (validation, best weights, patience, budget) is shared with the
+  // multi-label trainer: trainLoop.ts.
+  const { best, epochsRun } = runValidatedEpochs(
+    { epochs: opts.epochs, budgetMinutes: opts.budgetMinutes, patience: opts.patience, startedAt: t0, scoreName: "val mIoU", log },
+    () => {
+      const order = rng.permutation(train.size);
+      let lossSum = 0;
+      for (let s = 0; s < steps; s++, step++) {
+        (optimizer as unknown as { learningRate: number }).learningRate = cosineRate(opts.lr, step, totalSteps);
+        const { x, y } = batchOf(train, order.subarray(s * opts.batch, Math.min((s + 1) * opts.batch, train.size)), rng);
+        const ops = new TrainOps(weights, stats, rng, true);
+        const loss = optimizer.minimize(
+          () => tf.losses.softmaxCrossEntropy(y, tf.reshape(segmenterForward(ops, x, K, opts.config), [-1, K]) as tf.Tensor2D) as tf.Scalar,
+          true,
+          vars,
+        );
+        lossSum += loss!.dataSync()[0];
+        tf.dispose([loss!, x, y]);
+        for (const p of ops.pendingStats) {
+          p.variable.assign(p.value);
+          p.value.dispose();
+        }
       }
-    }
-    epochsRun = epoch + 1;
-    const arrays = folded(opts.dtype);
-    const miou = scoreFolded(arrays, val).mean();
-    const minutes = (Date.now() - t0) / 60000;
-    log(`epoch ${epoch + 1}: loss ${(lossSum / steps).toFixed(4)}, val mIoU ${(miou * 100).toFixed(2)} %, ${minutes.toFixed(1)} min`);
-    if (!best || miou > best.miou) best = { arrays, miou, epoch: epoch + 1 };
-    if (epoch + 1 - best.epoch >= opts.patience) {
-      log(`stopping: no validation improvement for ${opts.patience} epochs`);
-      break;
-    }
-    // Stop if one more epoch would overrun the budget.
-    if (minutes * (1 + 1 / (epoch + 1)) > opts.budgetMinutes) {
-      log(`stopping: the ${opts.budgetMinutes}-minute budget would be exceeded by another epoch`);
-      break;
-    }
-  }
+      const arrays = folded(opts.dtype);
+      return { loss: lossSum / steps, score: scoreFolded(arrays, val).mean(), keep: arrays };
+    },
+  );
 
-  const kept = best!;
+  const kept = { arrays: best.keep, miou: best.score, epoch: best.epoch };
   const meter = scoreFolded(kept.arrays, test);
   const perClass = meter.perClass().map((v) => (Number.isNaN(v) ? 0 : round4(v)));
   log(`test mean IoU ${(meter.mean() * 100).toFixed(2)} % (pixel accuracy ${(meter.pixelAccuracy() * 100).toFixed(2)} %) on ${test.size} held-out images`);
