@@ -1,0 +1,219 @@
+// The common flow of every demo page (seed 001 "Demo pages (common flow)", "Image classification
+// page", §5, §8, §9; issue 16), written once: step 1 an image, from a pool (6 thumbnails a row,
+// refresh, dataset introduction, red border on the pick), a visible dataset, or one upload; step 2
+// model, algorithm and start, checked in the seed's order (model, algorithm, image); step 3 the
+// results, or the failure panel with the sidecar's GPU index and maximum compute (reportGpu).
+// Results are cached per (picture, model, checkpoint, algorithm, parameters) by the task's own
+// server module (app/.server/classification.server.ts explainPicture, segmentation.server.ts,
+// vqa.server.ts: the inference_cache table), so asking again never reaches a sidecar.
+//
+// How a page binds to it (app/routes/UserImgclassification.tsx is the fullest example):
+//   loader:  const picked = await pickedPicture(sp, viewer, notFound);
+//            const step = await datasetStep(request, viewer, notFound, (dataset) => modelsFor(dataset));
+//            return data({ ...common, ...step.body }, { status: step.status });
+//            or, for a pool:  pool: await demoPool(await poolDatasets(["scenes"]), poolSeed(sp))
+//   action:  parse with the task's schema, report the first error in the seed's order
+//            (firstDemoError), run the task, redirect to the stored result; in the catch:
+//            return await demoFailure(e, "image")  (404 for pictures not visible, 429, 503 + panel)
+//   headers: export const headers = demoHeaders;  (Retry-After of a busy answer reaches the browser)
+//   view:    app/components/demo/DemoSteps.tsx (PickStep, PoolStep, ModelAlgorithmFields, Busy,
+//            useDemoToasts) — every step a link or a form, so it works without JavaScript.
+import { data, type HeadersFunction } from "@remix-run/node";
+import { Op } from "sequelize";
+import { Dataset, Picture } from "./db.server.ts";
+import { findVisibleDataset, findVisiblePicture, listPictures, pageOf, searchDatasets, uploadPictures, type Viewer } from "./datasets.server.ts";
+import { recordClick, recordImpression } from "./searchAnalytics.server.ts";
+import { ClassificationFailed, DemoRateLimited, reportGpu, uploadsDataset } from "./classification.server.ts";
+import { DomainError, refusalResponse } from "./domainErrors.server.ts";
+import type { UploadedFiles } from "./uploads.server.ts";
+import type { DemoFailure } from "../components/DemoFailurePanel.tsx";
+import type { FieldErrors } from "../lib/forms/parse.ts";
+import { parseForm } from "../lib/forms/parse.ts";
+import { CLASSIFICATION_MSG } from "../lib/rules/classification.ts";
+import { DATASET_MSG, searchSchema } from "../lib/rules/datasets.ts";
+
+// ---------------------------------------------------------------------------------------------
+// Step 1: the picked picture, a visible dataset and its pictures.
+
+/** The picture of `?picture=`, as the page shows it; a picture the viewer may not see is the page's 404. */
+export async function pickedPicture(sp: URLSearchParams, viewer: Viewer, notFound: () => Response) {
+  if (!sp.get("picture")) return null;
+  const picked = await findVisiblePicture(sp.get("picture"), viewer);
+  if (!picked) throw notFound();
+  return {
+    id: picked.picture.id,
+    url: `/picture/${picked.picture.id}`,
+    label: picked.picture.label ?? null,
+    name: picked.picture.displayName,
+    dataset: picked.dataset.name,
+    datasetId: picked.dataset.id,
+    dataKind: picked.dataset.dataKind ?? null,
+  };
+}
+export type PickedPicture = NonNullable<Awaited<ReturnType<typeof pickedPicture>>>;
+
+/**
+ * Step 1 and 2 of the dataset variant (seed "Image classification page"): without `?dataset=`
+ * the visible datasets' search (3 previews a page; a search text over the limit is a 400 with its
+ * message), with it that dataset's pictures (16 a page). `then` adds what the page needs once a
+ * dataset is chosen (its model choices), given the dataset's data kind.
+ */
+export async function datasetStep<Extra extends object>(
+  request: Request,
+  viewer: Viewer,
+  picked: PickedPicture | null,
+  notFound: () => Response,
+  then: (dataKind: string | null) => Promise<Extra>,
+) {
+  const sp = new URL(request.url).searchParams;
+  const datasetId = sp.get("dataset");
+  if (!datasetId) {
+    const type = sp.get("type") === "user" ? "user" : "name";
+    const search = parseForm(sp, searchSchema);
+    if (!search.ok) {
+      const empty = { items: [], total: 0, page: 1, pageCount: 1, noMatch: false };
+      const searchError: string | undefined = search.errors.q ?? DATASET_MSG.searchTooLong;
+      return { status: 400, body: { step: 1 as const, type, q: "", search: empty, searchError } };
+    }
+    const q = search.value.q;
+    const found = await searchDatasets(viewer, { type, q, page: pageOf(sp.get("page")) });
+    if (type === "name") await recordImpression(request, q);
+    return { status: 200, body: { step: 1 as const, type, q, search: found, searchError: undefined as string | undefined } };
+  }
+  const dataset = await findVisibleDataset(datasetId, viewer);
+  if (!dataset) throw notFound();
+  await recordClick(request, sp);
+  if (picked && picked.datasetId !== dataset.id) throw notFound();
+  const body = {
+    step: 2 as const,
+    dataset: { id: dataset.id, name: dataset.name },
+    pictures: await listPictures(dataset.id, pageOf(sp.get("page"))),
+    ...(await then(dataset.dataKind ?? null)),
+  };
+  return { status: 200, body };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Step 1, pool variant: a refreshable pool of installed pictures.
+
+/** Pictures in a pool: two rows of the seed's six thumbnails. */
+export const POOL_SIZE = 12;
+
+export interface PoolPicture {
+  id: number;
+  thumbUrl: string;
+  label: string | null;
+}
+
+/** The pool's refresh seed from `?pool=` (a positive whole number; "refresh" links to seed + 1). */
+export function poolSeed(sp: URLSearchParams): number {
+  return Math.min(1e9, Math.abs(Math.floor(Number(sp.get("pool")) || 1)) || 1);
+}
+
+/** The installed (platform, public) datasets a pool draws from: all of them, or those of the given slugs. */
+export async function poolDatasets(slugs?: readonly string[]): Promise<number[]> {
+  const where = { ownerId: null, isPublic: true, ...(slugs ? { slug: { [Op.in]: [...slugs] } } : {}) };
+  return (await Dataset.findAll({ where, attributes: ["id"] })).map((d) => d.id);
+}
+
+/**
+ * POOL_SIZE pictures of the given datasets, shuffled by the pool seed: deterministic, so "refresh
+ * pool" is a plain link and the page renders the same pool again without JavaScript.
+ */
+export async function demoPool(datasetIds: number[], seed: number): Promise<PoolPicture[]> {
+  if (!datasetIds.length) return [];
+  const total = await Picture.count({ where: { datasetId: datasetIds } });
+  if (!total) return [];
+  const picked = new Set<number>();
+  // 32-bit integer arithmetic (Math.imul): a float product loses its low bits and the sequence
+  // then cycles among a few values, so with 16 or 20 installed pictures this loop never ended.
+  // High bits pick the offset (an LCG's low bits have short periods); bounded all the same.
+  let x = Math.imul(seed, 2654435761 | 0) >>> 0 || 1;
+  const want = Math.min(POOL_SIZE, total);
+  for (let tries = 0; picked.size < want && tries < 64 * want; tries++) {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    picked.add((x >>> 8) % total);
+  }
+  for (let i = 0; picked.size < want; i++) picked.add(i);
+  const rows: PoolPicture[] = [];
+  for (const offset of picked) {
+    const r = await Picture.findOne({ where: { datasetId: datasetIds }, order: [["id", "ASC"]], offset });
+    if (r) rows.push({ id: r.id, thumbUrl: `/picture/${r.id}?size=thumb`, label: r.label ?? null });
+  }
+  return rows;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Step 1, upload variant: one image into the user's private uploads dataset.
+
+/**
+ * The seed's single-image upload (§5, §9: one file, manual, multipart): the picture is stored in
+ * the user's private "My uploaded images" dataset; the answer is its id or the message to show at
+ * the file field with the HTTP status.
+ */
+export async function uploadOnePicture(
+  user: NonNullable<Viewer>,
+  uploads: UploadedFiles | undefined,
+): Promise<{ pictureId: number } | { error: string; status: number }> {
+  const files = (uploads?.files ?? []).filter((f) => f.field === "picture");
+  const target = await uploadsDataset(user.id);
+  const before = await Picture.max<number, Picture>("id", { where: { datasetId: target.id } });
+  if (uploads?.error?.code === "LIMIT_FILE_COUNT" || files.length > 1) return { error: CLASSIFICATION_MSG.oneImage, status: 400 };
+  const outcome = await uploadPictures(user, target.id, files, uploads?.error);
+  if (outcome.error || outcome.rejected.length) {
+    const message = outcome.error === DATASET_MSG.noFiles ? CLASSIFICATION_MSG.chooseUpload : (outcome.error ?? outcome.rejected[0]);
+    return { error: message, status: uploads?.error?.code === "LIMIT_FILE_SIZE" ? 413 : 400 };
+  }
+  const added = await Picture.findOne({ where: { datasetId: target.id }, order: [["id", "DESC"]] });
+  if (!added || added.id === before) return { error: CLASSIFICATION_MSG.chooseUpload, status: 400 };
+  return { pictureId: added.id };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Step 2: the seed's order of checks, and the failure panel.
+
+/**
+ * The first failing field in the seed's order (§5: model, then algorithm, then image, then what
+ * the page adds, e.g. the part or the question); one message at a time. The form's `picture`
+ * field is reported at "image".
+ */
+export function firstDemoError<F extends string>(
+  errors: FieldErrors,
+  order: readonly F[],
+  /** Where an error of a field outside `order` is shown. */
+  fallback: F = order[0],
+): { field: F | "image"; message: string } | null {
+  for (const name of order) {
+    const message = errors[name];
+    if (message) return { field: name === "picture" ? "image" : name, message };
+  }
+  const other = Object.values(errors).find(Boolean);
+  return other ? { field: fallback, message: other } : null;
+}
+
+/**
+ * What a failed run answers (seed §8): a picture the visitor may not see is the 404 page (thrown),
+ * too many runs a 429 with the message at `rateField`, and a sidecar failure a 503 with the panel's
+ * GPU index and maximum compute (busy: Retry-After 10 s, nothing ran). Anything else is rethrown.
+ * `extra` is echoed in every answer (e.g. what the form sent, for a page without JavaScript).
+ */
+export async function demoFailure<F extends string, X extends object = object>(e: unknown, rateField: F, extra?: X) {
+  if (e instanceof DomainError) throw refusalResponse(e);
+  type Answer = { errors?: Partial<Record<F, string>>; failure?: DemoFailure } & Partial<X>;
+  if (e instanceof DemoRateLimited)
+    return data<Answer>({ ...extra, errors: { [rateField]: e.message } as Partial<Record<F, string>> } as Answer, { status: 429 });
+  if (!(e instanceof ClassificationFailed)) throw e;
+  const gpu = await reportGpu();
+  if (e.busy)
+    return data<Answer>({ ...extra, failure: { ...gpu, detail: e.message, busy: true } } as Answer, { status: 503, headers: { "Retry-After": "10" } });
+  return data<Answer>({ ...extra, failure: { ...gpu, detail: e.message } } as Answer, { status: 503 });
+}
+
+/** A busy answer tells the browser (and any script) when to ask again: the action's Retry-After is kept. */
+export const demoHeaders: HeadersFunction = ({ parentHeaders, loaderHeaders, actionHeaders }) => {
+  const merged = new Headers(parentHeaders);
+  loaderHeaders.forEach((value, name) => merged.set(name, value));
+  const retry = actionHeaders.get("Retry-After");
+  if (retry) merged.set("Retry-After", retry);
+  return merged;
+};
