@@ -30,6 +30,8 @@ export class BoardMethod extends Model<InferAttributes<BoardMethod>, InferCreati
   declare lerfMetascore: number;
   /** Task → share of positive attribution mass inside the object mask; null without ground truth. */
   declare localisationJson: CreationOptional<string | null>;
+  /** { morf: { task: accuracy per grid point }, lerf: {...} } (the leaderboard's curves); null until known. */
+  declare curvesJson: CreationOptional<string | null>;
   /** The contributor ranking's edit mode: selected by an administrator (seed 000 §2 screen 7). */
   declare selected: CreationOptional<boolean>;
   /** Kept off the public board (leaderboard, tutorial sample); its κ stays fused with the others'. */
@@ -65,6 +67,7 @@ BoardMethod.init(
     morfMetascore: { type: DataTypes.DOUBLE, allowNull: false },
     lerfMetascore: { type: DataTypes.DOUBLE, allowNull: false },
     localisationJson: { type: DataTypes.TEXT, allowNull: true },
+    curvesJson: { type: LONG_TEXT, allowNull: true },
     selected: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
     hidden: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
     provenance: { type: DataTypes.STRING(16), allowNull: true },

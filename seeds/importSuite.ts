@@ -13,6 +13,7 @@ import { scoreMethodFiles } from "../sidecar/metascore/methodFiles.ts";
 import { MAX_RESULT_FILE_BYTES, formatProblem, oversizeProblem } from "../sidecar/metascore/resultFile.ts";
 import { parseSuiteJson } from "../sidecar/metascore/suite.ts";
 import type { CaseScores } from "../sidecar/metascore/types.ts";
+import type { CaseCurves } from "../sidecar/metascore/methodFiles.ts";
 
 export class SuiteImportError extends Error {
   constructor(readonly problems: string[]) {
@@ -33,7 +34,16 @@ export interface SuiteFolder {
   acceptsSelfReported: boolean;
   /** suite.json evaluation.images: images per task of the evaluation split (maps per task), or null. */
   splitImages: number | null;
-  methods: { key: string; contributor: string; institute: string; algorithm: string; scores: CaseScores; localisation: Record<string, number> | null }[];
+  methods: {
+    key: string;
+    contributor: string;
+    institute: string;
+    algorithm: string;
+    scores: CaseScores;
+    /** The accuracy curves behind the scores (the leaderboard's curves, issue 14 §2). */
+    curves: CaseCurves;
+    localisation: Record<string, number> | null;
+  }[];
 }
 
 const DEFAULT_GRID = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
@@ -140,6 +150,7 @@ export function readSuiteFolder(dir: string): SuiteFolder {
       institute: text(meta.institute),
       algorithm: text(meta.algorithm),
       scores: outcome.scores,
+      curves: outcome.curves,
       localisation,
     });
   }
@@ -202,6 +213,7 @@ export async function importSuite(dir: string, position = 0): Promise<{ suite: s
         algorithm: m.algorithm,
         scoresJson: JSON.stringify(toTaskScores(folder.tasks, m.scores)),
         localisationJson: m.localisation ? JSON.stringify(m.localisation) : null,
+        curvesJson: JSON.stringify(m.curves),
       };
       const found = await BoardMethod.findOne({ where: { suiteId: folder.id, sourceKey: m.key }, transaction });
       if (found) await found.update(row, { transaction });

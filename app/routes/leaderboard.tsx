@@ -7,6 +7,8 @@ import { chooseSuite, listSuites, pageParam, paginate, suiteBoards } from "~/.se
 import { RankTable, useHrefWith } from "~/components/RankTable.tsx";
 import { HEATMAP_METHODS, suiteInconsistency } from "~/.server/inconsistency.server.ts";
 import { Inconsistency } from "~/components/Inconsistency.tsx";
+import { taskCurves } from "~/.server/curves.server.ts";
+import { MethodCurves } from "~/components/MethodCurves.tsx";
 import { Trans, useTranslation } from "react-i18next";
 import { i18nServer } from "~/.server/i18n.server.ts";
 
@@ -20,8 +22,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const suites = await listSuites();
   const suite = chooseSuite(suites, url.searchParams.get("suite"));
   const title = (await i18nServer.getFixedT(request, "board"))("title");
-  if (!suite) return { title, suites: [], suite: null, boards: null, inconsistency: null };
-  const [{ overall, morf, lerf }, inconsistency] = await Promise.all([suiteBoards(suite.id, ["overall", "morf", "lerf"] as const), suiteInconsistency(suite)]);
+  if (!suite) return { title, suites: [], suite: null, boards: null, inconsistency: null, curves: null };
+  // The curves' task: the one asked for if the suite has it, else its first.
+  const asked = url.searchParams.get("curvesTask");
+  const curvesTask = asked && suite.tasks.includes(asked) ? asked : suite.tasks[0];
+  const [{ overall, morf, lerf }, inconsistency, curves] = await Promise.all([
+    suiteBoards(suite.id, ["overall", "morf", "lerf"] as const),
+    suiteInconsistency(suite),
+    curvesTask ? taskCurves(suite, curvesTask) : null,
+  ]);
   return {
     title,
     suites: suites.map((s) => ({ id: s.id, name: s.name, methods: s.methods })),
@@ -32,11 +41,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
       lerf: paginate(lerf, pageParam(url, "lerfPage")),
     },
     inconsistency: inconsistency ? { ...inconsistency, limit: HEATMAP_METHODS } : null,
+    curves: curves && curves.methods.length > 0 ? curves : null,
   };
 }
 
 export default function Leaderboard() {
-  const { suites, suite, boards, inconsistency } = useLoaderData<typeof loader>();
+  const { suites, suite, boards, inconsistency, curves } = useLoaderData<typeof loader>();
   const hrefWith = useHrefWith();
   const { t } = useTranslation("board");
   if (!suite || !boards) {
@@ -116,6 +126,7 @@ export default function Leaderboard() {
         {t("sideBoards")} <Link to={hrefWith({ page: null, morfPage: null, lerfPage: null })}>{t("firstPages")}</Link>
       </p>
       {inconsistency ? <Inconsistency data={inconsistency} suiteId={suite.id} limit={inconsistency.limit} /> : null}
+      {curves ? <MethodCurves data={curves} suiteId={suite.id} tasks={suite.tasks} /> : null}
     </section>
   );
 }

@@ -14,14 +14,24 @@ export interface NamedFile {
   content: Buffer | string;
 }
 
-export type MethodFilesOutcome = { ok: true; scores: CaseScores } | { ok: false; problems: FileProblem[]; omitted: number };
+/** Accuracy at each grid point, per protocol and task: the curves the areas were computed from. */
+export interface CaseCurves {
+  morf: Record<string, number[]>;
+  lerf: Record<string, number[]>;
+}
+
+export type MethodFilesOutcome = { ok: true; scores: CaseScores; curves: CaseCurves } | { ok: false; problems: FileProblem[]; omitted: number };
 
 /** Parse both files; problems of the MoRF file come first, each file capped on its own. */
 export function scoreMethodFiles(suite: SuiteExpectation, morf: NamedFile, lerf: NamedFile): MethodFilesOutcome {
   const morfOutcome = parseResultFile(morf.content, { fileName: morf.name, tasks: suite.tasks, grid: suite.grid });
   const lerfOutcome = parseResultFile(lerf.content, { fileName: lerf.name, tasks: suite.tasks, grid: suite.grid });
   if (morfOutcome.ok && lerfOutcome.ok) {
-    return { ok: true, scores: { morf: fileCaseScores(morfOutcome.file), lerf: fileCaseScores(lerfOutcome.file) } };
+    return {
+      ok: true,
+      scores: { morf: fileCaseScores(morfOutcome.file), lerf: fileCaseScores(lerfOutcome.file) },
+      curves: { morf: morfOutcome.file.curves, lerf: lerfOutcome.file.curves },
+    };
   }
   const problems: FileProblem[] = [];
   let omitted = 0;

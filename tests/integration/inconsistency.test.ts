@@ -1,7 +1,9 @@
 // The leaderboard's inconsistency views on the default board (the platform's own baselines):
 // rendered on the server, with downloads whose numbers agree with the page.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../support/stack.ts";
+import fs from "node:fs";
+import path from "node:path";
+import { ROOT, startStack, type Stack } from "../support/stack.ts";
 import { Client } from "../support/client.ts";
 
 let stack: Stack;
@@ -43,6 +45,38 @@ describe(`inconsistency views on ${process.env.TEST_DB}`, () => {
     });
     const html = await c.html("/leaderboard?suite=metarank-local");
     expect(html).toContain(json.meanTau.toFixed(3));
+  });
+
+  it("each method's MoRF and LeRF curves for the chosen task are drawn, and the download holds the suite's own numbers", async () => {
+    const c = new Client(stack.baseUrl);
+    const suiteDir = path.join(ROOT, "seeds/suites/metarank-local");
+    const tasks: string[] = JSON.parse(fs.readFileSync(path.join(suiteDir, "suite.json"), "utf8")).tasks;
+    const task = tasks[4];
+    const html = await c.html(`/leaderboard?suite=metarank-local&curvesTask=${task}`);
+    const charts = html.match(/data-testid="curve-chart"/g) ?? [];
+    expect(charts).toHaveLength(8);
+    // Two shaded areas and two lines per chart, drawn on the server.
+    expect((html.match(/rv-xy-plot__series--line/g) ?? []).length).toBeGreaterThanOrEqual(16);
+    expect(html).toMatch(new RegExp(`<option value="${task}" selected=""`));
+    const json = await (await c.get(`/leaderboard/inconsistency?suite=metarank-local&table=curves&task=${task}&format=json`)).json();
+    expect(json.task).toBe(task);
+    expect(json.methods).toHaveLength(8);
+    const saliency = json.methods.find((m: { method: string }) => m.method === "Saliency");
+    const row = (file: string) =>
+      fs
+        .readFileSync(path.join(suiteDir, "saliency", file), "utf8")
+        .split("\n")
+        .find((l) => l.startsWith(`${task},`))!
+        .split(",")
+        .slice(1)
+        .map(Number);
+    expect(saliency.morf).toEqual(row("morf.csv"));
+    expect(saliency.lerf).toEqual(row("lerf.csv"));
+    const csv = await (await c.get(`/leaderboard/inconsistency?suite=metarank-local&table=curves&task=${task}&format=csv`)).text();
+    expect(csv.trim().split("\n")).toHaveLength(1 + 16);
+    // An unknown task: the page falls back to the first task, the download is a 404.
+    expect(await c.html("/leaderboard?suite=metarank-local&curvesTask=nope")).toMatch(new RegExp(`<option value="${tasks[0]}" selected=""`));
+    expect((await c.get("/leaderboard/inconsistency?suite=metarank-local&table=curves&task=nope&format=csv")).status).toBe(404);
   });
 
   it("a suite without methods has no views and its download is a 404", async () => {

@@ -195,6 +195,21 @@ describe("submission", () => {
       new RegExp(`data-testid="metascore-${id}"><span[^>]*>[^<]+</span><br/><small class="muted">at submission: -?\\d+\\.\\d{4}</small>`),
     );
     expect(boardSize).toBeGreaterThan(1);
+    // The approved method's accuracy curves come from its own result files (read once, then kept on its row).
+    for (let round = 0; round < 2; round++) {
+      const curves = await (await admin.get(`/leaderboard/inconsistency?suite=${SUITE}&table=curves&task=${SEED_SUITE.tasks[1]}&format=json`)).json();
+      const own = curves.methods.find((m: { method: string }) => m.method === "Alice-CAM");
+      const row = (csv: string) =>
+        csv
+          .split("\n")
+          .find((l) => l.startsWith(`${SEED_SUITE.tasks[1]},`))!
+          .split(",")
+          .slice(1)
+          .map(Number);
+      expect(own.morf).toEqual(row(morfCsv(0.95)));
+      expect(own.lerf).toEqual(row(lerfCsv(0.95)));
+    }
+    expect(html).toMatch(/data-testid="curve-chart" data-method="Alice-CAM"/);
     // Where each row's numbers come from: the approved submission is self-reported, the suite's
     // baselines were computed by the platform.
     expect(overall).toMatch(/<td>Alice-CAM<\/td><td>[^<]+<\/td><td data-source="self-reported"><span[^>]*>self-reported<\/span>/);
