@@ -63,7 +63,7 @@ import-baselines: seed
 test: install debian-test build validate test-unit test-integration test-e2e
 
 # The contract's TypeScript types, generated from proto/ (docs/grpc.md). Both sides import them.
-PROTO_FILES := metarank/v1/concepts.proto metarank/v1/evaluation.proto metarank/v1/inference.proto metarank/v1/inspection.proto metarank/v1/kit.proto metarank/v1/metascore.proto metarank/v1/sebow.proto metarank/v1/segmentation.proto metarank/v1/telemetry.proto metarank/v1/tree.proto metarank/v1/vqa.proto
+PROTO_FILES := metarank/v1/concepts.proto metarank/v1/evaluation.proto metarank/v1/inference.proto metarank/v1/inspection.proto metarank/v1/kit.proto metarank/v1/metascore.proto metarank/v1/multilabel.proto metarank/v1/sebow.proto metarank/v1/segmentation.proto metarank/v1/telemetry.proto metarank/v1/tree.proto metarank/v1/vqa.proto
 PROTO_GEN := proto-loader-gen-types --longs Number --enums String --defaults --oneofs --grpcLib @grpc/grpc-js --importFileExtension .ts -I proto
 
 proto: node_modules/.installed

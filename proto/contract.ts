@@ -12,6 +12,7 @@ import type { ProtoGrpcType as InferenceProto } from "./generated/inference.ts";
 import type { ProtoGrpcType as InspectionProto } from "./generated/inspection.ts";
 import type { ProtoGrpcType as KitProto } from "./generated/kit.ts";
 import type { ProtoGrpcType as MetascoreProto } from "./generated/metascore.ts";
+import type { ProtoGrpcType as MultiLabelProto } from "./generated/multilabel.ts";
 import type { ProtoGrpcType as SebowProto } from "./generated/sebow.ts";
 import type { ProtoGrpcType as SegmentationProto } from "./generated/segmentation.ts";
 import type { ProtoGrpcType as TelemetryProto } from "./generated/telemetry.ts";
@@ -45,6 +46,7 @@ export interface ContractFiles {
   "metarank/v1/inspection.proto": InspectionProto;
   "metarank/v1/kit.proto": KitProto;
   "metarank/v1/metascore.proto": MetascoreProto;
+  "metarank/v1/multilabel.proto": MultiLabelProto;
   "metarank/v1/sebow.proto": SebowProto;
   "metarank/v1/segmentation.proto": SegmentationProto;
   "metarank/v1/telemetry.proto": TelemetryProto;

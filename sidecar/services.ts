@@ -11,6 +11,7 @@ import { conceptsService } from "./concepts/service.ts";
 import { vqaService } from "./vqa/service.ts";
 import { kitsService } from "./kit/service.ts";
 import { segmentationService } from "./inference/segmentation/service.ts";
+import { multiLabelService } from "./inference/multilabel/service.ts";
 
 export interface SidecarService {
   /** Fully-qualified service name, e.g. "metarank.v1.Metascore" (what health checks ask for). */
@@ -32,4 +33,5 @@ export const SERVICES: SidecarService[] = [
   vqaService,
   kitsService,
   segmentationService,
+  multiLabelService,
 ];

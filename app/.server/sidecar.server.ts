@@ -25,6 +25,7 @@ function loadContract() {
     vqa: metarankV1("metarank/v1/vqa.proto").QuestionAnswering.service,
     kits: metarankV1("metarank/v1/kit.proto").Kits.service,
     segmentation: metarankV1("metarank/v1/segmentation.proto").Segmentation.service,
+    multiLabel: metarankV1("metarank/v1/multilabel.proto").MultiLabel.service,
     tree: metarankV1("metarank/v1/tree.proto").Tree.service,
     sebow: metarankV1("metarank/v1/sebow.proto").SeBoW.service,
   };

@@ -16,6 +16,7 @@ import type { TcavProgressMessage, WorkerInit, WorkerReply, WorkerTask } from ".
 import type { TcavJob, TcavJobResult } from "../concepts/experiment.ts";
 import type { VqaJob, VqaJobResult } from "../vqa/job.ts";
 import type { SegExplainRequest, SegExplainResult, SegmentRequest, SegmentResult } from "./segmentation/job.ts";
+import type { ClassifyRequest, ClassifyResult, MultiLabelExplainRequest, MultiLabelExplainResult } from "./multilabel/job.ts";
 import type { CrackPhotoRequest, CrackPhotoResult } from "../inspection/photo.ts";
 
 const WORKER_FILE = new URL("./workerEntry.mjs", import.meta.url).pathname;
@@ -173,6 +174,16 @@ export class InferencePool {
   /** One predicted class of a segmentation explained (Feature_Ablation or LayerGradCAM over the class-sum wrapper). */
   segExplain(req: SegExplainRequest, opts?: JobOptions): Promise<SegExplainResult> {
     return this.submit({ kind: "segExplain", req }, opts);
+  }
+
+  /** The k highest-scoring classes of a multi-label classifier (sidecar/inference/multilabel/job.ts). */
+  multiLabelClassify(req: ClassifyRequest, opts?: JobOptions): Promise<ClassifyResult> {
+    return this.submit({ kind: "multiLabel", req: { op: "classify", ...req } }, opts);
+  }
+
+  /** One class of a multi-label classifier explained (Feature_Ablation or LIME, its logit as the target). */
+  multiLabelExplain(req: MultiLabelExplainRequest, opts?: JobOptions): Promise<MultiLabelExplainResult> {
+    return this.submit({ kind: "multiLabel", req: { op: "explain", ...req } }, opts);
   }
 
   /** Load models in every worker ahead of the first request (one warm job per thread). */

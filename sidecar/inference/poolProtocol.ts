@@ -5,6 +5,7 @@ import type { CrackPhotoRequest, CrackPhotoResult } from "../inspection/photo.ts
 import type { TcavJob, TcavJobResult } from "../concepts/experiment.ts";
 import type { VqaJob, VqaJobResult } from "../vqa/job.ts";
 import type { SegExplainRequest, SegExplainResult, SegmentRequest, SegmentResult } from "./segmentation/job.ts";
+import type { ClassifyResult, MultiLabelExplainResult, MultiLabelJob } from "./multilabel/job.ts";
 
 export type WorkerTask =
   | { kind: "predict"; req: PredictRequest }
@@ -15,11 +16,25 @@ export type WorkerTask =
   | { kind: "tcav"; req: TcavJob; progress?: MessagePort }
   | { kind: "vqa"; req: VqaJob }
   | { kind: "segment"; req: SegmentRequest }
-  | { kind: "segExplain"; req: SegExplainRequest };
+  | { kind: "segExplain"; req: SegExplainRequest }
+  | { kind: "multiLabel"; req: MultiLabelJob };
 
 /** Every task is answered (errors by name and message, since thrown errors lose their class across threads), with the worker's backend. */
 export type WorkerReply = { backend: string } & (
-  | { ok: true; result: PredictResult | ExplainResult | CrackPhotoResult | TcavJobResult | VqaJobResult | SegmentResult | SegExplainResult | null }
+  | {
+      ok: true;
+      result:
+        | PredictResult
+        | ExplainResult
+        | CrackPhotoResult
+        | TcavJobResult
+        | VqaJobResult
+        | SegmentResult
+        | SegExplainResult
+        | ClassifyResult
+        | MultiLabelExplainResult
+        | null;
+    }
   | { ok: false; error: { name: string; message: string } }
 );
 

@@ -9,6 +9,10 @@
 // and time budget are the segmentation trainer's, shared through trainLoop.ts. The kept network
 // is folded and rounded exactly as served, then scored on the held-out test split (mean and
 // per-class average precision), and written to checkpoints/multilabel/.
+// --init-from <segmenter id> starts the ResNet body from the segmentation network's (same layout
+// and weight names, resnetBody in architectures.ts; trained on the same scenes' pixel masks), as
+// VOC classifiers start from a pretrained backbone: its weights are folded (no batch norm), so
+// the whole network is then fine-tuned as plain convolutions with biases (FoldedTrainOps).
 import { parseArgs } from "node:util";
 import * as tf from "@tensorflow/tfjs";
 import { initBackend } from "../inference/runtime/backend.ts";
@@ -17,7 +21,11 @@ import { MULTILABEL_CLASSES, MULTILABEL_DATASET_ID, MULTILABEL_MIN_PIXELS, gener
 import { writeCheckpoint, type WeightDtype } from "./checkpoint.ts";
 import { roundToHalf } from "./half.ts";
 import { resnet, type ArchConfig } from "./architectures.ts";
-import { InferOps, TrainOps, foldBatchNorm, type WeightMap } from "./layers.ts";
+import { InferOps, TrainOps, foldBatchNorm, type ConvOptions, type Ops, type WeightMap } from "./layers.ts";
+import { conv2dSameTrainable } from "./convGrad.ts";
+import { relu } from "./relu.ts";
+import { readCheckpoint } from "./checkpoint.ts";
+import { segCheckpointDir } from "./segmenter.ts";
 import { MULTILABEL_TASK, logitsOf, meanAveragePrecision, multiLabelCheckpointDir, type MultiLabelManifest } from "./multiLabel.ts";
 import { cosineRate, runValidatedEpochs } from "./trainLoop.ts";
 
@@ -36,7 +44,56 @@ export interface MultiLabelTrainOptions {
   out: string;
   dtype: WeightDtype;
   command: string;
+  /** A segmentation checkpoint whose ResNet body starts the network (fine-tuning without batch norm). */
+  initFrom?: string;
   log?: (s: string) => void;
+}
+
+function heNormal(rng: Rng, shape: number[], fanIn: number): tf.Tensor {
+  const v = new Float32Array(shape.reduce((a, b) => a * b, 1));
+  const std = Math.sqrt(2 / fanIn);
+  for (let i = 0; i < v.length; i++) v[i] = rng.normal() * std;
+  return tf.tensor(v, shape);
+}
+
+/**
+ * Layers over folded weights (`<conv>/kernel` + `<conv>/bias`, as InferOps reads them), all
+ * trainable, missing ones created with He initialisation: fine-tuning a network whose body comes
+ * from a folded checkpoint. Convolutions go through convGrad.ts, as TrainOps's do, so the filter
+ * gradient is computed by forward convolutions on the wasm backend.
+ */
+class FoldedTrainOps implements Ops {
+  readonly tapNames: string[] = [];
+  constructor(
+    private weights: WeightMap,
+    private rng: Rng,
+  ) {}
+  private variable(name: string, make: () => tf.Tensor): tf.Variable {
+    let v = this.weights.get(name);
+    if (!v) {
+      v = tf.tidy(() => tf.variable(make(), true));
+      this.weights.set(name, v);
+    }
+    return v;
+  }
+  conv(name: string, x: tf.Tensor4D, filters: number, opts: ConvOptions = {}): tf.Tensor4D {
+    const k = opts.kernel ?? 3;
+    const w = this.variable(`${name}/kernel`, () => heNormal(this.rng, [k, k, x.shape[3], filters], k * k * x.shape[3]));
+    const b = this.variable(`${name}/bias`, () => tf.zeros([filters]));
+    return tf.add(conv2dSameTrainable(x, w as tf.Tensor4D, opts.stride ?? 1), b);
+  }
+  dense(name: string, x: tf.Tensor2D, units: number): tf.Tensor2D {
+    const w = this.variable(`${name}/kernel`, () => heNormal(this.rng, [x.shape[1], units], x.shape[1]));
+    const b = this.variable(`${name}/bias`, () => tf.zeros([units]));
+    return tf.add(tf.matMul(x, w), b);
+  }
+  relu<T extends tf.Tensor>(x: T): T {
+    return relu(x);
+  }
+  tap(name: string, x: tf.Tensor4D): tf.Tensor4D {
+    this.tapNames.push(name);
+    return x;
+  }
 }
 
 /** A batch of images (each mirrored left-right with probability ½ when rng is given) and its 0/1 targets. */
@@ -75,8 +132,19 @@ export async function trainMultiLabel(opts: MultiLabelTrainOptions): Promise<Mul
   const rng = new Rng(opts.seed);
   const weights: WeightMap = new Map();
   const stats: WeightMap = new Map();
+  if (opts.initFrom) {
+    const { manifest: seg, arrays } = readCheckpoint(opts.initFrom, segCheckpointDir());
+    if (seg.archConfig.width !== opts.config.width || seg.archConfig.stemStride !== opts.config.stemStride)
+      throw new Error(
+        `--init-from ${opts.initFrom}: its body has width ${seg.archConfig.width}, stem stride ${seg.archConfig.stemStride}; pass the same --width`,
+      );
+    for (const a of arrays) if (/^(stem|layer\d)/.test(a.name)) weights.set(a.name, tf.variable(tf.tensor(a.data, a.shape), true));
+    log(`body initialised from ${opts.initFrom} (${weights.size} arrays, ${seg.dataset}); fine-tuning without batch norm`);
+  }
+  const makeOps = (training: boolean): Ops & { tapNames: string[] } =>
+    opts.initFrom ? new FoldedTrainOps(weights, rng) : new TrainOps(weights, stats, rng, training);
   const tapNames = tf.tidy(() => {
-    const ops = new TrainOps(weights, stats, rng, false);
+    const ops = makeOps(false);
     resnet.forward(ops, tf.zeros([1, 32, 32, 3]) as tf.Tensor4D, C, opts.config);
     return ops.tapNames;
   });
@@ -87,7 +155,10 @@ export async function trainMultiLabel(opts: MultiLabelTrainOptions): Promise<Mul
   const optimizer = tf.train.adam(opts.lr);
   const vars = [...weights.values()];
   type Folded = ReturnType<typeof foldBatchNorm>;
-  const folded = (): Folded => foldBatchNorm(weights, stats).map((a) => (opts.dtype === "float16" ? { ...a, data: roundToHalf(a.data) } : a));
+  const folded = (): Folded =>
+    (opts.initFrom ? [...weights].map(([name, v]) => ({ name, shape: v.shape, data: Float32Array.from(v.dataSync()) })) : foldBatchNorm(weights, stats)).map(
+      (a) => (opts.dtype === "float16" ? { ...a, data: roundToHalf(a.data) } : a),
+    );
   const scoreFolded = (arrays: Folded, ds: MultiLabelDataset) => {
     const served: WeightMap = new Map(arrays.map((a) => [a.name, tf.variable(tf.tensor(a.data, a.shape), false)]));
     try {
@@ -107,11 +178,11 @@ export async function trainMultiLabel(opts: MultiLabelTrainOptions): Promise<Mul
       for (let s = 0; s < steps; s++, step++) {
         (optimizer as unknown as { learningRate: number }).learningRate = cosineRate(opts.lr, step, totalSteps);
         const { x, y } = batchOf(train, order.subarray(s * opts.batch, Math.min((s + 1) * opts.batch, train.size)), rng);
-        const ops = new TrainOps(weights, stats, rng, true);
+        const ops = makeOps(true);
         const loss = optimizer.minimize(() => tf.losses.sigmoidCrossEntropy(y, resnet.forward(ops, x, C, opts.config)) as tf.Scalar, true, vars);
         lossSum += loss!.dataSync()[0];
         tf.dispose([loss!, x, y]);
-        for (const p of ops.pendingStats) {
+        for (const p of ops instanceof TrainOps ? ops.pendingStats : []) {
           p.variable.assign(p.value);
           p.value.dispose();
         }
@@ -176,6 +247,7 @@ async function main() {
       id: { type: "string", default: "resnet-seg-scenes-multilabel" },
       out: { type: "string" },
       dtype: { type: "string", default: "float16" },
+      "init-from": { type: "string" },
     },
   });
   const n = (k: keyof typeof values) => Number(values[k]);
@@ -193,6 +265,7 @@ async function main() {
     id: String(values.id),
     out: values.out ?? multiLabelCheckpointDir(),
     dtype: values.dtype === "float32" ? "float32" : "float16",
+    initFrom: values["init-from"],
     command: `npm run train-multilabel -- ${process.argv.slice(2).join(" ")}`.trim(),
   });
 }
