@@ -10,6 +10,7 @@ import { rootLogger } from "./logger.server.ts";
 import { closeAppQueue, createAppQueue, type JobQueue } from "./queue.server.ts";
 import { watchPublicContent } from "./publicPages.server.ts";
 import { installSidecarChooser } from "./servers.server.ts";
+import { registerTreeJobs } from "./trees.server.ts";
 
 export interface Runtime {
   logger: Logger;
@@ -30,6 +31,7 @@ export function startRuntime(): Promise<Runtime> {
     watchPublicContent(sequelize);
     await registerEvaluationJobs(queue);
     await registerInspectionJobs(queue);
+    registerTreeJobs(queue);
     logger.info({ queue: queue.backend }, "runtime started");
     return { logger, queue };
   })());

@@ -17,6 +17,7 @@ import enSubmission from "~/locales/en/submission.json";
 import enTutorial from "~/locales/en/tutorial.json";
 import enVqa from "~/locales/en/vqa.json";
 import enSegmentation from "~/locales/en/segmentation.json";
+import enTrees from "~/locales/en/trees.json";
 import zhAccount from "~/locales/zh/account.json";
 import zhAdmin from "~/locales/zh/admin.json";
 import zhBoard from "~/locales/zh/board.json";
@@ -33,6 +34,7 @@ import zhSubmission from "~/locales/zh/submission.json";
 import zhTutorial from "~/locales/zh/tutorial.json";
 import zhVqa from "~/locales/zh/vqa.json";
 import zhSegmentation from "~/locales/zh/segmentation.json";
+import zhTrees from "~/locales/zh/trees.json";
 
 export const LANGUAGES = ["en", "zh"] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -57,6 +59,7 @@ export const resources = {
     concepts: enConcepts,
     vqa: enVqa,
     segmentation: enSegmentation,
+    trees: enTrees,
   },
   zh: {
     account: zhAccount,
@@ -75,6 +78,7 @@ export const resources = {
     concepts: zhConcepts,
     vqa: zhVqa,
     segmentation: zhSegmentation,
+    trees: zhTrees,
   },
 } as const;
 

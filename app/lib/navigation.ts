@@ -20,6 +20,8 @@ export const DEMO_PAGES: (MenuLink & { textKey: string; icon: string })[] = [
   { to: "/twodresult", key: "menu.demoCracks", textKey: "demos.demoCracksText", icon: "pi-th-large" },
   { to: "/dam3d", key: "menu.demoDam", textKey: "demos.demoDamText", icon: "pi-box" },
   { to: "/tcav", key: "menu.demoConcepts", textKey: "demos.demoConceptsText", icon: "pi-palette" },
+  { to: "/cub", key: "menu.demoCub", textKey: "demos.demoCubText", icon: "pi-sitemap" },
+  { to: "/cars", key: "menu.demoCars", textKey: "demos.demoCarsText", icon: "pi-car" },
   { to: "/UserQuery", key: "menu.demoVqa", textKey: "demos.demoVqaText", icon: "pi-comments" },
 ];
 

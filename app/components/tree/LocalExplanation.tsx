@@ -1,0 +1,57 @@
+// The local explanation (seed 001 "Bird prototype-tree page", "Car page" step 6): the greedy
+// routing path from the root to the leaf, one row per internal node: its prototype, the patch
+// of this image nearest to it (outlined), that patch's similarity map, the similarity
+// exp(−distance) and the way it routed; then the leaf's class distribution.
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import type { PredictionView } from "~/.server/trees.server.ts";
+
+export function LocalExplanation({ title, prediction, children }: { title: string; prediction: PredictionView; children?: ReactNode }) {
+  const { t } = useTranslation("trees");
+  const top = prediction.leafDistribution
+    .map((p, i) => ({ p, name: prediction.classNames[i] ?? String(i) }))
+    .sort((a, b) => b.p - a.p)
+    .slice(0, 5);
+  return (
+    <div className="card" id="explanation">
+      <h2 style={{ marginTop: 0 }}>{title}</h2>
+      <p className="muted">{t("pathIntro")}</p>
+      <ol className="tree-path" data-testid="tree-path">
+        {prediction.path.map((s, i) => (
+          <li key={s.nodeId} data-node={s.nodeId}>
+            <strong>
+              {t("step", { n: i + 1 })} · {s.nodeName}
+            </strong>
+            <div className="ds-result-images">
+              {s.prototype ? (
+                <figure>
+                  <img src={s.prototype} alt={t("prototypeAlt", { node: s.nodeName })} />
+                  <figcaption>{t("prototype")}</figcaption>
+                </figure>
+              ) : null}
+              {s.patch ? (
+                <figure>
+                  <img src={s.patch} alt={t("patchAlt", { node: s.nodeName })} />
+                  <figcaption>{t("patch")}</figcaption>
+                </figure>
+              ) : null}
+              {s.heatmap ? (
+                <figure>
+                  <img src={s.heatmap} alt={t("heatmapAlt", { node: s.nodeName })} />
+                  <figcaption>{t("heatmap")}</figcaption>
+                </figure>
+              ) : null}
+            </div>
+            <p>
+              {t("similarity", { value: s.similarity.toFixed(3) })} · {t(s.direction === "right" ? "wentRight" : "wentLeft")}
+            </p>
+          </li>
+        ))}
+      </ol>
+      <p data-testid="leaf">
+        {t("leafReached", { leaf: prediction.leafId })} {top.map((c) => `${c.name} ${(c.p * 100).toFixed(1)}%`).join(" · ")}
+      </p>
+      {children}
+    </div>
+  );
+}

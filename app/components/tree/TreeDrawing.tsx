@@ -1,0 +1,57 @@
+// A tree as the sidecar draws it (Tree.Export, app/routes/trees.$treeId.$format.ts) with the
+// seed's download buttons: the HD vector graphic (SVG, PDF) and the node prototypes (zip).
+// `full`: the tree before pruning (the car page's step 4), otherwise pruned and projected.
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { treeFile } from "./urls.ts";
+
+export function TreeDrawing({
+  treeId,
+  full,
+  title,
+  id,
+  edits,
+  children,
+}: {
+  treeId: string;
+  full: boolean;
+  title: string;
+  id: string;
+  edits: number;
+  children?: ReactNode;
+}) {
+  const { t } = useTranslation("trees");
+  // A changed edit list draws another picture: the count is in the address so the browser asks again.
+  const src = `${treeFile(treeId, "svg", full)}${full ? "&" : "?"}v=${edits}`;
+  return (
+    <div className="card" id={id}>
+      <h2 style={{ marginTop: 0 }}>{title}</h2>
+      <div className="tree-drawing">
+        <img src={src} alt={t(full ? "fullTreeAlt" : "prunedTreeAlt")} data-testid={full ? "tree-full-image" : "tree-image"} loading="lazy" />
+      </div>
+      <div className="ds-toolbar" style={{ gap: ".5rem", marginTop: ".75rem", flexWrap: "wrap" }}>
+        <a className="p-button p-button-sm" href={treeFile(treeId, "svg", full, true)} download data-testid={full ? "full-svg" : "pruned-svg"}>
+          <i className="pi pi-download" aria-hidden="true" />
+          &nbsp;{t("hdSvg")}
+        </a>
+        <a
+          className="p-button p-button-sm p-button-outlined"
+          href={treeFile(treeId, "pdf", full, true)}
+          download
+          data-testid={full ? "full-pdf" : "pruned-pdf"}
+        >
+          {t("hdPdf")}
+        </a>
+        <a
+          className="p-button p-button-sm p-button-outlined"
+          href={treeFile(treeId, "zip", full, true)}
+          download
+          data-testid={full ? "full-zip" : "pruned-zip"}
+        >
+          {t("prototypesZip")}
+        </a>
+        {children}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+// The prediction of a tree page (seed 001 "Bird prototype-tree page" results; "Car page" step 3):
+// ground truth, prediction and probability, and which tree (data, accuracy) produced them.
+import { useTranslation } from "react-i18next";
+import type { PredictionView } from "~/.server/trees.server.ts";
+import { percent } from "./urls.ts";
+
+export interface TreeSource {
+  name: string;
+  datasetName: string;
+  testAccuracy: number;
+  cnnAccuracy: number;
+  owner: string;
+  depth: number;
+  leaves: number;
+}
+
+export function TreeResult({ title, prediction, source, edits }: { title: string; prediction: PredictionView; source: TreeSource; edits: number }) {
+  const { t } = useTranslation("trees");
+  return (
+    <div className="card" id="results">
+      <h2 style={{ marginTop: 0 }}>{title}</h2>
+      <dl className="tree-facts" data-testid="tree-result">
+        <dt>{t("groundTruth")}</dt>
+        <dd data-testid="ground-truth">{prediction.groundTruth >= 0 ? prediction.groundTruthName : t("noLabel")}</dd>
+        <dt>{t("prediction")}</dt>
+        <dd data-testid="predicted">{prediction.predictedName}</dd>
+        <dt>{t("probability")}</dt>
+        <dd data-testid="probability">{percent(prediction.probability)}</dd>
+      </dl>
+      {prediction.greedyPredicted !== prediction.predicted ? <p className="muted">{t("greedyDiffers", { name: prediction.greedyPredictedName })}</p> : null}
+      <p className="muted" data-testid="tree-source">
+        {t(source.owner ? "sourceMine" : "sourcePlatform", {
+          name: source.name,
+          data: source.datasetName,
+          depth: source.depth,
+          leaves: source.leaves,
+          accuracy: percent(source.testAccuracy),
+          cnn: percent(source.cnnAccuracy),
+        })}{" "}
+        {edits ? t("withEdits", { count: edits }) : null} {t("took", { seconds: (prediction.elapsedMs / 1000).toFixed(1) })}
+      </p>
+    </div>
+  );
+}
