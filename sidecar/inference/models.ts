@@ -1,7 +1,11 @@
 // The model catalogue (from checkpoint manifests, cheap: no weights read) and the
 // per-thread cache of loaded networks (each worker loads a model once, on first use).
+import fs from "node:fs";
+import path from "node:path";
 import { CheckpointError, checkpointDir, listManifests, type CheckpointManifest } from "../zoo/checkpoint.ts";
 import { loadZooNet, type ZooNet } from "../zoo/zooNet.ts";
+// Operators' ONNX imports (docs/onnx-import.md) are served beside the zoo's checkpoints.
+import { importedModelDir, loadImportedNet } from "../zoo/onnx/graphNet.ts";
 import { InferenceInputError } from "./errors.ts";
 
 /** What the catalogue tells clients about a checkpoint: its manifest, with the input shape spelled out. */
@@ -29,9 +33,15 @@ export function modelInfo(m: CheckpointManifest): ModelInfo {
   };
 }
 
-export function listModels(dir = checkpointDir()): { models: ModelInfo[]; problems: string[] } {
+export function listModels(dir = checkpointDir(), importedDir = importedModelDir()): { models: ModelInfo[]; problems: string[] } {
   const { manifests, problems } = listManifests(dir);
-  return { models: manifests.map(modelInfo), problems };
+  // The imported folder is optional: its absence is not a problem to report.
+  const imported = fs.existsSync(importedDir) ? listManifests(importedDir) : { manifests: [], problems: [] };
+  const zooIds = new Set(manifests.map((m) => m.id));
+  return {
+    models: [...manifests, ...imported.manifests.filter((m) => !zooIds.has(m.id))].map(modelInfo),
+    problems: [...problems, ...imported.problems],
+  };
 }
 
 const cache = new Map<string, ZooNet>();
@@ -41,16 +51,17 @@ const cache = new Map<string, ZooNet>();
  * (InferenceInputError naming the available ids); a checkpoint that exists but is
  * broken is a CheckpointError for the operator.
  */
-export function getNet(id: string, dir = checkpointDir()): ZooNet {
+export function getNet(id: string, dir = checkpointDir(), importedDir = importedModelDir()): ZooNet {
   const hit = cache.get(id);
   if (hit) return hit;
   try {
-    const net = loadZooNet(id, dir);
+    const zoo = fs.existsSync(path.join(dir, `${id}.json`)) || !fs.existsSync(path.join(importedDir, `${id}.json`));
+    const net = zoo ? loadZooNet(id, dir) : loadImportedNet(id, importedDir);
     cache.set(id, net);
     return net;
   } catch (err) {
     if (err instanceof CheckpointError && /not found|not a valid checkpoint id/.test(err.message)) {
-      const known = listManifests(dir).manifests.map((m) => m.id);
+      const known = listModels(dir, importedDir).models.map((m) => m.id);
       throw new InferenceInputError(`unknown model "${id}"; available models: ${known.join(", ") || "none (train one with npm run train)"}`);
     }
     throw err;

@@ -21,12 +21,28 @@ export function samePool(inSize: number, k: number, stride: number): { out: numb
   return { out, before, after: total - before };
 }
 
-/** The gradient of maxPool(x, k, s, "same") for upstream dy under PyTorch's first-maximum rule. */
-export function maxPoolGradFirstMax(x: tf.Tensor4D, dy: tf.Tensor4D, k: number, s: number): tf.Tensor4D {
+/** Explicit padding of a pooling window (ONNX/PyTorch `padding`), in pixels on each side. */
+export interface PoolPads {
+  top: number;
+  bottom: number;
+  left: number;
+  right: number;
+}
+
+/** One axis of a pooling with explicit padding (no ceil mode): output size and the padding before and after. */
+function explicitPool(inSize: number, k: number, stride: number, before: number, after: number): { out: number; before: number; after: number } {
+  return { out: Math.floor((inSize + before + after - k) / stride) + 1, before, after };
+}
+
+/**
+ * The gradient of maxPool(x, k, s, "same") for upstream dy under PyTorch's first-maximum rule;
+ * with `pads`, of the max pool over x padded explicitly (maxPoolPadded below: ONNX MaxPool pads).
+ */
+export function maxPoolGradFirstMax(x: tf.Tensor4D, dy: tf.Tensor4D, k: number, s: number, pads?: PoolPads): tf.Tensor4D {
   return tf.tidy(() => {
     const [n, h, w, c] = x.shape;
-    const ph = samePool(h, k, s);
-    const pw = samePool(w, k, s);
+    const ph = pads ? explicitPool(h, k, s, pads.top, pads.bottom) : samePool(h, k, s);
+    const pw = pads ? explicitPool(w, k, s, pads.left, pads.right) : samePool(w, k, s);
     // Padded cells are −∞, as in PyTorch (padding never holds a window's maximum).
     const xp = tf.pad(
       x,
@@ -99,6 +115,40 @@ export function maxPool(x: tf.Tensor4D, k: number, s: number): tf.Tensor4D {
       };
     }) as (x: tf.Tensor4D) => tf.Tensor4D;
     cache.set(key, op);
+  }
+  return op(x);
+}
+
+const paddedCache = new Map<string, (x: tf.Tensor4D) => tf.Tensor4D>();
+
+/**
+ * maxPool(x, k, s) over x padded by `pads` with −∞ (ONNX MaxPool / torch.nn.MaxPool2d padding,
+ * e.g. torchvision ResNet's 3×3/2 pad 1, which tfjs's "same" puts on the other side), with the
+ * same PyTorch gradient rule as maxPool. Used by imported ONNX graphs (onnx/graphNet.ts).
+ */
+export function maxPoolPadded(x: tf.Tensor4D, k: number, s: number, pads: PoolPads): tf.Tensor4D {
+  const key = `${k}/${s}/${pads.top},${pads.bottom},${pads.left},${pads.right}`;
+  let op = paddedCache.get(key);
+  if (!op) {
+    op = tf.customGrad((...args: GradArgs) => {
+      const input = args[0] as tf.Tensor4D;
+      (args[1] as tf.GradSaveFunc)([input]);
+      const padded = tf.pad(
+        input,
+        [
+          [0, 0],
+          [pads.top, pads.bottom],
+          [pads.left, pads.right],
+          [0, 0],
+        ],
+        -Infinity,
+      );
+      return {
+        value: tf.maxPool(padded, k, s, "valid"),
+        gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => maxPoolGradFirstMax(saved[0] as tf.Tensor4D, dy as tf.Tensor4D, k, s, pads),
+      };
+    }) as (x: tf.Tensor4D) => tf.Tensor4D;
+    paddedCache.set(key, op);
   }
   return op(x);
 }
