@@ -17,6 +17,7 @@ import { EvaluationCancelled } from "./engine.ts";
 import { EvaluationPool } from "./pool.ts";
 import { evaluateMethod, writeMethodFolder, type MethodRun, type TaskProgress } from "./run.ts";
 import { readSuite, type BaselineMethod, type SuiteConfig } from "./suite.ts";
+import { ShardStore } from "./shards.ts";
 
 const USAGE = `usage:
   npm run -s evaluate -- --suite ID --method NAME [--params JSON] [--limit N] [--task T]... [--workers N] --out DIR
@@ -33,7 +34,9 @@ options:
   --method-module F  your own method: a module whose default export (or export "attribute") has the
                    registry's signature (net, input, target, params) => { attribution }; writes maps.zip too
   --all-methods    every baseline method listed in the suite's "evaluation" block
-  --write-suite    with --all-methods: write into the suite folder itself (full split, all tasks)`;
+  --write-suite    with --all-methods: write into the suite folder itself (full split, all tasks)
+  --fresh          with --all-methods: start over instead of resuming (finished method × task shards
+                   are kept in <folder>/.regen-state until the whole run has been written)`;
 
 interface Args {
   suite?: string;
@@ -47,12 +50,13 @@ interface Args {
   out?: string;
   allMethods: boolean;
   writeSuite: boolean;
+  fresh: boolean;
 }
 
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { tasks: [], workers: 2, allMethods: false, writeSuite: false };
+  const a: Args = { tasks: [], workers: 2, allMethods: false, writeSuite: false, fresh: false };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = () => {
@@ -104,6 +108,9 @@ function parseArgs(argv: string[]): Args {
       case "--write-suite":
         a.writeSuite = true;
         break;
+      case "--fresh":
+        a.fresh = true;
+        break;
       case "-h":
       case "--help":
         throw new UsageError("");
@@ -123,6 +130,7 @@ function parseArgs(argv: string[]): Args {
   }
   if (!a.writeSuite && !a.out) throw new UsageError("--out DIR is required (or --all-methods --write-suite)");
   if (a.allMethods && a.params) throw new UsageError("--params goes with --method");
+  if (a.fresh && !a.allMethods) throw new UsageError("--fresh goes with --all-methods");
   return a;
 }
 
@@ -219,7 +227,13 @@ async function main(): Promise<number> {
 
   const ctrl = new AbortController();
   process.once("SIGINT", () => ctrl.abort());
+  process.once("SIGTERM", () => ctrl.abort());
   const pool = new EvaluationPool({ workers: args.workers, backend });
+  const started = Date.now();
+  // A whole-board regeneration resumes: each finished method × task is kept until every folder is written.
+  const store = args.allMethods ? new ShardStore(path.join(args.writeSuite ? suite.dir : args.out!, ".regen-state")) : null;
+  if (store && args.fresh) store.clear();
+  if (store && store.count() > 0) console.error(`resuming: ${store.count()} finished method × task shard(s) in ${path.relative(process.cwd(), store.dir)}`);
   try {
     const moduleUrl = args.methodModule ? methodModuleUrl(args.methodModule) : undefined;
     for (const m of methods) {
@@ -227,7 +241,10 @@ async function main(): Promise<number> {
       const algorithm = moduleUrl ? (await loadMethodModule(moduleUrl)).name : getAlgorithm(m.algorithm).name;
       const run: MethodRun = { algorithm, params: m.params, tasks, images };
       if (moduleUrl) Object.assign(run, { methodModule: moduleUrl, keepMaps: true });
-      const outcome = await evaluateMethod(suite, run, pool, { signal: ctrl.signal, onProgress: progressPrinter(algorithm) });
+      const shards = store
+        ? { store, backend, onReused: (task: string) => console.error(`${algorithm} task ${task}: done in an earlier run, reused`) }
+        : undefined;
+      const outcome = await evaluateMethod(suite, run, pool, { signal: ctrl.signal, onProgress: progressPrinter(algorithm), shards });
       const dir = args.writeSuite ? path.join(suite.dir, m.folder) : args.allMethods ? path.join(args.out!, m.folder) : args.out!;
       const meta = args.allMethods ? { contributor: "Meta-Rank baseline", institute: "Meta-Rank platform", algorithm: m.algorithm } : undefined;
       for (const f of writeMethodFolder(dir, suite, run, outcome, { backend, meta })) console.log(path.relative(process.cwd(), f));
@@ -243,9 +260,11 @@ async function main(): Promise<number> {
       }
       console.error(`${algorithm}: ${tasks.length} task(s) × ${images} images in ${outcome.seconds.toFixed(1)} s`);
     }
+    store?.clear();
+    console.error(`total: ${methods.length} method(s) × ${tasks.length} task(s) × ${images} images in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } catch (err) {
     if (err instanceof EvaluationCancelled) {
-      console.error("\nevaluate: cancelled");
+      console.error(store ? "\nevaluate: cancelled; run the same command again to continue where it stopped" : "\nevaluate: cancelled");
       return 130;
     }
     throw err;

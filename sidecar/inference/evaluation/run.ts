@@ -8,6 +8,7 @@ import type { EvalJob, EvaluationPool } from "./pool.ts";
 import { imagesRecord, localisationJson, resultCsv, type TaskImages } from "./resultFiles.ts";
 import type { SuiteConfig } from "./suite.ts";
 import { taskCheckpoint } from "./tasks.ts";
+import type { ShardStore } from "./shards.ts";
 
 export interface MethodRun {
   /** Registry name, a method module's name, or the name a researcher gave uploaded maps. */
@@ -42,13 +43,31 @@ export async function evaluateMethod(
   suite: SuiteConfig,
   run: MethodRun,
   pool: EvaluationPool,
-  opts: { signal?: AbortSignal; onProgress?: (p: TaskProgress) => void } = {},
+  opts: {
+    signal?: AbortSignal;
+    onProgress?: (p: TaskProgress) => void;
+    /**
+     * Finished tasks of a registry method are kept here and reused (shards.ts), so a run killed
+     * half-way resumes; `backend` is part of each shard's name. Not for maps or method modules,
+     * whose inputs live outside the fingerprint.
+     */
+    shards?: { store: ShardStore; backend: string; onReused?: (task: string) => void };
+  } = {},
 ): Promise<MethodOutcome> {
   const started = Date.now();
   const summaries: Record<string, TaskSummary> = {};
   const perImage: Record<string, TaskImages> = {};
   const maps: NonNullable<MethodOutcome["maps"]> = {};
+  const shards = run.maps || run.methodModule || run.keepMaps ? undefined : opts.shards;
   for (const [i, task] of run.tasks.entries()) {
+    const spec = shards ? { suite, task, algorithm: run.algorithm, params: run.params, images: run.images, backend: shards.backend } : null;
+    const done = spec ? shards!.store.get(spec) : null;
+    if (done) {
+      summaries[task] = done.summary;
+      perImage[task] = done.perImage;
+      shards!.onReused?.(task);
+      continue;
+    }
     const job: EvalJob = { taskId: task, algorithm: run.algorithm, params: run.params, settings: suite.settings, images: run.images };
     if (run.maps) {
       if (!run.maps[task]) throw new Error(`no maps for task ${task}`);
@@ -63,6 +82,7 @@ export async function evaluateMethod(
     const results: ImageResult[] = replies.map((r) => r.result);
     summaries[task] = summarise(results, suite.settings.grid.length);
     perImage[task] = imagesRecord(results);
+    if (spec) shards!.store.put(spec, { summary: summaries[task], perImage: perImage[task] });
     if (run.keepMaps) maps[task] = stackMaps(task, replies);
   }
   const outcome: MethodOutcome = { summaries, perImage, seconds: (Date.now() - started) / 1000 };
