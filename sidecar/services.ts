@@ -11,6 +11,7 @@ import { conceptsService } from "./concepts/service.ts";
 import { vqaService } from "./vqa/service.ts";
 import { kitsService } from "./kit/service.ts";
 import { segmentationService } from "./inference/segmentation/service.ts";
+import { treeService } from "./tree/service.ts";
 import { multiLabelService } from "./inference/multilabel/service.ts";
 
 export interface SidecarService {
@@ -33,5 +34,6 @@ export const SERVICES: SidecarService[] = [
   vqaService,
   kitsService,
   segmentationService,
+  treeService,
   multiLabelService,
 ];

@@ -16,6 +16,7 @@ import type { TcavProgressMessage, WorkerInit, WorkerReply, WorkerTask } from ".
 import type { TcavJob, TcavJobResult } from "../concepts/experiment.ts";
 import type { VqaJob, VqaJobResult } from "../vqa/job.ts";
 import type { SegExplainRequest, SegExplainResult, SegmentRequest, SegmentResult } from "./segmentation/job.ts";
+import type { TreeJob, TreeJobResult } from "../tree/predict.ts";
 import type { ClassifyRequest, ClassifyResult, MultiLabelExplainRequest, MultiLabelExplainResult } from "./multilabel/job.ts";
 import type { CrackPhotoRequest, CrackPhotoResult } from "../inspection/photo.ts";
 
@@ -184,6 +185,19 @@ export class InferencePool {
   /** One class of a multi-label classifier explained (Feature_Ablation or LIME, its logit as the target). */
   multiLabelExplain(req: MultiLabelExplainRequest, opts?: JobOptions): Promise<MultiLabelExplainResult> {
     return this.submit({ kind: "multiLabel", req: { op: "explain", ...req } }, opts);
+  }
+
+  /** A Tree service job (sidecar/tree/predict.ts); progress as tcav's (a channel per request). */
+  async tree(req: TreeJob, opts: JobOptions & { onProgress?: (fraction: number, message: string) => void } = {}): Promise<TreeJobResult> {
+    const { onProgress, ...jobOpts } = opts;
+    if (!onProgress) return this.submit({ kind: "tree", req }, jobOpts);
+    const { port1, port2 } = new MessageChannel();
+    port1.on("message", (m: { fraction: number; message: string }) => onProgress(m.fraction, m.message));
+    try {
+      return await this.submit<TreeJobResult>({ kind: "tree", req, progress: port2 }, jobOpts, [port2]);
+    } finally {
+      port1.close();
+    }
   }
 
   /** Load models in every worker ahead of the first request (one warm job per thread). */

@@ -5,6 +5,7 @@ import type { CrackPhotoRequest, CrackPhotoResult } from "../inspection/photo.ts
 import type { TcavJob, TcavJobResult } from "../concepts/experiment.ts";
 import type { VqaJob, VqaJobResult } from "../vqa/job.ts";
 import type { SegExplainRequest, SegExplainResult, SegmentRequest, SegmentResult } from "./segmentation/job.ts";
+import type { TreeJob, TreeJobResult } from "../tree/predict.ts";
 import type { ClassifyResult, MultiLabelExplainResult, MultiLabelJob } from "./multilabel/job.ts";
 
 export type WorkerTask =
@@ -17,6 +18,8 @@ export type WorkerTask =
   | { kind: "vqa"; req: VqaJob }
   | { kind: "segment"; req: SegmentRequest }
   | { kind: "segExplain"; req: SegExplainRequest }
+  // A Tree service job (sidecar/tree/predict.ts); `progress` as tcav's, for AdjustTree and SaveTree.
+  | { kind: "tree"; req: TreeJob; progress?: MessagePort }
   | { kind: "multiLabel"; req: MultiLabelJob };
 
 /** Every task is answered (errors by name and message, since thrown errors lose their class across threads), with the worker's backend. */
@@ -31,6 +34,7 @@ export type WorkerReply = { backend: string } & (
         | VqaJobResult
         | SegmentResult
         | SegExplainResult
+        | TreeJobResult
         | ClassifyResult
         | MultiLabelExplainResult
         | null;

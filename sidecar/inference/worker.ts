@@ -10,6 +10,7 @@ import { tcavJob } from "../concepts/experiment.ts";
 import { diskCavStore } from "../concepts/store.ts";
 import { vqaJob } from "../vqa/job.ts";
 import { explainSegment, segment } from "./segmentation/job.ts";
+import { treeJob } from "../tree/predict.ts";
 import { multiLabelJob } from "./multilabel/job.ts";
 import type { TcavProgressMessage, WorkerInit, WorkerReply, WorkerTask } from "./poolProtocol.ts";
 
@@ -36,6 +37,14 @@ export default async function handle(task: WorkerTask): Promise<WorkerReply> {
     if (task.kind === "vqa") return { backend, ok: true, result: vqaJob(task.req) };
     if (task.kind === "segment") return { backend, ok: true, result: segment(task.req) };
     if (task.kind === "segExplain") return { backend, ok: true, result: explainSegment(task.req) };
+    if (task.kind === "tree") {
+      const port = task.progress;
+      try {
+        return { backend, ok: true, result: await treeJob(task.req, port ? (fraction, message) => port.postMessage({ fraction, message }) : undefined) };
+      } finally {
+        port?.close();
+      }
+    }
     if (task.kind === "multiLabel") return { backend, ok: true, result: await multiLabelJob(task.req) };
     for (const id of task.modelIds) getNet(id);
     return { backend, ok: true, result: null };
