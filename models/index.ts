@@ -25,6 +25,7 @@ export { InspectionRun, CrackDetection, INSPECTION_STATES, type InspectionState 
 export { SearchQuery } from "./SearchQuery.ts";
 export { ConceptResult } from "./ConceptResult.ts";
 export { VqaResult } from "./VqaResult.ts";
+export { TreeTask, TreeTaskLog, TreeTaskImage, TREE_TASK_STATES, TREE_TASK_TRANSITIONS, transitionTreeTask, type TreeTaskState } from "./TreeTask.ts";
 
 import { User } from "./User.ts";
 import { Submission } from "./Submission.ts";
@@ -32,6 +33,7 @@ import { EvaluationRun } from "./EvaluationRun.ts";
 import { Dataset } from "./Dataset.ts";
 import { Picture } from "./Picture.ts";
 import { CrackDetection } from "./InspectionRun.ts";
+import { TreeTask } from "./TreeTask.ts";
 
 // The joins the app reads through `include` instead of loading rows by id by hand. The tables'
 // foreign keys (and what a delete does to them) belong to the migrations, so these associations
@@ -41,3 +43,4 @@ Submission.belongsTo(EvaluationRun, { as: "evaluationRun", foreignKey: "evaluati
 EvaluationRun.belongsTo(User, { as: "user", foreignKey: "userId", constraints: false });
 Picture.belongsTo(Dataset, { as: "dataset", foreignKey: "datasetId", constraints: false });
 CrackDetection.belongsTo(Picture, { as: "picture", foreignKey: "pictureId", constraints: false });
+TreeTask.belongsTo(User, { as: "user", foreignKey: "userId", constraints: false });

@@ -11,6 +11,7 @@ import { closeAppQueue, createAppQueue, type JobQueue } from "./queue.server.ts"
 import { watchPublicContent } from "./publicPages.server.ts";
 import { installSidecarChooser } from "./servers.server.ts";
 import { registerTreeJobs } from "./trees.server.ts";
+import { registerTreeTaskJobs } from "./treeTasks.server.ts";
 
 export interface Runtime {
   logger: Logger;
@@ -32,6 +33,7 @@ export function startRuntime(): Promise<Runtime> {
     await registerEvaluationJobs(queue);
     await registerInspectionJobs(queue);
     registerTreeJobs(queue);
+    await registerTreeTaskJobs(queue);
     logger.info({ queue: queue.backend }, "runtime started");
     return { logger, queue };
   })());

@@ -1,0 +1,197 @@
+// The create-task form's rules (seed 001 "Create task page", §5 "Create task", §9 "Task
+// options"), shared by the page and its action: the fields are checked in the seed's order
+// (category, name, dataset, tree height, iterations, prototype dimension), then the remarks
+// (optional; the seed notes Chinese is not supported there yet, so Chinese is refused with a
+// message instead of being dropped), the distributed-training card and the advanced options of
+// the chosen algorithm as the sidecar's Tree.TaskOptions describes them. Messages are message
+// refs of the `tasks` namespace (app/locales/<lng>/tasks.json).
+import type { FieldErrors } from "../forms/parse.ts";
+import { hasControlCharacters } from "../forms/text.ts";
+import { messageRef } from "../forms/messages.ts";
+
+/** The seeds' task kinds (§3 "Task record"), as tree.proto's TreeAlgorithm.id spells them. */
+export const TASK_CATEGORIES = ["ProtPTree", "SeBoW"] as const;
+/** Seed 001 §9 "Task options". */
+export const TREE_DEPTHS = [8, 9, 10] as const;
+export const TREE_ITERATIONS = [100, 150, 200, 250, 300] as const;
+export const TREE_PROTO_DIMS = [128, 256, 512, 1024] as const;
+export const DEFAULT_DDP_NUM = 1;
+/** Seed 001 §9: my tasks, 10 a page. */
+export const TASKS_PER_PAGE = 10;
+
+/** tree.proto SaveTreeRequest.name: the finished tree is the owner's tree of this name. */
+export const TASK_NAME = /^[A-Za-z0-9._-]{1,64}$/;
+export const REMARKS_MAX = 500;
+export const ARG_VALUE_MAX = 100;
+export const MAX_ARGS = 40;
+/** Chinese characters and the CJK punctuation that comes with them. */
+const CHINESE = /[\p{Script=Han}\u3000-\u303f\uff01-\uff5e]/u;
+
+export const TASK_MSG = {
+  chooseCategory: "tasks:msg.chooseCategory",
+  nameTask: "tasks:msg.nameTask",
+  nameRule: "tasks:msg.nameRule",
+  chooseDataset: "tasks:msg.chooseDataset",
+  chooseDepth: "tasks:msg.chooseDepth",
+  chooseIterations: "tasks:msg.chooseIterations",
+  chooseProtoDim: "tasks:msg.chooseProtoDim",
+  remarksChinese: "tasks:msg.remarksChinese",
+  remarksTooLong: messageRef("tasks:msg.remarksTooLong", { max: REMARKS_MAX }),
+  control: "forms:controlCharacters",
+  ddpNum: (max: number) => messageRef("tasks:msg.ddpNum", { max }),
+  ddpUnsupported: "tasks:msg.ddpUnsupported",
+  arg: (name: string, rule: string) => messageRef("tasks:msg.arg", { name, rule }),
+  unknownArg: (name: string) => messageRef("tasks:msg.unknownArg", { name }),
+  created: "tasks:msg.created",
+  createFailed: "tasks:msg.createFailed",
+  optionsDown: "tasks:msg.optionsDown",
+  nameTaken: "tasks:msg.nameTaken",
+  busy: (count: number) => messageRef("tasks:msg.busy", { count }),
+  daily: (count: number) => messageRef("tasks:msg.daily", { count }),
+  queueDown: "tasks:msg.queueDown",
+  deleted: "tasks:msg.deleted",
+  deleteFailed: "tasks:msg.deleteFailed",
+  cancelled: "tasks:msg.cancelled",
+  notCancellable: "tasks:msg.notCancellable",
+  notFound: "tasks:msg.notFound",
+  downloadWarning: "tasks:msg.downloadWarning",
+  unknownAction: "tasks:msg.unknownAction",
+} as const;
+
+/** What the form offers, from Tree.TaskOptions (only what the checks need; the page shows more). */
+export interface TaskFormOptions {
+  algorithms: {
+    id: string;
+    isSupportDdp: boolean;
+    datasets: { id: string }[];
+    args: { name: string; kind: string; value: string; choices: string[]; min: number; max: number }[];
+  }[];
+  depths: number[];
+  iterations: number[];
+  protoDims: number[];
+  maxDdp: number;
+}
+
+export const TASK_FIELDS = ["category", "name", "dataset", "depth", "iterations", "protoDim", "remarks", "ddpTraining", "ddpNum"] as const;
+export type TaskField = (typeof TASK_FIELDS)[number];
+
+export interface CheckedTask {
+  category: string;
+  name: string;
+  dataset: string;
+  depth: number;
+  iterations: number;
+  protoDim: number;
+  remarks: string;
+  ddpTraining: boolean;
+  ddpNum: number;
+  args: Record<string, string>;
+}
+
+/** A choice among whole numbers, both the seed's set and what this host offers. */
+function pick(value: string, allowed: readonly number[]): number | null {
+  if (!/^\d{1,5}$/.test(value)) return null;
+  const n = Number(value);
+  return allowed.includes(n) ? n : null;
+}
+
+/** One advanced option's value as text, checked against its kind and bounds; null = the rule it breaks. */
+export function checkArg(arg: TaskFormOptions["algorithms"][number]["args"][number], value: string): string | null {
+  if (value.length > ARG_VALUE_MAX || hasControlCharacters(value)) return `≤ ${ARG_VALUE_MAX}`;
+  const bounded = arg.min < arg.max;
+  if (arg.kind === "int" || arg.kind === "float") {
+    const ok = arg.kind === "int" ? /^-?\d{1,12}$/.test(value) : /^-?(\d{1,12}(\.\d{0,12})?|\.\d{1,12})(e-?\d{1,3})?$/i.test(value);
+    const n = Number(value);
+    const range = bounded ? ` ${arg.min}–${arg.max}` : "";
+    if (!ok || !Number.isFinite(n) || (bounded && (n < arg.min || n > arg.max))) return `${arg.kind}${range}`;
+    return null;
+  }
+  if (arg.kind === "bool") return value === "true" || value === "false" ? null : "true / false";
+  if (arg.kind === "choice") return arg.choices.includes(value) ? null : arg.choices.join(" / ");
+  return null;
+}
+
+/**
+ * Checks the form's values (`arg.<name>` fields carry the advanced options). Field errors come
+ * back keyed by field in the seed's order, so the first one is the message the seed shows.
+ */
+export function checkTaskForm(
+  values: Record<string, string>,
+  options: TaskFormOptions,
+): { ok: true; value: CheckedTask } | { ok: false; errors: FieldErrors; first: string } {
+  const errors: FieldErrors = {};
+  const v = (k: string) => (values[k] ?? "").trim();
+  const algorithm = options.algorithms.find((a) => a.id === v("category"));
+  if (!algorithm || !(TASK_CATEGORIES as readonly string[]).includes(algorithm.id)) errors.category = TASK_MSG.chooseCategory;
+  const name = v("name");
+  if (!name) errors.name = TASK_MSG.nameTask;
+  else if (!TASK_NAME.test(name)) errors.name = TASK_MSG.nameRule;
+  const dataset = v("dataset");
+  // Datasets are filtered by the chosen category: one of another category is not a choice.
+  if (!dataset || !algorithm?.datasets.some((d) => d.id === dataset)) errors.dataset = TASK_MSG.chooseDataset;
+  const depth = pick(
+    v("depth"),
+    TREE_DEPTHS.filter((d) => options.depths.includes(d)),
+  );
+  if (depth === null) errors.depth = TASK_MSG.chooseDepth;
+  const iterations = pick(
+    v("iterations"),
+    TREE_ITERATIONS.filter((d) => options.iterations.includes(d)),
+  );
+  if (iterations === null) errors.iterations = TASK_MSG.chooseIterations;
+  const protoDim = pick(
+    v("protoDim"),
+    TREE_PROTO_DIMS.filter((d) => options.protoDims.includes(d)),
+  );
+  if (protoDim === null) errors.protoDim = TASK_MSG.chooseProtoDim;
+  const remarks = (values.remarks ?? "").trim();
+  if (hasControlCharacters(remarks, true)) errors.remarks = TASK_MSG.control;
+  else if (remarks.length > REMARKS_MAX) errors.remarks = TASK_MSG.remarksTooLong;
+  else if (CHINESE.test(remarks)) errors.remarks = TASK_MSG.remarksChinese;
+  const ddpTraining = v("ddpTraining") === "on" || v("ddpTraining") === "true";
+  let ddpNum = DEFAULT_DDP_NUM;
+  if (ddpTraining) {
+    const max = Math.max(1, options.maxDdp);
+    const n = /^\d{1,3}$/.test(v("ddpNum")) ? Number(v("ddpNum")) : NaN;
+    if (algorithm && !algorithm.isSupportDdp) errors.ddpNum = TASK_MSG.ddpUnsupported;
+    else if (!(n >= 1 && n <= max)) errors.ddpNum = TASK_MSG.ddpNum(max);
+    else ddpNum = n;
+  }
+  const args: Record<string, string> = {};
+  if (algorithm) {
+    // Each algorithm's card names its fields arg.<category>.<name> (both cards are in the page
+    // without JavaScript); only the chosen category's are read.
+    const prefix = `arg.${algorithm.id}.`;
+    const sent = Object.keys(values).filter((k) => k.startsWith(prefix));
+    if (sent.length > MAX_ARGS) errors[sent[MAX_ARGS]] = TASK_MSG.unknownArg(sent[MAX_ARGS].slice(prefix.length, prefix.length + 60));
+    for (const k of sent.slice(0, MAX_ARGS)) {
+      const argName = k.slice(prefix.length);
+      const spec = algorithm.args.find((a) => a.name === argName);
+      if (!spec) {
+        errors[k] = TASK_MSG.unknownArg(argName.slice(0, 60));
+        continue;
+      }
+      const value = (values[k] ?? "").trim();
+      // An empty field takes the default (the sidecar's own value).
+      if (!value) continue;
+      const broken = checkArg(spec, value);
+      if (broken) errors[k] = TASK_MSG.arg(argName, broken);
+      else if (value !== spec.value) args[argName] = value;
+    }
+  }
+  const order = [...TASK_FIELDS, ...Object.keys(errors).filter((k) => !(TASK_FIELDS as readonly string[]).includes(k))];
+  const first = order.map((k) => errors[k]).find(Boolean);
+  if (first) return { ok: false, errors, first };
+  return {
+    ok: true,
+    value: { category: algorithm!.id, name, dataset, depth: depth!, iterations: iterations!, protoDim: protoDim!, remarks, ddpTraining, ddpNum, args },
+  };
+}
+
+/** Seed 001 §4 "Task progress": failed; waiting while there is no completion time; completed. */
+export type TaskProgressLabel = "failed" | "waiting" | "completed" | "cancelled";
+export function progressLabel(state: string, completedAt: string | null): TaskProgressLabel {
+  if (state === "failed") return "failed";
+  if (state === "cancelled") return "cancelled";
+  return completedAt ? "completed" : "waiting";
+}

@@ -1,0 +1,12 @@
+// /task_detail/$id/image/$imageId: one training image of the viewer's own task (PNG); another
+// user's is 404 like an unknown one.
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { requireUser } from "~/.server/session.server.ts";
+import { orRefusal } from "~/.server/domainErrors.server.ts";
+import { treeTaskImageFile } from "~/.server/treeTasks.server.ts";
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const png = await orRefusal(treeTaskImageFile(user, Number(params.id), Number(params.imageId)));
+  return new Response(png, { headers: { "Content-Type": "image/png", "Cache-Control": "private, max-age=3600", "X-Content-Type-Options": "nosniff" } });
+}

@@ -1,0 +1,39 @@
+// /task_detail/$id/vis_stages (seed 001 §2 "training flow"): data, training, pruning, projection
+// and visualisation, each with its state and times as the sidecar reported them.
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { requireUser } from "~/.server/session.server.ts";
+import { orRefusal } from "~/.server/domainErrors.server.ts";
+import { treeTaskDetails } from "~/.server/treeTasks.server.ts";
+import { orDashes } from "~/components/tasks/OutcomeDialog.tsx";
+
+export const handle = { i18n: ["tasks"] };
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const { stages } = await orRefusal(treeTaskDetails(user, Number(params.id)));
+  return { stages };
+}
+
+const KNOWN_STATES = ["waiting", "running", "done", "failed"];
+
+export default function VisStages() {
+  const { stages } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("tasks");
+  return (
+    <>
+      <h2>{t("detail.tab.vis_stages")}</h2>
+      <ol className="task-stages" data-testid="task-stages" style={{ paddingLeft: "1.25rem" }}>
+        {stages.map((s) => (
+          <li key={s.name} data-stage={s.name} data-state={s.state} style={{ marginBottom: ".5rem" }}>
+            <strong>{t(`stage.${s.name}`, { defaultValue: s.name })}</strong> — {KNOWN_STATES.includes(s.state) ? t(`stageState.${s.state}`) : s.state}
+            <div className="muted">
+              {t("stages.started")}: {orDashes(s.startedAt)} · {t("stages.finished")}: {orDashes(s.finishedAt)}
+            </div>
+          </li>
+        ))}
+      </ol>
+    </>
+  );
+}
