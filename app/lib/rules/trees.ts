@@ -35,9 +35,9 @@ export const CANDIDATE_LIMIT = 12;
 export const TREE_ID = /^(platform:[\w.-]{1,64}|user:.{1,200}:[\w.-]{1,64})$/;
 /** SaveTree's name rule (tree.proto): 1–64 letters, digits, '-', '_' and '.'. */
 export const MODEL_NAME = /^[A-Za-z0-9._-]{1,64}$/;
-/** Node and candidate ids are the sidecar's short tokens. */
+/** Node ids ("node-<n>") and candidate ids ("train:<image>@<row>,<col>") as the sidecar writes them (sidecar/tree/edits.ts). */
 export const NODE_ID = /^[\w.:-]{1,64}$/;
-export const CANDIDATE_ID = /^[\w.:-]{1,128}$/;
+export const CANDIDATE_ID = /^[\w.:@,-]{1,128}$/;
 /** Pool sample ids ("test:<index>"). */
 export const SAMPLE_ID = /^[a-z]{1,16}:\d{1,9}$/;
 export const JOB_ID = /^[\w-]{1,64}$/;
