@@ -25,7 +25,7 @@ export interface MultiLabelManifest extends CheckpointManifest {
 
 /** Where multi-label checkpoints live: MULTILABEL_CHECKPOINT_DIR, else checkpoints/multilabel under the zoo's folder. */
 export function multiLabelCheckpointDir(): string {
-  return process.env.MULTILABEL_CHECKPOINT_DIR ?? path.join(checkpointDir(), "multilabel");
+  return process.env.MULTILABEL_CHECKPOINT_DIR || path.join(checkpointDir(), "multilabel");
 }
 
 export function readMultiLabelManifest(id: string, dir = multiLabelCheckpointDir()): MultiLabelManifest {

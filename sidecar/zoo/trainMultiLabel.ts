@@ -13,6 +13,9 @@
 // and weight names, resnetBody in architectures.ts; trained on the same scenes' pixel masks), as
 // VOC classifiers start from a pretrained backbone: its weights are folded (no batch norm), so
 // the whole network is then fine-tuned as plain convolutions with biases (FoldedTrainOps).
+// --init-from <multi-label checkpoint id> goes on training one (body and classifier) the same way.
+import fs from "node:fs";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import * as tf from "@tensorflow/tfjs";
 import { initBackend } from "../inference/runtime/backend.ts";
@@ -133,12 +136,15 @@ export async function trainMultiLabel(opts: MultiLabelTrainOptions): Promise<Mul
   const weights: WeightMap = new Map();
   const stats: WeightMap = new Map();
   if (opts.initFrom) {
-    const { manifest: seg, arrays } = readCheckpoint(opts.initFrom, segCheckpointDir());
+    // A segmenter's body, or a multi-label checkpoint (its body and classifier) to train on from.
+    const fromSeg = fs.existsSync(path.join(segCheckpointDir(), `${opts.initFrom}.json`));
+    const { manifest: seg, arrays } = readCheckpoint(opts.initFrom, fromSeg ? segCheckpointDir() : multiLabelCheckpointDir());
     if (seg.archConfig.width !== opts.config.width || seg.archConfig.stemStride !== opts.config.stemStride)
       throw new Error(
         `--init-from ${opts.initFrom}: its body has width ${seg.archConfig.width}, stem stride ${seg.archConfig.stemStride}; pass the same --width`,
       );
-    for (const a of arrays) if (/^(stem|layer\d)/.test(a.name)) weights.set(a.name, tf.variable(tf.tensor(a.data, a.shape), true));
+    for (const a of arrays)
+      if (/^(stem|layer\d)/.test(a.name) || (!fromSeg && a.name.startsWith("fc/"))) weights.set(a.name, tf.variable(tf.tensor(a.data, a.shape), true));
     log(`body initialised from ${opts.initFrom} (${weights.size} arrays, ${seg.dataset}); fine-tuning without batch norm`);
   }
   const makeOps = (training: boolean): Ops & { tapNames: string[] } =>
