@@ -17,7 +17,7 @@ import enSubmission from "~/locales/en/submission.json";
 import enTutorial from "~/locales/en/tutorial.json";
 import enVqa from "~/locales/en/vqa.json";
 import enSegmentation from "~/locales/en/segmentation.json";
-import enTasks from "~/locales/en/tasks.json";
+import enMultilabel from "~/locales/en/multilabel.json";
 import enTrees from "~/locales/en/trees.json";
 import zhAccount from "~/locales/zh/account.json";
 import zhAdmin from "~/locales/zh/admin.json";
@@ -35,7 +35,7 @@ import zhSubmission from "~/locales/zh/submission.json";
 import zhTutorial from "~/locales/zh/tutorial.json";
 import zhVqa from "~/locales/zh/vqa.json";
 import zhSegmentation from "~/locales/zh/segmentation.json";
-import zhTasks from "~/locales/zh/tasks.json";
+import zhMultilabel from "~/locales/zh/multilabel.json";
 import zhTrees from "~/locales/zh/trees.json";
 
 export const LANGUAGES = ["en", "zh"] as const;
@@ -61,7 +61,7 @@ export const resources = {
     concepts: enConcepts,
     vqa: enVqa,
     segmentation: enSegmentation,
-    tasks: enTasks,
+    multilabel: enMultilabel,
     trees: enTrees,
   },
   zh: {
@@ -81,7 +81,7 @@ export const resources = {
     concepts: zhConcepts,
     vqa: zhVqa,
     segmentation: zhSegmentation,
-    tasks: zhTasks,
+    multilabel: zhMultilabel,
     trees: zhTrees,
   },
 } as const;

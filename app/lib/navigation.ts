@@ -17,6 +17,7 @@ export type MenuEntry = MenuLink | MenuGroup;
 export const DEMO_PAGES: (MenuLink & { textKey: string; icon: string })[] = [
   { to: "/UserImgclassification", key: "menu.demoClassification", textKey: "demos.demoClassificationText", icon: "pi-images" },
   { to: "/UserImgsegmentation", key: "menu.demoSegmentation", textKey: "demos.demoSegmentationText", icon: "pi-clone" },
+  { to: "/voc", key: "menu.demoVoc", textKey: "demos.demoVocText", icon: "pi-list" },
   { to: "/twodresult", key: "menu.demoCracks", textKey: "demos.demoCracksText", icon: "pi-th-large" },
   { to: "/dam3d", key: "menu.demoDam", textKey: "demos.demoDamText", icon: "pi-box" },
   { to: "/tcav", key: "menu.demoConcepts", textKey: "demos.demoConceptsText", icon: "pi-palette" },

@@ -14,6 +14,7 @@ import { generateScenesSplit } from "../../sidecar/data/scenes.ts";
 import { SEG_CLASSES, classesPresent, generateSegScenes, renderSegScene, SEG_SCENES_DEFAULT_SEED, SEG_SPLITS } from "../../sidecar/data/segScenes.ts";
 import { generateCracksSplit } from "../../sidecar/data/cracks.ts";
 import { readCifarDir } from "../../sidecar/data/cifar.ts";
+import { VOC_CLASSES, readVocMultiLabel, resolveVocRoot, type VocMultiLabelSplit } from "../../sidecar/data/voc.ts";
 import { VQA_IMAGE_SIZE, sceneQA } from "../../sidecar/vqa/scenesQA.ts";
 import type { ImageDataset } from "../../sidecar/data/dataset.ts";
 import type { SeedStep } from "./index.ts";
@@ -96,6 +97,9 @@ const SOURCES: Source[] = [
     count: count("SEED_SEG_SCENES_PICTURES", 48),
     labelOf: segSceneLabel,
   },
+  // An operator's Pascal VOC 2012 (VOC_DIR): its val split at 224 px, each picture labelled with its
+  // image-level classes, the pool /voc serves once a VOC-trained model is imported (docs/datasets.md).
+  ...(process.env.VOC_DIR ? [vocSource(process.env.VOC_DIR)] : []),
   // An operator's CIFAR-10/100 binary folder (CIFAR_DIR) fills the gallery's CIFAR card with real samples.
   ...(process.env.CIFAR_DIR
     ? [
@@ -108,6 +112,21 @@ const SOURCES: Source[] = [
       ]
     : []),
 ];
+
+function vocSource(dir: string): Source {
+  let split: VocMultiLabelSplit | null = null;
+  const read = (n: number) => (split ??= readVocMultiLabel(resolveVocRoot(dir), "val", { size: 224, limit: n }));
+  return {
+    slug: "voc",
+    name: "Pascal VOC 2012 (val split)",
+    load: (n) => {
+      const s = read(n);
+      return { name: s.name, height: 224, width: 224, channels: 3, classNames: ["voc"], size: s.size, images: s.images, labels: new Int32Array(s.size) };
+    },
+    count: count("SEED_VOC_PICTURES", 60),
+    labelOf: (i) => VOC_CLASSES.filter((_, c) => split!.targets[i * VOC_CLASSES.length + c] === 1).join(", "),
+  };
+}
 
 function takeFirst(ds: ImageDataset, n: number): ImageDataset {
   const size = Math.min(n, ds.size);

@@ -1,0 +1,326 @@
+// The VOC-style multi-label demo's server side (seed 001 "Scene, VOC and cifar-type demos", §5,
+// §7, §8, §9; issue 16): the multi-label networks come from the sidecar's MultiLabel service
+// (ListMultiLabelModels); a picture's classes are ranked (Classify, the five highest with their
+// sigmoid probabilities), then one ranked class is explained on request (Explain, Feature_Ablation
+// or LIME with that class's logit as the target). Both results are kept in the inference_cache
+// table (plus the maps' PNG files), keyed by (picture, model, checkpoint) for a ranking and
+// (picture, model, checkpoint, algorithm, class) for a map, so asking again never reaches a
+// sidecar. Picture visibility, input resizing, the demo's rate limit, the busy answer and the
+// failure panel are the other demos' own (classification.server.ts, segmentation.server.ts).
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import sharp from "sharp";
+import * as grpc from "@grpc/grpc-js";
+import { UniqueConstraintError } from "sequelize";
+import { InferenceCache } from "./db.server.ts";
+import { NotFoundError } from "./domainErrors.server.ts";
+import { SidecarCallError, rpc, unary } from "./sidecar.server.ts";
+import { returnDemoRun, spendDemoRun } from "./throttle.server.ts";
+import { findVisiblePicture, type Viewer } from "./datasets.server.ts";
+import { readStored, removeStored, storedFile } from "./pictures.server.ts";
+import { ClassificationFailed, DEMO_BUSY, DemoRateLimited, modelInput } from "./classification.server.ts";
+import { messageRef } from "../lib/forms/messages.ts";
+import { MULTILABEL_ALGORITHMS, MULTILABEL_MSG, RANKED_RESULTS } from "../lib/rules/multilabel.ts";
+import type { MultiLabelModelInfo__Output } from "../../proto/generated/metarank/v1/MultiLabelModelInfo.ts";
+
+export interface MultiLabelModel {
+  id: string;
+  dataset: string;
+  arch: string;
+  classNames: string[];
+  inputHeight: number;
+  inputWidth: number;
+  inputChannels: number;
+  meanAP: number;
+  testSize: number;
+  minPixels: number;
+  /** Part of the cache key: a retrained checkpoint is asked again. */
+  trainedAt: string;
+}
+
+const toModel = (m: MultiLabelModelInfo__Output): MultiLabelModel => ({
+  id: m.id,
+  dataset: m.dataset,
+  arch: m.arch,
+  classNames: m.classNames,
+  inputHeight: m.inputHeight,
+  inputWidth: m.inputWidth,
+  inputChannels: m.inputChannels,
+  meanAP: m.meanAp,
+  testSize: m.testSize,
+  minPixels: m.minPixels,
+  trainedAt: m.trainedAt,
+});
+
+let modelCache: { at: number; models: MultiLabelModel[] } | null = null;
+
+/** The sidecar's multi-label networks (cached for a minute, as the other demos' models are). */
+export async function listMultiLabelModels(): Promise<MultiLabelModel[]> {
+  if (modelCache && Date.now() - modelCache.at < 60_000) return modelCache.models;
+  const reply = await unary(rpc().multiLabel.ListMultiLabelModels, {}, { deadlineMs: 10_000 });
+  const models = reply.models.map(toModel).filter((m) => m.id && m.inputHeight > 0);
+  modelCache = { at: Date.now(), models };
+  return models;
+}
+
+/** VOC models are those trained on Pascal VOC; everything else here was trained on the generated scenes. */
+export const isVocModel = (m: Pick<MultiLabelModel, "dataset">) => /^voc/i.test(m.dataset);
+
+/** The installed dataset a model's pool draws from: VOC's for a VOC model, else the scenes' held-out split (the same images as its test split). */
+export const poolSlugFor = (m: Pick<MultiLabelModel, "dataset">) => (isVocModel(m) ? "voc" : "seg-scenes");
+
+/** The seed's "ResNet18" slot: each installed multi-label network, named by its family and the data it learned. */
+export function multiLabelModelOptions(models: MultiLabelModel[]): Array<{ value: string; label: string }> {
+  return models.map((m) => ({ value: m.id, label: messageRef("multilabel:modelOption", { data: m.dataset }) }));
+}
+
+export interface RankedLabel {
+  index: number;
+  name: string;
+  probability: number;
+}
+
+interface RankingJson {
+  checkpoint: string;
+  dataset: string;
+  ranked: RankedLabel[];
+  meanAP: number;
+  testSize: number;
+  minPixels: number;
+}
+
+interface ExplainJson {
+  checkpoint: string;
+  ranking: number;
+  cls: number;
+  algorithm: string;
+  method: string;
+  params: string;
+  targetLogit: number;
+  targetProbability: number;
+}
+
+const keyOf = (parts: unknown[]) => crypto.createHash("sha256").update(JSON.stringify(parts)).digest("hex");
+const RANK_ALGORITHM = "ml:rank";
+const explainAlgorithm = (a: string) => `ml:${a}`;
+
+/** The 32-px maps are stored enlarged with hard pixel edges (as the segmentation demo's). */
+async function enlarge(png: Buffer | Uint8Array): Promise<Buffer> {
+  const meta = await sharp(png).metadata();
+  const side = Math.max(meta.width ?? 0, meta.height ?? 0);
+  if (!side || side >= 224) return Buffer.from(png);
+  const f = Math.ceil(224 / side);
+  return sharp(png)
+    .resize((meta.width ?? side) * f, (meta.height ?? side) * f, { kernel: "nearest" })
+    .png()
+    .toBuffer();
+}
+
+/** Writes the PNGs and the row; on a race with an identical request, keeps the first row. */
+async function store(key: Record<string, unknown>, row: Record<string, unknown>, images: { heatmap: Uint8Array; overlay: Uint8Array } | null) {
+  const id = crypto.randomUUID();
+  const dir = path.posix.join("explanations", id.slice(0, 2));
+  const paths = images ? { heatmap: `${dir}/${id}.heatmap.png`, overlay: `${dir}/${id}.overlay.png` } : null;
+  if (images && paths) {
+    await fs.mkdir(storedFile(dir), { recursive: true });
+    await fs.writeFile(storedFile(paths.heatmap), await enlarge(images.heatmap));
+    await fs.writeFile(storedFile(paths.overlay), await enlarge(images.overlay));
+  }
+  try {
+    // A ranking has no picture of its own: its paths are empty and nothing serves them.
+    const created = await InferenceCache.create({ ...key, ...row, heatmapPath: paths?.heatmap ?? "", overlayPath: paths?.overlay ?? "" } as never);
+    return { id: created.id, cached: false };
+  } catch (e) {
+    if (paths) await removeStored(Object.values(paths));
+    if (e instanceof UniqueConstraintError) {
+      const again = await InferenceCache.findOne({ where: key });
+      if (again) return { id: again.id, cached: true };
+    }
+    throw e;
+  }
+}
+
+async function callSidecar<T>(visitor: string, run: () => Promise<T>): Promise<T> {
+  const wait = await spendDemoRun(visitor);
+  if (wait > 0) throw new DemoRateLimited(wait);
+  try {
+    return await run();
+  } catch (e) {
+    if (e instanceof SidecarCallError && e.code === grpc.status.RESOURCE_EXHAUSTED) {
+      await returnDemoRun(visitor);
+      throw new ClassificationFailed(DEMO_BUSY, e.details, true);
+    }
+    if (e instanceof SidecarCallError && e.code === grpc.status.INVALID_ARGUMENT) throw new ClassificationFailed("multilabel:failure.refused", e.details);
+    throw new ClassificationFailed("demo:failure.didNotRun", (e as Error).message);
+  }
+}
+
+async function visible(viewer: Viewer, pictureId: unknown) {
+  const found = await findVisiblePicture(pictureId, viewer);
+  if (!found) throw new NotFoundError(MULTILABEL_MSG.notFound);
+  return found;
+}
+
+async function modelFor(modelId: string): Promise<MultiLabelModel> {
+  let models: MultiLabelModel[];
+  try {
+    models = await listMultiLabelModels();
+  } catch (e) {
+    throw new ClassificationFailed("demo:failure.noAnswer", (e as Error).message);
+  }
+  const model = models.find((m) => m.id === modelId);
+  if (!model) throw new ClassificationFailed("demo:failure.noSuchModel", `model ${modelId}`);
+  return model;
+}
+
+async function inputOf(found: Awaited<ReturnType<typeof visible>>, model: MultiLabelModel): Promise<Buffer> {
+  const original = await readStored(found.picture.filePath);
+  if (!original) throw new ClassificationFailed("demo:failure.fileMissing", found.picture.filePath);
+  // The classification demo's resizing (centre crop to the model's input size).
+  return modelInput(original, { ...model, testAccuracy: null } as never);
+}
+
+/** Ranks a picture's classes (the five highest) with a model, or returns the cached ranking. */
+export async function rankPicture(viewer: Viewer, pictureId: unknown, modelId: string, visitor: string, signal?: AbortSignal) {
+  const found = await visible(viewer, pictureId);
+  const model = await modelFor(modelId);
+  const key = { pictureId: found.picture.id, modelId, algorithm: RANK_ALGORITHM, paramsKey: keyOf([model.trainedAt, RANKED_RESULTS]) };
+  const hit = await InferenceCache.findOne({ where: key });
+  if (hit) return { id: hit.id, cached: true };
+  const input = await inputOf(found, model);
+  const reply = await callSidecar(visitor, () =>
+    unary(rpc().multiLabel.Classify, { modelId, imagePng: input, topK: RANKED_RESULTS }, { deadlineMs: 60_000, signal }),
+  );
+  if (!reply.ranked.length) throw new ClassificationFailed("demo:failure.didNotRun", "no classes in the Classify reply");
+  const ranked = reply.ranked.map((r) => ({ index: r.index, name: r.name, probability: r.probability }));
+  const json: RankingJson = {
+    checkpoint: model.trainedAt,
+    dataset: model.dataset,
+    ranked,
+    meanAP: model.meanAP,
+    testSize: model.testSize,
+    minPixels: model.minPixels,
+  };
+  return store(
+    key,
+    { paramsJson: JSON.stringify(json), predictedClass: ranked[0].name, predictedIndex: ranked[0].index, probability: ranked[0].probability },
+    null,
+  );
+}
+
+export interface RankingView {
+  id: number;
+  pictureId: number;
+  modelId: string;
+  dataset: string;
+  ranked: RankedLabel[];
+  meanAP: number;
+  testSize: number;
+  minPixels: number;
+}
+
+async function rowFor(viewer: Viewer, cacheId: unknown, accept: (algorithm: string) => boolean) {
+  const n = Number(cacheId);
+  if (!Number.isSafeInteger(n) || n <= 0) return null;
+  const row = await InferenceCache.findByPk(n);
+  if (!row || !accept(row.algorithm) || !(await findVisiblePicture(row.pictureId, viewer))) return null;
+  return row;
+}
+
+/** A cached ranking, only for a viewer who may see its picture. */
+export async function rankingFor(viewer: Viewer, cacheId: unknown): Promise<RankingView | null> {
+  const row = await rowFor(viewer, cacheId, (a) => a === RANK_ALGORITHM);
+  if (!row) return null;
+  const j = JSON.parse(row.paramsJson) as RankingJson;
+  return {
+    id: row.id,
+    pictureId: row.pictureId,
+    modelId: row.modelId,
+    dataset: j.dataset,
+    ranked: j.ranked,
+    meanAP: j.meanAP,
+    testSize: j.testSize,
+    minPixels: j.minPixels,
+  };
+}
+
+/** Explains one of a picture's five ranked classes (ranking it first, from the cache when it can). */
+export async function explainClass(viewer: Viewer, pictureId: unknown, modelId: string, algorithm: string, cls: number, visitor: string, signal?: AbortSignal) {
+  if (!(MULTILABEL_ALGORITHMS as readonly string[]).includes(algorithm))
+    throw new ClassificationFailed("demo:failure.unknownAlgorithm", `algorithm ${algorithm}`);
+  const rankedRow = await rankPicture(viewer, pictureId, modelId, visitor, signal);
+  const ranking = (await rankingFor(viewer, rankedRow.id))!;
+  const entry = ranking.ranked.find((r) => r.index === cls);
+  if (!entry) return { notRanked: true as const, rankingId: ranking.id };
+  const model = await modelFor(modelId);
+  const key = { pictureId: ranking.pictureId, modelId, algorithm: explainAlgorithm(algorithm), paramsKey: keyOf([model.trainedAt, cls]) };
+  const hit = await InferenceCache.findOne({ where: key });
+  if (hit) return { id: hit.id, cached: true, rankingId: ranking.id };
+  const found = await visible(viewer, pictureId);
+  const input = await inputOf(found, model);
+  const reply = await callSidecar(visitor, () =>
+    unary(rpc().multiLabel.Explain, { modelId, imagePng: input, algorithm, targetClass: cls, topK: RANKED_RESULTS }, { deadlineMs: 120_000, signal }),
+  );
+  if (!reply.heatmapPng.length || !reply.overlayPng.length)
+    throw new ClassificationFailed("demo:failure.noImage", "no heatmap or overlay in the Explain reply");
+  const json: ExplainJson = {
+    checkpoint: model.trainedAt,
+    ranking: ranking.id,
+    cls,
+    algorithm,
+    method: reply.method,
+    params: reply.paramsJson,
+    targetLogit: reply.targetLogit,
+    targetProbability: reply.targetProbability,
+  };
+  const stored = await store(
+    key,
+    { paramsJson: JSON.stringify(json), predictedClass: entry.name, predictedIndex: cls, probability: reply.targetProbability },
+    { heatmap: reply.heatmapPng, overlay: reply.overlayPng },
+  );
+  return { ...stored, rankingId: ranking.id };
+}
+
+export interface ClassMapView {
+  id: number;
+  pictureId: number;
+  rankingId: number;
+  algorithm: string;
+  method: string;
+  params: string;
+  cls: number;
+  className: string;
+  targetLogit: number;
+  targetProbability: number;
+  heatmapUrl: string;
+  overlayUrl: string;
+}
+
+/** A cached class map, only for a viewer who may see its picture. */
+export async function classMapFor(viewer: Viewer, cacheId: unknown): Promise<ClassMapView | null> {
+  const row = await rowFor(viewer, cacheId, (a) => a.startsWith("ml:") && a !== RANK_ALGORITHM);
+  if (!row) return null;
+  const j = JSON.parse(row.paramsJson) as ExplainJson;
+  return {
+    id: row.id,
+    pictureId: row.pictureId,
+    rankingId: j.ranking,
+    algorithm: j.algorithm,
+    method: j.method,
+    params: j.params,
+    cls: j.cls,
+    className: row.predictedClass,
+    targetLogit: j.targetLogit,
+    targetProbability: j.targetProbability,
+    heatmapUrl: `/voc/map/${row.id}?kind=heatmap`,
+    overlayUrl: `/voc/map/${row.id}?kind=overlay`,
+  };
+}
+
+/** A stored map of a class explanation the viewer may see. */
+export async function classMapImage(viewer: Viewer, cacheId: unknown, kind: string): Promise<Buffer | null> {
+  const row = await rowFor(viewer, cacheId, (a) => a.startsWith("ml:") && a !== RANK_ALGORITHM);
+  if (!row) return null;
+  return readStored(kind === "overlay" ? row.overlayPath : row.heatmapPath);
+}

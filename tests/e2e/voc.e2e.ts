@@ -1,0 +1,98 @@
+// The VOC-style multi-label demo in a real Chromium against the real stack (database, sidecar,
+// built app), with JavaScript on and off: the seed's messages in order (model, algorithm, image),
+// a pool picture (red border) → start → five ranked classes with probabilities → explain one →
+// its attribution map, the page naming the data and the model that produced what it shows.
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, BrowserContext } from "playwright-core";
+import { ROOT, startStack, type Stack } from "../support/stack.ts";
+import { userClient } from "../support/accounts.ts";
+import { launchBrowser, newContext } from "./browser.ts";
+
+let stack: Stack;
+let browser: Browser;
+let uploadDir: string;
+
+beforeAll(async () => {
+  uploadDir = path.join(ROOT, `var/test/uploads_e2e_voc_${process.pid}_${Date.now()}`);
+  [stack, browser] = await Promise.all([
+    startStack({ env: { ...process.env, UPLOAD_DIR: uploadDir, SEED_FASHION_MNIST_PICTURES: "8", SEED_SCENES_PICTURES: "8", SEED_SEG_SCENES_PICTURES: "20" } }),
+    launchBrowser(),
+  ]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+  if (uploadDir) fs.rmSync(uploadDir, { recursive: true, force: true });
+});
+
+async function signedIn(username: string, javaScriptEnabled: boolean): Promise<BrowserContext> {
+  const client = await userClient(stack.baseUrl, username);
+  const ctx = await newContext(browser, stack.baseUrl, javaScriptEnabled);
+  await ctx.addCookies([...client.cookies].map(([name, value]) => ({ name, value, url: stack.baseUrl })));
+  return ctx;
+}
+
+const loaded = async (page: import("playwright-core").Page, testId: string) => {
+  const img = page.getByTestId(testId);
+  await img.waitFor();
+  await page.waitForFunction((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0, await img.elementHandle());
+};
+
+describe.each([true, false])("VOC-style multi-label demo with JavaScript %s", (js) => {
+  it("walks pool picture → start → five ranked classes → explain one → its map", async () => {
+    const context = await signedIn(js ? "voc-js" : "voc-nojs", js);
+    const page = await context.newPage();
+    await page.goto("/voc");
+    // Without Pascal VOC installed the page says which data and model it serves instead.
+    expect(await page.getByTestId("served-data").innerText()).toMatch(/Pascal VOC is not installed on this server .* VOC_DIR/);
+    expect(await page.getByTestId("image-pool").locator("a.ds-tile").count()).toBe(12);
+    const start = page.getByRole("button", { name: "Start inference" });
+    // The seed's order: model, algorithm, image (§5).
+    await start.click();
+    await page.getByText("Please choose the model to use").waitFor();
+    await page.locator("#model").selectOption({ index: 1 });
+    expect(await page.locator("#model option").nth(1).innerText()).toBe("ResNet18 (trained on seg-scenes-multilabel)");
+    await start.click();
+    await page.getByText("Please choose the algorithm to use").waitFor();
+    await page.locator("#model").selectOption({ index: 1 });
+    await page.locator("#algorithm").selectOption(js ? "Feature_Ablation" : "LIME");
+    await start.click();
+    await page.getByText("Please choose the image to explain").waitFor();
+    // Pick a picture: red border on it.
+    await page.getByTestId("image-pool").locator("a.ds-tile").nth(2).click();
+    await page.waitForURL(/picture=\d+/);
+    await page.locator(".ds-tile.picked").waitFor();
+    await page.locator("#model").selectOption({ index: 1 });
+    await page.locator("#algorithm").selectOption(js ? "Feature_Ablation" : "LIME");
+    await page.getByRole("button", { name: "Start inference" }).click();
+    await page.waitForURL(/ranking=\d+/, { timeout: 120_000 });
+    const rows = page.getByTestId("ranked-classes").locator("tbody tr");
+    expect(await rows.count()).toBe(5);
+    const probabilities = (await rows.locator("td:nth-child(3)").allInnerTexts()).map((s) => Number(s.replace(/[^\d.]/g, "")));
+    expect([...probabilities].sort((a, b) => b - a)).toEqual(probabilities);
+    for (const p of probabilities) expect(p).toBeLessThanOrEqual(100);
+    expect(await page.getByTestId("ml-source").innerText()).toMatch(
+      /Produced by model resnet-seg-scenes-multilabel .*trained on seg-scenes-multilabel; mean average precision [\d.]+ %/,
+    );
+    expect(await page.getByTestId("success").innerText()).toBe("The algorithm executed successfully!");
+    // Explain the second-ranked class.
+    const second = await rows.nth(1).locator("td:nth-child(2)").innerText();
+    await rows.nth(1).getByRole("button", { name: "Explain" }).click();
+    await page.waitForURL(/result=\d+/, { timeout: 120_000 });
+    await loaded(page, "heatmap");
+    await loaded(page, "overlay");
+    expect(
+      await page
+        .getByRole("heading", { level: 2 })
+        .filter({ hasText: `Attribution of “${second}” (${js ? "Feature_Ablation" : "LIME"})` })
+        .count(),
+    ).toBe(1);
+    expect(await page.getByTestId("map-source").innerText()).toMatch(js ? /^FeatureAblation with / : /^Lime with /);
+    // The five ranked classes are still there, the explained one marked as shown.
+    expect(await page.getByTestId("ranked-classes").locator("tbody tr").count()).toBe(5);
+    expect(await page.getByTestId("ranked-classes").locator("tbody tr").nth(1).innerText()).toMatch(/shown below/);
+    await context.close();
+  });
+});
