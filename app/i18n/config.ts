@@ -18,6 +18,7 @@ import enTutorial from "~/locales/en/tutorial.json";
 import enVqa from "~/locales/en/vqa.json";
 import enSegmentation from "~/locales/en/segmentation.json";
 import enMultilabel from "~/locales/en/multilabel.json";
+import enTasks from "~/locales/en/tasks.json";
 import enTrees from "~/locales/en/trees.json";
 import zhAccount from "~/locales/zh/account.json";
 import zhAdmin from "~/locales/zh/admin.json";
@@ -36,6 +37,7 @@ import zhTutorial from "~/locales/zh/tutorial.json";
 import zhVqa from "~/locales/zh/vqa.json";
 import zhSegmentation from "~/locales/zh/segmentation.json";
 import zhMultilabel from "~/locales/zh/multilabel.json";
+import zhTasks from "~/locales/zh/tasks.json";
 import zhTrees from "~/locales/zh/trees.json";
 
 export const LANGUAGES = ["en", "zh"] as const;
@@ -62,6 +64,7 @@ export const resources = {
     vqa: enVqa,
     segmentation: enSegmentation,
     multilabel: enMultilabel,
+    tasks: enTasks,
     trees: enTrees,
   },
   zh: {
@@ -82,6 +85,7 @@ export const resources = {
     vqa: zhVqa,
     segmentation: zhSegmentation,
     multilabel: zhMultilabel,
+    tasks: zhTasks,
     trees: zhTrees,
   },
 } as const;
