@@ -295,6 +295,9 @@ export function treeHandlers(train: TrainPart): TreeHandlers {
         const caller = callerOf(req.caller);
         const { treeId, dir } = resolve(req.treeId, caller);
         if (!caller) throw grpcError(grpc.status.UNAUTHENTICATED, "saving a tree needs a signed-in caller (caller.username)");
+        // The owner names a folder (checkpoint.ts userTreeRoot()/<owner>/<name>): no separators, no leading dot.
+        if (!/^[^/\\:\0.][^/\\:\0]{0,127}$/.test(caller.username))
+          throw new BadRequest("this username cannot own saved trees (it would not make a folder name)");
         const name = String(req.name ?? "");
         if (!validTreeName(name)) throw new BadRequest(`the model name must be 1–64 letters, digits, '-', '_' or '.' (got "${name.slice(0, 70)}")`);
         if (fs.existsSync(path.join(userTreeRoot(), caller.username, name)))
