@@ -10,6 +10,7 @@
 // Visibility is checked three times: the page's loader and action only accept a tree id the
 // caller's ListTrees answer holds (requireTree), the job and download routes do the same, and
 // the sidecar itself answers NOT_FOUND for another user's tree.
+// Deadlines are generous (2 minutes): the first call on a worker loads the tree and its data.
 import * as grpc from "@grpc/grpc-js";
 import { TreeEdit as TreeEditRow } from "../../models/TreeEdit.ts";
 import { NotFoundError } from "./domainErrors.server.ts";
@@ -190,7 +191,7 @@ export interface PoolImageView {
 }
 
 export async function treePool(user: TreeUser, treeId: string, seed: number): Promise<PoolImageView[]> {
-  const reply = await call("Pool", () => unary(rpc().tree.Pool, { caller: caller(user), treeId, count: POOL_SIZE, seed: seed >>> 0 }, { deadlineMs: 30_000 }));
+  const reply = await call("Pool", () => unary(rpc().tree.Pool, { caller: caller(user), treeId, count: POOL_SIZE, seed: seed >>> 0 }, { deadlineMs: 120_000 }));
   return reply.images.flatMap((i) => {
     const src = dataUrl(i.png);
     return src && SAMPLE_ID.test(i.sampleId) ? [{ sampleId: i.sampleId, src, label: i.label, labelName: i.labelName }] : [];
@@ -285,7 +286,7 @@ const toGraph = (g: TreeGraph__Output): TreeGraphView => ({
 
 export async function treeGraph(user: TreeUser, treeId: string, full: boolean, edits: TreeEditIn[]): Promise<TreeGraphView> {
   const g = await call("GetTree", () =>
-    unary(rpc().tree.GetTree, { caller: caller(user), treeId, full, edits: toProtoEdits(edits), withoutImages: false }, { deadlineMs: 60_000 }),
+    unary(rpc().tree.GetTree, { caller: caller(user), treeId, full, edits: toProtoEdits(edits), withoutImages: false }, { deadlineMs: 120_000 }),
   );
   return toGraph(g);
 }
@@ -300,7 +301,7 @@ export interface CandidateView {
 export async function candidates(user: TreeUser, treeId: string, nodeId: string, edits: TreeEditIn[]): Promise<CandidateView[]> {
   if (!NODE_ID.test(nodeId)) throw new TreeCallFailed(TREE_MSG.chooseNode, "bad node id");
   const r = await call("Candidates", () =>
-    unary(rpc().tree.Candidates, { caller: caller(user), treeId, nodeId, limit: CANDIDATE_LIMIT, edits: toProtoEdits(edits) }, { deadlineMs: 60_000 }),
+    unary(rpc().tree.Candidates, { caller: caller(user), treeId, nodeId, limit: CANDIDATE_LIMIT, edits: toProtoEdits(edits) }, { deadlineMs: 120_000 }),
   );
   return r.candidates
     .filter((c) => CANDIDATE_ID.test(c.candidateId))
