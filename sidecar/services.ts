@@ -13,6 +13,7 @@ import { kitsService } from "./kit/service.ts";
 import { segmentationService } from "./inference/segmentation/service.ts";
 import { treeService } from "./tree/service.ts";
 import { multiLabelService } from "./inference/multilabel/service.ts";
+import { sebowService } from "./sebow/service.ts";
 
 export interface SidecarService {
   /** Fully-qualified service name, e.g. "metarank.v1.Metascore" (what health checks ask for). */
@@ -36,4 +37,5 @@ export const SERVICES: SidecarService[] = [
   segmentationService,
   treeService,
   multiLabelService,
+  sebowService,
 ];

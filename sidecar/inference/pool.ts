@@ -18,6 +18,7 @@ import type { VqaJob, VqaJobResult } from "../vqa/job.ts";
 import type { SegExplainRequest, SegExplainResult, SegmentRequest, SegmentResult } from "./segmentation/job.ts";
 import type { TreeJob, TreeJobResult } from "../tree/predict.ts";
 import type { ClassifyRequest, ClassifyResult, MultiLabelExplainRequest, MultiLabelExplainResult } from "./multilabel/job.ts";
+import type { SebowExplainJob, SebowExplainResult } from "../sebow/job.ts";
 import type { CrackPhotoRequest, CrackPhotoResult } from "../inspection/photo.ts";
 
 const WORKER_FILE = new URL("./workerEntry.mjs", import.meta.url).pathname;
@@ -175,6 +176,11 @@ export class InferencePool {
   /** One predicted class of a segmentation explained (Feature_Ablation or LayerGradCAM over the class-sum wrapper). */
   segExplain(req: SegExplainRequest, opts?: JobOptions): Promise<SegExplainResult> {
     return this.submit({ kind: "segExplain", req }, opts);
+  }
+
+  /** A SeBoW model's prediction explained by DI or SPI (sidecar/sebow/job.ts). */
+  sebowExplain(req: SebowExplainJob, opts?: JobOptions): Promise<SebowExplainResult> {
+    return this.submit({ kind: "sebowExplain", req }, opts);
   }
 
   /** The k highest-scoring classes of a multi-label classifier (sidecar/inference/multilabel/job.ts). */

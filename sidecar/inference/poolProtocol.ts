@@ -7,6 +7,7 @@ import type { VqaJob, VqaJobResult } from "../vqa/job.ts";
 import type { SegExplainRequest, SegExplainResult, SegmentRequest, SegmentResult } from "./segmentation/job.ts";
 import type { TreeJob, TreeJobResult } from "../tree/predict.ts";
 import type { ClassifyResult, MultiLabelExplainResult, MultiLabelJob } from "./multilabel/job.ts";
+import type { SebowExplainJob, SebowExplainResult } from "../sebow/job.ts";
 
 export type WorkerTask =
   | { kind: "predict"; req: PredictRequest }
@@ -20,7 +21,8 @@ export type WorkerTask =
   | { kind: "segExplain"; req: SegExplainRequest }
   // A Tree service job (sidecar/tree/predict.ts); `progress` as tcav's, for AdjustTree and SaveTree.
   | { kind: "tree"; req: TreeJob; progress?: MessagePort }
-  | { kind: "multiLabel"; req: MultiLabelJob };
+  | { kind: "multiLabel"; req: MultiLabelJob }
+  | { kind: "sebowExplain"; req: SebowExplainJob };
 
 /** Every task is answered (errors by name and message, since thrown errors lose their class across threads), with the worker's backend. */
 export type WorkerReply = { backend: string } & (
@@ -37,6 +39,7 @@ export type WorkerReply = { backend: string } & (
         | TreeJobResult
         | ClassifyResult
         | MultiLabelExplainResult
+        | SebowExplainResult
         | null;
     }
   | { ok: false; error: { name: string; message: string } }

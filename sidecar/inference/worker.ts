@@ -12,6 +12,7 @@ import { vqaJob } from "../vqa/job.ts";
 import { explainSegment, segment } from "./segmentation/job.ts";
 import { treeJob } from "../tree/predict.ts";
 import { multiLabelJob } from "./multilabel/job.ts";
+import { explainSebow } from "../sebow/job.ts";
 import type { TcavProgressMessage, WorkerInit, WorkerReply, WorkerTask } from "./poolProtocol.ts";
 
 const init = (workerData ?? {}) as WorkerInit;
@@ -46,6 +47,7 @@ export default async function handle(task: WorkerTask): Promise<WorkerReply> {
       }
     }
     if (task.kind === "multiLabel") return { backend, ok: true, result: await multiLabelJob(task.req) };
+    if (task.kind === "sebowExplain") return { backend, ok: true, result: explainSebow(task.req) };
     for (const id of task.modelIds) getNet(id);
     return { backend, ok: true, result: null };
   } catch (err) {
