@@ -8,7 +8,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import { UniqueConstraintError } from "sequelize";
-import { Dataset, InferenceCache, Picture } from "./db.server.ts";
+import { Dataset, InferenceCache } from "./db.server.ts";
 import * as grpc from "@grpc/grpc-js";
 import { SidecarCallError, rpc, unary } from "./sidecar.server.ts";
 import { returnDemoRun, spendDemoRun } from "./throttle.server.ts";
@@ -310,35 +310,7 @@ export async function reportGpu(): Promise<GpuReport> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The earlier variant: an image pool from the installed datasets plus the user's own uploads.
-
-export const POOL_SIZE = 12;
-
-export async function imagePool(seed: number): Promise<{ id: number; thumbUrl: string; label: string | null }[]> {
-  const platform = await Dataset.findAll({ where: { ownerId: null, isPublic: true }, attributes: ["id"] });
-  if (!platform.length) return [];
-  const ids = platform.map((d) => d.id);
-  const total = await Picture.count({ where: { datasetId: ids } });
-  if (!total) return [];
-  // A deterministic shuffle by the pool seed, so "refresh pool" is a plain link.
-  const picked = new Set<number>();
-  // 32-bit integer arithmetic (Math.imul): a float product loses its low bits and the sequence
-  // then cycles among a few values, so with 16 or 20 installed pictures this loop never ended.
-  // High bits pick the offset (an LCG's low bits have short periods); bounded all the same.
-  let x = Math.imul(seed, 2654435761 | 0) >>> 0 || 1;
-  const want = Math.min(POOL_SIZE, total);
-  for (let tries = 0; picked.size < want && tries < 64 * want; tries++) {
-    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-    picked.add((x >>> 8) % total);
-  }
-  for (let i = 0; picked.size < want; i++) picked.add(i);
-  const rows = [];
-  for (const offset of picked) {
-    const r = await Picture.findOne({ where: { datasetId: ids }, order: [["id", "ASC"]], offset });
-    if (r) rows.push({ id: r.id, thumbUrl: `/picture/${r.id}?size=thumb`, label: r.label ?? null });
-  }
-  return rows;
-}
+// The earlier variant's uploads (the pool itself: app/.server/demoFlow.server.ts demoPool).
 
 export const UPLOADS_DATASET = "My uploaded images";
 

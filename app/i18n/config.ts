@@ -17,6 +17,7 @@ import enSubmission from "~/locales/en/submission.json";
 import enTutorial from "~/locales/en/tutorial.json";
 import enVqa from "~/locales/en/vqa.json";
 import enSegmentation from "~/locales/en/segmentation.json";
+import enDemos from "~/locales/en/demos.json";
 import enMultilabel from "~/locales/en/multilabel.json";
 import enTasks from "~/locales/en/tasks.json";
 import enTrees from "~/locales/en/trees.json";
@@ -36,6 +37,7 @@ import zhSubmission from "~/locales/zh/submission.json";
 import zhTutorial from "~/locales/zh/tutorial.json";
 import zhVqa from "~/locales/zh/vqa.json";
 import zhSegmentation from "~/locales/zh/segmentation.json";
+import zhDemos from "~/locales/zh/demos.json";
 import zhMultilabel from "~/locales/zh/multilabel.json";
 import zhTasks from "~/locales/zh/tasks.json";
 import zhTrees from "~/locales/zh/trees.json";
@@ -63,6 +65,7 @@ export const resources = {
     concepts: enConcepts,
     vqa: enVqa,
     segmentation: enSegmentation,
+    demos: enDemos,
     multilabel: enMultilabel,
     tasks: enTasks,
     trees: enTrees,
@@ -84,6 +87,7 @@ export const resources = {
     concepts: zhConcepts,
     vqa: zhVqa,
     segmentation: zhSegmentation,
+    demos: zhDemos,
     multilabel: zhMultilabel,
     tasks: zhTasks,
     trees: zhTrees,

@@ -6,31 +6,30 @@
 // POST that redirects to the stored result, so every step works without JavaScript.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { ProgressSpinner } from "primereact/progressspinner";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { getUser } from "~/.server/session.server.ts";
-import { findVisibleDataset, findVisiblePicture, listPictures, pageOf, searchDatasets, type Viewer } from "~/.server/datasets.server.ts";
-import { recordClick, recordImpression } from "~/.server/searchAnalytics.server.ts";
-import { ClassificationFailed, DemoRateLimited, reportGpu } from "~/.server/classification.server.ts";
+import type { Viewer } from "~/.server/datasets.server.ts";
 import { askQuestion, vqaModels, vqaResultFor, type VqaModelView, type VqaResultView } from "~/.server/vqa.server.ts";
+import { datasetStep, demoFailure, demoHeaders, firstDemoError, pickedPicture } from "~/.server/demoFlow.server.ts";
 import { checkFormData } from "~/.server/forms.server.ts";
 import { i18nServer } from "~/.server/i18n.server.ts";
-import { DomainError, refusalResponse } from "~/.server/domainErrors.server.ts";
-import { FieldError, Notice } from "~/components/FieldError.tsx";
-import { DatasetPicker, PicturePicker } from "~/components/datasets/PicturePicker.tsx";
+import { FieldError } from "~/components/FieldError.tsx";
 import { DemoFailurePanel, type DemoFailure } from "~/components/DemoFailurePanel.tsx";
+import { Busy, ModelAlgorithmFields, PickStep, SuccessNotice, useRunning } from "~/components/demo/DemoSteps.tsx";
 import { DatasetStyles } from "~/components/datasets/styles.tsx";
 import { useTranslation } from "react-i18next";
-import { translateMessage } from "~/lib/forms/messages.ts";
 import { parseForm } from "~/lib/forms/parse.ts";
-import { DATASET_MSG, searchSchema } from "~/lib/rules/datasets.ts";
-import { VQA_ALGORITHMS, VQA_LIMITS, VQA_MSG, firstVqaError, vqaRunSchema, type VqaField } from "~/lib/rules/vqa.ts";
+import { VQA_ALGORITHMS, VQA_LIMITS, VQA_FIELD_ORDER, VQA_MSG, vqaRunSchema, type VqaField } from "~/lib/rules/vqa.ts";
+
+const ROUTE = "/UserQuery";
 
 export const handle = { i18n: ["vqa", "demo"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title ?? "Meta-Rank" }];
 
 const notFound = () => new Response(VQA_MSG.notFound, { status: 404, statusText: "Not Found" });
+
+const ALGORITHM_OPTIONS = VQA_ALGORITHMS.map((a) => ({ value: a, label: a }));
 
 async function modelChoices(): Promise<{ models: VqaModelView[]; error: string | null }> {
   try {
@@ -45,8 +44,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const viewer: Viewer = await getUser(request);
   const t = await i18nServer.getFixedT(request, "vqa");
   const sp = new URL(request.url).searchParams;
-  const picked = sp.get("picture") ? await findVisiblePicture(sp.get("picture"), viewer) : null;
-  if (sp.get("picture") && !picked) throw notFound();
+  const picture = await pickedPicture(sp, viewer, notFound);
   const result = sp.get("result") ? await vqaResultFor(viewer, sp.get("result")) : null;
   if (sp.get("result") && !result) throw new Response(VQA_MSG.noResult, { status: 404, statusText: "Not Found" });
   const common = {
@@ -54,36 +52,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     model: (sp.get("model") ?? "").slice(0, 100),
     algorithm: (sp.get("algorithm") ?? "").slice(0, 64),
     question: (sp.get("question") ?? "").slice(0, VQA_LIMITS.questionMax),
-    picture: picked
-      ? { id: picked.picture.id, url: `/picture/${picked.picture.id}`, name: picked.picture.displayName, label: picked.picture.label ?? null }
-      : null,
-    result: result && picked && result.pictureId === picked.picture.id ? result : null,
+    picture,
+    result: result && picture && result.pictureId === picture.id ? result : null,
     ok: sp.get("ok") === "1",
   };
-  const datasetId = sp.get("dataset");
-  if (!datasetId) {
-    const type = sp.get("type") === "user" ? "user" : "name";
-    const search = parseForm(sp, searchSchema);
-    if (!search.ok) {
-      const empty = { items: [], total: 0, page: 1, pageCount: 1, noMatch: false };
-      return data({ ...common, step: 1 as const, type, q: "", search: empty, searchError: search.errors.q ?? DATASET_MSG.searchTooLong }, { status: 400 });
-    }
-    const q = search.value.q;
-    const found = await searchDatasets(viewer, { type, q, page: pageOf(sp.get("page")) });
-    if (type === "name") await recordImpression(request, q);
-    return { ...common, step: 1 as const, type, q, search: found, searchError: undefined as string | undefined };
-  }
-  const dataset = await findVisibleDataset(datasetId, viewer);
-  if (!dataset) throw notFound();
-  await recordClick(request, sp);
-  if (picked && picked.dataset.id !== dataset.id) throw notFound();
-  return {
-    ...common,
-    step: 2 as const,
-    dataset: { id: dataset.id, name: dataset.name },
-    pictures: await listPictures(dataset.id, pageOf(sp.get("page"))),
-    choices: await modelChoices(),
-  };
+  const step = await datasetStep(request, viewer, picture, notFound, async () => ({ choices: await modelChoices() }));
+  return data({ ...common, ...step.body }, { status: step.status });
 }
 
 /** What the form sent, echoed so a page rendered without JavaScript keeps the visitor's choices and question. */
@@ -95,6 +69,8 @@ type ActionResult = {
   sent?: Sent;
 };
 
+export const headers = demoHeaders;
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = checkFormData(await request.formData());
   const viewer: Viewer = await getUser(request);
@@ -103,7 +79,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = parseForm(form, vqaRunSchema);
   if (!parsed.ok) {
     // The seeds' order: model, algorithm, image, question; one message at a time.
-    const first = firstVqaError(parsed.errors)!;
+    const first = firstDemoError(parsed.errors, VQA_FIELD_ORDER, "question")!;
     return data<ActionResult>({ errors: { [first.field]: first.message }, sent }, { status: 400 });
   }
   const { model, algorithm, picture, question } = parsed.value;
@@ -122,20 +98,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
     next.set("question", question);
     next.set("result", String(outcome.resultId));
     next.set("ok", "1");
-    return redirect(`/UserQuery?${next}#results`);
+    return redirect(`${ROUTE}?${next}#results`);
   } catch (e) {
-    // A picture the visitor may not see is the 404 page, as when it is opened by its address.
-    if (e instanceof DomainError) throw refusalResponse(e);
-    if (e instanceof DemoRateLimited) return data<ActionResult>({ errors: { question: e.message }, sent }, { status: 429 });
-    if (!(e instanceof ClassificationFailed)) throw e;
-    const gpu = await reportGpu();
-    if (e.busy) return data<ActionResult>({ failure: { ...gpu, detail: e.message, busy: true }, sent }, { status: 503, headers: { "Retry-After": "10" } });
-    return data<ActionResult>({ failure: { ...gpu, detail: e.message }, sent }, { status: 503 });
+    return demoFailure(e, "question", { sent });
   }
 }
 
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
-type Step1 = Extract<LoaderData, { step: 1 }>;
 type Step2 = Extract<LoaderData, { step: 2 }>;
 
 export default function UserQuery() {
@@ -147,13 +116,23 @@ export default function UserQuery() {
       <DatasetStyles />
       <h1>{t("title")}</h1>
       <p className="muted">{t("lead")}</p>
-      {d.ok && d.result ? (
-        <Notice kind="success">
-          <span data-testid="success">{translateMessage(t, VQA_MSG.success)}</span>
-        </Notice>
-      ) : null}
+      <SuccessNotice show={Boolean(d.ok && d.result)} message={VQA_MSG.success} />
       <div className="ds-steps">
-        {d.step === 1 ? <DatasetStep {...(d as Step1)} /> : <ImageStep {...(d as Step2)} />}
+        <PickStep
+          route={ROUTE}
+          d={d}
+          pickedId={d.picture?.id ?? null}
+          carry={{ model: d.model, algorithm: d.algorithm, question: d.question }}
+          words={{
+            datasetTitle: t("step1"),
+            hint: t("step1Hint"),
+            select: t("select"),
+            imageTitle: (name) => t("step2", { name }),
+            back: t("back"),
+            noPictures: t("noPictures"),
+            pages: t("imagePages"),
+          }}
+        />
         {d.step === 2 ? <RunStep d={d as Step2} res={res} /> : null}
         {res?.failure ? <DemoFailurePanel failure={res.failure} /> : null}
         {d.result ? (
@@ -164,42 +143,8 @@ export default function UserQuery() {
   );
 }
 
-function DatasetStep({ type, q, search, searchError }: Step1) {
-  const { t } = useTranslation("vqa");
-  return (
-    <DatasetPicker
-      route="/UserQuery"
-      title={t("step1")}
-      hint={t("step1Hint")}
-      selectLabel={t("select")}
-      type={type}
-      q={q}
-      search={search}
-      searchError={searchError}
-    />
-  );
-}
-
-function ImageStep({ dataset, pictures, picture, model, algorithm, question }: Step2) {
-  const { t } = useTranslation("vqa");
-  return (
-    <PicturePicker
-      route="/UserQuery"
-      title={t("step2", { name: dataset.name })}
-      backLabel={t("back")}
-      noPicturesLabel={t("noPictures")}
-      pagesLabel={t("imagePages")}
-      dataset={dataset}
-      pictures={pictures}
-      pickedId={picture?.id ?? null}
-      carry={{ model, algorithm, question }}
-    />
-  );
-}
-
 function RunStep({ d, res }: { d: Step2; res?: ActionResult }) {
-  const nav = useNavigation();
-  const running = nav.state === "submitting";
+  const running = useRunning();
   const { t, i18n } = useTranslation("vqa");
   const model = res?.sent?.model ?? d.model;
   const algorithm = res?.sent?.algorithm ?? d.algorithm;
@@ -212,31 +157,15 @@ function RunStep({ d, res }: { d: Step2; res?: ActionResult }) {
       <Form method="post" aria-label={t("start")} className="vqa-form">
         <input type="hidden" name="picture" value={d.picture?.id ?? ""} />
         <div className="ds-toolbar" style={{ alignItems: "flex-start" }}>
-          <div className="field">
-            <label htmlFor="model">{t("model")}</label>
-            <select id="model" name="model" className="p-inputtext" defaultValue={model} key={`m${model}`} aria-describedby="model-error">
-              <option value="">{t("choose")}</option>
-              {d.choices.models.map((m) => (
-                <option key={m.id} value={m.id}>
-                  {t("modelOption", { id: m.id, data: m.dataset })}
-                </option>
-              ))}
-            </select>
-            <FieldError id="model-error" message={res?.errors?.model} />
-            {d.choices.error ? <small className="muted">{translateMessage(t, d.choices.error)}</small> : null}
-          </div>
-          <div className="field">
-            <label htmlFor="algorithm">{t("algorithm")}</label>
-            <select id="algorithm" name="algorithm" className="p-inputtext" defaultValue={algorithm} key={`a${algorithm}`} aria-describedby="algorithm-error">
-              <option value="">{t("choose")}</option>
-              {VQA_ALGORITHMS.map((a) => (
-                <option key={a} value={a}>
-                  {a}
-                </option>
-              ))}
-            </select>
-            <FieldError id="algorithm-error" message={res?.errors?.algorithm} />
-          </div>
+          <ModelAlgorithmFields
+            models={d.choices.models.map((m) => ({ value: m.id, label: t("modelOption", { id: m.id, data: m.dataset }) }))}
+            modelsError={d.choices.error}
+            algorithms={ALGORITHM_OPTIONS}
+            model={model}
+            algorithm={algorithm}
+            errors={res?.errors}
+            words={{ model: t("model"), algorithm: t("algorithm"), choose: t("choose") }}
+          />
         </div>
         <div className="field" style={{ marginTop: ".75rem" }}>
           <label htmlFor="question">{t("question")}</label>
@@ -285,11 +214,7 @@ function RunStep({ d, res }: { d: Step2; res?: ActionResult }) {
           ) : null}
         </details>
       ) : null}
-      {running ? (
-        <div className="ds-busy" role="status" aria-live="polite" data-testid="busy">
-          <ProgressSpinner style={{ width: 28, height: 28 }} strokeWidth="6" /> {t("running")}
-        </div>
-      ) : null}
+      <Busy label={t("running")} />
     </div>
   );
 }

@@ -15,6 +15,7 @@ import { SEG_CLASSES, classesPresent, generateSegScenes, renderSegScene, SEG_SCE
 import { generateCracksSplit } from "../../sidecar/data/cracks.ts";
 import { readCifarDir } from "../../sidecar/data/cifar.ts";
 import { VOC_CLASSES, readVocMultiLabel, resolveVocRoot, type VocMultiLabelSplit } from "../../sidecar/data/voc.ts";
+import { readImageFolder } from "../../sidecar/data/imageFolder.ts";
 import { VQA_IMAGE_SIZE, sceneQA } from "../../sidecar/vqa/scenesQA.ts";
 import type { ImageDataset } from "../../sidecar/data/dataset.ts";
 import type { SeedStep } from "./index.ts";
@@ -111,7 +112,19 @@ const SOURCES: Source[] = [
         },
       ]
     : []),
+  // An operator's ImageNet and COCO pictures (one sub-folder per class) for /imagenet and /coco
+  // (app/routes/imagenet.tsx, coco.tsx): read at 224 px, the input size of the usual ImageNet models.
+  ...operatorFolder("imagenet", "ImageNet (operator's pictures)", "IMAGENET_DIR", "SEED_IMAGENET_PICTURES"),
+  ...operatorFolder("coco", "COCO (operator's pictures)", "COCO_DIR", "SEED_COCO_PICTURES"),
 ];
+
+function operatorFolder(slug: string, name: string, env: string, countEnv: string) {
+  const dir = process.env[env];
+  if (!dir) return [];
+  return [
+    { slug, name, load: (n: number) => takeFirst(readImageFolder(dir, { height: 224, width: 224, channels: 3, name: slug }), n), count: count(countEnv, 200) },
+  ];
+}
 
 function vocSource(dir: string): Source {
   let split: VocMultiLabelSplit | null = null;

@@ -6,7 +6,6 @@
 import { z } from "zod";
 import { messageRef } from "../forms/messages.ts";
 import { textField } from "../forms/text.ts";
-import type { FieldErrors } from "../forms/parse.ts";
 
 /** A model id as the sidecar names its checkpoints ("fashion-mnist-resnet18"): short, one line. */
 export const MODEL_ID_MAX = 100;
@@ -55,14 +54,5 @@ export function runSchema(algorithms: readonly string[]) {
 
 /** The seed checks one thing at a time, in this order; the page shows the first failing field's message. */
 export const RUN_FIELD_ORDER = ["model", "algorithm", "picture"] as const;
-
-export function firstRunError(errors: FieldErrors): { field: "model" | "algorithm" | "image"; message: string } | null {
-  for (const name of RUN_FIELD_ORDER) {
-    const message = errors[name];
-    if (message) return { field: name === "picture" ? "image" : name, message };
-  }
-  const other = Object.values(errors).find(Boolean);
-  return other ? { field: "model", message: other } : null;
-}
 
 export const demoIntentSchema = z.enum(["run", "upload"], { errorMap: () => ({ message: CLASSIFICATION_MSG.unknownAction }) });

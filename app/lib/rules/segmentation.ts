@@ -5,7 +5,6 @@
 // `segmentation` namespace. Shared by the page and its action.
 import { z } from "zod";
 import { textField } from "../forms/text.ts";
-import type { FieldErrors } from "../forms/parse.ts";
 import { ALGORITHM_MAX, CLASSIFICATION_MSG, MODEL_ID_MAX } from "./classification.ts";
 
 /** The seed's choices (§9: FCN_ResNet101 with Feature_Ablation and LayerGradCAM). */
@@ -53,14 +52,5 @@ export const explainSchema = z.object({
 
 export const segIntentSchema = z.enum(["segment", "explain"], { errorMap: () => ({ message: SEGMENTATION_MSG.unknownAction }) });
 
-const ORDER = ["model", "algorithm", "picture", "part"] as const;
-
-/** The first failing field in the seed's order (model, algorithm, image, then the part). */
-export function firstSegError(errors: FieldErrors): { field: "model" | "algorithm" | "image" | "part"; message: string } | null {
-  for (const name of ORDER) {
-    const message = errors[name];
-    if (message) return { field: name === "picture" ? "image" : name, message };
-  }
-  const other = Object.values(errors).find(Boolean);
-  return other ? { field: "model", message: other } : null;
-}
+/** The seed's order of checks (model, algorithm, image), then the part; the page shows the first failing one. */
+export const SEG_FIELD_ORDER = ["model", "algorithm", "picture", "part"] as const;

@@ -6,7 +6,6 @@
 import { z } from "zod";
 import { messageRef } from "../forms/messages.ts";
 import { textField } from "../forms/text.ts";
-import type { FieldErrors } from "../forms/parse.ts";
 import { ALGORITHM_MAX, MODEL_ID_MAX } from "./classification.ts";
 
 /** The seeds' algorithm choices for the multimodal model (§9). */
@@ -50,18 +49,9 @@ export const vqaRunSchema = z.object({
   ),
 });
 
-const ORDER = ["model", "algorithm", "picture", "question"] as const;
+/** The seeds' order of checks (model, algorithm, image, question); the page shows the first failing one. */
+export const VQA_FIELD_ORDER = ["model", "algorithm", "picture", "question"] as const;
 export type VqaField = "model" | "algorithm" | "image" | "question";
-
-/** The first failing field in the seeds' order, and its message. */
-export function firstVqaError(errors: FieldErrors): { field: VqaField; message: string } | null {
-  for (const name of ORDER) {
-    const message = errors[name];
-    if (message) return { field: name === "picture" ? "image" : name, message };
-  }
-  const other = Object.values(errors).find(Boolean);
-  return other ? { field: "question", message: other } : null;
-}
 
 /** The question as the seeds send it: spaces become underscores (the sidecar reads both). */
 export const seedsQuestion = (q: string) => q.trim().replace(/\s+/g, "_");

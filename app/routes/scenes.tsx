@@ -1,0 +1,31 @@
+// /scenes, the scene demo (seed 001 "Scene, VOC and cifar-type demos", §7 getPool 10001 scene, §9;
+// issue 16; the seeds name no route for it): the common demo flow bound to the platform's
+// generated scenes (seeded as the installed dataset "scenes") and the classifiers trained on them
+// here (sidecar/zoo/checkpoints/*-scenes), with the classic attribution algorithms.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { datasetDemoAction, datasetDemoLoader, demoHeaders, type DatasetDemo } from "~/.server/demoFlow.server.ts";
+import { DatasetDemoPage, type DatasetDemoAnswer } from "~/components/demo/DatasetDemoPage.tsx";
+
+// The seed's scene models, SearchSpaceModel and NeuralDecisionTree with DI and SPI, are tree
+// models (issue 15). They join here: their ids among this page's models (datasetDemoLoader lists
+// ModelInfo.dataset "scenes") and DI/SPI among its algorithms, once the Tree service trains them.
+const DEMO: DatasetDemo = { route: "/scenes", slug: "scenes", modelDataset: "scenes", modelsFrom: "train" };
+
+export const handle = { i18n: ["demos", "demo"] };
+export const meta: MetaFunction = () => [{ title: "Scenes · Meta-Rank" }];
+export const headers = demoHeaders;
+export const loader = ({ request }: LoaderFunctionArgs) => datasetDemoLoader(DEMO, request);
+export const action = ({ request, context }: ActionFunctionArgs) => datasetDemoAction(DEMO, request, context.ip);
+
+export default function ScenesDemo() {
+  const { t } = useTranslation("demos");
+  return (
+    <DatasetDemoPage page="scenes" route={DEMO.route} d={useLoaderData<typeof loader>()} res={useActionData<typeof action>() as DatasetDemoAnswer}>
+      <p className="muted" data-testid="tree-models">
+        {t("scenes.treeModels")}
+      </p>
+    </DatasetDemoPage>
+  );
+}
