@@ -15,9 +15,10 @@
 // failed with that reason rather than restarted for ever.
 import fs from "node:fs/promises";
 import path from "node:path";
+import * as grpc from "@grpc/grpc-js";
 import { Op, fn, col } from "sequelize";
 import { TreeTask, TreeTaskImage, TreeTaskLog, transitionTreeTask, type TreeTaskState } from "./db.server.ts";
-import { SidecarCallError, pickSidecar, rpc, serverStream, unary } from "./sidecar.server.ts";
+import { SidecarCallError, SidecarUnavailableError, pickSidecar, rpc, serverStream, unary } from "./sidecar.server.ts";
 import { RetryableJobError, enqueueJob, isRetryable, type JobContext, type JobQueue, type JobUser } from "./queue.server.ts";
 import { NotFoundError } from "./domainErrors.server.ts";
 import { isBusy } from "./evaluations.server.ts";
@@ -434,8 +435,8 @@ export async function runTreeTaskJob(job: JobContext<{ taskId: number }>): Promi
     // The sidecar's own words for what it refused (INVALID_ARGUMENT, FAILED_PRECONDITION, ...);
     // other failures say which status the compute server ended with.
     const message =
-      err instanceof SidecarCallError && err.kind !== "user" && err.details
-        ? `${err.message} (${err.details})`
+      err instanceof SidecarCallError && err.kind !== "user" && err.details && !(err instanceof SidecarUnavailableError)
+        ? `The compute server failed the training (${grpc.status[err.code] ?? err.code}: ${err.details})`
         : err instanceof Error
           ? err.message
           : String(err);
