@@ -42,6 +42,8 @@ export const ADJUST_MAX_TEST = 2000;
 /** Epochs of the leaf update when adjusting (each a pass over the training images in batches of ADJUST_BATCH). */
 export const ADJUST_EPOCHS = 5;
 const ADJUST_BATCH = 64;
+/** An uploaded picture's longest side (it is resized to the tree's input anyway). */
+export const MAX_SIDE = 4096;
 
 interface TreeJobBase {
   /** The tree's directory (resolved with the caller's visibility by the service). */
@@ -340,14 +342,23 @@ function inputImage(l: Loaded, sampleId: string, imagePng: Uint8Array | null): {
     return { img: imageOf(l.data.test, idx), label: l.data.test.labels[idx] };
   }
   if (!imagePng || imagePng.length === 0) throw new TreeEditError("no image: send sample_id (from Pool) or image_png (PNG or JPEG bytes)");
-  if (!sniffImageKind(imagePng)) throw new TreeEditError("the image is neither PNG nor JPEG");
+  const kind = sniffImageKind(imagePng);
+  if (!kind) throw new TreeEditError("the image is neither PNG nor JPEG");
+  // A PNG's size is in its header (IHDR): refuse a huge one before pngjs allocates it (a few KiB
+  // can declare gigapixels). JPEG decoding is capped by jpeg-js's memory limit (sidecar/data/png.ts).
+  if (kind === "png" && imagePng.length >= 24) {
+    const v = new DataView(imagePng.buffer, imagePng.byteOffset, imagePng.byteLength);
+    const [w, h] = [v.getUint32(16), v.getUint32(20)];
+    if (w > MAX_SIDE || h > MAX_SIDE) throw new TreeEditError(`the image is ${w}×${h} pixels; at most ${MAX_SIDE}×${MAX_SIDE} are accepted`);
+  }
   let img: FloatImage;
   try {
     img = decodeImage(imagePng, Ch === 1 ? 1 : 3, "the image");
   } catch (err) {
     throw new TreeEditError((err as Error).message);
   }
-  if (img.width > 4096 || img.height > 4096) throw new TreeEditError(`the image is ${img.width}×${img.height} pixels; at most 4096×4096 are accepted`);
+  if (img.width > MAX_SIDE || img.height > MAX_SIDE)
+    throw new TreeEditError(`the image is ${img.width}×${img.height} pixels; at most ${MAX_SIDE}×${MAX_SIDE} are accepted`);
   return { img: resizeBilinear(img, H, W), label: -1 };
 }
 

@@ -185,6 +185,20 @@ describe("Tree service on a platform ProtoTree", () => {
     expect(tooMany.code).toBe(grpc.status.INVALID_ARGUMENT);
   }, 300_000);
 
+  it("Predict refuses what it cannot use: both inputs, a sample outside the test split, a PNG declaring a huge size", async () => {
+    const png = encodePng({ height: 2, width: 2, channels: 1, data: new Float32Array(4) });
+    const both = await failure(call("Predict", { caller: alice, treeId: tree.treeId, sampleId: "test:0", imagePng: png }));
+    expect(both.code).toBe(grpc.status.INVALID_ARGUMENT);
+    const outside = await failure(call("Predict", { caller: alice, treeId: tree.treeId, sampleId: "test:999999999" }));
+    expect(outside.code).toBe(grpc.status.INVALID_ARGUMENT);
+    const huge = Buffer.from(png);
+    huge.writeUInt32BE(100_000, 16);
+    huge.writeUInt32BE(100_000, 20);
+    const bomb = await failure(call("Predict", { caller: alice, treeId: tree.treeId, imagePng: huge }));
+    expect(bomb.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(bomb.details).toMatch(/100000×100000/);
+  }, 60_000);
+
   it("favour_class on the reached leaf changes the greedy prediction to that class", async () => {
     const before = await call("Predict", { caller: alice, treeId: tree.treeId, sampleId: "test:0" });
     const cls = (before.greedyPredicted + 1) % tree.classNames.length;
