@@ -7,6 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { ROOT, startStack, type Stack } from "../support/stack.ts";
+import { Client } from "../support/client.ts";
 import { launchBrowser, newContext } from "./browser.ts";
 
 let stack: Stack;
@@ -19,6 +20,15 @@ beforeAll(async () => {
     startStack({ env: { UPLOAD_DIR: uploadDir, SEED_FASHION_MNIST_PICTURES: "8", SEED_SCENES_PICTURES: "24", SEED_SEG_SCENES_PICTURES: "8" } }),
     launchBrowser(),
   ]);
+  // Until the sidecar's workers are up a run answers with the failure panel (503, "try again
+  // later"): wait for one run to succeed, on a picture and algorithm the journeys below do not use.
+  const client = new Client(stack.baseUrl);
+  const picture = (await client.html("/scenes?pool=9")).match(/data-picture-id="(\d+)"/)![1];
+  for (let tries = 0; tries < 16; tries++) {
+    const res = await client.post(`/scenes?pool=9&picture=${picture}`, { intent: "run", model: "resnet-scenes", algorithm: "Occlusion", picture });
+    if (res.status === 302) break;
+    await new Promise((r) => setTimeout(r, 5_000));
+  }
 });
 afterAll(async () => {
   await browser?.close();

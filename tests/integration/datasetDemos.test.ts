@@ -124,7 +124,14 @@ describe("the scene demo", () => {
     expect(wrongModel.status).toBe(400);
     expect(alerts(await wrongModel.text())).toContain("Please choose the model to use");
 
-    const res = await visitor.post(`/scenes?pool=1&picture=${pool[0]}`, { intent: "run", model: models[0], algorithm: "IG", picture: String(pool[0]) });
+    // A sidecar still starting its workers answers with the seed's failure panel ("try again
+    // later", its device "cpu (starting)"): ask again, as the panel says, for up to 90 s.
+    let res = await visitor.post(`/scenes?pool=1&picture=${pool[0]}`, { intent: "run", model: models[0], algorithm: "IG", picture: String(pool[0]) });
+    for (let tries = 0; res.status === 503 && tries < 18; tries++) {
+      expect(await res.text()).toContain('data-testid="failure-panel"');
+      await new Promise((r) => setTimeout(r, 5_000));
+      res = await visitor.post(`/scenes?pool=1&picture=${pool[0]}`, { intent: "run", model: models[0], algorithm: "IG", picture: String(pool[0]) });
+    }
     expect(res.status, await res.clone().text()).toBe(302);
     const target = location(res)!;
     const result = new URL(target, "http://x").searchParams.get("result");
