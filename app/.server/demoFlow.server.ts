@@ -19,8 +19,9 @@
 //   A page of one dataset and its classifiers (/scenes, /imagenet, /coco) is a DatasetDemo binding:
 //            loader = datasetDemoLoader(DEMO, request), action = datasetDemoAction(DEMO, request, ip),
 //            view app/components/demo/DatasetDemoPage.tsx (app/routes/imagenet.tsx is the whole of one).
-//   view:    app/components/demo/DemoSteps.tsx (PickStep, PoolStep, ModelAlgorithmFields, Busy,
-//            useDemoToasts) — every step a link or a form, so it works without JavaScript.
+//   view:    app/components/demo/DemoSteps.tsx (PickStep, PoolStep, RunCard or ModelAlgorithmFields +
+//            StartButton, Busy, DemoToasts, SuccessNotice) — every step a link or a form, so it works
+//            without JavaScript.
 import { data, redirect, type HeadersFunction } from "@remix-run/node";
 import { Op } from "sequelize";
 import { Dataset, Picture } from "./db.server.ts";
