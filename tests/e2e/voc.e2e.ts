@@ -94,5 +94,6 @@ describe.each([true, false])("VOC-style multi-label demo with JavaScript %s", (j
     expect(await page.getByTestId("ranked-classes").locator("tbody tr").count()).toBe(5);
     expect(await page.getByTestId("ranked-classes").locator("tbody tr").nth(1).innerText()).toMatch(/shown below/);
     await context.close();
-  });
+    // The first journey also starts the sidecar's worker (runtime, checkpoint) on a shared machine.
+  }, 300_000);
 });
