@@ -13,6 +13,8 @@
 //   npx tsx sidecar/tree/trainProtoTree.ts --dataset fashion-mnist --id <id> [--depth 8] [--iterations 300]
 //       [--proto-dim 128] [--batch 64] [--train-size 5000] [--test-size 2000] [--lr 0.001] [--backbone <zoo id>]
 //       [--layer layer3] [--fine-tune] [--pruning-threshold 0] [--seed 1]
+import fs from "node:fs";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import * as tf from "@tensorflow/tfjs";
 import { initBackend } from "../inference/runtime/backend.ts";
@@ -189,8 +191,15 @@ export function patchCrop(ds: ImageDataset, index: number, box: { top: number; l
   return { height: H, width: W, channels: C, data };
 }
 
-export function defaultBackbone(dataset: string): string {
-  return `resnet-${dataset}`;
+/**
+ * The ResNet trained on the dataset (resnet-<dataset>); for an operator's 32×32 colour data
+ * without one (CUB, Cars as read here), the scenes ResNet, whose input has that shape: its
+ * features are generic edges and colours, not birds or cars, which the task log says.
+ */
+export function defaultBackbone(dataset: string, dir = process.env.CHECKPOINT_DIR ?? ZOO_DIR): string {
+  const own = `resnet-${dataset}`;
+  if (fs.existsSync(path.join(dir, `${own}.json`))) return own;
+  return dataset === "cub" || dataset === "cars" ? "resnet-scenes" : own;
 }
 
 /** The stage whose latent grid is about 4×4 for the zoo's inputs (util/net.py cuts ResNets before pooling likewise). */
@@ -226,7 +235,7 @@ export async function trainProtoTree(opts: ProtoTreeTrainOptions, emit: (e: Trai
         .map((d) => d.id)
         .join(", ")}`,
     );
-  const data = loadTreeDataset(opts.dataset);
+  const data = loadTreeDataset(opts.dataset, { train: opts.trainSize, test: opts.testSize });
   check();
   const rng = new Rng(opts.seed);
   const trainIdx = rng.permutation(data.train.size).subarray(0, Math.min(opts.trainSize, data.train.size));

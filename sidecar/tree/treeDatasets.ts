@@ -7,7 +7,7 @@ import path from "node:path";
 import type { DatasetSplits } from "../data/dataset.ts";
 import { loadDataset } from "../data/registry.ts";
 import { fashionMnistDir } from "../data/fashionMnist.ts";
-import { SCENES_TEST_SIZE, SCENES_TRAIN_SIZE, SCENE_CLASSES } from "../data/scenes.ts";
+import { SCENES_TEST_SIZE, SCENES_TRAIN_SIZE, SCENE_CLASSES, generateScenes } from "../data/scenes.ts";
 import { cubDir, readCub, CUB_INPUT_SIZE } from "../data/cub.ts";
 import { carsDir, readCars, CARS_INPUT_SIZE } from "../data/cars.ts";
 
@@ -68,8 +68,25 @@ export function treeDatasets(): TreeDatasetInfo[] {
   return out;
 }
 
-/** Both splits of a tree dataset, read once per process. */
-export function loadTreeDataset(id: string): DatasetSplits {
+/**
+ * Both splits of a tree dataset, read once per process. The generated scenes are made only as far
+ * as `sizes` asks (image i is the same whatever the count: scenes.ts derives it from its index), so
+ * a small task does not wait for 7 000 images to be drawn.
+ */
+export function loadTreeDataset(id: string, sizes?: { train: number; test: number }): DatasetSplits {
+  if (id === "scenes" && sizes) {
+    const train = Math.min(sizes.train, SCENES_TRAIN_SIZE);
+    const test = Math.min(sizes.test, SCENES_TEST_SIZE);
+    const full = cache.get(id);
+    if (full) return full;
+    const key = `scenes#${train}#${test}`;
+    let d = cache.get(key);
+    if (!d) {
+      d = generateScenes({ trainSize: train, testSize: test });
+      cache.set(key, d);
+    }
+    return d;
+  }
   let d = cache.get(id);
   if (!d) {
     if (id === "cub") {

@@ -110,7 +110,9 @@ describe("routing on a hand-computed depth-2 tree", () => {
       protos,
       Float32Array.from({ length: 4 * 2 }, () => rng.normal()),
     );
-    const out = tf.tidy(() => forward(tree, tf.tensor4d(x, [B, h, w, D]), tree.full));
+    const input = tf.tensor4d(x, [B, h, w, D]);
+    const out = forward(tree, input, tree.full);
+    input.dispose();
     for (let b = 0; b < B; b++)
       for (let p = 0; p < 3; p++) {
         let best = Infinity,
