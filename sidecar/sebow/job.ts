@@ -20,7 +20,7 @@ import type { ImageDataset } from "../data/dataset.ts";
 import { heatmapImage, normaliseMap, overlayImage } from "../inference/heatmap.ts";
 import { InferenceInputError } from "../inference/errors.ts";
 import { greedyPath, searchSpaceForward, treeForward, type SebowVariant } from "../tree/sebow.ts";
-import { loadSebow, readSebowManifest, sebowCheckpointDir, type LoadedSebow, type SebowManifest } from "../tree/sebowTrain.ts";
+import { SEBOW_MANIFEST, loadSebow, readSebowManifest, sebowCheckpointDir, type LoadedSebow, type SebowManifest } from "../tree/sebowTrain.ts";
 
 export const SEBOW_ALGORITHMS = ["DI", "SPI"] as const;
 export type SebowAlgorithm = (typeof SEBOW_ALGORITHMS)[number];
@@ -67,14 +67,14 @@ function summary(m: SebowManifest): SebowModelSummary {
   };
 }
 
-/** Every SeBoW checkpoint folder (manifest.json with category "SeBoW") of the checkpoint folder. */
+/** Every SeBoW checkpoint folder (tree.json with category "SeBoW") of the checkpoint folder; ProtoTrees beside them are skipped. */
 export function listSebowModels(dir = sebowCheckpointDir()): { models: SebowModelSummary[]; problems: string[] } {
   const models: SebowModelSummary[] = [];
   const problems: string[] = [];
   if (!fs.existsSync(dir)) return { models, problems };
   for (const entry of fs.readdirSync(dir).sort()) {
     const folder = path.join(dir, entry);
-    const file = path.join(folder, "manifest.json");
+    const file = path.join(folder, SEBOW_MANIFEST);
     if (!fs.existsSync(file)) continue;
     try {
       const raw = JSON.parse(fs.readFileSync(file, "utf8")) as { category?: string };
@@ -97,7 +97,7 @@ function model(id: string): LoadedSebow {
   let m = loaded.get(id);
   if (!m) {
     const dir = sebowModelDir(id);
-    if (!fs.existsSync(path.join(dir, "manifest.json"))) throw new InferenceInputError(`unknown SeBoW model "${id}"`);
+    if (!fs.existsSync(path.join(dir, SEBOW_MANIFEST))) throw new InferenceInputError(`unknown SeBoW model "${id}"`);
     m = loadSebow(dir);
     loaded.set(id, m);
   }
@@ -134,7 +134,7 @@ export interface SebowPoolImageResult {
 /** `count` distinct test images picked by `seed` (the same seed, the same pool). */
 export function sebowPool(id: string, count: number, seed: number): SebowPoolImageResult[] {
   const dir = sebowModelDir(id);
-  if (!fs.existsSync(path.join(dir, "manifest.json"))) throw new InferenceInputError(`unknown SeBoW model "${id}"`);
+  if (!fs.existsSync(path.join(dir, SEBOW_MANIFEST))) throw new InferenceInputError(`unknown SeBoW model "${id}"`);
   const m = readSebowManifest(dir);
   const n = Math.min(count, m.testSize);
   const picked = new Set<number>();

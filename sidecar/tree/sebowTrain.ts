@@ -4,8 +4,11 @@
 //  3. the derived NeuralDecisionTree is fine-tuned,
 //  4. a plain CNN of the same shape (one block per layer, no wiring) is trained for as many steps,
 //     so the reported accuracy can be compared with the network SeBoW started from.
-// One checkpoint folder holds both models: manifest.json (category "SeBoW", config, derived tree,
-// wiring, accuracies, weight names/shapes, SHA-256) and weights.bin (float32, little-endian).
+// One checkpoint folder holds both models: tree.json (category "SeBoW", config, derived tree,
+// wiring, accuracies, weight names/shapes, SHA-256) and weights.bin (float32, little-endian). The
+// folder layout and the manifest's name are the Tree service's (sidecar/tree/checkpoint.ts), and
+// the manifest carries the fields its listing reads (owner, depth, inputShape, testAccuracy,
+// cnnAccuracy, leaves), so a user's SeBoW tree from a task is listed with their ProtoTrees.
 //
 // Command (the committed platform models, sidecar/tree/checkpoints/sebow-<dataset>/):
 //   npx tsx sidecar/tree/sebowTrain.ts --dataset scenes [--search-steps N] [--tree-steps N] [--train-size N]
@@ -43,9 +46,20 @@ export function sebowCheckpointDir(): string {
   return process.env.SEBOW_CHECKPOINT_DIR || SEBOW_CHECKPOINT_DIR;
 }
 
+/** The manifest's file name, as the Tree service's (sidecar/tree/checkpoint.ts MANIFEST_FILE). */
+export const SEBOW_MANIFEST = "tree.json";
+
 export interface SebowManifest {
   id: string;
   category: "SeBoW";
+  format?: "metarank-sebow/1";
+  /** "" for platform models. */
+  owner?: string;
+  /** For the Tree service's listing: layers, input shape, the tree's accuracy and leaves. */
+  depth?: number;
+  inputShape?: [number, number, number];
+  testAccuracy?: number;
+  leaves?: number;
   name: string;
   /** "scenes" or "cifar10" / "cifar100" (an operator's CIFAR folder). */
   dataset: string;
@@ -91,7 +105,7 @@ export interface LoadedSebow {
 }
 
 export function readSebowManifest(dir: string): SebowManifest {
-  const file = path.join(dir, "manifest.json");
+  const file = path.join(dir, SEBOW_MANIFEST);
   let m: SebowManifest;
   try {
     m = JSON.parse(fs.readFileSync(file, "utf8")) as SebowManifest;
@@ -153,6 +167,12 @@ export function writeSebow(dir: string, manifest: Omit<SebowManifest, "weights" 
   const bin = Buffer.from(all.buffer, all.byteOffset, all.byteLength);
   const full: SebowManifest = {
     ...manifest,
+    format: "metarank-sebow/1",
+    owner: manifest.owner ?? "",
+    depth: manifest.config.widths.length,
+    inputShape: manifest.config.inputShape,
+    testAccuracy: manifest.treeAccuracy,
+    leaves: leafCount(manifest.tree),
     weights: arrays.map((a) => ({ name: a.name, shape: a.shape })),
     sha256: crypto.createHash("sha256").update(bin).digest("hex"),
   };
@@ -160,7 +180,7 @@ export function writeSebow(dir: string, manifest: Omit<SebowManifest, "weights" 
   const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
   fs.mkdirSync(tmp, { recursive: true });
   fs.writeFileSync(path.join(tmp, "weights.bin"), bin);
-  fs.writeFileSync(path.join(tmp, "manifest.json"), JSON.stringify(full, null, 1) + "\n");
+  fs.writeFileSync(path.join(tmp, SEBOW_MANIFEST), JSON.stringify(full, null, 1) + "\n");
   fs.rmSync(dir, { recursive: true, force: true });
   fs.renameSync(tmp, dir);
   return full;
@@ -248,6 +268,8 @@ export interface SebowTrainOptions {
   dataset: string;
   id: string;
   name?: string;
+  /** The user a task's tree belongs to; "" (platform) by default. */
+  owner?: string;
   outDir: string;
   layers: number;
   groups: number;
@@ -446,6 +468,7 @@ export async function trainSebowModel(opts: SebowTrainOptions, backendName: stri
       id: opts.id,
       category: "SeBoW",
       name: opts.name ?? opts.id,
+      owner: opts.owner ?? "",
       dataset: opts.dataset,
       datasetName: data.name,
       classNames: data.train.classNames,
@@ -731,6 +754,7 @@ export async function trainSebow(req: SebowTrainRequest, emit: (e: SebowTrainEve
         dataset,
         id: `user:${owner}:${name}`,
         name,
+        owner,
         outDir: dir,
         layers: depth,
         groups: args.get("groups")!,

@@ -1,0 +1,26 @@
+// /scenesebow, the scene demo's tree models (seed 001 "Scene, VOC and cifar-type demos": "The scene
+// demo offers two models and two algorithms"; §9 scene models SearchSpaceModel and NeuralDecisionTree
+// with DI and SPI; issue 15). Its own route beside /scenes (the classic classifiers on the same
+// generated scenes, app/routes/scenes.tsx), which has no slot for tree models. The page is
+// app/components/demo/SebowDemo.tsx, the server side app/.server/sebow.server.ts.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { demoHeaders } from "~/.server/demoFlow.server.ts";
+import { sebowDemoAction, sebowDemoLoader, type SebowPage } from "~/.server/sebow.server.ts";
+import { getUser } from "~/.server/session.server.ts";
+import { SebowDemo, type SebowAnswer } from "~/components/demo/SebowDemo.tsx";
+
+const PAGE: SebowPage = { route: "/scenesebow", datasets: ["scenes"] };
+
+export const handle = { i18n: ["sebow", "demo"] };
+export const meta: MetaFunction = () => [{ title: "SeBoW · Scenes · Meta-Rank" }];
+export const headers = demoHeaders;
+export const loader = ({ request }: LoaderFunctionArgs) => sebowDemoLoader(PAGE, request);
+export const action = async ({ request, context }: ActionFunctionArgs) => {
+  const viewer = await getUser(request);
+  return sebowDemoAction(PAGE, request, viewer ? `user:${viewer.id}` : `ip:${context.ip}`);
+};
+
+export default function SceneSebowDemo() {
+  return <SebowDemo page="scenes" d={useLoaderData<typeof loader>()} res={useActionData<typeof action>() as SebowAnswer | undefined} />;
+}
