@@ -17,10 +17,11 @@ import enSubmission from "~/locales/en/submission.json";
 import enTutorial from "~/locales/en/tutorial.json";
 import enVqa from "~/locales/en/vqa.json";
 import enSegmentation from "~/locales/en/segmentation.json";
-import enDemos from "~/locales/en/demos.json";
 import enMultilabel from "~/locales/en/multilabel.json";
 import enTasks from "~/locales/en/tasks.json";
 import enTrees from "~/locales/en/trees.json";
+import enSebow from "~/locales/en/sebow.json";
+import enDemos from "~/locales/en/demos.json";
 import zhAccount from "~/locales/zh/account.json";
 import zhAdmin from "~/locales/zh/admin.json";
 import zhBoard from "~/locales/zh/board.json";
@@ -37,10 +38,11 @@ import zhSubmission from "~/locales/zh/submission.json";
 import zhTutorial from "~/locales/zh/tutorial.json";
 import zhVqa from "~/locales/zh/vqa.json";
 import zhSegmentation from "~/locales/zh/segmentation.json";
-import zhDemos from "~/locales/zh/demos.json";
 import zhMultilabel from "~/locales/zh/multilabel.json";
 import zhTasks from "~/locales/zh/tasks.json";
 import zhTrees from "~/locales/zh/trees.json";
+import zhSebow from "~/locales/zh/sebow.json";
+import zhDemos from "~/locales/zh/demos.json";
 
 export const LANGUAGES = ["en", "zh"] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -65,10 +67,11 @@ export const resources = {
     concepts: enConcepts,
     vqa: enVqa,
     segmentation: enSegmentation,
-    demos: enDemos,
     multilabel: enMultilabel,
     tasks: enTasks,
     trees: enTrees,
+    sebow: enSebow,
+    demos: enDemos,
   },
   zh: {
     account: zhAccount,
@@ -87,10 +90,11 @@ export const resources = {
     concepts: zhConcepts,
     vqa: zhVqa,
     segmentation: zhSegmentation,
-    demos: zhDemos,
     multilabel: zhMultilabel,
     tasks: zhTasks,
     trees: zhTrees,
+    sebow: zhSebow,
+    demos: zhDemos,
   },
 } as const;
 
