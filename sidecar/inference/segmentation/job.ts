@@ -4,10 +4,14 @@
 // of one predicted class with the class-sum wrapper (classSum.ts), by Feature_Ablation
 // over the predicted segments or LayerGradCAM on the backbone's last stage, rendered
 // as the classification heatmaps are (heatmap.ts).
+import fs from "node:fs";
+import path from "node:path";
 import * as tf from "@tensorflow/tfjs";
 import { encodePng } from "../../data/png.ts";
 import { CheckpointError, listManifests } from "../../zoo/checkpoint.ts";
 import { loadSegmenter, segCheckpointDir, type Segmenter, type SegmenterManifest } from "../../zoo/segmenter.ts";
+// Operators' ONNX segmenters (docs/onnx-import.md) are served beside the zoo's.
+import { importedSegmentationDir, loadImportedSegmenter } from "../../zoo/onnx/graphNet.ts";
 import { featureAblation } from "../attribution/featureAblation.ts";
 import { layerGradCam } from "../attribution/layerGradCam.ts";
 import { InferenceInputError } from "../errors.ts";
@@ -72,8 +76,11 @@ export function segModelInfo(m: SegmenterManifest): SegModelInfo {
 }
 
 /** The segmentation catalogue (manifests only, no weights read). */
-export function listSegModels(dir = segCheckpointDir()): { models: SegModelInfo[]; problems: string[] } {
-  const { manifests, problems } = listManifests(dir);
+export function listSegModels(dir = segCheckpointDir(), importedDir = importedSegmentationDir()): { models: SegModelInfo[]; problems: string[] } {
+  const zoo = listManifests(dir);
+  const imported = fs.existsSync(importedDir) ? listManifests(importedDir) : { manifests: [], problems: [] };
+  const manifests = [...zoo.manifests, ...imported.manifests.filter((m) => !zoo.manifests.some((z) => z.id === m.id))];
+  const problems = [...zoo.problems, ...imported.problems];
   const models: SegModelInfo[] = [];
   for (const m of manifests) {
     const s = m as SegmenterManifest;
@@ -90,7 +97,10 @@ export function getSegmenter(id: string): Segmenter {
   const hit = cache.get(id);
   if (hit) return hit;
   try {
-    const net = loadSegmenter(id);
+    const importedDir = importedSegmentationDir();
+    const imported = !fs.existsSync(path.join(segCheckpointDir(), `${id}.json`)) && fs.existsSync(path.join(importedDir, `${id}.json`));
+    // An imported segmenter has every field the job reads of a Segmenter (graphNet.ts ImportedSegmenter); its manifest's segArch is "onnx".
+    const net = imported ? (loadImportedSegmenter(id, importedDir) as unknown as Segmenter) : loadSegmenter(id);
     cache.set(id, net);
     return net;
   } catch (err) {

@@ -84,13 +84,19 @@ export interface GraphSpec {
 /** An imported model's manifest: a checkpoint manifest (arch "onnx") with its graph and origin. */
 export interface ImportedManifest extends CheckpointManifest {
   graph: GraphSpec;
-  task: "classification";
+  /** A classifier ([N, classes] scores) or a segmenter (per-pixel scores [N, classes, H, W] in ONNX). */
+  task: "classification" | "segmentation";
   source: { file: string; sha256: string; bytes: number; producer: string; irVersion: number; opset: number; importedAt: string };
 }
 
 /** The operator's folder of imported models (IMPORTED_MODEL_DIR, default var/models from the working directory). */
 export function importedModelDir(): string {
   return path.resolve(process.env.IMPORTED_MODEL_DIR ?? "var/models");
+}
+
+/** Imported segmenters: a folder of their own, as the zoo's (segmenter.ts), so ListModels never offers one as a classifier. */
+export function importedSegmentationDir(): string {
+  return path.join(importedModelDir(), "segmentation");
 }
 
 export function isImportedManifest(m: CheckpointManifest): m is ImportedManifest {
@@ -373,7 +379,8 @@ export function netFromGraph(manifest: ImportedManifest, weights: WeightMap): Zo
 /** Loads an imported model by id from `dir` onto the current backend; CheckpointError when missing or broken. */
 export function loadImportedNet(id: string, dir = importedModelDir()): ZooNet {
   const { manifest, arrays } = readCheckpoint(id, dir);
-  if (!isImportedManifest(manifest)) throw new CheckpointError(`checkpoint "${id}" in ${dir} is not an imported ONNX model (no graph)`);
+  if (!isImportedManifest(manifest) || manifest.task !== "classification")
+    throw new CheckpointError(`checkpoint "${id}" in ${dir} is not an imported ONNX classifier`);
   const weights: WeightMap = new Map();
   for (const a of arrays) weights.set(a.name, tf.variable(tf.tensor(a.data, a.shape), false));
   const net = netFromGraph(manifest, weights);
@@ -383,6 +390,72 @@ export function loadImportedNet(id: string, dir = importedModelDir()): ZooNet {
   } catch (err) {
     net.dispose();
     throw new CheckpointError(`imported model "${id}" does not run: ${(err as Error).message}`);
+  }
+  return net;
+}
+
+/**
+ * A served segmenter over an imported graph: per-pixel logits [N, H, W, classes] (the ONNX output
+ * [N, classes, H, W] held NHWC), what the Segmentation service's class-sum wrapper takes
+ * (sidecar/inference/segmentation/classSum.ts PixelClassifier).
+ */
+export interface ImportedSegmenter {
+  id: string;
+  manifest: ImportedManifest;
+  inputShape: [number, number, number];
+  classNames: string[];
+  layers: string[];
+  defaultCamLayer: string;
+  forward(x: tf.Tensor4D, opts?: ForwardOptions): tf.Tensor4D;
+  trainableVariables(): tf.Variable[];
+  dispose(): void;
+}
+
+export function segmenterFromGraph(manifest: ImportedManifest, weights: WeightMap): ImportedSegmenter {
+  const [h, w, c] = manifest.inputShape;
+  const classes = manifest.classNames.length;
+  return {
+    id: manifest.id,
+    manifest,
+    inputShape: [h, w, c],
+    classNames: manifest.classNames,
+    layers: manifest.layers,
+    defaultCamLayer: manifest.defaultCamLayer,
+    forward(x: tf.Tensor4D, opts: ForwardOptions = {}): tf.Tensor4D {
+      if (x.shape[1] !== h || x.shape[2] !== w || x.shape[3] !== c) {
+        throw new Error(`${manifest.id} expects input [N, ${h}, ${w}, ${c}], got [${x.shape.join(", ")}]`);
+      }
+      if (opts.tap && !manifest.layers.includes(opts.tap.layer)) {
+        throw new Error(`${manifest.id} has no layer "${opts.tap.layer}"; its layers are ${manifest.layers.join(", ")}`);
+      }
+      const y = runGraph(manifest.graph, weights, x, opts);
+      if (y.rank !== 4 || y.shape[1] !== h || y.shape[2] !== w || y.shape[3] !== classes)
+        throw new GraphRunError(`${manifest.id}: the graph gives [${y.shape.join(", ")}] (held NHWC), expected [N, ${h}, ${w}, ${classes}]`);
+      return y as tf.Tensor4D;
+    },
+    trainableVariables() {
+      return [...weights.values()];
+    },
+    dispose() {
+      for (const v of weights.values()) v.dispose();
+      weights.clear();
+    },
+  };
+}
+
+/** Loads an imported segmenter by id from `dir` (default IMPORTED_MODEL_DIR/segmentation); CheckpointError when missing or broken. */
+export function loadImportedSegmenter(id: string, dir = importedSegmentationDir()): ImportedSegmenter {
+  const { manifest, arrays } = readCheckpoint(id, dir);
+  if (!isImportedManifest(manifest) || manifest.task !== "segmentation")
+    throw new CheckpointError(`checkpoint "${id}" in ${dir} is not an imported ONNX segmenter`);
+  const weights: WeightMap = new Map();
+  for (const a of arrays) weights.set(a.name, tf.variable(tf.tensor(a.data, a.shape), false));
+  const net = segmenterFromGraph(manifest, weights);
+  try {
+    tf.tidy(() => net.forward(tf.zeros([1, ...manifest.inputShape]) as tf.Tensor4D).dataSync());
+  } catch (err) {
+    net.dispose();
+    throw new CheckpointError(`imported segmenter "${id}" does not run: ${(err as Error).message}`);
   }
   return net;
 }

@@ -1,4 +1,4 @@
-// npm run -s import-model -- FILE.onnx --dataset ID --labels FILE [--id ID] [--task classification]
+// npm run -s import-model -- FILE.onnx --dataset ID --labels FILE [--id ID] [--task classification|segmentation]
 //   [--size HxW] [--mean R,G,B --std R,G,B] [--replace]
 // Converts an operator's ONNX classifier into the sidecar's runtime (importOnnx.ts) and writes it
 // to IMPORTED_MODEL_DIR (default var/models), where the Inference service lists and serves it
@@ -7,11 +7,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { initBackend } from "../../inference/runtime/backend.ts";
-import { importedModelDir } from "./graphNet.ts";
+import { importedModelDir, importedSegmentationDir } from "./graphNet.ts";
 import { MAX_ONNX_BYTES, OnnxImportError, importOnnxModel, parseLabels } from "./importOnnx.ts";
 
 const USAGE =
-  "usage: npm run -s import-model -- FILE.onnx --dataset ID --labels FILE [--id ID] [--task classification] [--size HxW] [--mean R,G,B --std R,G,B] [--replace]";
+  "usage: npm run -s import-model -- FILE.onnx --dataset ID --labels FILE [--id ID] [--task classification|segmentation] [--size HxW] [--mean R,G,B --std R,G,B] [--replace]";
 
 const numbers = (s: string | undefined, what: string): number[] | undefined => {
   if (s === undefined) return undefined;
@@ -53,12 +53,8 @@ async function main(): Promise<number> {
   }
   const file = positionals[0];
   try {
-    if (values.task !== "classification")
-      throw new OnnxImportError(
-        values.task === "segmentation"
-          ? "--task segmentation is not imported yet: the Segmentation service serves the zoo's own FCN only (docs/onnx-import.md)"
-          : `--task ${values.task}: classification is imported`,
-      );
+    if (values.task !== "classification" && values.task !== "segmentation")
+      throw new OnnxImportError(`--task ${values.task}: classification or segmentation is imported`);
     if (!/^[a-z0-9][a-z0-9._-]{0,63}$/.test(values.dataset))
       throw new OnnxImportError(`--dataset "${values.dataset}" must be a lower-case id such as imagenet`);
     const stat = fs.statSync(file, { throwIfNoEntry: false });
@@ -91,10 +87,11 @@ async function main(): Promise<number> {
       std: numbers(values.std, "--std"),
       sourceName: file,
       replace: values.replace,
+      task: values.task,
     });
     const [h, w, c] = manifest.inputShape;
     console.error(
-      `${manifest.id}: ${manifest.graph.ops.length} ops, ${manifest.weights.length} weights, input ${h}×${w}×${c}, ${manifest.classNames.length} classes, dataset ${manifest.dataset} → ${importedModelDir()} in ${((performance.now() - started) / 1000).toFixed(1)} s; GradCAM layer ${manifest.defaultCamLayer || "(none)"}`,
+      `${manifest.id}: ${manifest.graph.ops.length} ops, ${manifest.weights.length} weights, input ${h}×${w}×${c}, ${manifest.classNames.length} classes, dataset ${manifest.dataset} → ${values.task === "segmentation" ? importedSegmentationDir() : importedModelDir()} in ${((performance.now() - started) / 1000).toFixed(1)} s; GradCAM layer ${manifest.defaultCamLayer || "(none)"}`,
     );
     return 0;
   } catch (err) {

@@ -25,6 +25,7 @@ import * as tf from "@tensorflow/tfjs";
 import type { ArchName } from "../architectures.ts";
 import { BN_EPSILON } from "../layers.ts";
 import { fromHalf } from "../half.ts";
+import { segCheckpointDir } from "../segmenter.ts";
 import { writeCheckpoint, readManifest, checkpointDir, type NamedArray, CheckpointError } from "../checkpoint.ts";
 import type { WeightMap } from "../layers.ts";
 import { runGraph, importedModelDir, type GraphOp, type GraphSpec, type ImportedManifest, type Operand, type Pads2d } from "./graphNet.ts";
@@ -223,6 +224,8 @@ export interface ImportOptions {
   std?: number[];
   /** The file's name, for the manifest's record of where the model came from. */
   sourceName?: string;
+  /** classification (default): scores [N, classes]; segmentation: per-pixel scores [N, classes, H, W] at the input's size. */
+  task?: "classification" | "segmentation";
 }
 
 export interface ImportedModel {
@@ -290,7 +293,7 @@ export function convertOnnx(bytes: Uint8Array, opts: ImportOptions): ImportedMod
   if (height > MAX_INPUT_SIDE || width > MAX_INPUT_SIDE || height < 1 || width < 1)
     throw new OnnxImportError(`input ${height}×${width} is outside 1…${MAX_INPUT_SIDE} pixels a side`);
   const outputs = graph.output ?? [];
-  if (outputs.length !== 1) throw new OnnxImportError(`the graph has ${outputs.length} outputs; a classifier with one output (the class scores) is imported`);
+  if (outputs.length !== 1) throw new OnnxImportError(`the graph has ${outputs.length} outputs; one output (the class scores) is imported`);
   const classNames = opts.classNames;
   if (classNames.length < 2 || classNames.length > MAX_CLASSES) throw new OnnxImportError(`${classNames.length} labels; 2 to ${MAX_CLASSES} are imported`);
 
@@ -692,7 +695,7 @@ export function convertOnnx(bytes: Uint8Array, opts: ImportOptions): ImportedMod
     weightsSha256: "",
     weights: arrays.map((a) => ({ name: a.name, shape: a.shape })),
     graph: spec,
-    task: "classification",
+    task: opts.task ?? "classification",
     source: {
       file: path.basename(opts.sourceName ?? "model.onnx"),
       sha256,
@@ -703,6 +706,11 @@ export function convertOnnx(bytes: Uint8Array, opts: ImportOptions): ImportedMod
       importedAt,
     },
   };
+  if (manifest.task === "segmentation") {
+    // The fields the Segmentation service's catalogue reads of a segmenter (segmenter.ts SegmenterManifest):
+    // nothing was measured here, so no IoU (testSize 0 says so).
+    Object.assign(manifest, { segArch: "onnx", meanIoU: 0, perClassIoU: [], valMeanIoU: 0, command: "npm run -s import-model" });
+  }
   checkByRunning(manifest, arrays);
   return { manifest, arrays };
 }
@@ -727,7 +735,14 @@ function checkByRunning(manifest: ImportedManifest, arrays: NamedArray[]): void 
         },
       });
       const classes = manifest.classNames.length;
-      if (y.rank !== 2 || y.shape[1] !== classes)
+      const [h, w] = manifest.inputShape;
+      if (manifest.task === "segmentation") {
+        // Held NHWC: the ONNX output [1, classes, H, W].
+        if (y.rank !== 4 || y.shape[1] !== h || y.shape[2] !== w || y.shape[3] !== classes)
+          throw new OnnxImportError(
+            `the graph gives [${[y.shape[0], y.shape[3], y.shape[1], y.shape[2]].join(", ")}] for one image; a segmenter with ${classes} labels gives per-pixel scores [1, ${classes}, ${h}, ${w}] at the input's size`,
+          );
+      } else if (y.rank !== 2 || y.shape[1] !== classes)
         throw new OnnxImportError(
           `the graph gives [${y.shape.join(", ")}] for one image; a classifier with ${classes} outputs (one per label) gives [1, ${classes}]`,
         );
@@ -770,8 +785,10 @@ export function parseLabels(text: string): string[] {
  * in `dir` unless `replace` is set.
  */
 export function importOnnxModel(bytes: Uint8Array, opts: ImportOptions & { dir?: string; zooDir?: string; replace?: boolean }): ImportedManifest {
-  const dir = opts.dir ?? importedModelDir();
-  const zooDir = opts.zooDir ?? checkpointDir();
+  const segmentation = opts.task === "segmentation";
+  // Segmenters go to a folder of their own (graphNet.ts importedSegmentationDir), as the zoo's do.
+  const dir = segmentation ? path.join(opts.dir ?? importedModelDir(), "segmentation") : (opts.dir ?? importedModelDir());
+  const zooDir = opts.zooDir ?? (segmentation ? segCheckpointDir() : checkpointDir());
   try {
     readManifest(opts.id, zooDir);
     throw new OnnxImportError(`id "${opts.id}" is a zoo checkpoint's; choose another --id`);
