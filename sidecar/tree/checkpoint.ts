@@ -115,7 +115,7 @@ export interface ListedTree {
   manifest: TreeManifest & Record<string, unknown>;
 }
 
-/** Platform trees plus the caller's own (all users' for an admin? no: the caller's own, as ListTrees promises). */
+/** Platform trees plus the caller's own (ListTrees lists a user's own trees, admins included). */
 export function listTrees(caller: TreeCaller | null | undefined): { trees: ListedTree[]; problems: string[] } {
   const trees: ListedTree[] = [];
   const problems: string[] = [];
