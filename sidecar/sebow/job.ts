@@ -351,7 +351,10 @@ export function explainSebow(job: SebowExplainJob): SebowExplainResult {
       const xb = tf.tensor4d(batch, [n, h, w, c]);
       try {
         for (let k = 0; k < n; k++) {
-          const o = analyse(m, job.variant, xb, k);
+          // One image at a time: analyse() reads one row, and a batch forward per row would repeat it 16 times.
+          const xk = tf.slice(xb, [k, 0, 0, 0], [1, h, w, c]);
+          const o = analyse(m, job.variant, xk);
+          xk.dispose();
           patchImportance.push(a.probs[predicted] - o.probs[predicted]);
           patchChangesPath.push(o.leafId !== a.leafId);
         }

@@ -77,8 +77,11 @@ export function sebowHandlers(): SeBoWHandlers {
         const png = req.imagePng && req.imagePng.length > 0 ? new Uint8Array(req.imagePng) : null;
         if (png && png.length > MAX_IMAGE_BYTES) throw new BadRequest(`the image is ${png.length} bytes; at most ${MAX_IMAGE_BYTES} are accepted`);
         if (!sampleId && !png) throw new BadRequest("give a sample_id from the pool or an image");
-        // DI: one forward and one gradient per decision; SPI: one forward of SPI_GRID² occluded images.
-        const cost = { evaluations: algorithm === "DI" ? 2 + 2 * info.layers : 1 + SPI_GRID * SPI_GRID, drivers: [] };
+        // In the pool's unit (cost.ts: one small-network forward pass): the first use of a model
+        // in a worker loads and checks it (counted as 1500: seconds on a busy shared CPU); a tree forward costs about one pass
+        // per node; DI adds a forward and a gradient per decision, SPI one forward per superpixel.
+        const nodes = 2 * info.leaves + 1;
+        const cost = { evaluations: 1500 + (algorithm === "DI" ? 2 * nodes * (info.layers + 1) : nodes * (1 + SPI_GRID * SPI_GRID)), drivers: [] };
         const r = await thePool().sebowExplain(
           { modelId, variant, algorithm, sampleId, imagePng: png },
           { signal: callSignal(call), timeLimitMs: timeLimitMs(cost, boundsFromEnv()) },
