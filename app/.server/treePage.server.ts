@@ -102,6 +102,11 @@ export async function treePageLoader(request: Request, page: TreePage): Promise<
     job: null,
     failure: null,
   };
+  // The job first: a save that finishes while this loader runs is then in the tree list read below.
+  if (sp.get("job")) {
+    out.job = await treeJobFor(user, sp.get("job"));
+    if (!out.job || out.job.treeId !== sp.get("model")) throw refusalResponse(new NotFoundError(TREE_MSG.notFound));
+  }
   let choices: TreeChoices;
   try {
     choices = treeChoices(await listTrees(user), page);
@@ -150,10 +155,6 @@ export async function treePageLoader(request: Request, page: TreePage): Promise<
     }
     out.modify = sp.get("modify") === "1" && out.prediction !== null;
     out.save = sp.get("save") === "1";
-    if (sp.get("job")) {
-      out.job = await treeJobFor(user, sp.get("job"));
-      if (!out.job || out.job.treeId !== asked) throw refusalResponse(new NotFoundError(TREE_MSG.notFound));
-    }
   } catch (e) {
     if (e instanceof DomainError) throw refusalResponse(e);
     if (e instanceof Response) throw e;

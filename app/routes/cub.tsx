@@ -90,7 +90,7 @@ export default function CubPage() {
               savedHref={(id) => treeHref(ROUTE, { model: id, seed: String(d.seed), sample: d.sample, run: d.sample ? "1" : "" }, "results")}
             />
           ) : null}
-          {d.save && d.model ? (
+          {(d.save || res?.errors?.name) && d.model ? (
             <SaveDialog model={d.model} sample={d.sample} closeHref={treeHref(ROUTE, keep, "results")} edits={d.edits.length} error={res?.errors?.name} />
           ) : null}
           {d.prediction && source ? <TreeResult title={t("cub.resultTitle")} prediction={d.prediction} source={source} edits={d.edits.length} /> : null}
