@@ -9,6 +9,7 @@ import { useTranslation } from "react-i18next";
 import type { SebowLoaderData, SebowResult } from "~/.server/sebow.server.ts";
 import { DemoFailurePanel, type DemoFailure } from "~/components/DemoFailurePanel.tsx";
 import { FieldError } from "~/components/FieldError.tsx";
+import { DatasetStyles } from "~/components/datasets/styles.tsx";
 import { Busy, DemoToasts, ModelAlgorithmFields, StartButton, SuccessNotice } from "~/components/demo/DemoSteps.tsx";
 import { translateMessage } from "~/lib/forms/messages.ts";
 
@@ -32,7 +33,8 @@ export function SebowDemo({ page, d, res }: { page: "scenes" | "cifar"; d: Sebow
   const result = res?.result ?? null;
   const m = d.model;
   return (
-    <main className="page">
+    <section>
+      <DatasetStyles />
       <h1>{t(page === "scenes" ? "scenesTitle" : "cifarTitle")}</h1>
       <p>{t("intro")}</p>
       <p className="muted">
@@ -132,7 +134,7 @@ export function SebowDemo({ page, d, res }: { page: "scenes" | "cifar"; d: Sebow
       <DemoToasts resultId={result ? Math.round(result.elapsedMs * 1000) : null} success="demo:msg.success" failure={res?.failure} />
       {res?.failure ? <DemoFailurePanel failure={res.failure} /> : null}
       {result ? <SebowResults r={result} datasetName={m?.datasetName ?? ""} /> : null}
-    </main>
+    </section>
   );
 }
 
