@@ -69,6 +69,8 @@ describe.each([true, false])("VOC-style multi-label demo with JavaScript %s", (j
     await page.getByRole("button", { name: "Start inference" }).click();
     await page.waitForURL(/ranking=\d+/, { timeout: 120_000 });
     const rows = page.getByTestId("ranked-classes").locator("tbody tr");
+    // With JavaScript the address changes before the new page has rendered: wait for the table.
+    await rows.first().waitFor();
     expect(await rows.count()).toBe(5);
     const probabilities = (await rows.locator("td:nth-child(3)").allInnerTexts()).map((s) => Number(s.replace(/[^\d.]/g, "")));
     expect([...probabilities].sort((a, b) => b - a)).toEqual(probabilities);
