@@ -145,6 +145,11 @@ export async function treePageLoader(request: Request, page: TreePage): Promise<
     out.chosen = out.pool.find((p) => p.sampleId === out.sample) ?? null;
     if (!asked) return out;
     out.edits = await listEdits(user.id, asked);
+    // While the user's adjust or save job runs, the page shows its progress only: reloading it
+    // (the no-JavaScript refresh) must not queue predictions and tree drawings on the sidecar's
+    // workers in front of the job it is waiting for.
+    const jobRunning = out.job !== null && out.job.state !== "completed" && out.job.state !== "failed";
+    if (jobRunning) return out;
     if (sp.get("run") === "1" && out.sample) out.prediction = await predict(user, asked, out.sample, out.edits, request.signal);
     if (sp.get("edit") === "1") {
       const view = sp.get("view") === "full" ? "full" : "prototypes";

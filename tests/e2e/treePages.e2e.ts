@@ -43,12 +43,13 @@ async function imageLoaded(page: Page, testId: string) {
 async function jobDone(page: Page, js: boolean) {
   const job = page.getByTestId("tree-job");
   await job.waitFor();
-  for (let i = 0; i < 300; i++) {
+  for (let i = 0; i < 200; i++) {
     const state = await job.getAttribute("data-state");
     if (state === "completed" || state === "failed") break;
     if (js) await page.waitForTimeout(1000);
     else {
-      await page.waitForTimeout(1000);
+      // A person without JavaScript presses Refresh now and then, not every second.
+      await page.waitForTimeout(3000);
       await page.getByTestId("job-refresh").click();
       await page.waitForLoadState();
     }
