@@ -9,6 +9,7 @@
 // Every input is bounded here (ids, edit count, image bytes, counts, limits, names) and the rest
 // (edits naming nodes, candidates and classes of the tree) is checked by the worker against the
 // loaded tree, with INVALID_ARGUMENT for both.
+import { trainHandlers } from "./trainHandlers.ts";
 import fs from "node:fs";
 import path from "node:path";
 import { once } from "node:events";
@@ -187,22 +188,6 @@ async function streamJob(call: grpc.ServerWritableStream<unknown, TreeJobEvent>,
 
 type TrainPart = Pick<TreeHandlers, "TaskOptions" | "Train">;
 
-/** D1's TaskOptions and Train (sidecar/tree/trainHandlers.ts); UNIMPLEMENTED until that module is there. */
-async function trainPart(): Promise<TrainPart> {
-  const file = "./trainHandlers.ts";
-  try {
-    const m = (await import(file)) as { trainHandlers?: () => TrainPart };
-    if (m.trainHandlers) return m.trainHandlers();
-  } catch (err) {
-    log.warn({ err: (err as Error).message }, "tree training handlers unavailable");
-  }
-  const missing = grpcError(grpc.status.UNIMPLEMENTED, "tree training is not available on this sidecar");
-  return {
-    TaskOptions: (_call, cb) => cb(missing),
-    Train: (call) => call.emit("error", missing),
-  };
-}
-
 export function treeHandlers(train: TrainPart): TreeHandlers {
   return {
     TaskOptions: train.TaskOptions,
@@ -340,6 +325,6 @@ export function treeHandlers(train: TrainPart): TreeHandlers {
 export const treeService: SidecarService = {
   name: "metarank.v1.Tree",
   async register(server) {
-    server.addService(metarankV1(PROTO).Tree.service, treeHandlers(await trainPart()));
+    server.addService(metarankV1(PROTO).Tree.service, treeHandlers(trainHandlers()));
   },
 };
