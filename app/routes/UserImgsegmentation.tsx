@@ -191,7 +191,10 @@ function SegmentationStep({ d, res }: { d: Step2; res?: ActionResult }) {
         })}
       </ul>
       <p className="muted" data-testid="seg-source">
-        {t("source", { model: seg.modelId, data: d.picture?.dataset ?? "", miou: percent(seg.meanIoU), count: seg.testSize, trained: seg.dataset })}
+        {/* An operator's imported segmenter (docs/onnx-import.md) has no held-out score measured here: none is shown. */}
+        {seg.testSize > 0
+          ? t("source", { model: seg.modelId, data: d.picture?.dataset ?? "", miou: percent(seg.meanIoU), count: seg.testSize, trained: seg.dataset })
+          : t("sourceUnmeasured", { model: seg.modelId, data: d.picture?.dataset ?? "", trained: seg.dataset })}
       </p>
       {seg.classes.length === 0 ? (
         <p data-testid="no-parts">{t("noParts")}</p>
