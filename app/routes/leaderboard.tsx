@@ -3,6 +3,7 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import metarankHref from "~/styles/metarank.css?url";
+import reactVisCss from "react-vis/dist/style.css?url";
 import { chooseSuite, listSuites, pageParam, paginate, suiteBoards } from "~/.server/board.server.ts";
 import { RankTable, useHrefWith } from "~/components/RankTable.tsx";
 import { HEATMAP_METHODS, suiteInconsistency } from "~/.server/inconsistency.server.ts";
@@ -14,7 +15,11 @@ import { i18nServer } from "~/.server/i18n.server.ts";
 
 export const handle = { i18n: ["common", "board"] };
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: metarankHref }];
+// react-vis's own stylesheet: without it its line series are filled black (app/components/MethodCurves.tsx).
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: metarankHref },
+  { rel: "stylesheet", href: reactVisCss },
+];
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.title ?? "Leaderboard"} — Meta-Rank` }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
