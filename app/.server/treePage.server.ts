@@ -70,6 +70,8 @@ export interface TreePageData {
   pool: PoolImageView[];
   chosen: PoolImageView | null;
   prediction: PredictionView | null;
+  /** The result and edit view the address asks for, kept in links while a job holds them back. */
+  asked: { run: boolean; edit: boolean };
   edits: Array<{ nodeId: string; candidateId: string; favourClass: number }>;
   edit: { view: "full" | "prototypes"; graph: TreeGraphView; node: string; candidates: CandidateView[] } | null;
   modify: boolean;
@@ -95,6 +97,7 @@ export async function treePageLoader(request: Request, page: TreePage): Promise<
     pool: [],
     chosen: null,
     prediction: null,
+    asked: { run: sp.get("run") === "1", edit: sp.get("edit") === "1" },
     edits: [],
     edit: null,
     modify: false,

@@ -39,7 +39,7 @@ export default function CubPage() {
   const d = useLoaderData<typeof loader>();
   const res = useActionData<typeof action>() as TreeActionResult | undefined;
   const { t } = useTranslation(["trees", "demo"]);
-  const keep: TreeParams = { model: d.model, seed: String(d.seed), sample: d.sample, run: d.prediction ? "1" : "" };
+  const keep: TreeParams = { model: d.model, seed: String(d.seed), sample: d.sample, run: d.prediction || d.asked.run ? "1" : "" };
   const source = d.tree
     ? {
         name: d.tree.name,
@@ -86,7 +86,7 @@ export default function CubPage() {
             <JobProgress
               key={`${d.job.id}:${d.job.state}`}
               job={d.job}
-              refreshHref={treeHref(ROUTE, { ...keep, job: d.job.id, edit: d.edit ? "1" : "" }, "job")}
+              refreshHref={treeHref(ROUTE, { ...keep, job: d.job.id, edit: d.edit || d.asked.edit ? "1" : "" }, "job")}
               savedHref={(id) => treeHref(ROUTE, { model: id, seed: String(d.seed), sample: d.sample, run: d.sample ? "1" : "" }, "results")}
             />
           ) : null}
