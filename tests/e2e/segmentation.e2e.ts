@@ -83,5 +83,6 @@ describe.each([true, false])("image segmentation with JavaScript %s", (js) => {
         .count(),
     ).toBe(1);
     await context.close();
-  });
+    // Two model runs, each allowed 120 s above on a loaded machine: the journey may take longer than the default.
+  }, 300_000);
 });
