@@ -2,7 +2,7 @@
 // user menu. Everything opens without JavaScript: groups are <details>, the phone-width menu is
 // a checkbox and its label, the toggle and sign-out are plain forms.
 import { Form, NavLink, useLocation } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, type MouseEvent as ReactMouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 import type { CurrentUser } from "~/.server/session.server.ts";
 import type { Language } from "~/i18n/config.ts";
@@ -12,12 +12,25 @@ export function TopMenu({ user, locale, path }: { user: CurrentUser | null; loca
   const { t } = useTranslation();
   const location = useLocation();
   const header = useRef<HTMLElement>(null);
-  // After a client-side navigation, close whatever menu was open (a full page load starts closed).
+  // An open menu closes when one of its links is followed or the user clicks outside it. This is
+  // done on the click itself, not in an effect on the new location: such an effect ran after the
+  // navigation had committed and closed a group the user had opened meanwhile (a full page load
+  // starts closed anyway).
   useEffect(() => {
-    header.current?.querySelectorAll("details[open]").forEach((d) => d.removeAttribute("open"));
+    const closeOutside = (ev: MouseEvent) => {
+      const target = ev.target as Node | null;
+      header.current?.querySelectorAll("details[open]").forEach((d) => {
+        if (!target || !d.contains(target)) d.removeAttribute("open");
+      });
+    };
+    document.addEventListener("click", closeOutside);
+    return () => document.removeEventListener("click", closeOutside);
+  }, []);
+  const closeMenus = (ev: ReactMouseEvent<HTMLElement>) => {
+    ev.currentTarget.closest("details")?.removeAttribute("open");
     const toggle = header.current?.querySelector<HTMLInputElement>("#topnav-toggle");
     if (toggle) toggle.checked = false;
-  }, [location.pathname, location.search]);
+  };
   const entries = menuFor(user);
   return (
     <header className="topbar" ref={header}>
@@ -37,14 +50,14 @@ export function TopMenu({ user, locale, path }: { user: CurrentUser | null; loca
               </summary>
               <div className="topnav-panel">
                 {e.links.map((l) => (
-                  <NavLink key={l.to} to={l.to}>
+                  <NavLink key={l.to} to={l.to} onClick={closeMenus}>
                     {t(l.key)}
                   </NavLink>
                 ))}
               </div>
             </details>
           ) : (
-            <NavLink key={e.to} to={e.to} className={({ isActive }) => "topnav-item" + (isActive ? " active" : "")}>
+            <NavLink key={e.to} to={e.to} onClick={closeMenus} className={({ isActive }) => "topnav-item" + (isActive ? " active" : "")}>
               {t(e.key)}
             </NavLink>
           ),
