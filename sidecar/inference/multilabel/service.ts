@@ -3,36 +3,21 @@
 // (thePool) with the caller's cancellation and a time limit from their cost, as the Segmentation
 // service does (segmentation/service.ts). What can be checked without the network (sizes, names,
 // the class and top_k ranges) is refused here with INVALID_ARGUMENT before a worker is taken.
-import * as grpc from "@grpc/grpc-js";
-import { grpcError, metarankV1 } from "../../../proto/contract.ts";
-import type { MultiLabelClassifyRequest__Output } from "../../../proto/generated/metarank/v1/MultiLabelClassifyRequest.ts";
-import type { MultiLabelExplainRequest__Output } from "../../../proto/generated/metarank/v1/MultiLabelExplainRequest.ts";
+// Each handler's log line and failure status are the shared wrapper's (sidecar/grpc/unary.ts).
+import { metarankV1 } from "../../../proto/contract.ts";
 import type { MultiLabelHandlers } from "../../../proto/generated/metarank/v1/MultiLabel.ts";
 import type { RankedLabel } from "../../../proto/generated/metarank/v1/RankedLabel.ts";
 import type { RankedClass } from "../../zoo/multiLabel.ts";
-import { logger } from "../../log.ts";
-import type { SidecarService } from "../../services.ts";
+import { BadRequest, protoService, unaryHandlers } from "../../grpc/unary.ts";
 import { boundsFromEnv, timeLimitMs } from "../cost.ts";
-import type { RawTensor } from "../imageInput.ts";
-import { callSignal, poolRequestStatus, thePool } from "../service.ts";
-import { MAX_IMAGE_BYTES, MAX_TENSOR_VALUES } from "../segmentation/service.ts";
+import { catalogueModel, requestImage } from "../requestInput.ts";
+import { callSignal, thePool } from "../service.ts";
 import { MAX_TOP_K, METHOD_OF, MULTILABEL_ALGORITHMS, listMultiLabelModels, type MultiLabelAlgorithm, type MultiLabelModelInfo } from "./job.ts";
 
 const PROTO = "metarank/v1/multilabel.proto" as const;
 /** The page's five ranked results (the seeds: "The VOC-style demo shows five ranked results"). */
 export const DEFAULT_TOP_K = 5;
-
-class BadRequest extends Error {}
-
-function imageOf(req: MultiLabelClassifyRequest__Output | MultiLabelExplainRequest__Output): { png: Uint8Array | null; tensor: RawTensor | null } {
-  const png = req.imagePng && req.imagePng.length > 0 ? new Uint8Array(req.imagePng) : null;
-  if (png && png.length > MAX_IMAGE_BYTES) throw new BadRequest(`the image is ${png.length} bytes; at most ${MAX_IMAGE_BYTES} are accepted`);
-  const t = req.imageTensor;
-  const tensor = t && Array.isArray(t.shape) && t.shape.length > 0 ? { shape: t.shape.map(Number), data: t.data ?? [] } : null;
-  if (tensor && tensor.data.length > MAX_TENSOR_VALUES)
-    throw new BadRequest(`the image tensor has ${tensor.data.length} values; at most ${MAX_TENSOR_VALUES} are accepted`);
-  return { png, tensor };
-}
+const unary = unaryHandlers({ service: "MultiLabel", what: "multi-label" });
 
 function topKOf(raw: unknown): number {
   const k = Number(raw ?? 0) || DEFAULT_TOP_K;
@@ -41,58 +26,36 @@ function topKOf(raw: unknown): number {
   return k;
 }
 
-function modelOf(id: string): MultiLabelModelInfo {
-  const { models } = listMultiLabelModels();
-  const m = models.find((x) => x.id === id);
-  if (!m)
-    throw new BadRequest(
-      `unknown multi-label model "${id}"; available: ${models.map((x) => x.id).join(", ") || "none (train one with npm run train-multilabel)"}`,
-    );
-  return m;
-}
-
-function toStatus(err: unknown, rpc: string): grpc.ServiceError {
-  if (err instanceof BadRequest) return grpcError(grpc.status.INVALID_ARGUMENT, err.message);
-  const refused = poolRequestStatus(err);
-  if (refused) return refused;
-  logger.error({ err, rpc }, "multi-label request failed");
-  return grpcError(grpc.status.INTERNAL, `${rpc} failed: ${(err as Error)?.message ?? String(err)}`);
-}
+/** The catalogue entry of a model id, or a BadRequest naming the ones there are. */
+const modelOf = (id: string): MultiLabelModelInfo => catalogueModel(listMultiLabelModels().models, id, "multi-label", "train-multilabel");
 
 const rankedToProto = (r: RankedClass[]): RankedLabel[] => r.map((c) => ({ index: c.index, name: c.name, logit: c.logit, probability: c.probability }));
 
 export function multiLabelHandlers(): MultiLabelHandlers {
   return {
-    ListMultiLabelModels(_call, cb) {
-      try {
-        const { models, problems } = listMultiLabelModels();
-        cb(null, { models: models.map(({ meanAP, perClassAP, ...m }) => ({ ...m, meanAp: meanAP, perClassAp: perClassAP })), problems });
-      } catch (err) {
-        cb(toStatus(err, "ListMultiLabelModels"));
-      }
-    },
-    async Classify(call, cb) {
-      const t0 = performance.now();
-      const req = call.request;
-      try {
+    ListMultiLabelModels: unary("ListMultiLabelModels", () => {
+      const { models, problems } = listMultiLabelModels();
+      return { models: models.map(({ meanAP, perClassAP, ...m }) => ({ ...m, meanAp: meanAP, perClassAp: perClassAP })), problems };
+    }),
+    Classify: unary(
+      "Classify",
+      async (call) => {
+        const req = call.request;
         const modelId = String(req.modelId ?? "");
         modelOf(modelId);
         const topK = topKOf(req.topK);
         const r = await thePool().multiLabelClassify(
-          { modelId, image: imageOf(req), topK },
+          { modelId, image: requestImage(req), topK },
           { signal: callSignal(call), timeLimitMs: timeLimitMs({ evaluations: 1, drivers: [] }, boundsFromEnv()) },
         );
-        logger.info({ rpc: "MultiLabel.Classify", model: modelId, ms: Math.round(performance.now() - t0) }, "inference");
-        cb(null, { ranked: rankedToProto(r.ranked), classNames: r.classNames, elapsedMs: r.elapsedMs });
-      } catch (err) {
-        logger.info({ rpc: "MultiLabel.Classify", model: req.modelId, error: (err as Error).message }, "inference");
-        cb(toStatus(err, "Classify"));
-      }
-    },
-    async Explain(call, cb) {
-      const t0 = performance.now();
-      const req = call.request;
-      try {
+        return { ranked: rankedToProto(r.ranked), classNames: r.classNames, elapsedMs: r.elapsedMs };
+      },
+      (req) => ({ model: req.modelId }),
+    ),
+    Explain: unary(
+      "Explain",
+      async (call) => {
+        const req = call.request;
         const modelId = String(req.modelId ?? "");
         const model = modelOf(modelId);
         const algorithm = String(req.algorithm ?? "");
@@ -106,11 +69,10 @@ export function multiLabelHandlers(): MultiLabelHandlers {
         const p = METHOD_OF[algorithm as MultiLabelAlgorithm].params;
         const evaluations = algorithm === "LIME" ? Number(p.n_samples) + 1 : Math.ceil(model.inputHeight / 4) * Math.ceil(model.inputWidth / 4) + 1;
         const r = await thePool().multiLabelExplain(
-          { modelId, image: imageOf(req), algorithm, targetClass: target, topK },
+          { modelId, image: requestImage(req), algorithm, targetClass: target, topK },
           { signal: callSignal(call), timeLimitMs: timeLimitMs({ evaluations, drivers: [] }, boundsFromEnv()) },
         );
-        logger.info({ rpc: "MultiLabel.Explain", model: modelId, algorithm, ms: Math.round(performance.now() - t0) }, "inference");
-        cb(null, {
+        return {
           ranked: rankedToProto(r.ranked),
           classNames: r.classNames,
           algorithm: r.algorithm,
@@ -123,18 +85,11 @@ export function multiLabelHandlers(): MultiLabelHandlers {
           heatmapPng: Buffer.from(r.heatmapPng),
           overlayPng: Buffer.from(r.overlayPng),
           elapsedMs: r.elapsedMs,
-        });
-      } catch (err) {
-        logger.info({ rpc: "MultiLabel.Explain", model: req.modelId, algorithm: req.algorithm, error: (err as Error).message }, "inference");
-        cb(toStatus(err, "Explain"));
-      }
-    },
+        };
+      },
+      (req) => ({ model: req.modelId, algorithm: req.algorithm }),
+    ),
   };
 }
 
-export const multiLabelService: SidecarService = {
-  name: "metarank.v1.MultiLabel",
-  register(server) {
-    server.addService(metarankV1(PROTO).MultiLabel.service, multiLabelHandlers());
-  },
-};
+export const multiLabelService = protoService("metarank.v1.MultiLabel", () => metarankV1(PROTO).MultiLabel.service, multiLabelHandlers);

@@ -1,0 +1,36 @@
+// What the pool-backed services (Segmentation, MultiLabel) check in a request before a worker is
+// taken (issue 16 closing note: each service had its own copy): the picture's size and the model
+// id, each refused as a BadRequest (INVALID_ARGUMENT, sidecar/grpc/unary.ts) that says what to change.
+import { BadRequest } from "../grpc/unary.ts";
+import type { RawTensor } from "./imageInput.ts";
+import type { SegmentRequest__Output } from "../../proto/generated/metarank/v1/SegmentRequest.ts";
+
+/** An encoded picture of a 32×32 model input is a few KiB; 2 MiB bounds a hostile upload's decoding. */
+export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
+/** A tensor longer than the largest model input is refused before it is copied. */
+export const MAX_TENSOR_VALUES = 512 * 512 * 3;
+
+/** The fields of a request that carry its picture (an encoded PNG or JPEG, or a raw tensor). */
+export type ImageFields = Pick<SegmentRequest__Output, "imagePng" | "imageTensor">;
+
+/** The request's picture as the pool takes it; too large a picture is a BadRequest. */
+export function requestImage(req: ImageFields): { png: Uint8Array | null; tensor: RawTensor | null } {
+  const png = req.imagePng && req.imagePng.length > 0 ? new Uint8Array(req.imagePng) : null;
+  if (png && png.length > MAX_IMAGE_BYTES) throw new BadRequest(`the image is ${png.length} bytes; at most ${MAX_IMAGE_BYTES} are accepted`);
+  const t = req.imageTensor;
+  const tensor = t && Array.isArray(t.shape) && t.shape.length > 0 ? { shape: t.shape.map(Number), data: t.data ?? [] } : null;
+  if (tensor && tensor.data.length > MAX_TENSOR_VALUES)
+    throw new BadRequest(`the image tensor has ${tensor.data.length} values; at most ${MAX_TENSOR_VALUES} are accepted`);
+  return { png, tensor };
+}
+
+/**
+ * The catalogue entry of a model id, or a BadRequest naming the ones there are: `what` names the
+ * kind of model ("segmentation"), `trainCommand` the npm script that makes one.
+ */
+export function catalogueModel<M extends { id: string }>(models: M[], id: string, what: string, trainCommand: string): M {
+  const m = models.find((x) => x.id === id);
+  if (!m)
+    throw new BadRequest(`unknown ${what} model "${id}"; available: ${models.map((x) => x.id).join(", ") || `none (train one with npm run ${trainCommand})`}`);
+  return m;
+}
