@@ -1,80 +1,25 @@
 // The Segmentation service through a real sidecar process (tsx sidecar/main.ts, one pool worker):
 // the committed segmenter is listed with its held-out mean IoU; Segment returns a mask that agrees
 // with its class list and picture; Explain runs both methods on a held-out scene through the pool;
-// bad input (unknown model or method, wrong size, a class not in the prediction) answers
-// INVALID_ARGUMENT with a message saying what to change.
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
-import * as grpc from "@grpc/grpc-js";
+// bad input (unknown model or method, wrong size, too large or no picture, a class not in the
+// prediction) answers INVALID_ARGUMENT with a message saying what to change (the refusals it
+// shares with the MultiLabel service: tests/support/poolServiceGrpc.ts).
 import { PNG } from "pngjs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { metarankV1 } from "../../proto/contract.ts";
-import { ROOT, freePort } from "../support/stack.ts";
-import { TEST_CALL_KEY, presentKey } from "../support/callKey.ts";
 import { encodePng } from "../../sidecar/data/png.ts";
 import { SEG_SCENES_DEFAULT_SEED, SEG_SPLITS, renderSegScene } from "../../sidecar/data/segScenes.ts";
+import { expectSharedRefusals, usePoolServiceSidecar } from "../support/poolServiceGrpc.ts";
 
 const MODEL = "fcn-resnet-seg-scenes";
-let sidecar: ChildProcess;
-let client: grpc.Client & Record<string, Function>;
-let output = "";
-
-function call<Res = any>(method: string, request: unknown): Promise<Res> {
-  return new Promise((resolve, reject) => {
-    client[method](request, { deadline: new Date(Date.now() + 90_000) }, (err: grpc.ServiceError | null, res: Res) => (err ? reject(err) : resolve(res)));
-  });
-}
-
-async function invalid(method: string, request: unknown): Promise<string> {
-  const err = (await call(method, request).then(
-    () => null,
-    (e) => e,
-  )) as grpc.ServiceError | null;
-  expect(err, `${method} should have failed`).not.toBeNull();
-  expect(err!.code).toBe(grpc.status.INVALID_ARGUMENT);
-  return err!.details;
-}
+const sidecar = usePoolServiceSidecar(metarankV1("metarank/v1/segmentation.proto").Segmentation);
+const { call, invalid } = sidecar;
 
 /** A held-out scene as the page sends it: PNG bytes of the model's input size. */
 function scenePng(index: number): Buffer {
   const s = renderSegScene(SEG_SCENES_DEFAULT_SEED, SEG_SPLITS.test, index);
   return encodePng({ height: 32, width: 32, channels: 3, data: s.pixels });
 }
-
-beforeAll(async () => {
-  const port = await freePort();
-  sidecar = spawn(path.join(ROOT, "node_modules/.bin/tsx"), ["sidecar/main.ts"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      SIDECAR_PORT: String(port),
-      SIDECAR_HOST: "127.0.0.1",
-      SIDECAR_CALL_KEY: TEST_CALL_KEY,
-      LOG_LEVEL: "warn",
-      SIDECAR_WORKERS: "1",
-      TENSOR_BACKEND: "wasm",
-      APP_URL: "",
-    },
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  sidecar.stdout!.on("data", (d) => (output += d));
-  sidecar.stderr!.on("data", (d) => (output += d));
-  const Segmentation = metarankV1("metarank/v1/segmentation.proto").Segmentation;
-  client = new Segmentation(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), { interceptors: [presentKey()] }) as unknown as typeof client;
-  await new Promise<void>((resolve, reject) =>
-    client.waitForReady(new Date(Date.now() + 90_000), (err) => (err ? reject(new Error(`sidecar did not start: ${err.message}\n${output}`)) : resolve())),
-  );
-});
-
-afterAll(async () => {
-  client?.close();
-  if (sidecar?.pid && sidecar.exitCode === null) {
-    const exited = new Promise((resolve) => sidecar.once("exit", resolve));
-    process.kill(-sidecar.pid, "SIGTERM");
-    await exited;
-  }
-});
 
 describe("Segmentation over gRPC", () => {
   let present: number[] = [];
@@ -137,11 +82,7 @@ describe("Segmentation over gRPC", () => {
   });
 
   it("refuses bad input with INVALID_ARGUMENT and says what to change", async () => {
-    expect(await invalid("Segment", { modelId: "nope", imagePng: scenePng(0) })).toMatch(
-      /unknown segmentation model "nope"; available: .*fcn-resnet-seg-scenes/,
-    );
-    const big = new PNG({ width: 40, height: 40 });
-    expect(await invalid("Segment", { modelId: MODEL, imagePng: PNG.sync.write(big) })).toMatch(/40×40 pixels but model .* takes 32×32/);
+    await expectSharedRefusals(sidecar, "Segment", MODEL, "segmentation", scenePng(0));
     expect(await invalid("Explain", { modelId: MODEL, imagePng: scenePng(0), algorithm: "Occlusion", targetClass: 1 })).toMatch(
       /choose Feature_Ablation or LayerGradCAM/,
     );
@@ -152,7 +93,6 @@ describe("Segmentation over gRPC", () => {
     expect(await invalid("Explain", { modelId: MODEL, imagePng: scenePng(0), algorithm: "LayerGradCAM", targetClass: absent })).toMatch(
       new RegExp(`class ${absent} is not in this image's segmentation`),
     );
-    expect(await invalid("Segment", { modelId: MODEL, imagePng: Buffer.alloc(3 * 1024 * 1024, 1) })).toMatch(/at most 2097152 are accepted/);
     // Still answering afterwards.
     expect((await call("Segment", { modelId: MODEL, imagePng: scenePng(1) })).mask).toHaveLength(1024);
   });
