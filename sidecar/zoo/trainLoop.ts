@@ -2,7 +2,9 @@
 // run an epoch, score the validation split with the network as it will be served, keep the
 // best-scoring weights, stop when the score has not improved for `patience` epochs or when one
 // more epoch would overrun the time budget. The held-out test split is never seen here, so it
-// is never used to choose a model.
+// is never used to choose a model. Their end is shared too (writeKeptCheckpoint): the kept
+// weights written as a checkpoint, the training tensors freed, the kept epoch logged.
+import { writeCheckpoint, type CheckpointManifest, type NamedArray, type WeightDtype } from "./checkpoint.ts";
 
 /** Cosine decay to 2 % of the initial rate over the whole run (train.ts's schedule). */
 export function cosineRate(lr: number, step: number, totalSteps: number): number {
@@ -59,4 +61,46 @@ export function runValidatedEpochs<K>(opts: ValidatedLoopOptions, runEpoch: (epo
   }
   if (!best) throw new Error("no epoch was run (epochs must be at least 1)");
   return { best, epochsRun, history };
+}
+
+/** What a validated trainer writes at its end (writeKeptCheckpoint). */
+export interface KeptCheckpoint {
+  /** The checkpoint folder. */
+  out: string;
+  dtype: WeightDtype;
+  /** The loop's result: its best epoch's weights are written, its epoch count logged. */
+  run: ValidatedLoopResult<NamedArray[]>;
+  /** Date.now() when training started (the manifest's trainingSeconds). */
+  startedAt: number;
+  /** The manifest's fields before the run's own: the network and its data (id … testSize). */
+  head: Record<string, unknown> & { id: string };
+  /** The manifest's fields after the run's own: the backend, layers and what the task adds. */
+  tail: Record<string, unknown>;
+  /** What training held (weights, batch-norm statistics, the optimizer), freed once written. */
+  dispose: Array<{ dispose(): void }>;
+  log: (s: string) => void;
+}
+
+/**
+ * Writes the best epoch's weights as a checkpoint whose manifest is `head`, the kept epoch, when
+ * and how long it trained, then `tail` (key order as written: a retrained checkpoint's manifest
+ * differs only where its values do), frees the training tensors and logs the kept epoch.
+ */
+export function writeKeptCheckpoint<M extends CheckpointManifest>(k: KeptCheckpoint): M {
+  const { best, epochsRun } = k.run;
+  const manifest = writeCheckpoint(
+    k.out,
+    {
+      ...k.head,
+      epochs: best.epoch,
+      trainedAt: new Date().toISOString(),
+      trainingSeconds: Math.round((Date.now() - k.startedAt) / 1000),
+      ...k.tail,
+    } as Parameters<typeof writeCheckpoint>[1],
+    best.keep,
+    k.dtype,
+  ) as M;
+  for (const d of k.dispose) d.dispose();
+  k.log(`kept epoch ${best.epoch} of ${epochsRun}; wrote ${k.out}/${manifest.id}.json`);
+  return manifest;
 }

@@ -8,7 +8,8 @@
 // changes which shapes are present). The epoch loop, validation, best-weights keeping, patience
 // and time budget are the segmentation trainer's, shared through trainLoop.ts. The kept network
 // is folded and rounded exactly as served, then scored on the held-out test split (mean and
-// per-class average precision), and written to checkpoints/multilabel/.
+// per-class average precision), and written to checkpoints/multilabel/ (trainLoop.ts
+// writeKeptCheckpoint, as the segmenter).
 // --init-from <segmenter id> starts the ResNet body from the segmentation network's (same layout
 // and weight names, resnetBody in architectures.ts; trained on the same scenes' pixel masks), as
 // VOC classifiers start from a pretrained backbone: its weights are folded (no batch norm), so
@@ -21,16 +22,15 @@ import * as tf from "@tensorflow/tfjs";
 import { initBackend } from "../inference/runtime/backend.ts";
 import { Rng } from "../data/prng.ts";
 import { MULTILABEL_CLASSES, MULTILABEL_DATASET_ID, MULTILABEL_MIN_PIXELS, generateMultiLabelScenes, type MultiLabelDataset } from "../data/vocMultilabel.ts";
-import { writeCheckpoint, type WeightDtype } from "./checkpoint.ts";
+import { readCheckpoint, type WeightDtype } from "./checkpoint.ts";
 import { roundToHalf } from "./half.ts";
 import { resnet, type ArchConfig } from "./architectures.ts";
 import { InferOps, TrainOps, foldBatchNorm, type ConvOptions, type Ops, type WeightMap } from "./layers.ts";
 import { conv2dSameTrainable } from "./convGrad.ts";
 import { relu } from "./relu.ts";
-import { readCheckpoint } from "./checkpoint.ts";
 import { segCheckpointDir } from "./segmenter.ts";
 import { MULTILABEL_TASK, logitsOf, meanAveragePrecision, multiLabelCheckpointDir, type MultiLabelManifest } from "./multiLabel.ts";
-import { cosineRate, runValidatedEpochs } from "./trainLoop.ts";
+import { cosineRate, runValidatedEpochs, writeKeptCheckpoint } from "./trainLoop.ts";
 
 export interface MultiLabelTrainOptions {
   trainSize: number;
@@ -176,7 +176,7 @@ export async function trainMultiLabel(opts: MultiLabelTrainOptions): Promise<Mul
   };
 
   let step = 0;
-  const { best, epochsRun } = runValidatedEpochs(
+  const run = runValidatedEpochs(
     { epochs: opts.epochs, budgetMinutes: opts.budgetMinutes, patience: opts.patience, startedAt: t0, scoreName: "val mAP", log },
     () => {
       const order = rng.permutation(train.size);
@@ -198,13 +198,16 @@ export async function trainMultiLabel(opts: MultiLabelTrainOptions): Promise<Mul
     },
   );
 
-  const result = scoreFolded(best.keep, test);
+  const result = scoreFolded(run.best.keep, test);
   const perClass = result.perClass.map((v) => (Number.isNaN(v) ? 0 : round4(v)));
   log(`test mAP ${(result.mean * 100).toFixed(2)} % on ${test.size} held-out images`);
   log(`per-class AP: ${MULTILABEL_CLASSES.map((c, i) => `${c} ${(perClass[i] * 100).toFixed(1)}`).join(", ")}`);
-  const manifest = writeCheckpoint(
-    opts.out,
-    {
+  return writeKeptCheckpoint<MultiLabelManifest>({
+    out: opts.out,
+    dtype: opts.dtype,
+    run,
+    startedAt: t0,
+    head: {
       id: opts.id,
       arch: "resnet",
       archConfig: opts.config,
@@ -215,26 +218,21 @@ export async function trainMultiLabel(opts: MultiLabelTrainOptions): Promise<Mul
       testAccuracy: round4(result.mean),
       trainSize: opts.trainSize,
       testSize: test.size,
-      epochs: best.epoch,
-      trainedAt: new Date().toISOString(),
-      trainingSeconds: Math.round((Date.now() - t0) / 1000),
+    },
+    tail: {
       backend: backend.name,
       layers: tapNames,
       defaultCamLayer: resnet.defaultCamLayer,
       task: MULTILABEL_TASK,
       meanAP: round4(result.mean),
       perClassAP: perClass,
-      valMeanAP: round4(best.score),
+      valMeanAP: round4(run.best.score),
       minPixels: MULTILABEL_MIN_PIXELS,
       command: opts.command,
-    } as Parameters<typeof writeCheckpoint>[1],
-    best.keep,
-    opts.dtype,
-  ) as MultiLabelManifest;
-  for (const v of [...weights.values(), ...stats.values()]) v.dispose();
-  optimizer.dispose();
-  log(`kept epoch ${best.epoch} of ${epochsRun}; wrote ${opts.out}/${manifest.id}.json`);
-  return manifest;
+    },
+    dispose: [...weights.values(), ...stats.values(), optimizer],
+    log,
+  });
 }
 
 async function main() {

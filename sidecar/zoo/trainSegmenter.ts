@@ -12,12 +12,12 @@ import * as tf from "@tensorflow/tfjs";
 import { initBackend } from "../inference/runtime/backend.ts";
 import { Rng } from "../data/prng.ts";
 import { SEG_CLASSES, generateSegScenes, type SegDataset } from "../data/segScenes.ts";
-import { writeCheckpoint, type WeightDtype } from "./checkpoint.ts";
+import type { WeightDtype } from "./checkpoint.ts";
 import { roundToHalf } from "./half.ts";
 import { InferOps, TrainOps, foldBatchNorm, type WeightMap } from "./layers.ts";
 import { IoUMeter, SEGMENTER_ARCH, SEGMENTER_CAM_LAYER, segCheckpointDir, segmenterForward, type SegmenterManifest } from "./segmenter.ts";
 import type { ArchConfig } from "./architectures.ts";
-import { cosineRate, runValidatedEpochs } from "./trainLoop.ts";
+import { cosineRate, runValidatedEpochs, writeKeptCheckpoint } from "./trainLoop.ts";
 
 export interface SegTrainOptions {
   trainSize: number;
@@ -110,9 +110,9 @@ export async function trainSegmenter(opts: SegTrainOptions): Promise<SegmenterMa
   };
 
   let step = 0;
-  // The epoch loop (validation, best weights, patience, budget) is shared with the
-  // multi-label trainer: trainLoop.ts.
-  const { best, epochsRun } = runValidatedEpochs(
+  // The epoch loop (validation, best weights, patience, budget) and the checkpoint written at its
+  // end are shared with the multi-label trainer: trainLoop.ts.
+  const run = runValidatedEpochs(
     { epochs: opts.epochs, budgetMinutes: opts.budgetMinutes, patience: opts.patience, startedAt: t0, scoreName: "val mIoU", log },
     () => {
       const order = rng.permutation(train.size);
@@ -138,22 +138,16 @@ export async function trainSegmenter(opts: SegTrainOptions): Promise<SegmenterMa
     },
   );
 
-  const kept = { arrays: best.keep, miou: best.score, epoch: best.epoch };
-  const meter = scoreFolded(kept.arrays, test);
+  const meter = scoreFolded(run.best.keep, test);
   const perClass = meter.perClass().map((v) => (Number.isNaN(v) ? 0 : round4(v)));
   log(`test mean IoU ${(meter.mean() * 100).toFixed(2)} % (pixel accuracy ${(meter.pixelAccuracy() * 100).toFixed(2)} %) on ${test.size} held-out images`);
   log(`per-class IoU: ${SEG_CLASSES.map((c, i) => `${c} ${(perClass[i] * 100).toFixed(1)}`).join(", ")}`);
-  const extra = {
-    task: "segmentation" as const,
-    segArch: SEGMENTER_ARCH,
-    meanIoU: round4(meter.mean()),
-    perClassIoU: perClass,
-    valMeanIoU: round4(kept.miou),
-    command: opts.command,
-  };
-  const manifest = writeCheckpoint(
-    opts.out,
-    {
+  return writeKeptCheckpoint<SegmenterManifest>({
+    out: opts.out,
+    dtype: opts.dtype,
+    run,
+    startedAt: t0,
+    head: {
       id: opts.id,
       // The backbone's family; segArch says what is on top of it.
       arch: "resnet",
@@ -165,21 +159,21 @@ export async function trainSegmenter(opts: SegTrainOptions): Promise<SegmenterMa
       testAccuracy: round4(meter.pixelAccuracy()),
       trainSize: opts.trainSize,
       testSize: test.size,
-      epochs: kept.epoch,
-      trainedAt: new Date().toISOString(),
-      trainingSeconds: Math.round((Date.now() - t0) / 1000),
+    },
+    tail: {
       backend: backend.name,
       layers: tapNames,
       defaultCamLayer: SEGMENTER_CAM_LAYER,
-      ...extra,
-    } as Parameters<typeof writeCheckpoint>[1],
-    kept.arrays,
-    opts.dtype,
-  ) as SegmenterManifest;
-  for (const v of [...weights.values(), ...stats.values()]) v.dispose();
-  optimizer.dispose();
-  log(`kept epoch ${kept.epoch} of ${epochsRun}; wrote ${opts.out}/${manifest.id}.json`);
-  return manifest;
+      task: "segmentation" as const,
+      segArch: SEGMENTER_ARCH,
+      meanIoU: round4(meter.mean()),
+      perClassIoU: perClass,
+      valMeanIoU: round4(run.best.score),
+      command: opts.command,
+    },
+    dispose: [...weights.values(), ...stats.values(), optimizer],
+    log,
+  });
 }
 
 async function main() {
