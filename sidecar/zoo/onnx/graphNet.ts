@@ -344,54 +344,85 @@ export function runGraph(
   return get(graph.output, "output");
 }
 
-/** A served net over an imported graph (the Net interface of sidecar/inference/net.ts). */
-export function netFromGraph(manifest: ImportedManifest, weights: WeightMap): ZooNet {
+/**
+ * What both served forms of an imported graph share (netFromGraph, segmenterFromGraph): the
+ * manifest's fields, the weights they own, and a run of the graph on an input of the manifest's
+ * shape with a tap on one of its layers; each form checks the output's shape itself.
+ */
+function servedGraph(manifest: ImportedManifest, weights: WeightMap) {
   const [h, w, c] = manifest.inputShape;
-  const classes = manifest.classNames.length;
   return {
-    id: manifest.id,
-    manifest,
-    inputShape: [h, w, c],
-    classNames: manifest.classNames,
-    layers: manifest.layers,
-    defaultCamLayer: manifest.defaultCamLayer,
-    forward(x: tf.Tensor4D, opts: ForwardOptions = {}): tf.Tensor2D {
+    fields: {
+      id: manifest.id,
+      manifest,
+      inputShape: [h, w, c] as [number, number, number],
+      classNames: manifest.classNames,
+      layers: manifest.layers,
+      defaultCamLayer: manifest.defaultCamLayer,
+      trainableVariables() {
+        return [...weights.values()];
+      },
+      dispose() {
+        for (const v of weights.values()) v.dispose();
+        weights.clear();
+      },
+    },
+    run(x: tf.Tensor4D, opts: ForwardOptions): tf.Tensor {
       if (x.shape[1] !== h || x.shape[2] !== w || x.shape[3] !== c) {
         throw new Error(`${manifest.id} expects input [N, ${h}, ${w}, ${c}], got [${x.shape.join(", ")}]`);
       }
       if (opts.tap && !manifest.layers.includes(opts.tap.layer)) {
         throw new Error(`${manifest.id} has no layer "${opts.tap.layer}"; its layers are ${manifest.layers.join(", ")}`);
       }
-      const y = runGraph(manifest.graph, weights, x, opts);
+      return runGraph(manifest.graph, weights, x, opts);
+    },
+  };
+}
+
+/**
+ * Loads an imported graph of `task` by id from `dir` and serves it as `serve` makes it;
+ * CheckpointError when missing, of another task, or broken. As loadZooNet: one pass on zeros
+ * proves the graph and its weights fit before a user's request. `kind` and `noun` name the model
+ * in those errors ("classifier"/"model", "segmenter"/"segmenter").
+ */
+function loadImportedGraph<N extends { forward(x: tf.Tensor4D): tf.Tensor; dispose(): void }>(
+  id: string,
+  dir: string,
+  task: ImportedManifest["task"],
+  words: { kind: string; noun: string },
+  serve: (manifest: ImportedManifest, weights: WeightMap) => N,
+): N {
+  const { manifest, arrays } = readCheckpoint(id, dir);
+  if (!isImportedManifest(manifest) || manifest.task !== task) throw new CheckpointError(`checkpoint "${id}" in ${dir} is not an imported ONNX ${words.kind}`);
+  const weights: WeightMap = new Map();
+  for (const a of arrays) weights.set(a.name, tf.variable(tf.tensor(a.data, a.shape), false));
+  const net = serve(manifest, weights);
+  try {
+    tf.tidy(() => net.forward(tf.zeros([1, ...manifest.inputShape]) as tf.Tensor4D).dataSync());
+  } catch (err) {
+    net.dispose();
+    throw new CheckpointError(`imported ${words.noun} "${id}" does not run: ${(err as Error).message}`);
+  }
+  return net;
+}
+
+/** A served net over an imported graph (the Net interface of sidecar/inference/net.ts). */
+export function netFromGraph(manifest: ImportedManifest, weights: WeightMap): ZooNet {
+  const graph = servedGraph(manifest, weights);
+  const classes = manifest.classNames.length;
+  return {
+    ...graph.fields,
+    forward(x: tf.Tensor4D, opts: ForwardOptions = {}): tf.Tensor2D {
+      const y = graph.run(x, opts);
       if (y.rank !== 2 || y.shape[1] !== classes) throw new GraphRunError(`${manifest.id}: the graph gives [${y.shape.join(", ")}], expected [N, ${classes}]`);
       return y as tf.Tensor2D;
-    },
-    trainableVariables() {
-      return [...weights.values()];
-    },
-    dispose() {
-      for (const v of weights.values()) v.dispose();
-      weights.clear();
     },
   };
 }
 
 /** Loads an imported model by id from `dir` onto the current backend; CheckpointError when missing or broken. */
 export function loadImportedNet(id: string, dir = importedModelDir()): ZooNet {
-  const { manifest, arrays } = readCheckpoint(id, dir);
-  if (!isImportedManifest(manifest) || manifest.task !== "classification")
-    throw new CheckpointError(`checkpoint "${id}" in ${dir} is not an imported ONNX classifier`);
-  const weights: WeightMap = new Map();
-  for (const a of arrays) weights.set(a.name, tf.variable(tf.tensor(a.data, a.shape), false));
-  const net = netFromGraph(manifest, weights);
-  // As loadZooNet: one pass on zeros proves the graph and its weights fit before a user's request.
-  try {
-    tf.tidy(() => net.forward(tf.zeros([1, ...manifest.inputShape]) as tf.Tensor4D).dataSync());
-  } catch (err) {
-    net.dispose();
-    throw new CheckpointError(`imported model "${id}" does not run: ${(err as Error).message}`);
-  }
-  return net;
+  return loadImportedGraph(id, dir, "classification", { kind: "classifier", noun: "model" }, netFromGraph);
 }
 
 /**
@@ -412,50 +443,21 @@ export interface ImportedSegmenter {
 }
 
 export function segmenterFromGraph(manifest: ImportedManifest, weights: WeightMap): ImportedSegmenter {
-  const [h, w, c] = manifest.inputShape;
+  const graph = servedGraph(manifest, weights);
+  const [h, w] = manifest.inputShape;
   const classes = manifest.classNames.length;
   return {
-    id: manifest.id,
-    manifest,
-    inputShape: [h, w, c],
-    classNames: manifest.classNames,
-    layers: manifest.layers,
-    defaultCamLayer: manifest.defaultCamLayer,
+    ...graph.fields,
     forward(x: tf.Tensor4D, opts: ForwardOptions = {}): tf.Tensor4D {
-      if (x.shape[1] !== h || x.shape[2] !== w || x.shape[3] !== c) {
-        throw new Error(`${manifest.id} expects input [N, ${h}, ${w}, ${c}], got [${x.shape.join(", ")}]`);
-      }
-      if (opts.tap && !manifest.layers.includes(opts.tap.layer)) {
-        throw new Error(`${manifest.id} has no layer "${opts.tap.layer}"; its layers are ${manifest.layers.join(", ")}`);
-      }
-      const y = runGraph(manifest.graph, weights, x, opts);
+      const y = graph.run(x, opts);
       if (y.rank !== 4 || y.shape[1] !== h || y.shape[2] !== w || y.shape[3] !== classes)
         throw new GraphRunError(`${manifest.id}: the graph gives [${y.shape.join(", ")}] (held NHWC), expected [N, ${h}, ${w}, ${classes}]`);
       return y as tf.Tensor4D;
-    },
-    trainableVariables() {
-      return [...weights.values()];
-    },
-    dispose() {
-      for (const v of weights.values()) v.dispose();
-      weights.clear();
     },
   };
 }
 
 /** Loads an imported segmenter by id from `dir` (default IMPORTED_MODEL_DIR/segmentation); CheckpointError when missing or broken. */
 export function loadImportedSegmenter(id: string, dir = importedSegmentationDir()): ImportedSegmenter {
-  const { manifest, arrays } = readCheckpoint(id, dir);
-  if (!isImportedManifest(manifest) || manifest.task !== "segmentation")
-    throw new CheckpointError(`checkpoint "${id}" in ${dir} is not an imported ONNX segmenter`);
-  const weights: WeightMap = new Map();
-  for (const a of arrays) weights.set(a.name, tf.variable(tf.tensor(a.data, a.shape), false));
-  const net = segmenterFromGraph(manifest, weights);
-  try {
-    tf.tidy(() => net.forward(tf.zeros([1, ...manifest.inputShape]) as tf.Tensor4D).dataSync());
-  } catch (err) {
-    net.dispose();
-    throw new CheckpointError(`imported segmenter "${id}" does not run: ${(err as Error).message}`);
-  }
-  return net;
+  return loadImportedGraph(id, dir, "segmentation", { kind: "segmenter", noun: "segmenter" }, segmenterFromGraph);
 }
