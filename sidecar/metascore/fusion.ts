@@ -75,8 +75,7 @@ function packWithCandidate(board: readonly StoredMethod[], candidate: MethodScor
   return { stored: { n, cases: packed.cases, scores: { morf: packed.morf, lerf: packed.lerf }, stride: n + 1, kappas }, candidate: own };
 }
 
-function rankStored(board: readonly StoredMethod[], stored: PackedStored, idSet: ReadonlySet<string>): PreparedBoard {
-  const ids = board.map((m) => m.id);
+function rankStored(ids: readonly string[], stored: PackedStored, idSet: ReadonlySet<string>): PreparedBoard {
   const rankings = rankColumns(stored.kappas);
   return { ...stored, ids, idSet, rankings, original: rowsFromRankings(ids, stored.kappas, rankings) };
 }
@@ -84,14 +83,38 @@ function rankStored(board: readonly StoredMethod[], stored: PackedStored, idSet:
 /** Check, pack and rank a stored board once, for insertPrepared. Throws BoardError for a board insertCandidate would refuse. */
 export function prepareBoard(board: readonly StoredMethod[]): PreparedBoard {
   const packed = packBoard(board);
-  const stored: PackedStored = {
-    n: packed.n,
+  return preparePacked({
+    ids: board.map((m) => m.id),
+    idSet: packed.ids,
     cases: packed.cases,
     scores: { morf: packed.morf, lerf: packed.lerf },
-    stride: packed.n,
     kappas: storedKappas(board),
-  };
-  const ready = rankStored(board, stored, packed.ids);
+  });
+}
+
+/** A stored board already checked and packed by the caller: what prepareBoard checks, packs and ranks. */
+export interface PackedStoredBoard {
+  /** Board order; distinct. */
+  ids: readonly string[];
+  /** The same ids, as a set. */
+  idSet: ReadonlySet<string>;
+  cases: CaseSet;
+  /** Case-major, stride ids.length: method p's score on the protocol's k-th task at k·N + p; finite. */
+  scores: Record<Protocol, Float64Array>;
+  /** The stored κ, board order; finite. */
+  kappas: KappaColumns;
+}
+
+/**
+ * prepareBoard for a board its caller checked and packed itself (the gRPC service packs the
+ * messages it receives without building per-task objects first, docs/metascore-performance.md).
+ * The caller vouches for everything prepareBoard would check: distinct ids, one case set,
+ * finite scores and κ.
+ */
+export function preparePacked(board: PackedStoredBoard): PreparedBoard {
+  const n = board.ids.length;
+  const stored: PackedStored = { n, cases: board.cases, scores: board.scores, stride: n, kappas: board.kappas };
+  const ready = rankStored(board.ids, stored, board.idSet);
   // Every insertion returns these same rows as its original board: frozen, so that no caller
   // can change what the next one gets.
   ready.original.forEach((row) => Object.freeze(row));
@@ -219,5 +242,6 @@ export function fuseCandidate(board: readonly StoredMethod[], candidate: MethodS
 export function insertCandidate(board: readonly StoredMethod[], candidate: MethodScores): { original: RankedRow[]; current: RankedRow[] } {
   const packed = packWithCandidate(board, candidate);
   // No id set: it serves insertPrepared's check of the candidate, done here by packWithCandidate.
-  return boards(rankStored(board, packed.stored, new Set()), candidate, packed.candidate);
+  const ids = board.map((m) => m.id);
+  return boards(rankStored(ids, packed.stored, new Set()), candidate, packed.candidate);
 }

@@ -6,9 +6,13 @@ import type { MethodScores as _metarank_v1_MethodScores, MethodScores__Output as
 export interface InsertCandidateRequest {
   'board'?: (_metarank_v1_StoredMethod)[];
   'candidate'?: (_metarank_v1_MethodScores | null);
+  'boardVersion'?: (string);
+  'boardOmitted'?: (boolean);
 }
 
 export interface InsertCandidateRequest__Output {
   'board': (_metarank_v1_StoredMethod__Output)[];
   'candidate': (_metarank_v1_MethodScores__Output | null);
+  'boardVersion': (string);
+  'boardOmitted': (boolean);
 }
