@@ -1,8 +1,11 @@
 // Suites and their boards as the screens show them (leaderboard, submission, contributor
 // ranking), and the one place that writes a board: fusion of an approved method (spec §5).
+import * as grpc from "@grpc/grpc-js";
 import type { Transaction } from "sequelize";
+import { UNKNOWN_BOARD_VERSION } from "../../sidecar/metascore/boardCache.ts";
+import { boardVersion } from "./boardVersion.server.ts";
 import { BoardMethod, Suite, type TaskScore } from "./db.server.ts";
-import { rpc, unary } from "./sidecar.server.ts";
+import { SidecarCallError, rpc, unary } from "./sidecar.server.ts";
 import type { InsertCandidateResponse__Output } from "../../proto/generated/metarank/v1/InsertCandidateResponse.ts";
 import type { MethodScores } from "../../proto/generated/metarank/v1/MethodScores.ts";
 import type { RankedMethod__Output } from "../../proto/generated/metarank/v1/RankedMethod.ts";
@@ -189,29 +192,65 @@ export function rankingSortParams(url: URL): { sort: RankingSort; dir: "asc" | "
 export type RankedMethodMsg = RankedMethod__Output;
 export type InsertCandidateResult = InsertCandidateResponse__Output;
 
-/** The stored board of a suite as StoredMethod messages (and the rows, for their names). */
-export async function storedBoard(suiteId: string, transaction?: Transaction) {
+/** A suite's stored board: its rows, and what the Metascore service is sent for it. */
+export interface StoredBoard {
+  methods: BoardMethod[];
+  /** The rows as StoredMethod messages, board order (built on first use: a board the sidecar keeps is not sent). */
+  readonly messages: StoredMethod[];
+  /** The board's content version (boardVersion.server.ts), computed on first use. */
+  readonly version: string;
+}
+
+/** The stored board of a suite, read in id order (the rows, and as messages for the service). */
+export async function storedBoard(suiteId: string, transaction?: Transaction): Promise<StoredBoard> {
   const methods = await BoardMethod.findAll({
     where: { suiteId },
     order: [["id", "ASC"]],
     transaction,
     lock: transaction ? transaction.LOCK.UPDATE : undefined,
   });
+  let messages: StoredMethod[] | undefined;
+  let version: string | undefined;
   return {
     methods,
-    messages: methods.map((m): StoredMethod => ({
-      id: String(m.id),
-      metascore: m.metascore,
-      morfMetascore: m.morfMetascore,
-      lerfMetascore: m.lerfMetascore,
-      scores: m.scores,
-    })),
+    // Built from id, the three κ and scoresJson alone: the fields boardVersion hashes, so that
+    // equal versions mean equal messages.
+    get messages() {
+      return (messages ??= methods.map((m): StoredMethod => ({
+        id: String(m.id),
+        metascore: m.metascore,
+        morfMetascore: m.morfMetascore,
+        lerfMetascore: m.lerfMetascore,
+        scores: m.scores,
+      })));
+    },
+    get version() {
+      return (version ??= boardVersion(methods));
+    },
   };
 }
 
-/** Calls InsertCandidate: the stored board as it is and with the candidate fused in. */
-export async function insertCandidate(board: StoredMethod[], candidate: MethodScores): Promise<InsertCandidateResult> {
-  return unary(rpc().metascore.InsertCandidate, { board, candidate }, { deadlineMs: 15_000 });
+const INSERT_DEADLINE_MS = 15_000;
+
+/**
+ * Calls InsertCandidate: the stored board as it is and with the candidate fused in. The board is
+ * first named by its version only; a sidecar that does not keep it (first use, a restart, another
+ * sidecar, one built before board_version) gets it in full, with the version, and keeps it for
+ * the next call (docs/metascore-performance.md "Boards kept between calls").
+ */
+export async function insertCandidate(board: StoredBoard, candidate: MethodScores): Promise<InsertCandidateResult> {
+  const method = rpc().metascore.InsertCandidate;
+  if (board.methods.length === 0) return unary(method, { board: [], candidate }, { deadlineMs: INSERT_DEADLINE_MS });
+  const boardVersion = board.version;
+  try {
+    const kept = await unary(method, { candidate, boardVersion, boardOmitted: true }, { deadlineMs: INSERT_DEADLINE_MS });
+    // A sidecar from before board_version ignores it, scores an empty board and echoes nothing.
+    if (kept.boardVersion === boardVersion) return kept;
+  } catch (err) {
+    const unknown = err instanceof SidecarCallError && err.code === grpc.status.FAILED_PRECONDITION && err.details.includes(UNKNOWN_BOARD_VERSION);
+    if (!unknown) throw err;
+  }
+  return unary(method, { board: board.messages, candidate, boardVersion }, { deadlineMs: INSERT_DEADLINE_MS });
 }
 
 /** A method about to join a board, and the board it was fused with (computed outside any transaction). */
@@ -236,10 +275,10 @@ export class BoardChangedError extends Error {
  * service — outside any transaction, so a slow sidecar holds no database lock (docs/security.md).
  */
 export async function planFusion(suiteId: string, method: FusionPlan["method"]): Promise<FusionPlan> {
-  const { methods, messages } = await storedBoard(suiteId);
+  const board = await storedBoard(suiteId);
   const candidateId = `submission-${method.submissionId}`;
-  const result = await insertCandidate(messages, { id: candidateId, scores: method.scores });
-  return { suiteId, method, candidateId, result, board: new Map(methods.map((m) => [m.id, [m.metascore, m.morfMetascore, m.lerfMetascore]])) };
+  const result = await insertCandidate(board, { id: candidateId, scores: method.scores });
+  return { suiteId, method, candidateId, result, board: new Map(board.methods.map((m) => [m.id, [m.metascore, m.morfMetascore, m.lerfMetascore]])) };
 }
 
 /**

@@ -224,8 +224,7 @@ export async function scoreAgainstBoard(suiteId: string, morfCsv: string, lerfCs
   try {
     const checked = await validatePair(suite, { name: "morf.csv", content: Buffer.from(morfCsv) }, { name: "lerf.csv", content: Buffer.from(lerfCsv) });
     if (!checked.ok) return none(`The board cannot score these files: ${checked.errors.slice(0, 3).join("; ")}`);
-    const { messages } = await storedBoard(suite.id);
-    const boards = await insertCandidate(messages, { id: "candidate", scores: checked.scores });
+    const boards = await insertCandidate(await storedBoard(suite.id), { id: "candidate", scores: checked.scores });
     const own = boards.current.find((r) => r.id === "candidate");
     if (!own) return none("The scoring service returned no row for this run.");
     return { metascore: own.metascore, rank: own.rank, boardSize: boards.current.length, note: null };

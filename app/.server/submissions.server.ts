@@ -319,9 +319,9 @@ async function computeScores(
     { name: draft.lerfName ?? "lerf.csv", content: await readDraftFile(draft.lerfFile!) },
   );
   if (!checked.ok) return { ok: false, errors: checked.errors };
-  const { methods, messages } = await storedBoard(suite.id);
-  const boards = await insertCandidate(messages, { id: "candidate", scores: checked.scores });
-  const names = new Map(methods.map((m) => [String(m.id), m]));
+  const board = await storedBoard(suite.id);
+  const boards = await insertCandidate(board, { id: "candidate", scores: checked.scores });
+  const names = new Map(board.methods.map((m) => [String(m.id), m]));
   const row = (r: { id: string; rank: number; metascore: number; metascoreText: string }): RankRow => {
     const m = names.get(r.id);
     // The candidate row shows who is asking and the typed name (seed §7, getUsrRank2).
