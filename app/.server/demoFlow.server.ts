@@ -22,14 +22,20 @@
 //   view:    app/components/demo/DemoSteps.tsx (PickStep, PoolStep, RunCard or ModelAlgorithmFields +
 //            StartButton, Busy, DemoToasts, SuccessNotice) — every step a link or a form, so it works
 //            without JavaScript.
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import sharp from "sharp";
+import * as grpc from "@grpc/grpc-js";
 import { data, redirect, type HeadersFunction } from "@remix-run/node";
-import { Op } from "sequelize";
-import { Dataset, Picture } from "./db.server.ts";
+import { Op, UniqueConstraintError } from "sequelize";
+import { Dataset, InferenceCache, Picture } from "./db.server.ts";
 import { findVisibleDataset, findVisiblePicture, listPictures, pageOf, searchDatasets, uploadPictures, type Viewer } from "./datasets.server.ts";
 import { recordClick, recordImpression } from "./searchAnalytics.server.ts";
 import {
   CLASSIFICATION_ALGORITHMS,
   ClassificationFailed,
+  DEMO_BUSY,
   DemoRateLimited,
   explainPicture,
   listModels,
@@ -41,6 +47,9 @@ import {
 import { provenanceOf } from "./demoResult.server.ts";
 import { checkFormData } from "./forms.server.ts";
 import { getUser } from "./session.server.ts";
+import { SidecarCallError } from "./sidecar.server.ts";
+import { returnDemoRun, spendDemoRun } from "./throttle.server.ts";
+import { removeStored, storedFile } from "./pictures.server.ts";
 import { DomainError, refusalResponse } from "./domainErrors.server.ts";
 import type { UploadedFiles } from "./uploads.server.ts";
 import type { DemoFailure } from "../components/DemoFailurePanel.tsx";
@@ -234,6 +243,91 @@ export const demoHeaders: HeadersFunction = ({ parentHeaders, loaderHeaders, act
   if (retry) merged.set("Retry-After", retry);
   return merged;
 };
+
+// ---------------------------------------------------------------------------------------------
+// Step 3: one run on the sidecar and the row that keeps its result, for the demos whose task
+// module has no run of its own (multilabel.server.ts, segmentation.server.ts, sebow.server.ts;
+// issue 16 closing note: each had its own copy).
+
+/**
+ * One demo run on the sidecar (seed §8): it spends one of the visitor's runs first (none left:
+ * DemoRateLimited, the 429), gives the run back when the sidecar refused before running anything
+ * (RESOURCE_EXHAUSTED: the busy answer, docs/security.md "Compute bounds"), reports the sidecar
+ * refusing the input (INVALID_ARGUMENT) with the page's own message `refusedKey`, and any other
+ * failure as "did not run": each a ClassificationFailed, so demoFailure shows the panel.
+ */
+export async function demoSidecarRun<T>(visitor: string, refusedKey: string, run: () => Promise<T>): Promise<T> {
+  const wait = await spendDemoRun(visitor);
+  if (wait > 0) throw new DemoRateLimited(wait);
+  try {
+    return await run();
+  } catch (e) {
+    if (e instanceof SidecarCallError && e.code === grpc.status.RESOURCE_EXHAUSTED) {
+      await returnDemoRun(visitor);
+      throw new ClassificationFailed(DEMO_BUSY, e.details, true);
+    }
+    if (e instanceof SidecarCallError && e.code === grpc.status.INVALID_ARGUMENT) throw new ClassificationFailed(refusedKey, e.details);
+    throw new ClassificationFailed("demo:failure.didNotRun", (e as Error).message);
+  }
+}
+
+/** The inference_cache row's paramsKey: a hash of what, besides picture, model and algorithm, the result depends on. */
+export const paramsKeyOf = (parts: unknown[]) => crypto.createHash("sha256").update(JSON.stringify(parts)).digest("hex");
+
+/** The maps of a 32-px model input are stored enlarged with hard pixel edges, so the page shows them readably. */
+async function enlargeMap(png: Buffer | Uint8Array): Promise<Buffer> {
+  const meta = await sharp(png).metadata();
+  const side = Math.max(meta.width ?? 0, meta.height ?? 0);
+  if (!side || side >= 224) return Buffer.from(png);
+  const f = Math.ceil(224 / side);
+  return sharp(png)
+    .resize((meta.width ?? side) * f, (meta.height ?? side) * f, { kernel: "nearest" })
+    .png()
+    .toBuffer();
+}
+
+/**
+ * Keeps a demo result: its PNGs (enlarged) under explanations/, then its inference_cache row
+ * (`key` the cache key, `row` the rest). A row's heatmap and overlay paths name the "heatmap" and
+ * "overlay" pictures; a result of one picture (a segmentation) serves it as both, one of none (a
+ * ranking) has empty paths that nothing serves. Two identical requests that raced keep the first
+ * row (insertCached).
+ */
+export async function storeDemoResult(
+  key: Record<string, unknown>,
+  row: Record<string, unknown>,
+  images: Record<string, Buffer | Uint8Array>,
+): Promise<{ id: number; cached: boolean }> {
+  const id = crypto.randomUUID();
+  const dir = path.posix.join("explanations", id.slice(0, 2));
+  const paths: Record<string, string> = {};
+  if (Object.keys(images).length) await fs.mkdir(storedFile(dir), { recursive: true });
+  for (const [kind, png] of Object.entries(images)) {
+    paths[kind] = `${dir}/${id}.${kind}.png`;
+    await fs.writeFile(storedFile(paths[kind]), await enlargeMap(png));
+  }
+  const only = Object.values(paths)[0] ?? "";
+  return insertCached(key, { ...row, heatmapPath: paths.heatmap ?? only, overlayPath: paths.overlay ?? only }, Object.values(paths));
+}
+
+/**
+ * Inserts an inference_cache row. When an identical request finished first (the unique cache key
+ * refuses this row), that row stands: this copy's files are removed and the first row's id is the
+ * answer, marked cached.
+ */
+async function insertCached(key: Record<string, unknown>, row: Record<string, unknown>, files: string[]): Promise<{ id: number; cached: boolean }> {
+  try {
+    const created = await InferenceCache.create({ ...key, ...row } as never);
+    return { id: created.id, cached: false };
+  } catch (e) {
+    await removeStored(files);
+    if (e instanceof UniqueConstraintError) {
+      const again = await InferenceCache.findOne({ where: key });
+      if (again) return { id: again.id, cached: true };
+    }
+    throw e;
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Per-dataset demo pages (seed 001 §2 routes /imagenet, /coco, the scene demo; issue 16): the pool

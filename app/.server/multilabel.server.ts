@@ -6,20 +6,14 @@
 // table (plus the maps' PNG files), keyed by (picture, model, checkpoint) for a ranking and
 // (picture, model, checkpoint, algorithm, class) for a map, so asking again never reaches a
 // sidecar. Picture visibility, input resizing, the demo's rate limit, the busy answer and the
-// failure panel are the other demos' own (classification.server.ts, segmentation.server.ts).
-import crypto from "node:crypto";
-import fs from "node:fs/promises";
-import path from "node:path";
-import sharp from "sharp";
-import * as grpc from "@grpc/grpc-js";
-import { UniqueConstraintError } from "sequelize";
+// failure panel are the other demos' own (classification.server.ts, demoFlow.server.ts).
 import { InferenceCache } from "./db.server.ts";
 import { NotFoundError } from "./domainErrors.server.ts";
-import { SidecarCallError, rpc, unary } from "./sidecar.server.ts";
-import { returnDemoRun, spendDemoRun } from "./throttle.server.ts";
+import { rpc, unary } from "./sidecar.server.ts";
 import { findVisiblePicture, type Viewer } from "./datasets.server.ts";
-import { readStored, removeStored, storedFile } from "./pictures.server.ts";
-import { ClassificationFailed, DEMO_BUSY, DemoRateLimited, modelInput } from "./classification.server.ts";
+import { readStored } from "./pictures.server.ts";
+import { ClassificationFailed, modelInput } from "./classification.server.ts";
+import { demoSidecarRun, paramsKeyOf, storeDemoResult } from "./demoFlow.server.ts";
 import { messageRef } from "../lib/forms/messages.ts";
 import { MULTILABEL_ALGORITHMS, MULTILABEL_MSG, RANKED_RESULTS } from "../lib/rules/multilabel.ts";
 import type { MultiLabelModelInfo__Output } from "../../proto/generated/metarank/v1/MultiLabelModelInfo.ts";
@@ -101,60 +95,10 @@ interface ExplainJson {
   targetProbability: number;
 }
 
-const keyOf = (parts: unknown[]) => crypto.createHash("sha256").update(JSON.stringify(parts)).digest("hex");
 const RANK_ALGORITHM = "ml:rank";
 const explainAlgorithm = (a: string) => `ml:${a}`;
-
-/** The 32-px maps are stored enlarged with hard pixel edges (as the segmentation demo's). */
-async function enlarge(png: Buffer | Uint8Array): Promise<Buffer> {
-  const meta = await sharp(png).metadata();
-  const side = Math.max(meta.width ?? 0, meta.height ?? 0);
-  if (!side || side >= 224) return Buffer.from(png);
-  const f = Math.ceil(224 / side);
-  return sharp(png)
-    .resize((meta.width ?? side) * f, (meta.height ?? side) * f, { kernel: "nearest" })
-    .png()
-    .toBuffer();
-}
-
-/** Writes the PNGs and the row; on a race with an identical request, keeps the first row. */
-async function store(key: Record<string, unknown>, row: Record<string, unknown>, images: { heatmap: Uint8Array; overlay: Uint8Array } | null) {
-  const id = crypto.randomUUID();
-  const dir = path.posix.join("explanations", id.slice(0, 2));
-  const paths = images ? { heatmap: `${dir}/${id}.heatmap.png`, overlay: `${dir}/${id}.overlay.png` } : null;
-  if (images && paths) {
-    await fs.mkdir(storedFile(dir), { recursive: true });
-    await fs.writeFile(storedFile(paths.heatmap), await enlarge(images.heatmap));
-    await fs.writeFile(storedFile(paths.overlay), await enlarge(images.overlay));
-  }
-  try {
-    // A ranking has no picture of its own: its paths are empty and nothing serves them.
-    const created = await InferenceCache.create({ ...key, ...row, heatmapPath: paths?.heatmap ?? "", overlayPath: paths?.overlay ?? "" } as never);
-    return { id: created.id, cached: false };
-  } catch (e) {
-    if (paths) await removeStored(Object.values(paths));
-    if (e instanceof UniqueConstraintError) {
-      const again = await InferenceCache.findOne({ where: key });
-      if (again) return { id: again.id, cached: true };
-    }
-    throw e;
-  }
-}
-
-async function callSidecar<T>(visitor: string, run: () => Promise<T>): Promise<T> {
-  const wait = await spendDemoRun(visitor);
-  if (wait > 0) throw new DemoRateLimited(wait);
-  try {
-    return await run();
-  } catch (e) {
-    if (e instanceof SidecarCallError && e.code === grpc.status.RESOURCE_EXHAUSTED) {
-      await returnDemoRun(visitor);
-      throw new ClassificationFailed(DEMO_BUSY, e.details, true);
-    }
-    if (e instanceof SidecarCallError && e.code === grpc.status.INVALID_ARGUMENT) throw new ClassificationFailed("multilabel:failure.refused", e.details);
-    throw new ClassificationFailed("demo:failure.didNotRun", (e as Error).message);
-  }
-}
+/** The page's message when the sidecar refuses the input (demoSidecarRun, demoFlow.server.ts). */
+const REFUSED = "multilabel:failure.refused";
 
 async function visible(viewer: Viewer, pictureId: unknown) {
   const found = await findVisiblePicture(pictureId, viewer);
@@ -185,11 +129,11 @@ async function inputOf(found: Awaited<ReturnType<typeof visible>>, model: MultiL
 export async function rankPicture(viewer: Viewer, pictureId: unknown, modelId: string, visitor: string, signal?: AbortSignal) {
   const found = await visible(viewer, pictureId);
   const model = await modelFor(modelId);
-  const key = { pictureId: found.picture.id, modelId, algorithm: RANK_ALGORITHM, paramsKey: keyOf([model.trainedAt, RANKED_RESULTS]) };
+  const key = { pictureId: found.picture.id, modelId, algorithm: RANK_ALGORITHM, paramsKey: paramsKeyOf([model.trainedAt, RANKED_RESULTS]) };
   const hit = await InferenceCache.findOne({ where: key });
   if (hit) return { id: hit.id, cached: true };
   const input = await inputOf(found, model);
-  const reply = await callSidecar(visitor, () =>
+  const reply = await demoSidecarRun(visitor, REFUSED, () =>
     unary(rpc().multiLabel.Classify, { modelId, imagePng: input, topK: RANKED_RESULTS }, { deadlineMs: 60_000, signal }),
   );
   if (!reply.ranked.length) throw new ClassificationFailed("demo:failure.didNotRun", "no classes in the Classify reply");
@@ -202,10 +146,11 @@ export async function rankPicture(viewer: Viewer, pictureId: unknown, modelId: s
     testSize: model.testSize,
     minPixels: model.minPixels,
   };
-  return store(
+  // A ranking has no picture of its own: its row's paths are empty and nothing serves them.
+  return storeDemoResult(
     key,
     { paramsJson: JSON.stringify(json), predictedClass: ranked[0].name, predictedIndex: ranked[0].index, probability: ranked[0].probability },
-    null,
+    {},
   );
 }
 
@@ -254,12 +199,12 @@ export async function explainClass(viewer: Viewer, pictureId: unknown, modelId: 
   const entry = ranking.ranked.find((r) => r.index === cls);
   if (!entry) return { notRanked: true as const, rankingId: ranking.id };
   const model = await modelFor(modelId);
-  const key = { pictureId: ranking.pictureId, modelId, algorithm: explainAlgorithm(algorithm), paramsKey: keyOf([model.trainedAt, cls]) };
+  const key = { pictureId: ranking.pictureId, modelId, algorithm: explainAlgorithm(algorithm), paramsKey: paramsKeyOf([model.trainedAt, cls]) };
   const hit = await InferenceCache.findOne({ where: key });
   if (hit) return { id: hit.id, cached: true, rankingId: ranking.id };
   const found = await visible(viewer, pictureId);
   const input = await inputOf(found, model);
-  const reply = await callSidecar(visitor, () =>
+  const reply = await demoSidecarRun(visitor, REFUSED, () =>
     unary(rpc().multiLabel.Explain, { modelId, imagePng: input, algorithm, targetClass: cls, topK: RANKED_RESULTS }, { deadlineMs: 120_000, signal }),
   );
   if (!reply.heatmapPng.length || !reply.overlayPng.length)
@@ -274,7 +219,7 @@ export async function explainClass(viewer: Viewer, pictureId: unknown, modelId: 
     targetLogit: reply.targetLogit,
     targetProbability: reply.targetProbability,
   };
-  const stored = await store(
+  const stored = await storeDemoResult(
     key,
     { paramsJson: JSON.stringify(json), predictedClass: entry.name, predictedIndex: cls, probability: reply.targetProbability },
     { heatmap: reply.heatmapPng, overlay: reply.overlayPng },

@@ -3,12 +3,10 @@
 // with DI and SPI"): the platform's SeBoW checkpoints come from the sidecar's SeBoW service
 // (proto/metarank/v1/sebow.proto), the pool from the model's own test split (Pool), and a run is
 // one Explain call. Nothing is cached (the seed marks /cifarsebow not cached; the scene page
-// follows it): each run asks the sidecar again, under the demos' shared run budget
-// (throttle.server.ts spendDemoRun) and with the classification demo's failure answers.
-import * as grpc from "@grpc/grpc-js";
-import { SidecarCallError, rpc, unary } from "./sidecar.server.ts";
-import { returnDemoRun, spendDemoRun } from "./throttle.server.ts";
-import { ClassificationFailed, DEMO_BUSY, DemoRateLimited } from "./classification.server.ts";
+// follows it): each run asks the sidecar again, under the demos' shared run budget (throttle.server.ts)
+// and with the demos' failure answers (demoFlow.server.ts demoSidecarRun).
+import { rpc, unary } from "./sidecar.server.ts";
+import { demoFailure, demoSidecarRun } from "./demoFlow.server.ts";
 import type { SebowModelInfo__Output } from "../../proto/generated/metarank/v1/SebowModelInfo.ts";
 import type { SebowExplainReply__Output } from "../../proto/generated/metarank/v1/SebowExplainReply.ts";
 
@@ -123,19 +121,10 @@ export async function explainSebow(
   req: { modelId: string; variant: string; algorithm: string; sampleId: string },
   signal?: AbortSignal,
 ): Promise<SebowResult> {
-  const wait = await spendDemoRun(visitor);
-  if (wait > 0) throw new DemoRateLimited(wait);
-  try {
+  return demoSidecarRun(visitor, SEBOW_MSG.refused, async () => {
     const r = await unary(rpc().sebow.Explain, { ...req, imagePng: Buffer.alloc(0) }, { deadlineMs: 120_000, signal });
     return toResult(r, req.sampleId);
-  } catch (e) {
-    if (e instanceof SidecarCallError && e.code === grpc.status.RESOURCE_EXHAUSTED) {
-      await returnDemoRun(visitor);
-      throw new ClassificationFailed(DEMO_BUSY, e.details, true);
-    }
-    if (e instanceof SidecarCallError && e.code === grpc.status.INVALID_ARGUMENT) throw new ClassificationFailed(SEBOW_MSG.refused, e.details);
-    throw new ClassificationFailed("demo:failure.didNotRun", (e as Error).message);
-  }
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -225,7 +214,6 @@ export async function sebowDemoAction(page: SebowPage, request: Request, visitor
     const result = await explainSebow(visitor, { modelId: chosen.model.id, variant, algorithm, sampleId: sample }, request.signal);
     return { ...echo, errors: {}, result, failure: undefined };
   } catch (e) {
-    const { demoFailure } = await import("./demoFlow.server.ts");
     return demoFailure(e, "image", { ...echo, result: null });
   }
 }

@@ -4,21 +4,16 @@
 // class-sum target). Both results are kept in the inference_cache table plus PNG files, keyed
 // by (picture, model, checkpoint) for a segmentation and (picture, model, checkpoint, algorithm,
 // part) for an explanation, so asking again is answered from the database without a sidecar.
-// The picture choice, the visibility rules, the input resizing, the busy answer and the failure
-// panel are the classification demo's own (classification.server.ts, datasets.server.ts).
-import crypto from "node:crypto";
-import fs from "node:fs/promises";
-import path from "node:path";
-import sharp from "sharp";
-import * as grpc from "@grpc/grpc-js";
-import { UniqueConstraintError } from "sequelize";
+// The picture choice, the visibility rules and the input resizing are the classification demo's
+// own (classification.server.ts, datasets.server.ts); the run budget, the busy answer, the failure
+// panel and the stored rows are the common demo flow's (demoFlow.server.ts).
 import { InferenceCache } from "./db.server.ts";
 import { NotFoundError } from "./domainErrors.server.ts";
-import { SidecarCallError, rpc, unary } from "./sidecar.server.ts";
-import { returnDemoRun, spendDemoRun } from "./throttle.server.ts";
+import { rpc, unary } from "./sidecar.server.ts";
 import { findVisiblePicture, type Viewer } from "./datasets.server.ts";
-import { readStored, removeStored, storedFile } from "./pictures.server.ts";
-import { ClassificationFailed, DEMO_BUSY, DemoRateLimited, modelInput } from "./classification.server.ts";
+import { readStored } from "./pictures.server.ts";
+import { ClassificationFailed, modelInput } from "./classification.server.ts";
+import { demoSidecarRun, paramsKeyOf, storeDemoResult } from "./demoFlow.server.ts";
 import { messageRef } from "../lib/forms/messages.ts";
 import { SEGMENTATION_ALGORITHMS, SEGMENTATION_MSG } from "../lib/rules/segmentation.ts";
 import type { SegmenterInfo__Output } from "../../proto/generated/metarank/v1/SegmenterInfo.ts";
@@ -98,68 +93,10 @@ interface ExplainJson {
   segmentAttributions: Array<{ id: number; value: number }>;
 }
 
-const keyOf = (parts: unknown[]) => crypto.createHash("sha256").update(JSON.stringify(parts)).digest("hex");
 const SEGMENT_ALGORITHM = "seg:segment";
 const explainAlgorithm = (a: string) => `seg:${a}`;
-
-async function enlarge(png: Buffer | Uint8Array): Promise<Buffer> {
-  const meta = await sharp(png).metadata();
-  const side = Math.max(meta.width ?? 0, meta.height ?? 0);
-  if (!side || side >= 224) return Buffer.from(png);
-  const f = Math.ceil(224 / side);
-  return sharp(png)
-    .resize((meta.width ?? side) * f, (meta.height ?? side) * f, { kernel: "nearest" })
-    .png()
-    .toBuffer();
-}
-
-/** Writes the PNGs and the row; on a race with an identical request, keeps the first row. */
-async function store(
-  key: Record<string, unknown>,
-  row: Record<string, unknown>,
-  images: Record<string, Buffer | Uint8Array>,
-): Promise<{ id: number; cached: boolean }> {
-  const id = crypto.randomUUID();
-  const dir = path.posix.join("explanations", id.slice(0, 2));
-  await fs.mkdir(storedFile(dir), { recursive: true });
-  const paths: Record<string, string> = {};
-  for (const [kind, png] of Object.entries(images)) {
-    paths[kind] = `${dir}/${id}.${kind}.png`;
-    // Stored at a readable size: the model inputs are 32 px.
-    await fs.writeFile(storedFile(paths[kind]), await enlarge(png));
-  }
-  try {
-    const created = await InferenceCache.create({
-      ...key,
-      ...row,
-      heatmapPath: paths.heatmap ?? paths.segmentation,
-      overlayPath: paths.overlay ?? paths.segmentation,
-    } as never);
-    return { id: created.id, cached: false };
-  } catch (e) {
-    await removeStored(Object.values(paths));
-    if (e instanceof UniqueConstraintError) {
-      const again = await InferenceCache.findOne({ where: key });
-      if (again) return { id: again.id, cached: true };
-    }
-    throw e;
-  }
-}
-
-async function callSidecar<T>(visitor: string, run: () => Promise<T>): Promise<T> {
-  const wait = await spendDemoRun(visitor);
-  if (wait > 0) throw new DemoRateLimited(wait);
-  try {
-    return await run();
-  } catch (e) {
-    if (e instanceof SidecarCallError && e.code === grpc.status.RESOURCE_EXHAUSTED) {
-      await returnDemoRun(visitor);
-      throw new ClassificationFailed(DEMO_BUSY, e.details, true);
-    }
-    if (e instanceof SidecarCallError && e.code === grpc.status.INVALID_ARGUMENT) throw new ClassificationFailed("segmentation:failure.refused", e.details);
-    throw new ClassificationFailed("demo:failure.didNotRun", (e as Error).message);
-  }
-}
+/** The page's message when the sidecar refuses the input (demoSidecarRun, demoFlow.server.ts). */
+const REFUSED = "segmentation:failure.refused";
 
 interface Prepared {
   pictureId: number;
@@ -198,11 +135,11 @@ export async function segmentPicture(viewer: Viewer, pictureId: unknown, modelId
     if (cachedRows[0]) return { id: cachedRows[0].id, cached: true };
   }
   const checkpoint = models?.find((m) => m.id === modelId)?.trainedAt ?? "";
-  const key = { pictureId: found.picture.id, modelId, algorithm: SEGMENT_ALGORITHM, paramsKey: keyOf([checkpoint]) };
+  const key = { pictureId: found.picture.id, modelId, algorithm: SEGMENT_ALGORITHM, paramsKey: paramsKeyOf([checkpoint]) };
   const hit = await InferenceCache.findOne({ where: key });
   if (hit) return { id: hit.id, cached: true };
   const p = await prepare(viewer, pictureId, modelId);
-  const reply = await callSidecar(visitor, () => unary(rpc().segmentation.Segment, { modelId, imagePng: p.input }, { deadlineMs: 60_000, signal }));
+  const reply = await demoSidecarRun(visitor, REFUSED, () => unary(rpc().segmentation.Segment, { modelId, imagePng: p.input }, { deadlineMs: 60_000, signal }));
   if (!reply.segmentationPng.length) throw new ClassificationFailed("demo:failure.noImage", "no segmentation image in the Segment reply");
   const json: SegmentJson = {
     checkpoint,
@@ -215,7 +152,7 @@ export async function segmentPicture(viewer: Viewer, pictureId: unknown, modelId
   };
   const objectPixels = reply.classes.reduce((s, c) => s + c.pixels, 0);
   const largest = [...reply.classes].sort((a, b) => b.pixels - a.pixels)[0];
-  return store(
+  return storeDemoResult(
     key,
     {
       paramsJson: JSON.stringify(json),
@@ -269,18 +206,18 @@ export async function explainPart(viewer: Viewer, pictureId: unknown, modelId: s
   // The part must be in this picture's prediction (the sidecar checks it too; here the visitor gets the page's words).
   if (!view.classes.some((c) => c.id === part)) return { partMissing: true as const, segmentationId: seg.id };
   const checkpoint = (JSON.parse((await InferenceCache.findByPk(seg.id))!.paramsJson) as SegmentJson).checkpoint;
-  const key = { pictureId: view.pictureId, modelId, algorithm: explainAlgorithm(algorithm), paramsKey: keyOf([checkpoint, part]) };
+  const key = { pictureId: view.pictureId, modelId, algorithm: explainAlgorithm(algorithm), paramsKey: paramsKeyOf([checkpoint, part]) };
   const hit = await InferenceCache.findOne({ where: key });
   if (hit) return { id: hit.id, cached: true, segmentationId: seg.id };
   const p = await prepare(viewer, pictureId, modelId);
-  const reply = await callSidecar(visitor, () =>
+  const reply = await demoSidecarRun(visitor, REFUSED, () =>
     unary(rpc().segmentation.Explain, { modelId, imagePng: p.input, algorithm, targetClass: part }, { deadlineMs: 120_000, signal }),
   );
   if (!reply.heatmapPng.length || !reply.overlayPng.length)
     throw new ClassificationFailed("demo:failure.noImage", "no heatmap or overlay in the Explain reply");
   const json: ExplainJson = { checkpoint, part, segmentation: seg.id, targetScore: reply.targetScore, segmentAttributions: reply.segmentAttributions };
   const name = view.legend[part]?.name ?? String(part);
-  const stored = await store(
+  const stored = await storeDemoResult(
     key,
     {
       paramsJson: JSON.stringify(json),
