@@ -34,7 +34,12 @@ export interface JobPayloads {
   inspection: { runId: number };
 }
 export type JobKind = keyof JobPayloads & string;
-export const KNOWN_JOB_KINDS: JobKind[] = ["evaluation", "inspection"];
+/**
+ * Every kind a queue of this app runs (the payloads merged in by trees.server.ts, treeTasks.server.ts
+ * and regeneration.server.ts included): their bull queues are made at start so bull-board
+ * (/admin/queues, express.server.ts) lists them before their first job.
+ */
+export const KNOWN_JOB_KINDS: JobKind[] = ["evaluation", "inspection", "tree", "tree-task", "regeneration-shard"];
 
 export type JobState = "waiting" | "active" | "delayed" | "completed" | "failed" | "paused";
 
