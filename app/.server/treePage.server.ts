@@ -72,6 +72,12 @@ export interface TreePageData {
   prediction: PredictionView | null;
   /** The result and edit view the address asks for, kept in links while a job holds them back. */
   asked: { run: boolean; edit: boolean };
+  /**
+   * The next Refresh link's count. Without JavaScript the Refresh link must differ from the
+   * address shown: a link to the same address with its #job fragment is a fragment navigation,
+   * which scrolls and never reloads, so the job looked stuck forever.
+   */
+  nextPoll: number;
   edits: Array<{ nodeId: string; candidateId: string; favourClass: number }>;
   edit: { view: "full" | "prototypes"; graph: TreeGraphView; node: string; candidates: CandidateView[] } | null;
   modify: boolean;
@@ -98,6 +104,7 @@ export async function treePageLoader(request: Request, page: TreePage): Promise<
     chosen: null,
     prediction: null,
     asked: { run: sp.get("run") === "1", edit: sp.get("edit") === "1" },
+    nextPoll: ((/^\d{1,6}$/.test(sp.get("poll") ?? "") ? Number(sp.get("poll")) : 0) + 1) % 1_000_000,
     edits: [],
     edit: null,
     modify: false,

@@ -86,7 +86,7 @@ export default function CubPage() {
             <JobProgress
               key={`${d.job.id}:${d.job.state}`}
               job={d.job}
-              refreshHref={treeHref(ROUTE, { ...keep, job: d.job.id, edit: d.edit || d.asked.edit ? "1" : "" }, "job")}
+              refreshHref={treeHref(ROUTE, { ...keep, job: d.job.id, edit: d.edit || d.asked.edit ? "1" : "", poll: String(d.nextPoll) }, "job")}
               savedHref={(id) => treeHref(ROUTE, { model: id, seed: String(d.seed), sample: d.sample, run: d.sample ? "1" : "" }, "results")}
             />
           ) : null}

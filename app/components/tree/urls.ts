@@ -1,6 +1,6 @@
 // Addresses of the tree pages' states (app/.server/treePage.server.ts reads the same names):
 // every step is a link or a form POST, so the pages work without JavaScript.
-export type TreeParams = Partial<Record<"model" | "seed" | "sample" | "run" | "edit" | "view" | "node" | "modify" | "save" | "job", string>>;
+export type TreeParams = Partial<Record<"model" | "seed" | "sample" | "run" | "edit" | "view" | "node" | "modify" | "save" | "job" | "poll", string>>;
 
 export function treeHref(route: string, params: TreeParams, hash = ""): string {
   const p = new URLSearchParams();
