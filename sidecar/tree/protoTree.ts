@@ -442,10 +442,19 @@ export function leafUpdate(
   yPred: Float32Array,
   numClasses: number,
 ): void {
+  const update = leafUpdateTerms(leafDistributions(leafLogits, numClasses), pa, labels, yPred, numClasses);
+  applyLeafUpdate(leafLogits, epochStartLogits, nBatches, update);
+}
+
+/**
+ * The batch's evidence Σ_b pa_leaf(b) · dist_leaf ⊙ y_b / ŷ_b of leafUpdate, [L × C], for the
+ * leaf distributions `dists` the batch was routed with. It is a sum over images, so the terms of
+ * a batch's shards add up to the whole batch's (data-parallel training, dataParallel.ts).
+ */
+export function leafUpdateTerms(dists: Float32Array, pa: Float32Array, labels: ArrayLike<number>, yPred: Float32Array, numClasses: number): Float32Array {
   const C = numClasses;
-  const L = leafLogits.length / C;
+  const L = dists.length / C;
   const B = labels.length;
-  const dists = leafDistributions(leafLogits, C);
   const update = new Float32Array(L * C);
   for (let b = 0; b < B; b++) {
     const c = labels[b];
@@ -455,6 +464,11 @@ export function leafUpdate(
       update[k * C + c] += Math.min(1, Math.max(0, share));
     }
   }
+  return update;
+}
+
+/** logits ← relu(logits − logits₀ / nBatches) + update (leafUpdate's second half). */
+export function applyLeafUpdate(leafLogits: Float32Array, epochStartLogits: Float32Array, nBatches: number, update: Float32Array): void {
   for (let i = 0; i < leafLogits.length; i++) leafLogits[i] = Math.max(0, leafLogits[i] - epochStartLogits[i] / nBatches) + update[i];
 }
 

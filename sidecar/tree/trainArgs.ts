@@ -172,6 +172,8 @@ export function protoTreeOptions(req: WorkerTrainRequest): ProtoTreeTrainOptions
     pruningThreshold: num("pruning_threshold"),
     testEvery: num("test_every"),
     seed: (req.seed || 1) >>> 0,
+    // 0 (unset on the wire) is one thread; the handler has refused a count above this host's max_ddp.
+    ddp: Math.max(1, req.ddpNum || 1),
     command: `task ${req.taskId}`,
   };
 }

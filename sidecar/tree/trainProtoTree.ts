@@ -8,11 +8,14 @@
 // Deviations for a shared CPU, stated in docs/trees.md: Adam (the brief; the reference uses AdamW)
 // with one rate for add-on and prototypes, the backbone frozen by default (the reference freezes it
 // for its first epochs only), and training/test subsets of the dataset's splits.
+// `ddp` > 1 trains data-parallel over that many threads of this host (dataParallel.ts: each batch
+// split into shards, gradients averaged, leaf-update terms summed, every step); the other stages
+// run on the task's own thread.
 //
 // Command for platform trees:
 //   npx tsx sidecar/tree/trainProtoTree.ts --dataset fashion-mnist --id <id> [--depth 8] [--iterations 300]
 //       [--proto-dim 128] [--batch 64] [--train-size 5000] [--test-size 2000] [--lr 0.001] [--backbone <zoo id>]
-//       [--layer layer3] [--fine-tune] [--pruning-threshold 0] [--seed 1]
+//       [--layer layer3] [--fine-tune] [--pruning-threshold 0] [--seed 1] [--ddp 1]
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -27,6 +30,7 @@ import { loadZooNet } from "../zoo/zooNet.ts";
 import type { WeightMap } from "../zoo/layers.ts";
 import { savePlatformTree } from "./checkpoint.ts";
 import { treeDatasets, loadTreeDataset } from "./treeDatasets.ts";
+import { DataParallelStep, type BatchRows } from "./dataParallel.ts";
 import {
   PROTOTREE_CATEGORY,
   addOn,
@@ -35,8 +39,6 @@ import {
   greedyPath,
   initialTreeWeights,
   leafDistribution,
-  leafPathProbabilities,
-  leafUpdate,
   makeBackbone,
   nodesOf,
   numPrototypesOf,
@@ -80,6 +82,8 @@ export interface ProtoTreeTrainOptions {
   pruningThreshold: number;
   testEvery: number;
   seed: number;
+  /** Threads the training steps run on (data parallel when > 1; dataParallel.ts). */
+  ddp: number;
   command: string;
 }
 
@@ -98,6 +102,7 @@ export const DEFAULT_TRAIN_OPTIONS: Omit<ProtoTreeTrainOptions, "dataset" | "com
   pruningThreshold: 0,
   testEvery: 25,
   seed: 1,
+  ddp: 1,
 };
 
 export class TrainCancelledError extends Error {
@@ -160,21 +165,30 @@ class FeatureCache {
       f.dispose();
     }
   }
-  /** Features of positions `pos` (into `indices`). */
-  batch(pos: ArrayLike<number>): tf.Tensor4D {
+  /** Features of positions `pos` (into `indices`), as rows [n, h, w, c]. */
+  rows(pos: ArrayLike<number>): BatchRows {
     const [h, w, c] = this.shape;
     const m = h * w * c;
     const buf = new Float32Array(pos.length * m);
     for (let i = 0; i < pos.length; i++) buf.set(this.data!.subarray(pos[i] * m, (pos[i] + 1) * m), i * m);
-    return tf.tensor4d(buf, [pos.length, h, w, c]);
+    return { data: buf, shape: [pos.length, h, w, c] };
+  }
+  batch(pos: ArrayLike<number>): tf.Tensor4D {
+    const r = this.rows(pos);
+    return tf.tensor4d(r.data, r.shape);
   }
 }
 
 export function imagesOf(ds: ImageDataset, idx: ArrayLike<number>): tf.Tensor4D {
+  const r = imageRows(ds, idx);
+  return tf.tensor4d(r.data, r.shape);
+}
+
+export function imageRows(ds: ImageDataset, idx: ArrayLike<number>): BatchRows {
   const n = ds.height * ds.width * ds.channels;
   const buf = new Float32Array(idx.length * n);
   for (let b = 0; b < idx.length; b++) buf.set(ds.images.subarray(idx[b] * n, (idx[b] + 1) * n), b * n);
-  return tf.tensor4d(buf, [idx.length, ds.height, ds.width, ds.channels]);
+  return { data: buf, shape: [idx.length, ds.height, ds.width, ds.channels] };
 }
 
 /** The crop of a latent cell's pixel box, upscaled ×4 for display. */
@@ -212,7 +226,19 @@ export function defaultLayer(zoo: CheckpointManifest): BackboneLayer {
 }
 
 export async function trainProtoTree(opts: ProtoTreeTrainOptions, emit: (e: TrainProgressEvent) => void, signal?: AbortSignal): Promise<TrainResult> {
+  // The replicas start now, so their backends load while this thread reads the data.
+  const dp = new DataParallelStep(Math.max(1, Math.floor(opts.ddp || 1)));
+  try {
+    return await train(opts, dp, emit, signal);
+  } finally {
+    await dp.close();
+  }
+}
+
+async function train(opts: ProtoTreeTrainOptions, dp: DataParallelStep, emit: (e: TrainProgressEvent) => void, signal?: AbortSignal): Promise<TrainResult> {
   const t0 = Date.now();
+  const workers = dp.workers;
+  const onWorkers = workers === 1 ? "on 1 worker thread" : `on ${workers} worker threads (data parallel)`;
   const backendName = tf.getBackend();
   const check = () => {
     if (signal?.aborted) throw new TrainCancelledError();
@@ -252,7 +278,7 @@ export async function trainProtoTree(opts: ProtoTreeTrainOptions, emit: (e: Trai
   const layer = opts.layer || defaultLayer(zoo.manifest);
   log(
     `ProtoTree on ${info.name}: ${trainIdx.length} training / ${testIdx.length} test images, ${C} classes; backbone ${backboneId} up to ${layer}` +
-      ` (${opts.freezeBackbone ? "frozen" : "fine-tuned"}), depth ${opts.depth} (${numPrototypesOf(opts.depth)} prototypes, ${2 ** opts.depth} leaves), prototype dimension ${opts.protoDim}, on ${backendName}`,
+      ` (${opts.freezeBackbone ? "frozen" : "fine-tuned"}), depth ${opts.depth} (${numPrototypesOf(opts.depth)} prototypes, ${2 ** opts.depth} leaves), prototype dimension ${opts.protoDim}, on ${backendName}; training ${onWorkers}`,
   );
 
   // The plain CNN's accuracy on the same test split (the comparison the task and tree pages show).
@@ -385,14 +411,32 @@ export async function trainProtoTree(opts: ProtoTreeTrainOptions, emit: (e: Trai
 
   // ---- training
   stage("training", "running");
-  const trainVars = [tree.addOnKernel, tree.addOnBias, tree.prototypes];
-  const optimizer = tf.train.adam(opts.lr);
-  const bbOptimizer = opts.freezeBackbone ? null : tf.train.adam(opts.lrBackbone);
   const bbVars = [...bbWeights.values()];
+  dp.init(
+    {
+      depth: opts.depth,
+      numClasses: C,
+      addOnKernel: tree.addOnKernel,
+      addOnBias: tree.addOnBias,
+      prototypes: tree.prototypes,
+      backbone: opts.freezeBackbone ? null : backbone,
+      backboneVars: opts.freezeBackbone ? [] : bbVars,
+    },
+    opts.lr,
+    opts.lrBackbone,
+  );
+  if (workers > 1) {
+    await dp.ready();
+    log(
+      `training on ${workers} worker threads: each batch of ${opts.batchSize} is split into ${workers} shards, gradients averaged and leaf updates summed every step`,
+    );
+  }
   const nBatches = Math.ceil(trainIdx.length / opts.batchSize);
   let order = rng.permutation(trainIdx.length);
   let epochStart = Float32Array.from(tree.leafLogits);
   let testAccuracyBeforePruning = NaN;
+  const trainStart = Date.now();
+  let stepMs = 0;
   for (let it = 1; it <= opts.iterations; it++) {
     check();
     const b = (it - 1) % nBatches;
@@ -401,52 +445,34 @@ export async function trainProtoTree(opts: ProtoTreeTrainOptions, emit: (e: Trai
       epochStart = Float32Array.from(tree.leafLogits);
     }
     const pos = order.subarray(b * opts.batchSize, Math.min(trainIdx.length, (b + 1) * opts.batchSize));
-    const labels = Array.from(pos, (p) => data.train.labels[trainIdx[p]]);
-    const yOneHot = tf.tidy(() => tf.oneHot(tf.tensor1d(labels, "int32"), C).toFloat() as tf.Tensor2D);
-    const dists = tf.tensor2d(leafDistributionsOf(tree), [L, C]);
-    let pa: tf.Tensor2D | null = null;
-    let yPred: tf.Tensor2D | null = null;
-    const lossFn = () => {
-      const f = featuresOf(trainCache, data.train, trainIdx, pos, !opts.freezeBackbone);
-      const { sims } = similaritiesFromDistances(patchDistances(addOn(tree, f), tree.prototypes as tf.Tensor2D));
-      const p = leafPathProbabilities(sims, opts.depth);
-      const y = tf.matMul(p, dists) as tf.Tensor2D;
-      pa = tf.keep(p);
-      yPred = tf.keep(y);
-      // NLL of the soft tree's output (train.py: F.nll_loss(torch.log(ys_pred), ys)); the epsilon
-      // keeps log finite if a class's probability underflows.
-      return tf.neg(tf.mean(tf.sum(tf.mul(yOneHot, tf.log(tf.add(y, 1e-12))), 1))) as tf.Scalar;
-    };
-    const { value, grads } = tf.variableGrads(lossFn, opts.freezeBackbone ? trainVars : [...trainVars, ...bbVars]);
-    optimizer.applyGradients(Object.fromEntries(trainVars.map((v) => [v.name, grads[v.name]])) as Record<string, tf.Variable>);
-    if (bbOptimizer) bbOptimizer.applyGradients(Object.fromEntries(bbVars.map((v) => [v.name, grads[v.name]])) as Record<string, tf.Variable>);
-    const loss = value.dataSync()[0];
-    const paArr = pa!.dataSync() as Float32Array;
-    const yArr = yPred!.dataSync() as Float32Array;
-    tf.dispose([value, ...Object.values(grads), pa!, yPred!, yOneHot, dists]);
-    // Derivative-free leaf update after the gradient step (train.py train_epoch).
-    leafUpdate(tree.leafLogits, epochStart, nBatches, paArr, labels, yArr, C);
-    let correct = 0;
-    for (let i = 0; i < labels.length; i++) {
-      let m = 0;
-      for (let j = 1; j < C; j++) if (yArr[i * C + j] > yArr[i * C + m]) m = j;
-      if (m === labels[i]) correct++;
-    }
+    const labels = Int32Array.from(pos, (p) => data.train.labels[trainIdx[p]]);
+    const rows = opts.freezeBackbone
+      ? trainCache.rows(pos)
+      : imageRows(
+          data.train,
+          Array.from(pos, (p) => trainIdx[p]),
+        );
+    // The gradient step and, after it, the derivative-free leaf update (train.py train_epoch).
+    const s0 = Date.now();
+    const { loss, correct } = await dp.step(rows, labels, tree.leafLogits, epochStart, nBatches);
+    stepMs += Date.now() - s0;
     if (!Number.isFinite(loss)) throw new Error(`the loss became ${loss} at iteration ${it}; try a lower learning rate`);
     let testAccuracy = NaN;
     at("training", it / opts.iterations);
     if (it % opts.testEvery === 0 || it === opts.iterations) {
       testAccuracy = evaluate(tree.full).soft;
       log(
-        `iteration ${it}/${opts.iterations}: loss ${loss.toFixed(4)}, batch accuracy ${((correct / labels.length) * 100).toFixed(1)} %, test accuracy ${(testAccuracy * 100).toFixed(2)} %`,
+        `iteration ${it}/${opts.iterations} (${workers === 1 ? "1 worker" : `${workers} workers`}): loss ${loss.toFixed(4)}, batch accuracy ${((correct / labels.length) * 100).toFixed(1)} %, test accuracy ${(testAccuracy * 100).toFixed(2)} %`,
       );
       emitSamples(it);
     }
     testAccuracyBeforePruning = Number.isNaN(testAccuracy) ? testAccuracyBeforePruning : testAccuracy;
     emit({ kind: "scalar", iteration: it, loss, trainAccuracy: correct / labels.length, testAccuracy, progress });
   }
-  optimizer.dispose();
-  bbOptimizer?.dispose();
+  await dp.close();
+  log(
+    `training: ${opts.iterations} steps ${onWorkers} in ${((Date.now() - trainStart) / 1000).toFixed(1)} s; the steps alone ${(stepMs / 1000).toFixed(1)} s, ${(opts.iterations / Math.max(stepMs / 1000, 1e-3)).toFixed(2)} steps/s`,
+  );
   stage("training", "done");
 
   /** A few test images with the tree's greedy prediction (the task page's images as training goes). */
@@ -545,12 +571,6 @@ export async function trainProtoTree(opts: ProtoTreeTrainOptions, emit: (e: Trai
 
 const round4 = (v: number) => (Number.isFinite(v) ? Math.round(v * 10000) / 10000 : v);
 
-function leafDistributionsOf(tree: ProtoTree): Float32Array {
-  const out = new Float32Array(tree.numLeaves * tree.numClasses);
-  for (let k = 0; k < tree.numLeaves; k++) out.set(leafDistribution(tree, tree.numPrototypes + k), k * tree.numClasses);
-  return out;
-}
-
 /**
  * Projection as project.py project_with_class_constraints: each prototype becomes the latent
  * patch, over the training images whose label is the argmax class of some leaf below its node,
@@ -626,6 +646,7 @@ async function main() {
       "pruning-threshold": { type: "string", default: "0" },
       "test-every": { type: "string", default: "50" },
       seed: { type: "string", default: "1" },
+      ddp: { type: "string", default: "1" },
       out: { type: "string" },
     },
   });
@@ -652,6 +673,7 @@ async function main() {
       pruningThreshold: n(values["pruning-threshold"]),
       testEvery: n(values["test-every"]),
       seed: n(values.seed),
+      ddp: n(values.ddp),
       command: `npx tsx sidecar/tree/trainProtoTree.ts ${process.argv.slice(2).join(" ")}`,
     },
     (e) => {
