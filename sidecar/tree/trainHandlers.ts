@@ -8,8 +8,11 @@
 //    kernel cannot be interrupted; the tree is written only at the very end, by an atomic rename,
 //    so a cancelled task writes nothing). Category "ProtPTree" trains a ProtoTree
 //    (trainProtoTree.ts); "SeBoW" is dispatched to trainSebow (sidecar/tree/sebow.ts).
-//  - ddp_num: this host trains a task on one thread; a larger count is refused with
-//    RESOURCE_EXHAUSTED (max_ddp = 1 in TaskOptions; docs in sidecar/tree/README.md).
+//  - ddp_num: a ProtoTree task trains data-parallel on that many threads of this host (its own
+//    thread and ddp_num − 1 replicas, sidecar/tree/dataParallel.ts). TaskOptions.max_ddp is
+//    maxDdp() (TREE_MAX_DDP); a larger count is refused with RESOURCE_EXHAUSTED. SeBoW trains on
+//    one thread (is_support_ddp false; why: sidecar/tree/README.md) and refuses ddp_num > 1.
+//  - The pool counts threads, not tasks: a task takes ddp_num of trainSlots() (see admits()).
 import os from "node:os";
 import { Worker } from "node:worker_threads";
 import * as grpc from "@grpc/grpc-js";
@@ -33,14 +36,36 @@ const log = logger.child({ service: "tree-train" });
 export const DEPTHS = [8, 9, 10];
 export const ITERATIONS = [100, 150, 200, 250, 300];
 export const PROTO_DIMS = [128, 256, 512, 1024];
-/** Data-parallel threads per task this host serves (see the header). */
-export const MAX_DDP = 1;
+const cores = () => os.availableParallelism?.() ?? os.cpus().length;
 
-/** Tasks training at once on this sidecar (each takes one core); TREE_TRAIN_SLOTS overrides. */
+/**
+ * Threads one task may train on here (TaskOptions.max_ddp): TREE_MAX_DDP, by default the cores
+ * up to 4. Each thread is one core (the wasm backend is single-threaded: runtime/backend.ts);
+ * past 4 a default batch of 64 would be cut into shards of 16 images or fewer, where copying the
+ * weights to every replica each step weighs more than the compute it spreads (README's figures).
+ */
+export function maxDdp(): number {
+  const env = Number(process.env.TREE_MAX_DDP);
+  if (process.env.TREE_MAX_DDP && Number.isInteger(env) && env >= 1) return env;
+  return Math.max(1, Math.min(cores(), 4));
+}
+
+/** Training threads this sidecar runs at once (TREE_TRAIN_SLOTS; default half the cores, at least 1). */
 export function trainSlots(): number {
   const env = Number(process.env.TREE_TRAIN_SLOTS);
   if (Number.isInteger(env) && env >= 1) return env;
-  return Math.max(1, Math.floor((os.availableParallelism?.() ?? os.cpus().length) / 2));
+  return Math.max(1, Math.floor(cores() / 2));
+}
+
+/**
+ * Whether a task of `threads` threads may start while `busy` training threads run: when it fits
+ * in the slots, or when nothing trains at all. The second case lets a task of up to max_ddp
+ * threads start on an idle sidecar even where max_ddp exceeds the slots (2 cores: 1 slot, max_ddp
+ * 2): the app answers RESOURCE_EXHAUSTED by waiting and retrying (app/.server/treeTasks.server.ts
+ * trainWhenRoom), so a count the form allows must fit some time.
+ */
+export function admits(threads: number, busy: number): boolean {
+  return busy === 0 || busy + threads <= trainSlots();
 }
 
 function sebowDatasets(): TreeDataset[] {
@@ -79,13 +104,13 @@ export async function taskOptions(): Promise<TaskOptionsReply> {
   }));
   return {
     algorithms: [
-      { id: "ProtPTree", args: protoTreeArgs() as TreeArg[], isSupportDdp: MAX_DDP > 1, datasets: protoDatasets },
+      { id: "ProtPTree", args: protoTreeArgs() as TreeArg[], isSupportDdp: maxDdp() > 1, datasets: protoDatasets },
       { id: "SeBoW", args: (sebow ?? []) as TreeArg[], isSupportDdp: false, datasets: sebow ? sebowDatasets() : [] },
     ],
     depths: DEPTHS,
     iterations: ITERATIONS,
     protoDims: PROTO_DIMS,
-    maxDdp: MAX_DDP,
+    maxDdp: maxDdp(),
   };
 }
 
@@ -100,8 +125,8 @@ export class TrainRefusal extends Error {
   }
 }
 
-/** Checks that need no data: caller, name, category, counts. The worker checks the rest (arguments, dataset). */
-export function precheck(req: TrainRequest__Output, running: number): void {
+/** Checks that need no data: caller, name, category, counts (`busy`: training threads running now). The worker checks the rest (arguments, dataset). */
+export function precheck(req: TrainRequest__Output, busy: number): void {
   const bad = (m: string) => new TrainRefusal(grpc.status.INVALID_ARGUMENT, m);
   if (!req.caller?.username) throw bad("Train needs the signed-in caller");
   if (!validTreeName(req.modelName ?? "")) throw bad("model_name must be 1–64 letters, digits, '-', '_' or '.'");
@@ -111,13 +136,20 @@ export function precheck(req: TrainRequest__Output, running: number): void {
     throw new TrainRefusal(grpc.status.ALREADY_EXISTS, `you already have a tree named "${req.modelName}"`);
   const ddp = req.ddpNum || 1;
   if (ddp < 1) throw bad(`ddp_num must be at least 1, got ${req.ddpNum}`);
-  if (ddp > MAX_DDP)
+  if (!Number.isInteger(ddp)) throw bad(`ddp_num must be a whole number, got ${req.ddpNum}`);
+  // Not RESOURCE_EXHAUSTED: the app would wait for room that never comes.
+  if (ddp > 1 && req.category === "SeBoW") throw bad(`SeBoW trains on one thread (is_support_ddp is false); ddp_num must be 1, got ${ddp}`);
+  const max = maxDdp();
+  if (ddp > max)
     throw new TrainRefusal(
       grpc.status.RESOURCE_EXHAUSTED,
-      `ddp_num ${ddp} exceeds what this sidecar serves (${MAX_DDP}: a task trains on one worker thread here)`,
+      `ddp_num ${ddp} exceeds what this sidecar serves (max_ddp ${max}: at most ${max} training thread(s) per task on this host)`,
     );
-  if (running >= trainSlots())
-    throw new TrainRefusal(grpc.status.RESOURCE_EXHAUSTED, `this sidecar is already training ${running} task(s), its limit; try again when one finishes`);
+  if (!admits(ddp, busy))
+    throw new TrainRefusal(
+      grpc.status.RESOURCE_EXHAUSTED,
+      `this sidecar is already training on ${busy} of its ${trainSlots()} training thread(s); a task of ${ddp} thread(s) must wait until one finishes`,
+    );
 }
 
 /** Messages between the handler and its worker thread (trainWorker.ts). */
@@ -126,9 +158,14 @@ export type WorkerMessage = { type: "event"; event: TrainEvent } | { type: "erro
 const WORKER_ENTRY = new URL("./trainWorkerEntry.mjs", import.meta.url);
 
 let running = 0;
+let busyThreads = 0;
 /** Tasks training now (tests check a cancelled one is gone). */
 export function runningTrainings(): number {
   return running;
+}
+/** Training threads in use now: each task's ddp_num. */
+export function busyTrainingThreads(): number {
+  return busyThreads;
 }
 
 export function trainHandlers(): Pick<TreeHandlers, "TaskOptions" | "Train"> {
@@ -146,7 +183,7 @@ export function trainHandlers(): Pick<TreeHandlers, "TaskOptions" | "Train"> {
     Train(call) {
       const req = call.request;
       try {
-        precheck(req, running);
+        precheck(req, busyThreads);
       } catch (err) {
         const e = err as TrainRefusal;
         call.emit("error", grpcError(e.code ?? grpc.status.INTERNAL, e.message));
@@ -174,9 +211,14 @@ export function trainHandlers(): Pick<TreeHandlers, "TaskOptions" | "Train"> {
           return;
         }
       }
+      const threads = req.ddpNum || 1;
       running++;
+      busyThreads += threads;
       const started = Date.now();
-      log.info({ task: req.taskId, category: req.category, dataset: req.dataset, depth: req.depth, iterations: req.iterations }, "tree training started");
+      log.info(
+        { task: req.taskId, category: req.category, dataset: req.dataset, depth: req.depth, iterations: req.iterations, threads },
+        `tree training started on ${threads} thread(s)`,
+      );
       const worker = new Worker(WORKER_ENTRY, {
         workerData: { req: workerReq },
       });
@@ -185,6 +227,7 @@ export function trainHandlers(): Pick<TreeHandlers, "TaskOptions" | "Train"> {
         if (finished) return false;
         finished = true;
         running--;
+        busyThreads -= threads;
         return true;
       };
       call.on("cancelled", () => {

@@ -1,7 +1,8 @@
 // TaskOptions and Train (sidecar/tree/trainHandlers.ts) over real gRPC, each task in a real worker
 // thread: a tiny ProtoTree task streams its stages, scalars, images and done event and writes the
-// caller's tree (visible to them and admins only); refused requests get their status; a cancelled
-// task writes nothing. Served by an in-test server holding only these two methods, so the test
+// caller's tree (visible to them and admins only); the same task data-parallel on two threads
+// (ddp_num 2) completes and takes two of the sidecar's training threads; refused requests get
+// their status; a cancelled task writes nothing. Served by an in-test server holding only these two methods, so the test
 // needs nothing of the rest of the Tree service.
 import fs from "node:fs";
 import os from "node:os";
@@ -12,7 +13,7 @@ import { metarankV1 } from "../../proto/contract.ts";
 import type { TreeClient } from "../../proto/generated/metarank/v1/Tree.ts";
 import type { TrainEvent__Output } from "../../proto/generated/metarank/v1/TrainEvent.ts";
 import type { TrainRequest } from "../../proto/generated/metarank/v1/TrainRequest.ts";
-import { trainHandlers, runningTrainings } from "../../sidecar/tree/trainHandlers.ts";
+import { admits, busyTrainingThreads, trainHandlers, runningTrainings } from "../../sidecar/tree/trainHandlers.ts";
 import { openTree, TreeNotFoundError } from "../../sidecar/tree/checkpoint.ts";
 import { disposeTree } from "../../sidecar/tree/protoTree.ts";
 import { initBackend } from "../../sidecar/inference/runtime/backend.ts";
@@ -24,6 +25,8 @@ let client: TreeClient;
 beforeAll(async () => {
   process.env.TREE_DIR = treeDir;
   process.env.TENSOR_BACKEND = "wasm";
+  // This host's data-parallel limit, fixed so the test does not depend on the machine's cores.
+  process.env.TREE_MAX_DDP = "2";
   await initBackend("wasm");
   const { Tree } = metarankV1("metarank/v1/tree.proto");
   server = new grpc.Server();
@@ -85,7 +88,7 @@ describe("TaskOptions", () => {
     expect(reply.depths).toEqual([8, 9, 10]);
     expect(reply.iterations).toEqual([100, 150, 200, 250, 300]);
     expect(reply.protoDims).toEqual([128, 256, 512, 1024]);
-    expect(reply.maxDdp).toBe(1);
+    expect(reply.maxDdp).toBe(2);
     const algos = reply.algorithms as Array<{
       id: string;
       args: Array<{ name: string; description: string; value: string }>;
@@ -100,6 +103,7 @@ describe("TaskOptions", () => {
       expect(a.value).not.toBe("");
     }
     expect(algos.map((a) => a.id)).toEqual(["ProtPTree", "SeBoW"]);
+    expect(algos.map((a) => (a as unknown as { isSupportDdp: boolean }).isSupportDdp)).toEqual([true, false]);
   });
 });
 
@@ -140,9 +144,65 @@ describe("Train", () => {
     expect(again.error?.code).toBe(grpc.status.ALREADY_EXISTS);
   }, 300_000);
 
+  it("trains data-parallel on two threads (ddp_num 2), taking two of the sidecar's training threads", async () => {
+    const slots = process.env.TREE_TRAIN_SLOTS;
+    process.env.TREE_TRAIN_SLOTS = "2";
+    let busyDuring = -1;
+    let second: Promise<{ error: grpc.ServiceError | null }> | null = null;
+    try {
+      const { events, error } = await train({ ...tiny, taskId: "t-ddp", modelName: "tiny-ddp", ddpNum: 2 }, (e) => {
+        if (e.scalar?.iteration === 1 && !second) {
+          busyDuring = busyTrainingThreads();
+          // Both slots are taken by this task: a one-thread task must wait.
+          second = train({ ...tiny, taskId: "t-wait", modelName: "waits" });
+        }
+      });
+      expect(error).toBeNull();
+      expect(busyDuring).toBe(2);
+      const waited = await second!;
+      expect(waited.error?.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
+      expect(waited.error?.details).toMatch(/training on 2 of its 2 training thread/);
+      const logs = events.filter((e) => e.log).map((e) => e.log!);
+      expect(logs.some((l) => /training on 2 worker threads \(data parallel\)/.test(l))).toBe(true);
+      expect(logs.some((l) => /^iteration 3\/6 \(2 workers\)/.test(l))).toBe(true);
+      expect(logs.some((l) => /^training: 6 steps on 2 worker threads .* steps\/s$/.test(l))).toBe(true);
+      const scalars = events.filter((e) => e.scalar).map((e) => e.scalar!);
+      expect(scalars.map((x) => x.iteration)).toEqual([1, 2, 3, 4, 5, 6]);
+      for (const x of scalars) expect(Number.isFinite(x.loss)).toBe(true);
+      const last = events.at(-1)!;
+      expect(last.done?.treeId).toBe("user:alice:tiny-ddp");
+      expect(last.done!.leaves).toBe(4);
+      const tree = openTree("user:alice:tiny-ddp", { username: "alice" });
+      expect(tree.manifest.iterations).toBe(6);
+      disposeTree(tree);
+      expect(busyTrainingThreads()).toBe(0);
+      expect(fs.existsSync(path.join(treeDir, "users", "alice", "waits"))).toBe(false);
+    } finally {
+      if (slots === undefined) delete process.env.TREE_TRAIN_SLOTS;
+      else process.env.TREE_TRAIN_SLOTS = slots;
+    }
+  }, 300_000);
+
+  it("counts threads, not tasks: a task starts when its threads fit in the free slots, or on an idle sidecar", () => {
+    const slots = process.env.TREE_TRAIN_SLOTS;
+    try {
+      process.env.TREE_TRAIN_SLOTS = "1";
+      expect(admits(2, 0)).toBe(true);
+      expect(admits(1, 1)).toBe(false);
+      process.env.TREE_TRAIN_SLOTS = "3";
+      expect(admits(2, 1)).toBe(true);
+      expect(admits(2, 2)).toBe(false);
+      expect(admits(1, 2)).toBe(true);
+    } finally {
+      if (slots === undefined) delete process.env.TREE_TRAIN_SLOTS;
+      else process.env.TREE_TRAIN_SLOTS = slots;
+    }
+  });
+
   it("refuses what it cannot serve with the status that says why", async () => {
     const cases: Array<[Partial<TrainRequest>, grpc.status, RegExp]> = [
-      [{ ddpNum: 2 }, grpc.status.RESOURCE_EXHAUSTED, /ddp_num 2/],
+      [{ ddpNum: 3 }, grpc.status.RESOURCE_EXHAUSTED, /ddp_num 3 exceeds what this sidecar serves \(max_ddp 2/],
+      [{ category: "SeBoW", ddpNum: 2 }, grpc.status.INVALID_ARGUMENT, /SeBoW trains on one thread/],
       [{ args: { epochs: "3" } }, grpc.status.INVALID_ARGUMENT, /unknown ProtPTree argument "epochs"/],
       [{ args: { batch_size: "0" } }, grpc.status.INVALID_ARGUMENT, /batch_size must be an integer from 4/],
       [{ args: { freeze_backbone: "maybe" } }, grpc.status.INVALID_ARGUMENT, /freeze_backbone must be one of true, false/],
@@ -168,5 +228,24 @@ describe("Train", () => {
     await new Promise((r) => setTimeout(r, 200));
     expect(runningTrainings()).toBe(0);
     expect(fs.existsSync(path.join(treeDir, "users", "alice", "cancelled"))).toBe(false);
+  }, 300_000);
+
+  it("cancelling a data-parallel task stops its replica threads too", async () => {
+    // Linux lists a process's threads in /proc/self/task; a worker thread is one of them.
+    const threads = () => fs.readdirSync("/proc/self/task").length;
+    const before = threads();
+    let during = 0;
+    const { error } = await train({ ...tiny, modelName: "cancelled-ddp", iterations: 5000, ddpNum: 2 }, (e, call) => {
+      if (e.scalar?.iteration === 2) {
+        during = threads();
+        call.cancel();
+      }
+    });
+    expect(error?.code).toBe(grpc.status.CANCELLED);
+    expect(during).toBeGreaterThanOrEqual(before + 2);
+    for (let i = 0; i < 50 && threads() > before; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(threads()).toBeLessThanOrEqual(before);
+    expect(busyTrainingThreads()).toBe(0);
+    expect(fs.existsSync(path.join(treeDir, "users", "alice", "cancelled-ddp"))).toBe(false);
   }, 300_000);
 });
