@@ -1,7 +1,10 @@
 // What the pool-backed services (Segmentation, MultiLabel) check in a request before a worker is
 // taken (issue 16 closing note: each service had its own copy): the picture's size and the model
-// id, each refused as a BadRequest (INVALID_ARGUMENT, sidecar/grpc/unary.ts) that says what to change.
+// id, each refused as a BadRequest (INVALID_ARGUMENT, sidecar/grpc/unary.ts) that says what to
+// change; and the options their pool job runs with.
 import { BadRequest } from "../grpc/unary.ts";
+import { boundsFromEnv, timeLimitMs, type Cost } from "./cost.ts";
+import { callSignal } from "./service.ts";
 import type { RawTensor } from "./imageInput.ts";
 import type { SegmentRequest__Output } from "../../proto/generated/metarank/v1/SegmentRequest.ts";
 
@@ -33,4 +36,12 @@ export function catalogueModel<M extends { id: string }>(models: M[], id: string
   if (!m)
     throw new BadRequest(`unknown ${what} model "${id}"; available: ${models.map((x) => x.id).join(", ") || `none (train one with npm run ${trainCommand})`}`);
   return m;
+}
+
+/**
+ * A pool job's options for a call: cancelled with the call (callSignal), and limited to the time
+ * its cost allows under the sidecar's bounds (cost.ts timeLimitMs).
+ */
+export function poolJobOptions(call: Parameters<typeof callSignal>[0], cost: Cost) {
+  return { signal: callSignal(call), timeLimitMs: timeLimitMs(cost, boundsFromEnv()) };
 }

@@ -9,9 +9,8 @@ import type { MultiLabelHandlers } from "../../../proto/generated/metarank/v1/Mu
 import type { RankedLabel } from "../../../proto/generated/metarank/v1/RankedLabel.ts";
 import type { RankedClass } from "../../zoo/multiLabel.ts";
 import { BadRequest, protoService, unaryHandlers } from "../../grpc/unary.ts";
-import { boundsFromEnv, timeLimitMs } from "../cost.ts";
-import { catalogueModel, requestImage } from "../requestInput.ts";
-import { callSignal, thePool } from "../service.ts";
+import { catalogueModel, poolJobOptions, requestImage } from "../requestInput.ts";
+import { thePool } from "../service.ts";
 import { MAX_TOP_K, METHOD_OF, MULTILABEL_ALGORITHMS, listMultiLabelModels, type MultiLabelAlgorithm, type MultiLabelModelInfo } from "./job.ts";
 
 const PROTO = "metarank/v1/multilabel.proto" as const;
@@ -44,10 +43,7 @@ export function multiLabelHandlers(): MultiLabelHandlers {
         const modelId = String(req.modelId ?? "");
         modelOf(modelId);
         const topK = topKOf(req.topK);
-        const r = await thePool().multiLabelClassify(
-          { modelId, image: requestImage(req), topK },
-          { signal: callSignal(call), timeLimitMs: timeLimitMs({ evaluations: 1, drivers: [] }, boundsFromEnv()) },
-        );
+        const r = await thePool().multiLabelClassify({ modelId, image: requestImage(req), topK }, poolJobOptions(call, { evaluations: 1, drivers: [] }));
         return { ranked: rankedToProto(r.ranked), classNames: r.classNames, elapsedMs: r.elapsedMs };
       },
       (req) => ({ model: req.modelId }),
@@ -70,7 +66,7 @@ export function multiLabelHandlers(): MultiLabelHandlers {
         const evaluations = algorithm === "LIME" ? Number(p.n_samples) + 1 : Math.ceil(model.inputHeight / 4) * Math.ceil(model.inputWidth / 4) + 1;
         const r = await thePool().multiLabelExplain(
           { modelId, image: requestImage(req), algorithm, targetClass: target, topK },
-          { signal: callSignal(call), timeLimitMs: timeLimitMs({ evaluations, drivers: [] }, boundsFromEnv()) },
+          poolJobOptions(call, { evaluations, drivers: [] }),
         );
         return {
           ranked: rankedToProto(r.ranked),

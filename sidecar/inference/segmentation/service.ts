@@ -9,9 +9,8 @@ import { metarankV1 } from "../../../proto/contract.ts";
 import type { SegmentReply } from "../../../proto/generated/metarank/v1/SegmentReply.ts";
 import type { SegmentationHandlers } from "../../../proto/generated/metarank/v1/Segmentation.ts";
 import { BadRequest, protoService, unaryHandlers } from "../../grpc/unary.ts";
-import { boundsFromEnv, timeLimitMs } from "../cost.ts";
-import { catalogueModel, requestImage } from "../requestInput.ts";
-import { callSignal, thePool } from "../service.ts";
+import { catalogueModel, poolJobOptions, requestImage } from "../requestInput.ts";
+import { thePool } from "../service.ts";
 import { SEG_ALGORITHMS, listSegModels, type SegModelInfo, type SegmentResult } from "./job.ts";
 
 const PROTO = "metarank/v1/segmentation.proto" as const;
@@ -45,10 +44,7 @@ export function segmentationHandlers(): SegmentationHandlers {
         const req = call.request;
         const modelId = String(req.modelId ?? "");
         modelOf(modelId);
-        const r = await thePool().segment(
-          { modelId, image: requestImage(req) },
-          { signal: callSignal(call), timeLimitMs: timeLimitMs({ evaluations: 1, drivers: [] }, boundsFromEnv()) },
-        );
+        const r = await thePool().segment({ modelId, image: requestImage(req) }, poolJobOptions(call, { evaluations: 1, drivers: [] }));
         return segmentToProto(r);
       },
       (req) => ({ model: req.modelId }),
@@ -67,10 +63,7 @@ export function segmentationHandlers(): SegmentationHandlers {
           throw new BadRequest(`target_class must be a class of ${modelId} from 1 to ${model.classNames.length - 1} (0 is the background); got ${target}`);
         // Feature_Ablation: one evaluation per segment id up to the largest (at most every class) and the input; GradCAM: one gradient.
         const cost = { evaluations: algorithm === "Feature_Ablation" ? model.classNames.length + 2 : 3, drivers: [] };
-        const r = await thePool().segExplain(
-          { modelId, image: requestImage(req), algorithm, targetClass: target },
-          { signal: callSignal(call), timeLimitMs: timeLimitMs(cost, boundsFromEnv()) },
-        );
+        const r = await thePool().segExplain({ modelId, image: requestImage(req), algorithm, targetClass: target }, poolJobOptions(call, cost));
         return {
           segmentation: segmentToProto(r),
           algorithm: r.algorithm,
