@@ -2,7 +2,8 @@
 // seed 001 "Create task page", "My tasks page", §4, §5, §8): the create form's validation in the
 // seed's order and the refused Chinese remarks; a tiny ProtPTree task on Fashion-MNIST (the
 // advanced options the sidecar offers for a quick run) queued, streamed (log, curves, images,
-// stages) and completed, its tree then listed by the sidecar's Tree.ListTrees for its owner only;
+// stages) and completed, its tree then listed by the sidecar's Tree.ListTrees and offered in /cub's model select for its
+// owner only;
 // a cancelled task; a task the sidecar fails, with its reason; another user's task answered 404
 // (任务不存在或无权限) and not deletable by them. Once on the in-process queue, once on bull with
 // a real Redis; the database is TEST_DB's (sqlite or mariadb).
@@ -176,6 +177,13 @@ function describeStack(label: string, env: () => Record<string, string>) {
       expect(mine.map((t) => t.treeId)).toContain(`user:alice${tag}:tiny-${tag}`);
       const theirs = await listTrees(stack.sidecarAddress, `bob${tag}`);
       expect(theirs.map((t) => t.treeId)).not.toContain(`user:alice${tag}:tiny-${tag}`);
+      // The bird page's model select offers it to its owner (trained on the platform's data, so
+      // it is listed beside the platform's Fashion-MNIST trees), and to nobody else.
+      const treeId = `user:alice${tag}:tiny-${tag}`;
+      expect(await alice.html("/cub")).toContain(`<option value="${treeId}">tiny-${tag} (yours, trained on `);
+      expect(await bob.html("/cub")).not.toContain(treeId);
+      expect((await bob.get(`/cub?model=${encodeURIComponent(treeId)}`)).status).toBe(404);
+      expect((await alice.get(`/cub?model=${encodeURIComponent(treeId)}`)).status).toBe(200);
       // The same name again is refused (one tree per owner and name).
       const again = await alice.post("/task/create_task", { ...TINY, name: `tiny-${tag}` });
       expect(alerts(await again.text())).toContain("You already have a task or tree with this name");
