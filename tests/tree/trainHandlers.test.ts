@@ -233,6 +233,8 @@ describe("Train", () => {
   it("cancelling a data-parallel task stops its replica threads too", async () => {
     // Linux lists a process's threads in /proc/self/task; a worker thread is one of them.
     const threads = () => fs.readdirSync("/proc/self/task").length;
+    // A call first, so threads the process starts once (the connection's, libuv's pool) are counted in `before`.
+    await new Promise((resolve, reject) => client.TaskOptions({}, (e, r) => (e ? reject(e) : resolve(r))));
     const before = threads();
     let during = 0;
     const { error } = await train({ ...tiny, modelName: "cancelled-ddp", iterations: 5000, ddpNum: 2 }, (e, call) => {
