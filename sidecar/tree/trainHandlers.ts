@@ -10,7 +10,7 @@
 //    (trainProtoTree.ts); "SeBoW" is dispatched to trainSebow (sidecar/tree/sebow.ts).
 //  - ddp_num: a ProtoTree task trains data-parallel on that many threads of this host (its own
 //    thread and ddp_num − 1 replicas, sidecar/tree/dataParallel.ts). TaskOptions.max_ddp is
-//    maxDdp() (TREE_MAX_DDP); a larger count is refused with RESOURCE_EXHAUSTED. SeBoW trains on
+//    maxDdp() (TREE_MAX_DDP); a larger count is refused with FAILED_PRECONDITION. SeBoW trains on
 //    one thread (is_support_ddp false; why: sidecar/tree/README.md) and refuses ddp_num > 1.
 //  - The pool counts threads, not tasks: a task takes ddp_num of trainSlots() (see admits()).
 import os from "node:os";
@@ -140,9 +140,12 @@ export function precheck(req: TrainRequest__Output, busy: number): void {
   // Not RESOURCE_EXHAUSTED: the app would wait for room that never comes.
   if (ddp > 1 && req.category === "SeBoW") throw bad(`SeBoW trains on one thread (is_support_ddp is false); ddp_num must be 1, got ${ddp}`);
   const max = maxDdp();
+  // FAILED_PRECONDITION, not RESOURCE_EXHAUSTED: a task created while this host served more (an
+  // operator lowered TREE_MAX_DDP since) would otherwise wait a day for room that never comes; the
+  // app fails it with this reason instead.
   if (ddp > max)
     throw new TrainRefusal(
-      grpc.status.RESOURCE_EXHAUSTED,
+      grpc.status.FAILED_PRECONDITION,
       `ddp_num ${ddp} exceeds what this sidecar serves (max_ddp ${max}: at most ${max} training thread(s) per task on this host)`,
     );
   if (!admits(ddp, busy))

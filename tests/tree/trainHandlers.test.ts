@@ -201,7 +201,7 @@ describe("Train", () => {
 
   it("refuses what it cannot serve with the status that says why", async () => {
     const cases: Array<[Partial<TrainRequest>, grpc.status, RegExp]> = [
-      [{ ddpNum: 3 }, grpc.status.RESOURCE_EXHAUSTED, /ddp_num 3 exceeds what this sidecar serves \(max_ddp 2/],
+      [{ ddpNum: 3 }, grpc.status.FAILED_PRECONDITION, /ddp_num 3 exceeds what this sidecar serves \(max_ddp 2/],
       [{ category: "SeBoW", ddpNum: 2 }, grpc.status.INVALID_ARGUMENT, /SeBoW trains on one thread/],
       [{ args: { epochs: "3" } }, grpc.status.INVALID_ARGUMENT, /unknown ProtPTree argument "epochs"/],
       [{ args: { batch_size: "0" } }, grpc.status.INVALID_ARGUMENT, /batch_size must be an integer from 4/],
