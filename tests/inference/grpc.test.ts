@@ -10,6 +10,7 @@ import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metarankV1 } from "../../proto/contract.ts";
 import { startTestSidecar, type TestSidecar } from "../support/sidecar.ts";
+import { grpcCalls } from "../support/poolServiceGrpc.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const SAMPLES = path.join(root, "tests/fixtures/data/samples");
@@ -20,21 +21,7 @@ const MODEL = "resnet-fashion-mnist";
 let sidecar: TestSidecar<typeof client> | undefined;
 let client: grpc.Client & Record<string, Function>;
 
-function call<Res = any>(method: string, request: unknown): Promise<Res> {
-  return new Promise((resolve, reject) => {
-    client[method](request, { deadline: new Date(Date.now() + 60_000) }, (err: grpc.ServiceError | null, res: Res) => (err ? reject(err) : resolve(res)));
-  });
-}
-
-async function invalid(method: string, request: unknown): Promise<string> {
-  const err = (await call(method, request).then(
-    () => null,
-    (e) => e,
-  )) as grpc.ServiceError | null;
-  expect(err, `${method} should have failed`).not.toBeNull();
-  expect(err!.code).toBe(grpc.status.INVALID_ARGUMENT);
-  return err!.details;
-}
+const { call, invalid } = grpcCalls(() => client, 60_000);
 
 beforeAll(async () => {
   sidecar = await startTestSidecar<typeof client>(metarankV1("metarank/v1/inference.proto").Inference, {

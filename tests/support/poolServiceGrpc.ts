@@ -22,10 +22,10 @@ export interface GrpcCalls {
  * `call` and `invalid` on the client `client()` returns when called (the sidecar starts in a hook),
  * each call with a deadline of `deadlineMs`. Any test of a sidecar service can use it.
  */
-export function grpcCalls(client: () => AnyClient, deadlineMs = 90_000): GrpcCalls {
+export function grpcCalls(client: () => grpc.Client, deadlineMs = 90_000): GrpcCalls {
   const call = <Res>(method: string, request: unknown) =>
     new Promise<Res>((resolve, reject) => {
-      client()[method](request, { deadline: new Date(Date.now() + deadlineMs) }, (err: grpc.ServiceError | null, res: Res) =>
+      (client() as AnyClient)[method](request, { deadline: new Date(Date.now() + deadlineMs) }, (err: grpc.ServiceError | null, res: Res) =>
         err ? reject(err) : resolve(res),
       );
     });

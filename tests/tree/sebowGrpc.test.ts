@@ -9,26 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metarankV1 } from "../../proto/contract.ts";
 import { startTestSidecar, type TestSidecar } from "../support/sidecar.ts";
 import { SCENES_DEFAULT_SEED, renderScene } from "../../sidecar/data/scenes.ts";
+import { grpcCalls } from "../support/poolServiceGrpc.ts";
 
 const MODEL = "sebow-scenes";
 type Client = grpc.Client & Record<string, Function>;
 let sc: TestSidecar<Client>;
 
-function call<Res = any>(method: string, request: unknown): Promise<Res> {
-  return new Promise((resolve, reject) => {
-    sc.client[method](request, { deadline: new Date(Date.now() + 120_000) }, (err: grpc.ServiceError | null, res: Res) => (err ? reject(err) : resolve(res)));
-  });
-}
-
-async function invalid(method: string, request: unknown): Promise<string> {
-  const err = (await call(method, request).then(
-    () => null,
-    (e) => e,
-  )) as grpc.ServiceError | null;
-  expect(err, `${method} should have failed`).not.toBeNull();
-  expect(err!.code).toBe(grpc.status.INVALID_ARGUMENT);
-  return err!.details;
-}
+const { call, invalid } = grpcCalls(() => sc.client, 120_000);
 
 beforeAll(async () => {
   sc = await startTestSidecar<Client>(metarankV1("metarank/v1/sebow.proto").SeBoW);
