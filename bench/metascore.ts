@@ -5,8 +5,20 @@
 // Insertion is timed twice: into a board prepared once (prepareBoard: checked, packed and ranked
 // — what an insertion needs from the stored board alone), and cold, as insertCandidate does it
 // from the stored methods for each call.
+// The service path is timed too (docs/metascore-performance.md "Boards kept between calls"): the
+// InsertCandidate handler called in-process on a decoded request, and a real gRPC round trip to
+// the service on a local server (the request encoded, sent, decoded, answered, the answer encoded,
+// sent and decoded; the request encoded by hand, as the web app does) — each cold (the board sent in full) and with the board kept by the service
+// (left out, named by its version); plus the web app's version of a stored board of that size.
 // Run: npx tsx bench/metascore.ts
 import { performance } from "node:perf_hooks";
+import * as grpc from "@grpc/grpc-js";
+import { metarankV1 } from "../proto/contract.ts";
+import type { InsertCandidateRequest } from "../proto/generated/metarank/v1/InsertCandidateRequest.ts";
+import type { StoredMethod as StoredMethodMsg } from "../proto/generated/metarank/v1/StoredMethod.ts";
+import { boardVersion } from "../app/.server/boardVersion.server.ts";
+import { METASCORE_PROTO, insertCandidateCall, insertCandidateDirect, keptBoards, metascoreService } from "../sidecar/metascore/service.ts";
+import { encodeInsertCandidateRequest, encodeInsertCandidateResponse } from "../sidecar/metascore/wire.ts";
 import { mulberry32 } from "../sidecar/data/prng.ts";
 import { computeKappas, rankBoard } from "../sidecar/metascore/kappa.ts";
 import { insertCandidate, insertPrepared, prepareBoard } from "../sidecar/metascore/fusion.ts";
@@ -88,3 +100,112 @@ const verdict = (ms: number, goal: number) => `${ms.toFixed(2)} ms ${ms < goal ?
 console.log(
   `goals: insertion ${verdict(insertPreparedTime, GOALS.insert)} (prepared), ${verdict(insertColdTime, GOALS.insert)} (cold); recomputation ${verdict(fullNew, GOALS.recompute)}; |Δκ| ≤ 1e-9: ${Math.max(preparedDiff, coldDiff, fullDiff) <= 1e-9 ? "yes" : "NO"}`,
 );
+
+// ---- The service path: the same board and candidate as messages. ----
+const taskScores = (m: MethodScores) => Object.keys(m.scores.morf).map((task) => ({ task, morf: m.scores.morf[task], lerf: m.scores.lerf[task] }));
+const boardMsgs: StoredMethodMsg[] = stored.map((m) => ({
+  id: m.id,
+  metascore: m.kappa.overall,
+  morfMetascore: m.kappa.morf,
+  lerfMetascore: m.kappa.lerf,
+  scores: taskScores(m),
+}));
+const candidateMsg = { id: candidate.id, scores: taskScores(candidate) };
+// The web app's version of the stored rows (boardVersion.server.ts): id, κ and the scores as stored JSON.
+const rows = stored.map((m, i) => ({
+  id: i + 1,
+  metascore: m.kappa.overall,
+  morfMetascore: m.kappa.morf,
+  lerfMetascore: m.kappa.lerf,
+  scoresJson: JSON.stringify(boardMsgs[i].scores),
+}));
+const versionTime = time(7, () => boardVersion(rows));
+const version = boardVersion(rows);
+const definition = metarankV1(METASCORE_PROTO).Metascore.service.InsertCandidate;
+const decoded = (req: InsertCandidateRequest) => definition.requestDeserialize(definition.requestSerialize(req));
+const fullReq = decoded({ board: boardMsgs, candidate: candidateMsg, boardVersion: version });
+// The request as the web app encodes it (wire.ts), and as the generated serializer would.
+const requestWire = time(7, () => encodeInsertCandidateRequest({ board: boardMsgs, candidate: candidateMsg, boardVersion: version }));
+const requestGeneric = time(5, () => definition.requestSerialize({ board: boardMsgs, candidate: candidateMsg, boardVersion: version }));
+const requestDecode = time(5, () => definition.requestDeserialize(encodeInsertCandidateRequest({ board: boardMsgs, candidate: candidateMsg })));
+const keptReq = decoded({ candidate: candidateMsg, boardVersion: version, boardOmitted: true });
+// In-process: the handler's own work, and its answer's encoding (wire.ts).
+const handlerDirect = time(7, () => insertCandidateDirect(fullReq));
+const handlerCold = time(7, () => {
+  keptBoards.clear();
+  return insertCandidateCall(fullReq);
+});
+insertCandidateCall(fullReq);
+const handlerKept = time(51, () => insertCandidateCall(keptReq));
+const encodeKept = time(51, () => encodeInsertCandidateResponse(insertCandidateCall(keptReq)));
+const generic = time(7, () => definition.responseSerialize(insertCandidateDirect(fullReq)));
+const asRows = (msgs: ReturnType<typeof insertCandidateCall>["current"]): RankedRow[] =>
+  (msgs ?? []).map((r) => ({
+    id: String(r.id),
+    metascore: Number(r.metascore),
+    rank: Number(r.rank),
+    morf: Number(r.morfMetascore),
+    morfRank: Number(r.morfRank),
+    lerf: Number(r.lerfMetascore),
+    lerfRank: Number(r.lerfRank),
+  }));
+const keptAnswer = insertCandidateCall(keptReq);
+const serviceDiff = Math.max(rowsDiff(asRows(keptAnswer.current), ref.current), rowsDiff(asRows(keptAnswer.original), ref.original));
+
+/** A real round trip: the service on a local gRPC server, a client with the web app's message limits. */
+async function roundTrips(): Promise<{ cold: number; kept: number; diff: number }> {
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 256 * 1024 * 1024 });
+  await metascoreService.register(server);
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+  );
+  const client = new grpc.Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
+    "grpc.max_receive_message_length": 64 * 1024 * 1024,
+    "grpc.max_send_message_length": 256 * 1024 * 1024,
+  });
+  const call = (req: InsertCandidateRequest) =>
+    new Promise<ReturnType<typeof definition.responseDeserialize>>((resolve, reject) =>
+      client.makeUnaryRequest(definition.path, encodeInsertCandidateRequest, definition.responseDeserialize, req, (err, res) =>
+        err || !res ? reject(err) : resolve(res),
+      ),
+    );
+  const timeAsync = async (runs: number, fn: () => Promise<unknown>) => {
+    await fn();
+    const t: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const s = performance.now();
+      await fn();
+      t.push(performance.now() - s);
+    }
+    return median(t);
+  };
+  try {
+    const cold = await timeAsync(5, () => call({ board: boardMsgs, candidate: candidateMsg }));
+    await call({ board: boardMsgs, candidate: candidateMsg, boardVersion: version });
+    const kept = await timeAsync(31, () => call({ candidate: candidateMsg, boardVersion: version, boardOmitted: true }));
+    const answer = await call({ candidate: candidateMsg, boardVersion: version, boardOmitted: true });
+    const diff = Math.max(rowsDiff(asRows(answer.current), ref.current), rowsDiff(asRows(answer.original), ref.original));
+    return { cold, kept, diff };
+  } finally {
+    client.close();
+    server.forceShutdown();
+  }
+}
+
+void roundTrips().then((rt) => {
+  console.log(`${"InsertCandidate, 10,000 × 22 (median ms)".padEnd(44)}     cold       kept   max |Δκ|`);
+  const ms = (x: number) => (Number.isNaN(x) ? "—" : x.toFixed(2));
+  const row2 = (label: string, cold: number, kept: number, diff: number | string) =>
+    `${label.padEnd(44)}${ms(cold).padStart(9)} ${ms(kept).padStart(10)}   ${diff}`;
+  console.log(row2("handler in-process (before: direct path)", handlerDirect, NaN, "—"));
+  console.log(row2("handler in-process", handlerCold, handlerKept, serviceDiff));
+  console.log(row2("handler + answer encoded (wire.ts)", NaN, encodeKept, "—"));
+  console.log(row2("gRPC round trip, local server and client", rt.cold, rt.kept, rt.diff));
+  console.log(
+    `request with the board encoded by hand ${requestWire.toFixed(2)} ms (generated serializer ${requestGeneric.toFixed(2)} ms), decoded by the sidecar ${requestDecode.toFixed(2)} ms`,
+  );
+  console.log(`answer encoded by the generated serializer: ${generic.toFixed(2)} ms; web app's board version (10,000 rows): ${versionTime.toFixed(2)} ms`);
+  console.log(
+    `goal: insertion through the service with the board kept ${verdict(handlerKept, GOALS.insert)} (handler), ${verdict(rt.kept, GOALS.insert)} (round trip)`,
+  );
+});

@@ -23,10 +23,11 @@ export interface BoardCacheLimits {
 }
 
 /**
- * The sidecar's limits: a few suites' boards, and memory bounded whatever their size. A prepared
- * board of 10,000 methods × 22 cases holds about 8 MB (its packed scores, ids, κ, rankings and
- * the stored board's rows and their encoding; measured by bench/metascore.ts), so the method limit
- * keeps the cache near 32 MB; the score limit (16 MB of packed doubles) bounds boards of many cases.
+ * The sidecar's limits: a few suites' boards, and memory bounded whatever their size. A kept board
+ * of 10,000 methods × 22 cases holds about 9.5 MB (its packed scores, ids, κ, rankings, the stored
+ * board's rows as messages and their encoding; measured with `node --expose-gc`, heap and buffers
+ * after a collection), so the method limit keeps the cache under about 40 MB; the score limit
+ * (16 MB of packed doubles) bounds boards of many cases.
  */
 export const BOARD_CACHE_LIMITS: BoardCacheLimits = { boards: 8, methods: 40_000, scores: 2_000_000 };
 

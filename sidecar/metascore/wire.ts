@@ -5,8 +5,14 @@
 // bytes — every field the generic one writes, in field order (tests/metascore/boardCache.test.ts
 // compares them byte for byte) — in a few milliseconds, and encodes the stored board's rows
 // ("original"), which are the same for every insertion into a kept board, only once.
+// InsertCandidateRequest likewise, for the web app (app/.server/board.server.ts), whose generic
+// encoding of a 10,000-method board took 210–250 ms: a board is sent in full once per version.
+import type { InsertCandidateRequest } from "../../proto/generated/metarank/v1/InsertCandidateRequest.ts";
 import type { InsertCandidateResponse } from "../../proto/generated/metarank/v1/InsertCandidateResponse.ts";
+import type { MethodScores } from "../../proto/generated/metarank/v1/MethodScores.ts";
 import type { RankedMethod } from "../../proto/generated/metarank/v1/RankedMethod.ts";
+import type { StoredMethod } from "../../proto/generated/metarank/v1/StoredMethod.ts";
+import type { TaskScore } from "../../proto/generated/metarank/v1/TaskScore.ts";
 
 // Tags (field number << 3 | wire type) of RankedMethod (proto/metarank/v1/metascore.proto).
 const ID = (1 << 3) | 2;
@@ -180,4 +186,113 @@ export function encodeInsertCandidateResponse(res: InsertCandidateResponse): Buf
     parts.push(w.buf);
   }
   return Buffer.concat(parts);
+}
+
+// ---- InsertCandidateRequest ----
+
+// Tags of TaskScore, StoredMethod (and MethodScores: id 1, scores 2) and InsertCandidateRequest.
+const TASK = (1 << 3) | 2;
+const TASK_MORF = (2 << 3) | 1;
+const TASK_LERF = (3 << 3) | 1;
+const STORED_ID = (1 << 3) | 2;
+const STORED_METASCORE = (2 << 3) | 1;
+const STORED_MORF = (3 << 3) | 1;
+const STORED_LERF = (4 << 3) | 1;
+const STORED_SCORES = (5 << 3) | 2;
+const METHOD_ID = (1 << 3) | 2;
+const METHOD_SCORES = (2 << 3) | 2;
+const REQUEST_BOARD = (1 << 3) | 2;
+const REQUEST_CANDIDATE = (2 << 3) | 2;
+const REQUEST_VERSION = (3 << 3) | 2;
+const REQUEST_OMITTED = (4 << 3) | 0;
+
+const stringSize = (value: string): number => {
+  const bytes = utf8Length(value);
+  return 1 + varintSize(bytes) + bytes;
+};
+/** A length-delimited field of `size` bytes, with its one-byte tag. */
+const fieldSize = (size: number): number => 1 + varintSize(size) + size;
+
+function taskScoreSize(s: TaskScore): number {
+  let size = 0;
+  if (present(s.task)) size += stringSize(String(s.task));
+  if (present(s.morf)) size += 9;
+  if (present(s.lerf)) size += 9;
+  return size;
+}
+
+function scoresSize(scores: readonly TaskScore[] | undefined): number {
+  let size = 0;
+  if (scores) for (const s of scores) size += fieldSize(taskScoreSize(s));
+  return size;
+}
+
+function writeScores(w: Writer, tag: number, scores: readonly TaskScore[] | undefined): void {
+  if (!scores) return;
+  for (const s of scores) {
+    w.varint(tag);
+    w.varint(taskScoreSize(s));
+    if (present(s.task)) {
+      const task = String(s.task);
+      w.stringField(TASK, task, utf8Length(task));
+    }
+    if (present(s.morf)) w.doubleField(TASK_MORF, Number(s.morf));
+    if (present(s.lerf)) w.doubleField(TASK_LERF, Number(s.lerf));
+  }
+}
+
+function storedSize(m: StoredMethod): number {
+  let size = 0;
+  if (present(m.id)) size += stringSize(String(m.id));
+  if (present(m.metascore)) size += 9;
+  if (present(m.morfMetascore)) size += 9;
+  if (present(m.lerfMetascore)) size += 9;
+  return size + scoresSize(m.scores);
+}
+
+function methodSize(m: MethodScores): number {
+  return (present(m.id) ? stringSize(String(m.id)) : 0) + scoresSize(m.scores);
+}
+
+/** InsertCandidateRequest as protobuf bytes: the same bytes as the generated serializer's. */
+export function encodeInsertCandidateRequest(req: InsertCandidateRequest): Buffer {
+  const board = req.board ?? [];
+  const sizes = new Int32Array(board.length);
+  let total = 0;
+  for (let i = 0; i < board.length; i++) {
+    sizes[i] = storedSize(board[i]);
+    total += fieldSize(sizes[i]);
+  }
+  const candidate = present(req.candidate) ? req.candidate! : undefined;
+  const candidateSize = candidate ? methodSize(candidate) : 0;
+  if (candidate) total += fieldSize(candidateSize);
+  const version = present(req.boardVersion) ? String(req.boardVersion) : undefined;
+  if (version !== undefined) total += stringSize(version);
+  if (present(req.boardOmitted)) total += 2;
+  const w = new Writer(Buffer.allocUnsafe(total));
+  for (let i = 0; i < board.length; i++) {
+    const m = board[i];
+    w.varint(REQUEST_BOARD);
+    w.varint(sizes[i]);
+    if (present(m.id)) {
+      const id = String(m.id);
+      w.stringField(STORED_ID, id, utf8Length(id));
+    }
+    if (present(m.metascore)) w.doubleField(STORED_METASCORE, Number(m.metascore));
+    if (present(m.morfMetascore)) w.doubleField(STORED_MORF, Number(m.morfMetascore));
+    if (present(m.lerfMetascore)) w.doubleField(STORED_LERF, Number(m.lerfMetascore));
+    writeScores(w, STORED_SCORES, m.scores);
+  }
+  if (candidate) {
+    w.varint(REQUEST_CANDIDATE);
+    w.varint(candidateSize);
+    if (present(candidate.id)) {
+      const id = String(candidate.id);
+      w.stringField(METHOD_ID, id, utf8Length(id));
+    }
+    writeScores(w, METHOD_SCORES, candidate.scores);
+  }
+  if (version !== undefined) w.stringField(REQUEST_VERSION, version, utf8Length(version));
+  if (present(req.boardOmitted)) w.varintField(REQUEST_OMITTED, req.boardOmitted ? 1 : 0);
+  return w.buf;
 }

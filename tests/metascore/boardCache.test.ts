@@ -15,7 +15,7 @@ import { mulberry32 } from "../../sidecar/data/prng.ts";
 import { BOARD_CACHE_LIMITS, BoardCache, UNKNOWN_BOARD_VERSION } from "../../sidecar/metascore/boardCache.ts";
 import { computeKappas } from "../../sidecar/metascore/kappa.ts";
 import { insertCandidateCall, insertCandidateDirect, keptBoards, METASCORE_PROTO, metascoreService } from "../../sidecar/metascore/service.ts";
-import { encodeInsertCandidateResponse } from "../../sidecar/metascore/wire.ts";
+import { encodeInsertCandidateRequest, encodeInsertCandidateResponse } from "../../sidecar/metascore/wire.ts";
 import type { MethodScores } from "../../sidecar/metascore/types.ts";
 
 type Rand = () => number;
@@ -219,6 +219,30 @@ describe("the hand-written encoding of InsertCandidateResponse", () => {
       // A frozen original list is encoded once and reused: the second encoding is the same.
       expect(Buffer.compare(encodeInsertCandidateResponse(res), definition.responseSerialize(res))).toBe(0);
     }
+  });
+});
+
+describe("the hand-written encoding of InsertCandidateRequest (the web app's)", () => {
+  it("is the generated serializer's, byte for byte (non-ASCII ids and tasks, −0, absent fields, empty lists, board left out)", () => {
+    const rand = mulberry32(43);
+    const scores = (k: number): TaskScore[] =>
+      Array.from({ length: k }, (_, t) => ({ task: t === 2 ? "tâche-数据" : `task${t}`, morf: t === 1 ? -0 : rand(), lerf: rand() }));
+    const board: StoredMethod[] = Array.from({ length: 150 }, (_, i) => ({
+      id: i % 9 === 0 ? `méthode-${i}-🙂` : String(i + 1),
+      metascore: (rand() - 0.5) * 4,
+      morfMetascore: i % 5 === 0 ? 0 : rand() - 0.5,
+      lerfMetascore: rand() - 0.5,
+      scores: scores(i % 7 === 0 ? 0 : 11),
+    }));
+    const requests: InsertCandidateRequest[] = [
+      { board, candidate: { id: "candidate", scores: scores(11) }, boardVersion: "b1.abc" },
+      { board, candidate: { id: "candidate", scores: scores(11) } },
+      { candidate: { id: "candidate", scores: scores(3) }, boardVersion: "b1.abc", boardOmitted: true },
+      { board: [], candidate: { id: "c" }, boardVersion: "", boardOmitted: false },
+      { board: [{ id: "x" }, { scores: [{ task: "t" }, { morf: 0.5 }] }, {}], candidate: {} },
+      {},
+    ];
+    for (const req of requests) expect(Buffer.compare(encodeInsertCandidateRequest(req), definition.requestSerialize(req))).toBe(0);
   });
 });
 
