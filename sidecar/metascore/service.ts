@@ -14,7 +14,7 @@ import { formatMetascore, rankBoard } from "./kappa.ts";
 import { scoreMethodFiles } from "./methodFiles.ts";
 import { formatProblem } from "./resultFile.ts";
 import { suiteProblems } from "./suite.ts";
-import { encodeInsertCandidateResponse } from "./wire.ts";
+import { decodeInsertCandidateRequest, encodeInsertCandidateResponse } from "./wire.ts";
 import { BoardError } from "./types.ts";
 import type { CaseScores, MethodScores, RankedRow, StoredMethod } from "./types.ts";
 import type { InsertCandidateRequest__Output } from "../../proto/generated/metarank/v1/InsertCandidateRequest.ts";
@@ -256,7 +256,9 @@ export const metascoreService: SidecarService = {
       InsertCandidate: unary("InsertCandidate", insertCandidateCall),
     };
     const service = metarankV1(METASCORE_PROTO).Metascore.service;
-    // InsertCandidate's answer is encoded by hand (wire.ts): the same bytes, a fraction of the time.
-    server.addService({ ...service, InsertCandidate: { ...service.InsertCandidate, responseSerialize: encodeInsertCandidateResponse } }, handlers);
+    // InsertCandidate's request is decoded and its answer encoded by hand (wire.ts): the same
+    // messages and bytes as the generated code's, a fraction of the time.
+    const insert = { ...service.InsertCandidate, requestDeserialize: decodeInsertCandidateRequest, responseSerialize: encodeInsertCandidateResponse };
+    server.addService({ ...service, InsertCandidate: insert }, handlers);
   },
 };

@@ -15,7 +15,7 @@ import { mulberry32 } from "../../sidecar/data/prng.ts";
 import { BOARD_CACHE_LIMITS, BoardCache, UNKNOWN_BOARD_VERSION } from "../../sidecar/metascore/boardCache.ts";
 import { computeKappas } from "../../sidecar/metascore/kappa.ts";
 import { insertCandidateCall, insertCandidateDirect, keptBoards, METASCORE_PROTO, metascoreService } from "../../sidecar/metascore/service.ts";
-import { encodeInsertCandidateRequest, encodeInsertCandidateResponse } from "../../sidecar/metascore/wire.ts";
+import { decodeInsertCandidateRequest, encodeInsertCandidateRequest, encodeInsertCandidateResponse } from "../../sidecar/metascore/wire.ts";
 import type { MethodScores } from "../../sidecar/metascore/types.ts";
 
 type Rand = () => number;
@@ -242,7 +242,30 @@ describe("the hand-written encoding of InsertCandidateRequest (the web app's)", 
       { board: [{ id: "x" }, { scores: [{ task: "t" }, { morf: 0.5 }] }, {}], candidate: {} },
       {},
     ];
-    for (const req of requests) expect(Buffer.compare(encodeInsertCandidateRequest(req), definition.requestSerialize(req))).toBe(0);
+    for (const req of requests) {
+      const bytes = definition.requestSerialize(req);
+      expect(Buffer.compare(encodeInsertCandidateRequest(req), bytes)).toBe(0);
+      // And the sidecar's decoder reads what the generated one reads.
+      expect(decodeInsertCandidateRequest(bytes)).toStrictEqual(definition.requestDeserialize(bytes));
+    }
+  });
+
+  it("is decoded by the sidecar as the generated deserializer decodes it, unknown fields skipped; a truncated or mistyped message throws", () => {
+    const req: InsertCandidateRequest = {
+      board: [{ id: "1", metascore: -0, morfMetascore: 1.5, lerfMetascore: -2, scores: [{ task: "a", morf: 0.25, lerf: 0.75 }] }],
+      candidate: { id: "c", scores: [{ task: "a", morf: 0.5, lerf: 0.5 }] },
+      boardVersion: "b1.x",
+      boardOmitted: true,
+    };
+    const bytes = definition.requestSerialize(req);
+    // Fields a later contract might add: a varint (15), a fixed64 (16), a string (17), a fixed32 (18).
+    const unknown = Buffer.from([0x78, 0x96, 0x01, 0x81, 0x01, 1, 2, 3, 4, 5, 6, 7, 8, 0x8a, 0x01, 3, 0x61, 0x62, 0x63, 0x95, 0x01, 9, 9, 9, 9]);
+    const withUnknown = Buffer.concat([unknown, bytes, unknown]);
+    expect(definition.requestDeserialize(withUnknown)).toStrictEqual(definition.requestDeserialize(bytes));
+    expect(decodeInsertCandidateRequest(withUnknown)).toStrictEqual(definition.requestDeserialize(bytes));
+    expect(Object.is(decodeInsertCandidateRequest(bytes).board[0].metascore, -0)).toBe(true);
+    expect(() => decodeInsertCandidateRequest(bytes.subarray(0, bytes.length - 3))).toThrow(RangeError);
+    expect(() => decodeInsertCandidateRequest(Buffer.from([(3 << 3) | 0, 1]))).toThrow(/wire type/);
   });
 });
 
