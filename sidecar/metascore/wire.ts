@@ -346,6 +346,36 @@ class Reader {
     return this.buf.toString("utf8", start, end);
   }
 
+  // The task names of the last method read, by position: every method of a board repeats them,
+  // so the bytes are compared with the last ones and the string reused, not decoded again.
+  private readonly slotStart: number[] = [];
+  private readonly slotEnd: number[] = [];
+  private readonly slotText: string[] = [];
+
+  /** A string field that is usually the same as the last one read in `slot`. */
+  repeatedString(slot: number): string {
+    const end = this.delimited();
+    const start = this.pos;
+    this.pos = end;
+    const lastStart = this.slotStart[slot];
+    if (lastStart !== undefined && this.slotEnd[slot] - lastStart === end - start) {
+      const buf = this.buf;
+      let same = true;
+      for (let i = 0; i < end - start; i++) {
+        if (buf[start + i] !== buf[lastStart + i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return this.slotText[slot];
+    }
+    const text = this.buf.toString("utf8", start, end);
+    this.slotStart[slot] = start;
+    this.slotEnd[slot] = end;
+    this.slotText[slot] = text;
+    return text;
+  }
+
   /** Skips a field of an unknown number, as protobufjs does. */
   skip(wireType: number): void {
     if (wireType === 0) this.varint();
@@ -373,14 +403,15 @@ class Reader {
   }
 }
 
-function readTaskScore(r: Reader, end: number): TaskScore__Output {
+/** A TaskScore, the `slot`-th of its method. */
+function readTaskScore(r: Reader, end: number, slot: number): TaskScore__Output {
   const out: TaskScore__Output = { task: "", morf: 0, lerf: 0 };
   while (r.pos < end) {
     const tag = r.varint();
     switch (tag >>> 3) {
       case 1:
         Reader.check(tag, 2);
-        out.task = r.string();
+        out.task = r.repeatedString(slot);
         break;
       case 2:
         Reader.check(tag, 1);
@@ -422,7 +453,7 @@ function readStored(r: Reader, end: number): StoredMethod__Output {
       case 5: {
         Reader.check(tag, 2);
         const fieldEnd = r.delimited();
-        out.scores.push(readTaskScore(r, fieldEnd));
+        out.scores.push(readTaskScore(r, fieldEnd, out.scores.length));
         break;
       }
       default:
@@ -445,7 +476,7 @@ function readMethod(r: Reader, end: number): MethodScores__Output {
       case 2: {
         Reader.check(tag, 2);
         const fieldEnd = r.delimited();
-        out.scores.push(readTaskScore(r, fieldEnd));
+        out.scores.push(readTaskScore(r, fieldEnd, out.scores.length));
         break;
       }
       default:
