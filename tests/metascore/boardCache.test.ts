@@ -234,8 +234,12 @@ describe("the hand-written encoding of InsertCandidateRequest (the web app's)", 
       lerfMetascore: rand() - 0.5,
       scores: scores(i % 7 === 0 ? 0 : 11),
     }));
+    // Methods listing the tasks in another order: names of the same length differing in a byte at
+    // the same position, which the decoder must not take for the last method's.
+    const shuffled = board.map((m, i) => (i % 2 === 1 ? { ...m, scores: [...m.scores!].reverse() } : i % 3 === 1 ? { ...m, scores: m.scores!.slice(1) } : m));
     const requests: InsertCandidateRequest[] = [
       { board, candidate: { id: "candidate", scores: scores(11) }, boardVersion: "b1.abc" },
+      { board: shuffled, candidate: { id: "candidate", scores: scores(11).reverse() } },
       { board, candidate: { id: "candidate", scores: scores(11) } },
       { candidate: { id: "candidate", scores: scores(3) }, boardVersion: "b1.abc", boardOmitted: true },
       { board: [], candidate: { id: "c" }, boardVersion: "", boardOmitted: false },
