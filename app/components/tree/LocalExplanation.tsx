@@ -5,9 +5,11 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { PredictionView } from "~/.server/trees.server.ts";
+import { useNodeName } from "./nodeName.ts";
 
 export function LocalExplanation({ title, prediction, children }: { title: string; prediction: PredictionView; children?: ReactNode }) {
   const { t } = useTranslation("trees");
+  const nodeName = useNodeName();
   const top = prediction.leafDistribution
     .map((p, i) => ({ p, name: prediction.classNames[i] ?? String(i) }))
     .sort((a, b) => b.p - a.p)
@@ -17,27 +19,26 @@ export function LocalExplanation({ title, prediction, children }: { title: strin
       <h2 style={{ marginTop: 0 }}>{title}</h2>
       <p className="muted">{t("pathIntro")}</p>
       <ol className="tree-path" data-testid="tree-path">
-        {prediction.path.map((s, i) => (
+        {prediction.path.map((s) => (
           <li key={s.nodeId} data-node={s.nodeId}>
-            <strong>
-              {t("step", { n: i + 1 })} · {s.nodeName}
-            </strong>
+            {/* The list numbers the steps; a "Node 1 · Node 0" prefix repeated the number as a node's. */}
+            <strong>{nodeName(s.nodeName)}</strong>
             <div className="ds-result-images">
               {s.prototype ? (
                 <figure>
-                  <img src={s.prototype} alt={t("prototypeAlt", { node: s.nodeName })} />
+                  <img src={s.prototype} alt={t("prototypeAlt", { node: nodeName(s.nodeName) })} />
                   <figcaption>{t("prototype")}</figcaption>
                 </figure>
               ) : null}
               {s.patch ? (
                 <figure>
-                  <img src={s.patch} alt={t("patchAlt", { node: s.nodeName })} />
+                  <img src={s.patch} alt={t("patchAlt", { node: nodeName(s.nodeName) })} />
                   <figcaption>{t("patch")}</figcaption>
                 </figure>
               ) : null}
               {s.heatmap ? (
                 <figure>
-                  <img src={s.heatmap} alt={t("heatmapAlt", { node: s.nodeName })} />
+                  <img src={s.heatmap} alt={t("heatmapAlt", { node: nodeName(s.nodeName) })} />
                   <figcaption>{t("heatmap")}</figcaption>
                 </figure>
               ) : null}

@@ -26,9 +26,16 @@ export function TreeDrawing({
   return (
     <div className="card" id={id}>
       <h2 style={{ marginTop: 0 }}>{title}</h2>
-      <div className="tree-drawing">
-        <img src={src} alt={t(full ? "fullTreeAlt" : "prunedTreeAlt")} data-testid={full ? "tree-full-image" : "tree-image"} loading="lazy" />
-      </div>
+      {/* The sidecar draws the tree thousands of pixels wide (a depth-8 tree is about 4000 × 1850):
+          shown at that size the box held only its top-left corner, the root being off to the
+          right, and looked empty. Fitted to the box the whole tree is seen; the picture opens at
+          full size in its own tab (the vector graphic zooms without blur). */}
+      <figure className="tree-drawing">
+        <a href={src} target="_blank" rel="noreferrer" data-testid={full ? "full-open" : "pruned-open"}>
+          <img src={src} alt={t(full ? "fullTreeAlt" : "prunedTreeAlt")} data-testid={full ? "tree-full-image" : "tree-image"} loading="lazy" />
+        </a>
+        <figcaption className="muted">{t("drawingHint")}</figcaption>
+      </figure>
       <div className="ds-toolbar" style={{ gap: ".5rem", marginTop: ".75rem", flexWrap: "wrap" }}>
         <a className="p-button p-button-sm" href={treeFile(treeId, "svg", full, true)} download data-testid={full ? "full-svg" : "pruned-svg"}>
           <i className="pi pi-download" aria-hidden="true" />

@@ -10,6 +10,7 @@ import { useTranslation } from "react-i18next";
 import type { CandidateView, TreeGraphView } from "~/.server/trees.server.ts";
 import { FieldError } from "~/components/FieldError.tsx";
 import { useHydrated } from "~/lib/useHydrated.ts";
+import { useNodeName } from "./nodeName.ts";
 import { TreeFlow } from "./TreeFlow.tsx";
 import { treeHref, type TreeParams } from "./urls.ts";
 
@@ -41,13 +42,14 @@ export function TreeEditView({
   jobRunning: boolean;
 }) {
   const { t } = useTranslation("trees");
+  const nodeName = useNodeName();
   const hydrated = useHydrated();
   const navigate = useNavigate();
   const nav = useNavigation();
   const busy = nav.state !== "idle";
   const here: TreeParams = { ...keep, edit: "1", view: view === "full" ? "full" : "" };
   const internal = graph.nodes.filter((n) => n.kind === "internal");
-  const nameOf = (id: string) => graph.nodes.find((n) => n.id === id)?.name ?? id;
+  const nameOf = (id: string) => nodeName(graph.nodes.find((n) => n.id === id)?.name ?? id);
   const picked = graph.nodes.find((n) => n.id === node);
   return (
     <div className="card tree-dialog" role="region" aria-labelledby="tree-edit-title" id="tree-edit" data-testid="tree-edit">
@@ -85,11 +87,11 @@ export function TreeEditView({
       <ul className="tree-node-list" data-testid="node-list">
         {internal.map((n) => (
           <li key={n.id} className={`ds-tile${n.id === node ? " picked" : ""}`} data-node={n.id} data-edited={n.edited ? "1" : undefined}>
-            <Link to={treeHref(route, { ...here, node: n.id }, "candidates")} aria-label={t("pickNode", { node: n.name })}>
-              {n.image ? <img src={n.image} alt={t("prototypeAlt", { node: n.name })} /> : <span>{n.name}</span>}
+            <Link to={treeHref(route, { ...here, node: n.id }, "candidates")} aria-label={t("pickNode", { node: nodeName(n.name) })}>
+              {n.image ? <img src={n.image} alt={t("prototypeAlt", { node: nodeName(n.name) })} /> : <span>{nodeName(n.name)}</span>}
             </Link>
             <span className="ds-caption">
-              {n.name}
+              {nodeName(n.name)}
               {n.edited ? ` · ${t("edited")}` : ""}
             </span>
           </li>
@@ -102,8 +104,8 @@ export function TreeEditView({
       ) : null}
       <FieldError id="node-error" message={errors?.node} />
       {picked ? (
-        <Form method="post" id="candidates" aria-label={t("candidatesFor", { node: picked.name })} data-testid="candidates">
-          <h3>{t("candidatesFor", { node: picked.name })}</h3>
+        <Form method="post" id="candidates" aria-label={t("candidatesFor", { node: nodeName(picked.name) })} data-testid="candidates">
+          <h3>{t("candidatesFor", { node: nodeName(picked.name) })}</h3>
           <input type="hidden" name="intent" value="replace" />
           <input type="hidden" name="model" value={keep.model ?? ""} />
           <input type="hidden" name="sample" value={keep.sample ?? ""} />

@@ -10,11 +10,13 @@ import { useTranslation } from "react-i18next";
 import type { TreeGraphView } from "~/.server/trees.server.ts";
 import { TREE_VIEW } from "~/lib/rules/trees.ts";
 import { layoutTree, type TreeView } from "./layout.ts";
+import { useNodeName } from "./nodeName.ts";
 
 type FlowModule = typeof import("react-flow-renderer");
 
 export function TreeFlow({ graph, view, selected, onPick }: { graph: TreeGraphView; view: TreeView; selected: string; onPick: (nodeId: string) => void }) {
   const { t } = useTranslation("trees");
+  const nodeName = useNodeName();
   const [flow, setFlow] = useState<FlowModule | null>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
@@ -46,7 +48,7 @@ export function TreeFlow({ graph, view, selected, onPick }: { graph: TreeGraphVi
         label: (
           <div className="tree-flow-node" data-node={n.id}>
             {n.image ? <img src={n.image} alt="" width={48} height={48} /> : null}
-            <div>{leaf && n.top ? `${n.name}: ${n.top}` : n.name}</div>
+            <div>{leaf && n.top ? `${nodeName(n.name)}: ${n.top}` : nodeName(n.name)}</div>
           </div>
         ),
       },

@@ -27,6 +27,12 @@ export function TreeResult({ title, prediction, source, edits }: { title: string
         <dt>{t("probability")}</dt>
         <dd data-testid="probability">{percent(prediction.probability)}</dd>
       </dl>
+      {/* The probability is the soft tree's (every leaf weighted by how likely the image reaches
+          it), while the local explanation ends at one leaf whose own distribution is shown: without
+          this line "79.9 %" above and "Coat 100.0 %" below read as a contradiction. */}
+      <p className="muted" data-testid="probability-note">
+        {t("probabilityNote")}
+      </p>
       {prediction.greedyPredicted !== prediction.predicted ? <p className="muted">{t("greedyDiffers", { name: prediction.greedyPredictedName })}</p> : null}
       <p className="muted" data-testid="tree-source">
         {t(source.owner ? "sourceMine" : "sourcePlatform", {

@@ -12,8 +12,9 @@ export const TREE_CSS = `
 .tree-facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
 .tree-facts dt { font-weight: 600; }
 .tree-facts dd { margin: 0; }
-.tree-drawing { overflow: auto; max-height: 640px; border: 1px solid var(--mr-border); border-radius: 8px; background: #fff; }
-.tree-drawing img { display: block; max-width: none; min-width: 100%; }
+.tree-drawing { margin: 0; border: 1px solid var(--mr-border); border-radius: 8px; background: #fff; padding: .5rem; }
+.tree-drawing img { display: block; width: 100%; height: auto; }
+.tree-drawing figcaption { font-size: .85rem; margin-top: .35rem; }
 .tree-path { padding-left: 1.2rem; }
 .tree-path li { margin-bottom: 1rem; }
 .tree-path img { max-width: 160px; }
