@@ -78,7 +78,12 @@ export default function CreateTask() {
   const created = params.get("created");
   const busy = useNavigation().state === "submitting";
   const hydrated = useHydrated();
-  const { t } = useTranslation("tasks");
+  const { t, i18n } = useTranslation("tasks");
+  // The compute server describes its arguments in English (sidecar/tree/trainArgs.ts,
+  // sebowTrain.ts SEBOW_ARGS): English pages show its words, which stay right when it changes them;
+  // other languages a translation (tasks.json argHelp), or its words for an argument not known here.
+  const argHelp = (category: string, name: string, description: string) =>
+    i18n.language === "en" ? description : t(`argHelp.${category}.${name}`, { defaultValue: description });
   const values = result?.values ?? {};
   const errors = result?.errors ?? {};
   const [category, setCategory] = useState(values.category ?? "");
@@ -91,6 +96,7 @@ export default function CreateTask() {
       <select
         id={`task-${name}`}
         name={name}
+        className="p-inputtext"
         defaultValue={values[name] ?? ""}
         aria-describedby={`${name}-error`}
         aria-invalid={errors[name] ? true : undefined}
@@ -116,7 +122,14 @@ export default function CreateTask() {
       <Form method="post" action="/task/create_task" aria-label={t("create.title")} className="task-form" noValidate>
         <div className="field">
           <label htmlFor="task-category">{t("create.category")}</label>
-          <select id="task-category" name="category" value={category} onChange={(e) => setCategory(e.target.value)} aria-describedby="category-error">
+          <select
+            id="task-category"
+            name="category"
+            className="p-inputtext"
+            value={category}
+            onChange={(e) => setCategory(e.target.value)}
+            aria-describedby="category-error"
+          >
             <option value="">{t("create.chooseCategory")}</option>
             {algorithms.map((a) => (
               <option key={a.id} value={a.id}>
@@ -131,6 +144,7 @@ export default function CreateTask() {
           <input
             id="task-name"
             name="name"
+            className="p-inputtext"
             maxLength={64}
             defaultValue={values.name ?? ""}
             placeholder={t("create.namePlaceholder")}
@@ -143,7 +157,14 @@ export default function CreateTask() {
         </div>
         <div className="field">
           <label htmlFor="task-dataset">{t("create.dataset")}</label>
-          <select id="task-dataset" name="dataset" defaultValue={values.dataset ?? ""} aria-describedby="dataset-error" key={hydrated ? category : "all"}>
+          <select
+            id="task-dataset"
+            name="dataset"
+            className="p-inputtext"
+            defaultValue={values.dataset ?? ""}
+            aria-describedby="dataset-error"
+            key={hydrated ? category : "all"}
+          >
             <option value="">{t("create.chooseDataset")}</option>
             {shown.map((a) => (
               <optgroup key={a.id} label={a.id}>
@@ -165,6 +186,7 @@ export default function CreateTask() {
           <textarea
             id="task-remarks"
             name="remarks"
+            className="p-inputtext"
             rows={3}
             maxLength={REMARKS_MAX}
             defaultValue={values.remarks ?? ""}
@@ -186,6 +208,7 @@ export default function CreateTask() {
             <input
               id="task-ddpNum"
               name="ddpNum"
+              className="p-inputtext"
               type="number"
               min={1}
               max={maxDdp}
@@ -208,10 +231,10 @@ export default function CreateTask() {
               return (
                 <div className="field" key={arg.name}>
                   <label htmlFor={id}>
-                    <code>{arg.name}</code> — {arg.description}
+                    <code>{arg.name}</code> — {argHelp(a.id, arg.name, arg.description)}
                   </label>
                   {arg.kind === "choice" || arg.kind === "bool" ? (
-                    <select id={id} name={name} defaultValue={values[name] ?? arg.value} aria-describedby={`${id}-error`}>
+                    <select id={id} name={name} className="p-inputtext" defaultValue={values[name] ?? arg.value} aria-describedby={`${id}-error`}>
                       {(arg.kind === "bool" ? ["true", "false"] : arg.choices).map((c) => (
                         <option key={c} value={c}>
                           {c}
@@ -222,6 +245,7 @@ export default function CreateTask() {
                     <input
                       id={id}
                       name={name}
+                      className="p-inputtext"
                       maxLength={100}
                       defaultValue={values[name] ?? arg.value}
                       inputMode={arg.kind === "int" ? "numeric" : "decimal"}

@@ -35,7 +35,10 @@ export default function VisImages() {
                     src={`/task_detail/${id}/image/${i.id}`}
                     alt={i.caption || i.name}
                     loading="lazy"
-                    style={{ maxWidth: 180, imageRendering: "pixelated" }}
+                    // The sidecar sends the pictures at their own size (28 px for Fashion-MNIST): shown so they
+                    // were specks above their three-line captions; enlarged, with their pixels kept sharp.
+                    width={112}
+                    style={{ display: "block", width: 112, maxWidth: "100%", height: "auto", imageRendering: "pixelated" }}
                   />
                   <figcaption className="muted" style={{ fontSize: ".85em" }}>
                     <code>{i.name}</code> {i.caption}

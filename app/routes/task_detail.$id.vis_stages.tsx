@@ -18,6 +18,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 const KNOWN_STATES = ["waiting", "running", "done", "failed"];
 
+// The sidecar's ISO times ("2026-11-26T19:24:30.270Z") written as the other tabs write theirs
+// (UTC, app/.server/treeTasks.server.ts stamp), and how long the stage took: the raw form read as
+// two long codes per stage, and a reader had to subtract them to see where the time went.
+const stamp = (iso: string | null | undefined) => (iso ? iso.replace("T", " ").slice(0, 19) : null);
+const seconds = (from: string | null | undefined, to: string | null | undefined) =>
+  from && to && Number.isFinite(Date.parse(from)) && Number.isFinite(Date.parse(to)) ? ((Date.parse(to) - Date.parse(from)) / 1000).toFixed(1) : null;
+
 export default function VisStages() {
   const { stages } = useLoaderData<typeof loader>();
   const { t } = useTranslation("tasks");
@@ -29,7 +36,8 @@ export default function VisStages() {
           <li key={s.name} data-stage={s.name} data-state={s.state} style={{ marginBottom: ".5rem" }}>
             <strong>{t(`stage.${s.name}`, { defaultValue: s.name })}</strong> — {KNOWN_STATES.includes(s.state) ? t(`stageState.${s.state}`) : s.state}
             <div className="muted">
-              {t("stages.started")}: {orDashes(s.startedAt)} · {t("stages.finished")}: {orDashes(s.finishedAt)}
+              {t("stages.started")}: {orDashes(stamp(s.startedAt))} · {t("stages.finished")}: {orDashes(stamp(s.finishedAt))}
+              {seconds(s.startedAt, s.finishedAt) !== null ? ` · ${t("stages.took", { seconds: seconds(s.startedAt, s.finishedAt) })}` : ""}
             </div>
           </li>
         ))}

@@ -29,6 +29,10 @@ const SERIES = [
 const pointsOf = (scalars: ScalarPoint[], key: keyof Omit<ScalarPoint, "iteration">) =>
   scalars.filter((s) => s[key] !== null).map((s) => ({ x: s.iteration, y: s[key] as number }));
 
+// A plot is drawn WIDTH px wide (react-vis draws fixed sizes): on a phone it scrolls inside its own
+// figure instead of widening the whole page (it made /task_detail/…/vis_scalars 461 px wide at 390).
+const FIGURE = { margin: 0, maxWidth: "100%", overflowX: "auto" } as const;
+
 export function TrainingCurves({ scalars }: { scalars: ScalarPoint[] }) {
   const { t } = useTranslation("tasks");
   const loss = pointsOf(scalars, "loss");
@@ -41,7 +45,7 @@ export function TrainingCurves({ scalars }: { scalars: ScalarPoint[] }) {
   if (!scalars.length) return <p data-testid="training-curves">--</p>;
   return (
     <div data-testid="training-curves" data-points={scalars.length} style={{ display: "flex", flexWrap: "wrap", gap: "1.5rem" }}>
-      <figure style={{ margin: 0 }} data-testid="curve-loss" data-latest={last("loss") ?? ""}>
+      <figure style={FIGURE} data-testid="curve-loss" data-latest={last("loss") ?? ""}>
         <figcaption style={{ fontWeight: 600 }}>{t("curves.loss")}</figcaption>
         <XYPlot
           width={WIDTH}
@@ -56,7 +60,7 @@ export function TrainingCurves({ scalars }: { scalars: ScalarPoint[] }) {
           <LineSeries data={loss} color="#dc2626" animation={false} />
         </XYPlot>
       </figure>
-      <figure style={{ margin: 0 }} data-testid="curve-accuracy" data-latest-train={last("trainAccuracy") ?? ""} data-latest-test={last("testAccuracy") ?? ""}>
+      <figure style={FIGURE} data-testid="curve-accuracy" data-latest-train={last("trainAccuracy") ?? ""} data-latest-test={last("testAccuracy") ?? ""}>
         <figcaption style={{ fontWeight: 600 }}>
           {t("curves.accuracy")} <span style={{ color: SERIES[0].color }}>■ {t("curves.train")}</span>{" "}
           <span style={{ color: SERIES[1].color }}>■ {t("curves.test")}</span>
