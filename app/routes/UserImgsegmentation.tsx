@@ -154,7 +154,10 @@ function SegmentationStep({ d, res }: { d: Step2; res?: ActionResult }) {
       <h2 style={{ marginTop: 0 }}>{t("step4")}</h2>
       <div className="ds-result-images">
         <figure>
-          <img src={d.picture!.url} alt={t("input")} data-testid="seg-input" style={{ imageRendering: "pixelated", width: 224, height: 224 }} />
+          {/* Square like the model's input and as wide as the segmentation beside it (.ds-result-images
+              img): a fixed 224 px made it larger than the segmentation on a wide screen and smaller
+              on a phone, so the two pictures of the same scene did not line up. */}
+          <img src={d.picture!.url} alt={t("input")} data-testid="seg-input" style={{ aspectRatio: "1 / 1", objectFit: "fill" }} />
           <figcaption>{t("input")}</figcaption>
         </figure>
         <figure>

@@ -7,7 +7,17 @@ import { useTranslation } from "react-i18next";
 import type { ResultView } from "~/.server/classification.server.ts";
 import type { ResultProvenance } from "~/.server/demoResult.server.ts";
 
-export function ClassificationResults({ result, provenance }: { result: ResultView; provenance: ResultProvenance | null }) {
+// `poolFlow`: the per-dataset pages have two steps before the results (pool, run), not three
+// (dataset, image, run): their results are steps 3 and 4, or the page went from step 2 to step 4.
+export function ClassificationResults({
+  result,
+  provenance,
+  poolFlow = false,
+}: {
+  result: ResultView;
+  provenance: ResultProvenance | null;
+  poolFlow?: boolean;
+}) {
   const { t, i18n } = useTranslation("demo");
   const check = provenance?.check;
   const ood = check?.kind === "outOfDistribution" ? check : null;
@@ -16,7 +26,7 @@ export function ClassificationResults({ result, provenance }: { result: ResultVi
   return (
     <>
       <div className="card" id="results">
-        <h2 style={{ marginTop: 0 }}>{t("step4")}</h2>
+        <h2 style={{ marginTop: 0 }}>{t(poolFlow ? "step3Prediction" : "step4")}</h2>
         {ood && model ? (
           <div className="notice notice-warn" role="alert" data-testid="out-of-distribution">
             <strong>{t("ood.title")}</strong>
@@ -100,7 +110,7 @@ export function ClassificationResults({ result, provenance }: { result: ResultVi
         ) : null}
       </div>
       <div className="card">
-        <h2 style={{ marginTop: 0 }}>{t("step5", { algorithm: result.algorithm })}</h2>
+        <h2 style={{ marginTop: 0 }}>{t(poolFlow ? "step4Map" : "step5", { algorithm: result.algorithm })}</h2>
         <div className="ds-result-images">
           <figure>
             <img src={`/explanation/${result.id}?kind=input`} alt={t("inputShown")} data-testid="input" />

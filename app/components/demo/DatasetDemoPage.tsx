@@ -72,7 +72,7 @@ export function DatasetDemoPage({
               {children}
             </RunCard>
             {res?.failure ? <DemoFailurePanel failure={res.failure} /> : null}
-            {d.result ? <ClassificationResults result={d.result} provenance={d.provenance} /> : null}
+            {d.result ? <ClassificationResults result={d.result} provenance={d.provenance} poolFlow /> : null}
           </div>
         </>
       ) : (

@@ -77,7 +77,9 @@ export function SebowDemo({ page, d, res }: { page: "scenes" | "cifar"; d: Sebow
       ) : null}
 
       <div className="card">
-        <h2 style={{ marginTop: 0 }}>{t("demo:step1Pool")}</h2>
+        {/* Its own step 1, worded like its steps 2 and 3 (sebow.json): the shared demo:step1Pool
+            ("Step 1 · …") stood above "Step 2: …" on the same page. */}
+        <h2 style={{ marginTop: 0 }}>{t("step1")}</h2>
         <div className="ds-toolbar">
           <Link to={href({ pool: d.seed + 1 })} className="p-button p-button-outlined p-component" data-testid="refresh-pool">
             <i className="pi pi-refresh" style={{ marginRight: ".4rem" }} /> {t("demo:refreshPool")}
@@ -138,6 +140,14 @@ export function SebowDemo({ page, d, res }: { page: "scenes" | "cifar"; d: Sebow
   );
 }
 
+// The facts beside the picture as a two-column grid: the browser's default <dd> indent pushed
+// each value under the next term, so "Ground truth / triangle / Prediction" read as one column.
+const FACTS = { display: "grid", gridTemplateColumns: "max-content auto", gap: ".25rem 1rem", margin: 0 } as const;
+const TERM = { fontWeight: 600 } as const;
+const VALUE = { margin: 0 } as const;
+
+// The decisions are numbered by their node ids (n0, n1, …); the list's own numbers sat at the foot
+// of each saliency picture, away from the text they belonged to, so the list shows none.
 function SebowResults({ r, datasetName }: { r: SebowResult; datasetName: string }) {
   const { t } = useTranslation("sebow");
   return (
@@ -147,13 +157,19 @@ function SebowResults({ r, datasetName }: { r: SebowResult; datasetName: string 
       <p className="muted">{t("producedBy", { model: r.modelId, variant: r.variant, algorithm: r.algorithm, dataset: datasetName, sample: r.sampleId })}</p>
       <div className="ds-toolbar" style={{ alignItems: "flex-start" }}>
         <img src={r.image} alt={t("input")} style={img} />
-        <dl>
-          <dt>{t("groundTruth")}</dt>
-          <dd data-testid="ground-truth">{r.groundTruth || "—"}</dd>
-          <dt>{t("predicted")}</dt>
-          <dd data-testid="predicted">{r.predicted}</dd>
-          <dt>{t("probability")}</dt>
-          <dd data-testid="probability">{(r.probability * 100).toFixed(2)}%</dd>
+        <dl style={FACTS}>
+          <dt style={TERM}>{t("groundTruth")}</dt>
+          <dd style={VALUE} data-testid="ground-truth">
+            {r.groundTruth || "—"}
+          </dd>
+          <dt style={TERM}>{t("predicted")}</dt>
+          <dd style={VALUE} data-testid="predicted">
+            {r.predicted}
+          </dd>
+          <dt style={TERM}>{t("probability")}</dt>
+          <dd style={VALUE} data-testid="probability">
+            {(r.probability * 100).toFixed(2)}%
+          </dd>
         </dl>
         <table className="p-datatable-table" aria-label={t("classProbabilities")}>
           <caption>{t("classProbabilities")}</caption>
@@ -172,7 +188,7 @@ function SebowResults({ r, datasetName }: { r: SebowResult; datasetName: string 
           <h3>{t("diTitle")}</h3>
           <p className="muted">{t(r.variant === "NeuralDecisionTree" ? "diTreeHelp" : "diSpaceHelp")}</p>
           {r.decisions.length === 0 ? <p>{t("noDecisions")}</p> : null}
-          <ol>
+          <ol style={{ listStyle: "none", paddingLeft: 0 }}>
             {r.decisions.map((dcs) => (
               <li key={dcs.nodeId} data-testid="decision" style={{ marginBottom: ".8rem" }}>
                 <div className="ds-toolbar" style={{ alignItems: "center" }}>
