@@ -5,8 +5,8 @@
 // stages) and completed, its tree then listed by the sidecar's Tree.ListTrees and offered in /cub's model select for its
 // owner only;
 // a cancelled task; a task the sidecar fails, with its reason; another user's task answered 404
-// (任务不存在或无权限) and not deletable by them. Once on the in-process queue, once on bull with
-// a real Redis; the database is TEST_DB's (sqlite or mariadb).
+// (任务不存在或无权限) and not deletable by them. On the in-process queue with SQLite, on bull
+// with a real Redis with MariaDB (TEST_DB).
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -241,8 +241,11 @@ function describeStack(label: string, env: () => Record<string, string>) {
 
 const prefix = `metarank_treetasks_${process.pid}_${crypto.randomBytes(3).toString("hex")}`;
 const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
-describeStack(`tree tasks (in-process queue, ${process.env.TEST_DB ?? "sqlite"})`, () => ({}));
-describeStack(`tree tasks (bull on Redis, ${process.env.TEST_DB ?? "sqlite"})`, () => ({ REDIS_URL, QUEUE_PREFIX: prefix }));
+// One queue per database run, so `make test` covers both queues (and both databases) without
+// training every task four times: the in-process queue with SQLite (the embedded default, as
+// `make start` runs), bull on the real Redis with MariaDB (as a deployment runs).
+if ((process.env.TEST_DB ?? "sqlite") === "sqlite") describeStack("tree tasks (in-process queue, sqlite)", () => ({}));
+else describeStack(`tree tasks (bull on Redis, ${process.env.TEST_DB})`, () => ({ REDIS_URL, QUEUE_PREFIX: prefix }));
 afterAll(async () => {
   const { default: Redis } = await import("ioredis");
   const r = new Redis(REDIS_URL);

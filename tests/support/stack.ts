@@ -151,11 +151,12 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       () => log,
     );
   try {
-    await run(["--import", "tsx", "models/migrate.ts"], env);
-    await run(["--import", "tsx", "seeds/seed.ts"], env);
+    // The sidecar needs nothing from the database, so it starts while the database is migrated
+    // and seeded: its start (tfjs, checkpoints) is off the critical path of every test file.
+    let sidecarUp: Promise<void> = Promise.resolve();
     if (opts.sidecar !== false) {
       const sc = launch("sidecar/main.ts");
-      await waitFor(
+      sidecarUp = waitFor(
         () =>
           new Promise<boolean>((res) => {
             const s = net.connect(sidecarPort, "127.0.0.1", () => (s.end(), res(true)));
@@ -164,8 +165,15 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
         "sidecar",
         sc,
         () => log,
+        // It shares the CPU with the migration and the seeding meanwhile.
+        120_000,
       );
+      // Awaited below; a failure meanwhile must not surface as an unhandled rejection.
+      sidecarUp.catch(() => undefined);
     }
+    await run(["--import", "tsx", "models/migrate.ts"], env);
+    await run(["--import", "tsx", "seeds/seed.ts"], env);
+    await sidecarUp;
     web = launch("server.ts");
     await webUp();
   } catch (err) {
