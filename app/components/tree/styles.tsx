@@ -1,5 +1,7 @@
 // The tree pages' few layout rules, shipped as a <style> element like the dataset screens'
 // (app/components/datasets/styles.tsx): pool thumbnails 6 a row (seed "Demo pages"), 3 on phones.
+// A pool caption is a class name, not a file name: it breaks between words where it can (the
+// datasets' break-all cut "Pullover" into "Pullov|er" in the six narrow columns).
 export const TREE_CSS = `
 .tree-layout { display: grid; grid-template-columns: minmax(260px, 1fr) 2fr; gap: 1rem; align-items: start; }
 @media (max-width: 900px) { .tree-layout { grid-template-columns: 1fr; } }
@@ -7,6 +9,7 @@ export const TREE_CSS = `
 .tree-pool, .tree-node-list { list-style: none; padding: 0; margin: 0; display: grid; grid-template-columns: repeat(6, minmax(0, 1fr)); gap: .4rem; }
 @media (max-width: 600px) { .tree-pool, .tree-node-list { grid-template-columns: repeat(3, minmax(0, 1fr)); } }
 .tree-pool .ds-tile, .tree-node-list .ds-tile { padding: .2rem; }
+.tree-pool .ds-caption { font-size: .68rem; line-height: 1.2; word-break: normal; overflow-wrap: anywhere; }
 .tree-pool img, .tree-node-list img { width: 100%; aspect-ratio: 1 / 1; object-fit: contain; image-rendering: pixelated; }
 .tree-chosen img { image-rendering: pixelated; border: 2px solid #dc2626; border-radius: 6px; }
 .tree-facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
