@@ -46,10 +46,11 @@ export function sessionSecret(): string {
   }
 }
 
-/** Who runs this server, shown in the footer (SITE_TEAM, SITE_CONTACT); the defaults say so plainly. */
-export function siteInfo(): { team: string; contact: string } {
-  return {
-    team: process.env.SITE_TEAM || "the Meta-Rank open-source contributors",
-    contact: process.env.SITE_CONTACT || "the administrator of this server (SITE_CONTACT is not set)",
-  };
+/**
+ * Who runs this server, shown in the footer (SITE_TEAM, SITE_CONTACT). Null where unset: the
+ * footer then says so plainly in the page's language (common.json footer.defaultTeam and
+ * footer.defaultContact) instead of an English default on Chinese pages.
+ */
+export function siteInfo(): { team: string | null; contact: string | null } {
+  return { team: process.env.SITE_TEAM || null, contact: process.env.SITE_CONTACT || null };
 }

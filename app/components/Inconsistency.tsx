@@ -13,8 +13,10 @@ export interface InconsistencyData {
 }
 
 const CELL = 26;
-const LABEL_W = 190;
-const HEADER_H = 150;
+const LABEL_W = 215;
+const HEADER_H = 165;
+/** Room right of the last column for its slanted label, which the SVG would otherwise clip. */
+const HEADER_RIGHT = 125;
 
 /** Rank 1 green → last red. */
 const rankColour = (rank: number, n: number) => (Number.isNaN(rank) ? "#e5e7eb" : `hsl(${Math.round(120 * (1 - (rank - 1) / Math.max(1, n - 1)))}, 55%, 48%)`);
@@ -34,7 +36,7 @@ function CaseHeader({ cases, x0 }: { cases: string[]; x0: number }) {
           fontSize="11"
           className="svg-label"
         >
-          {short(c, 26)}
+          {short(c, 34)}
         </text>
       ))}
     </>
@@ -55,7 +57,7 @@ export function RankHeatmap({
   const { t } = useTranslation("board");
   const methods = data.methods.slice(0, limit);
   const n = data.methods.length;
-  const width = LABEL_W + data.cases.length * CELL + 10;
+  const width = LABEL_W + data.cases.length * CELL + HEADER_RIGHT;
   const height = HEADER_H + methods.length * CELL + 10;
   return (
     <figure className="plot-figure" data-testid="rank-heatmap">
@@ -99,7 +101,7 @@ export function RankHeatmap({
 export function AgreementMatrix({ data }: { data: InconsistencyData }) {
   const { t } = useTranslation("board");
   const k = data.cases.length;
-  const width = LABEL_W + k * CELL + 10;
+  const width = LABEL_W + k * CELL + HEADER_RIGHT;
   const height = HEADER_H + k * CELL + 10;
   return (
     <figure className="plot-figure" data-testid="agreement-matrix">
@@ -109,7 +111,7 @@ export function AgreementMatrix({ data }: { data: InconsistencyData }) {
           {data.cases.map((a, ai) => (
             <g key={a}>
               <text x={LABEL_W - 8} y={HEADER_H + ai * CELL + CELL * 0.65} textAnchor="end" fontSize="11" className="svg-label">
-                {short(a, 28)}
+                {short(a, 34)}
               </text>
               {data.cases.map((b, bi) => {
                 const tau = data.agreement.tau[ai][bi];
