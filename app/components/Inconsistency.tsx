@@ -186,7 +186,7 @@ export function Inconsistency({ data, suiteId, limit }: { data: InconsistencyDat
       <p className="downloads">
         {t("download")} <a href={download("ranks", "csv")}>CSV</a> · <a href={download("all", "json")}>JSON</a>
       </p>
-      <div className="grid-2">
+      <div className="inconsistency-pair">
         <div>
           <h3>{t("agreementTitle")}</h3>
           <AgreementMatrix data={data} />
