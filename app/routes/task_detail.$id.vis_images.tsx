@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { requireUser } from "~/.server/session.server.ts";
 import { orRefusal } from "~/.server/domainErrors.server.ts";
 import { treeTaskImages } from "~/.server/treeTasks.server.ts";
+import { taskImageCaption } from "~/lib/taskImageCaption.ts";
 
 export const handle = { i18n: ["tasks"] };
 
@@ -33,7 +34,7 @@ export default function VisImages() {
                 <figure key={i.id} style={{ margin: 0, maxWidth: 180 }}>
                   <img
                     src={`/task_detail/${id}/image/${i.id}`}
-                    alt={i.caption || i.name}
+                    alt={taskImageCaption(t, i.caption) || i.name}
                     loading="lazy"
                     // The sidecar sends the pictures at their own size (28 px for Fashion-MNIST): shown so they
                     // were specks above their three-line captions; enlarged, with their pixels kept sharp.
@@ -41,7 +42,7 @@ export default function VisImages() {
                     style={{ display: "block", width: 112, maxWidth: "100%", height: "auto", imageRendering: "pixelated" }}
                   />
                   <figcaption className="muted" style={{ fontSize: ".85em" }}>
-                    <code>{i.name}</code> {i.caption}
+                    <code>{i.name}</code> {taskImageCaption(t, i.caption)}
                   </figcaption>
                 </figure>
               ))}
