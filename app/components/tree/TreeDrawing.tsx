@@ -1,7 +1,7 @@
 // A tree as the sidecar draws it (Tree.Export, app/routes/trees.$treeId.$format.ts) with the
 // seed's download buttons: the HD vector graphic (SVG, PDF) and the node prototypes (zip).
 // `full`: the tree before pruning (the car page's step 4), otherwise pruned and projected.
-import type { ReactNode } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { treeFile } from "./urls.ts";
 
@@ -23,18 +23,32 @@ export function TreeDrawing({
   const { t } = useTranslation("trees");
   // A changed edit list draws another picture: the count is in the address so the browser asks again.
   const src = `${treeFile(treeId, "svg", full)}${full ? "&" : "?"}v=${edits}`;
+  // The wide drawing opens on its root, which is in the middle (without JavaScript it starts at
+  // the left edge, still showing the tree's structure).
+  const box = useRef<HTMLAnchorElement>(null);
+  useEffect(() => {
+    const a = box.current;
+    const img = a?.querySelector("img");
+    if (!full || !a || !img) return;
+    const centre = () => a.scrollTo({ left: (a.scrollWidth - a.clientWidth) / 2 });
+    if (img.complete) centre();
+    else img.addEventListener("load", centre, { once: true });
+    return () => img.removeEventListener("load", centre);
+  }, [full, src]);
   return (
     <div className="card" id={id}>
       <h2 style={{ marginTop: 0 }}>{title}</h2>
       {/* The sidecar draws the tree thousands of pixels wide (a depth-8 tree is about 4000 × 1850):
           shown at that size the box held only its top-left corner, the root being off to the
           right, and looked empty. Fitted to the box the whole tree is seen; the picture opens at
-          full size in its own tab (the vector graphic zooms without blur). */}
-      <figure className="tree-drawing">
-        <a href={src} target="_blank" rel="noreferrer" data-testid={full ? "full-open" : "pruned-open"}>
+          full size in its own tab (the vector graphic zooms without blur). The tree before pruning
+          (256 leaves at depth 8) fitted so was a strip about 50 px high: it keeps a readable height
+          and scrolls sideways instead. */}
+      <figure className={"tree-drawing" + (full ? " tree-drawing-wide" : "")}>
+        <a ref={box} href={src} target="_blank" rel="noreferrer" data-testid={full ? "full-open" : "pruned-open"}>
           <img src={src} alt={t(full ? "fullTreeAlt" : "prunedTreeAlt")} data-testid={full ? "tree-full-image" : "tree-image"} loading="lazy" />
         </a>
-        <figcaption className="muted">{t("drawingHint")}</figcaption>
+        <figcaption className="muted">{t(full ? "drawingHintWide" : "drawingHint")}</figcaption>
       </figure>
       <div className="ds-toolbar" style={{ gap: ".5rem", marginTop: ".75rem", flexWrap: "wrap" }}>
         <a className="p-button p-button-sm" href={treeFile(treeId, "svg", full, true)} download data-testid={full ? "full-svg" : "pruned-svg"}>

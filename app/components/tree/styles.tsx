@@ -18,6 +18,8 @@ export const TREE_CSS = `
 .tree-drawing { margin: 0; border: 1px solid var(--mr-border); border-radius: 8px; background: #fff; padding: .5rem; }
 .tree-drawing img { display: block; width: 100%; height: auto; }
 .tree-drawing figcaption { font-size: .85rem; margin-top: .35rem; }
+.tree-drawing-wide > a { display: block; overflow-x: auto; }
+.tree-drawing-wide img { width: auto; max-width: none; height: 360px; }
 .tree-path { padding-left: 1.2rem; }
 .tree-path li { margin-bottom: 1rem; }
 .tree-path img { max-width: 160px; }
