@@ -136,14 +136,29 @@ export function paintBackground(rng: Rng, px: Float32Array, size: number): [Rgb,
   return [bgA, bgB];
 }
 
+/** How a scene is laid out: the 32-pixel scenes' values unless a variant (scenes64.ts) says otherwise. */
+export interface SceneLayout {
+  /** Object radius range in pixels. */
+  radius: [number, number];
+  /** Texture period range in pixels. */
+  period: [number, number];
+  /** Extra clutter painted after the background and before the object (the variant's own). */
+  clutterBelow?: (rng: Rng, px: Float32Array, size: number) => void;
+  /** Clutter painted over the object (occluders); the mask stays the object's own pixels. */
+  clutterAbove?: (rng: Rng, px: Float32Array, size: number) => void;
+}
+
+const SCENE_LAYOUT: SceneLayout = { radius: [7, 12], period: [2.5, 5] };
+
 /** Render one scene; the same (seed, split, index) always gives the same image. */
-export function renderScene(seed: number, split: number, index: number, size = SCENE_SIZE): SceneImage {
+export function renderScene(seed: number, split: number, index: number, size = SCENE_SIZE, layout: SceneLayout = SCENE_LAYOUT): SceneImage {
   const rng = new Rng(mixSeed(seed, split, index));
   const label = rng.int(0, SCENE_CLASSES.length - 1);
   const px = new Float32Array(size * size * 3);
   const mask = new Uint8Array(size * size);
 
   const [bgA, bgB] = paintBackground(rng, px, size);
+  layout.clutterBelow?.(rng, px, size);
 
   // The object: colour contrasting with the background, one of four textures.
   const bgLuma = (luma(bgA) + luma(bgB)) / 2;
@@ -151,9 +166,9 @@ export function renderScene(seed: number, split: number, index: number, size = S
   if (Math.abs(luma(fg) - bgLuma) < 0.25) fg = hsv(rng.float(), rng.uniform(0.4, 1), bgLuma > 0.5 ? rng.uniform(0.05, 0.25) : rng.uniform(0.8, 1));
   const fg2: Rgb = [fg[0] * 0.6, fg[1] * 0.6, fg[2] * 0.6];
   const texture = rng.int(0, 3); // 0 solid, 1 stripes, 2 checker, 3 speckle
-  const period = rng.uniform(2.5, 5),
+  const period = rng.uniform(layout.period[0], layout.period[1]),
     stripeAngle = rng.uniform(0, Math.PI);
-  const radius = rng.uniform(7, 12);
+  const radius = rng.uniform(layout.radius[0], layout.radius[1]);
   const cx = rng.uniform(radius + 1, size - radius - 1),
     cy = rng.uniform(radius + 1, size - radius - 1);
   const rot = SCENE_CLASSES[label] === "triangle" || SCENE_CLASSES[label] === "star" ? rng.uniform(-0.35, 0.35) : rng.uniform(0, Math.PI / 2);
@@ -184,6 +199,7 @@ export function renderScene(seed: number, split: number, index: number, size = S
     }
   }
 
+  layout.clutterAbove?.(rng, px, size);
   // Sensor noise, then clamp to the valid range.
   for (let i = 0; i < px.length; i++) px[i] = Math.min(1, Math.max(0, px[i] + 0.025 * rng.normal()));
   return { label, pixels: px, mask };

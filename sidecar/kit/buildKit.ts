@@ -14,7 +14,7 @@ import { PNG } from "pngjs";
 import yazl from "yazl";
 import type { ImageDataset } from "../data/dataset.ts";
 import { splitImages } from "../inference/evaluation/service.ts";
-import { readSuite, resolveSuiteDir, type SuiteConfig } from "../inference/evaluation/suite.ts";
+import { pinnedCheckpoint, readSuite, resolveSuiteDir, type SuiteConfig } from "../inference/evaluation/suite.ts";
 import { TaskUnavailableError, evaluationImages, splitTaskId, taskCheckpoint } from "../inference/evaluation/tasks.ts";
 import { CheckpointError, checkpointDir, readManifest, type CheckpointManifest } from "../zoo/checkpoint.ts";
 import { exportCheckpoint } from "../zoo/onnx/export.ts";
@@ -74,7 +74,7 @@ export function planKit(suiteIdOrPath: string, dir = checkpointDir()): KitPlan {
   for (const id of suite.tasks) {
     try {
       const { dataset } = splitTaskId(id);
-      const { id: checkpointId } = taskCheckpoint(id, dir);
+      const { id: checkpointId } = taskCheckpoint(id, dir, pinnedCheckpoint(suite, id));
       tasks.push({ id, dataset, checkpoint: readManifest(checkpointId, dir) });
     } catch (err) {
       if (!(err instanceof TaskUnavailableError || err instanceof CheckpointError)) throw err;

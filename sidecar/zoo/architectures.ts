@@ -6,8 +6,8 @@ import type { Ops } from "./layers.ts";
 // PyTorch's max-pool gradient on every backend (maxPool.ts): gradient methods match Captum through pooling.
 import { maxPool } from "./maxPool.ts";
 
-export type ArchName = "resnet" | "vgg" | "inception";
-export const ARCH_NAMES: ArchName[] = ["resnet", "vgg", "inception"];
+export type ArchName = "resnet" | "vgg" | "inception" | "resnet50";
+export const ARCH_NAMES: ArchName[] = ["resnet", "vgg", "inception", "resnet50"];
 
 export interface ArchConfig {
   /** Channel count of the first stage; later stages are multiples of it. */
@@ -109,7 +109,39 @@ export const inception: Architecture = {
   },
 };
 
-export const ARCHITECTURES: Record<ArchName, Architecture> = { resnet, vgg, inception };
+/**
+ * ResNet-50 layout (He et al. 2016, table 1): stem, four stages of 3, 4, 6 and 3 bottleneck
+ * blocks (1×1 reduce to w·2^s, 3×3 at that width with the stage's stride, 1×1 expand ×4, plus the
+ * identity or a strided 1×1 projection), global average pool, linear. The original meta-rank
+ * suite has a ResNet-50 next to a ResNet-18 on its Places365 task; this is that pairing at the
+ * zoo's scale (a narrow w, the stride on the 3×3 as in torchvision's "ResNet v1.5").
+ */
+export const resnet50: Architecture = {
+  name: "resnet50",
+  description: "ResNet-50-style: conv stem, 4 stages of 3, 4, 6, 3 bottleneck blocks (1×1, 3×3, 1×1 ×4 expansion; widths w, 2w, 4w, 8w), global average pool, linear",
+  defaultCamLayer: "layer4",
+  forward(ops, x, numClasses, cfg) {
+    const w = cfg.width;
+    let h = ops.tap("stem", ops.relu(ops.conv("stem", x, w, { stride: cfg.stemStride })));
+    [3, 4, 6, 3].forEach((blocks, s) => {
+      const width = w * 2 ** s;
+      for (let b = 0; b < blocks; b++) {
+        const stride = s > 0 && b === 0 ? 2 : 1;
+        const name = `layer${s + 1}.${b}`;
+        const out = 4 * width;
+        const shortcut = stride !== 1 || h.shape[3] !== out ? ops.conv(`${name}.downsample`, h, out, { kernel: 1, stride }) : h;
+        let y = ops.relu(ops.conv(`${name}.conv1`, h, width, { kernel: 1 }));
+        y = ops.relu(ops.conv(`${name}.conv2`, y, width, { stride }));
+        y = ops.conv(`${name}.conv3`, y, out, { kernel: 1 });
+        h = ops.relu(tf.add(y, shortcut));
+      }
+      h = ops.tap(`layer${s + 1}`, h);
+    });
+    return ops.dense("fc", globalAvgPool(h), numClasses);
+  },
+};
+
+export const ARCHITECTURES: Record<ArchName, Architecture> = { resnet, vgg, inception, resnet50 };
 
 export function architecture(name: string): Architecture {
   const a = ARCHITECTURES[name as ArchName];

@@ -1,11 +1,15 @@
 // Training command:
-//   npm run train -- --dataset fashion-mnist|scenes|cifar:<dir>|folder:<dir> --arch resnet|vgg|inception
+//   npm run train -- --dataset fashion-mnist|scenes|scenes64|textured-shapes|cifar:<dir>|folder:<dir>
+//                    --arch resnet|vgg|inception|resnet50
 //                    [--epochs N] [--out DIR] [--id ID] [--batch B] [--lr LR] [--train-size N]
 //                    [--width W] [--stem-stride S] [--seed S] [--no-flip] [--dtype float16|float32]
-// Trains with Adam (cosine-decayed learning rate) and batch norm, folds the batch
-// norm into the convolutions, measures accuracy on the held-out test split with
-// the folded network (so the figure is the served network's), and writes the
-// checkpoint (sidecar/zoo/checkpoints by default).
+//                    [--val-size N] [--patience P] [--budget-minutes M]
+// Trains with Adam (cosine-decayed learning rate over --epochs) and batch norm. With
+// --val-size the last N training images are held out: after every epoch the network as
+// served (batch norm folded, storage precision) is scored on them, the best epoch's weights
+// are kept, and training stops when P epochs bring no improvement or the budget would be
+// overrun (trainLoop.ts). The kept network's accuracy on the held-out test split and the
+// per-epoch curve go into the checkpoint's manifest (sidecar/zoo/checkpoints by default).
 import * as tf from "@tensorflow/tfjs";
 import { parseArgs } from "node:util";
 import { initBackend } from "../inference/runtime/backend.ts";
@@ -13,10 +17,11 @@ import type { ImageDataset } from "../data/dataset.ts";
 import { loadDataset } from "../data/registry.ts";
 import { Rng } from "../data/prng.ts";
 import { architecture, type ArchConfig, type ArchName } from "./architectures.ts";
-import { writeCheckpoint, checkpointDir, type CheckpointManifest, type WeightDtype } from "./checkpoint.ts";
+import { checkpointDir, type CheckpointManifest, type NamedArray, type WeightDtype } from "./checkpoint.ts";
 import { roundToHalf } from "./half.ts";
 import { TrainOps, foldBatchNorm, InferOps, type WeightMap } from "./layers.ts";
 import { ProgressBar } from "./progress.ts";
+import { cosineRate, runValidatedEpochs, writeKeptCheckpoint, type EpochOutcome } from "./trainLoop.ts";
 
 export interface TrainOptions {
   dataset: string;
@@ -34,6 +39,14 @@ export interface TrainOptions {
   /** Storage type of the checkpoint's weights (float16 halves the file). */
   dtype: WeightDtype;
   quiet?: boolean;
+  /** Training images held out to pick the epoch (the last ones of the training split); 0 = none. */
+  valSize?: number;
+  /** Stop after this many epochs without a better validation accuracy. */
+  patience?: number;
+  /** Stop before an epoch that would overrun this many minutes. */
+  budgetMinutes?: number;
+  /** The command line, recorded in the manifest. */
+  command?: string;
 }
 
 /** Sizes that train in minutes on a shared 2-core CPU and still reach useful accuracy. */
@@ -70,19 +83,39 @@ export function accuracy(forward: (x: tf.Tensor4D) => tf.Tensor2D, ds: ImageData
   return correct / ds.size;
 }
 
+/** The last `n` images of a split (the validation images carved off the training split). */
+function tail(ds: ImageDataset, n: number): ImageDataset {
+  const per = ds.height * ds.width * ds.channels;
+  const from = ds.size - n;
+  return {
+    ...ds,
+    name: `${ds.name}[val]`,
+    size: n,
+    images: ds.images.subarray(from * per),
+    labels: ds.labels.subarray(from),
+    masks: ds.masks?.subarray(from * ds.height * ds.width),
+  };
+}
+
 export async function train(opts: TrainOptions): Promise<CheckpointManifest> {
   const backend = await initBackend();
   const log = (s: string) => {
     if (!opts.quiet) process.stderr.write(s + "\n");
   };
   const t0 = Date.now();
-  const data = loadDataset(opts.dataset);
+  const valSize = opts.valSize ?? 0;
+  // Generated sets make as many training images as asked, plus the validation images.
+  const data = loadDataset(opts.dataset, opts.trainSize !== undefined ? { trainSize: opts.trainSize + valSize } : {});
   const trainSet = data.train;
-  const trainSize = Math.min(opts.trainSize ?? trainSet.size, trainSet.size);
+  if (valSize >= trainSet.size) throw new Error(`--val-size ${valSize} leaves no training images (the training split has ${trainSet.size})`);
+  // Validation: the last valSize training images, never trained on; the test split is only read
+  // once, at the end, for the kept weights (trainLoop.ts).
+  const valSet = valSize > 0 ? tail(trainSet, valSize) : null;
+  const trainSize = Math.min(opts.trainSize ?? trainSet.size - valSize, trainSet.size - valSize);
   const arch = architecture(opts.arch);
   const numClasses = trainSet.classNames.length;
   log(
-    `training ${opts.arch} on ${opts.dataset} (${trainSize} train / ${data.test.size} test images, ${trainSet.height}×${trainSet.width}×${trainSet.channels}, ${numClasses} classes) on ${backend.name}`,
+    `training ${opts.arch} on ${opts.dataset} (${trainSize} train / ${valSize} validation / ${data.test.size} test images, ${trainSet.height}×${trainSet.width}×${trainSet.channels}, ${numClasses} classes) on ${backend.name}`,
   );
 
   const rng = new Rng(opts.seed);
@@ -101,15 +134,26 @@ export async function train(opts: TrainOptions): Promise<CheckpointManifest> {
   const totalSteps = stepsPerEpoch * opts.epochs;
   const optimizer = tf.train.adam(opts.lr);
   const vars = [...weights.values()];
+  // The network exactly as it will be served: batch norm folded, weights rounded to the
+  // checkpoint's storage precision.
+  const served = (): NamedArray[] => foldBatchNorm(weights, stats).map((a) => (opts.dtype === "float16" ? { ...a, data: roundToHalf(a.data) } : a));
+  const accuracyOf = (arrays: NamedArray[], ds: ImageDataset): number => {
+    const servedWeights: WeightMap = new Map(arrays.map((a) => [a.name, tf.variable(tf.tensor(a.data, a.shape), false)]));
+    try {
+      return accuracy((x) => arch.forward(new InferOps(servedWeights), x, numClasses, opts.config), ds);
+    } finally {
+      for (const v of servedWeights.values()) v.dispose();
+    }
+  };
+  const losses: number[] = [];
   let step = 0;
-  for (let epoch = 0; epoch < opts.epochs; epoch++) {
-    const order = rng.permutation(trainSet.size).subarray(0, trainSize);
+  const runEpoch = (epoch: number): EpochOutcome<NamedArray[]> => {
+    const order = rng.permutation(trainSize);
     const bar = opts.quiet ? null : new ProgressBar(`epoch ${epoch + 1}/${opts.epochs}`, stepsPerEpoch);
     let lossSum = 0,
       lossN = 0;
     for (let s = 0; s < stepsPerEpoch; s++, step++) {
-      // Cosine decay to 2 % of the initial rate over the whole run.
-      (optimizer as unknown as { learningRate: number }).learningRate = opts.lr * (0.02 + 0.98 * 0.5 * (1 + Math.cos((Math.PI * step) / totalSteps)));
+      (optimizer as unknown as { learningRate: number }).learningRate = cosineRate(opts.lr, step, totalSteps);
       const idx = order.subarray(s * opts.batch, Math.min((s + 1) * opts.batch, trainSize));
       const x = batchTensor(trainSet, idx, opts.flip ? rng : null);
       const y = tf.tidy(() =>
@@ -135,40 +179,53 @@ export async function train(opts: TrainOptions): Promise<CheckpointManifest> {
       bar?.update(s + 1, `loss ${(lossSum / lossN).toFixed(4)}`);
     }
     bar?.finish(`loss ${(lossSum / lossN).toFixed(4)}`);
-  }
-
-  // Evaluate the network exactly as it will be served: batch norm folded, weights
-  // rounded to the checkpoint's storage precision.
-  const folded = foldBatchNorm(weights, stats).map((a) => (opts.dtype === "float16" ? { ...a, data: roundToHalf(a.data) } : a));
-  const servedWeights: WeightMap = new Map(folded.map((a) => [a.name, tf.variable(tf.tensor(a.data, a.shape), false)]));
-  const testAccuracy = accuracy((x) => arch.forward(new InferOps(servedWeights), x, numClasses, opts.config), data.test);
-  log(`test accuracy ${(testAccuracy * 100).toFixed(2)} % on ${data.test.size} held-out images`);
-  const manifest = writeCheckpoint(
-    opts.out,
-    {
+    const keep = served();
+    losses.push(Math.round((lossSum / lossN) * 1e4) / 1e4);
+    // Without a validation split every epoch "improves", so the last one is kept (the old behaviour).
+    return { loss: lossSum / lossN, score: valSet ? accuracyOf(keep, valSet) : epoch, keep };
+  };
+  const run = runValidatedEpochs(
+    { epochs: opts.epochs, budgetMinutes: opts.budgetMinutes ?? Infinity, patience: opts.patience ?? opts.epochs, startedAt: t0, scoreName: "val accuracy", log },
+    runEpoch,
+  );
+  const testAccuracy = accuracyOf(run.best.keep, data.test);
+  log(`test accuracy ${(testAccuracy * 100).toFixed(2)} % on ${data.test.size} held-out images (epoch ${run.best.epoch} kept)`);
+  const pct = (v: number) => Math.round(v * 10000) / 10000;
+  return writeKeptCheckpoint<CheckpointManifest>({
+    out: opts.out,
+    dtype: opts.dtype,
+    run,
+    startedAt: t0,
+    head: {
       id: opts.id,
       arch: opts.arch,
       archConfig: opts.config,
       dataset: opts.dataset,
       inputShape: [trainSet.height, trainSet.width, trainSet.channels],
       classNames: trainSet.classNames,
-      testAccuracy: Math.round(testAccuracy * 10000) / 10000,
+      testAccuracy: pct(testAccuracy),
       trainSize,
       testSize: data.test.size,
-      epochs: opts.epochs,
-      trainedAt: new Date().toISOString(),
-      trainingSeconds: Math.round((Date.now() - t0) / 1000),
+    },
+    tail: {
       backend: backend.name,
       layers: tapNames,
       defaultCamLayer: arch.defaultCamLayer,
+      ...(valSet
+        ? {
+            valSize,
+            valAccuracy: pct(run.best.score),
+            // The training curve: held-out validation accuracy and mean training loss per epoch.
+            valHistory: run.history.map(pct),
+            lossHistory: losses,
+            epochsRun: run.epochsRun,
+          }
+        : {}),
+      ...(opts.command ? { command: opts.command } : {}),
     },
-    folded,
-    opts.dtype,
-  );
-  for (const v of [...weights.values(), ...stats.values(), ...servedWeights.values()]) v.dispose();
-  optimizer.dispose();
-  log(`wrote ${opts.out}/${manifest.id}.json`);
-  return manifest;
+    dispose: [...weights.values(), ...stats.values(), optimizer],
+    log,
+  });
 }
 
 async function main() {
@@ -187,6 +244,9 @@ async function main() {
       out: { type: "string" },
       "no-flip": { type: "boolean", default: false },
       dtype: { type: "string", default: "float16" },
+      "val-size": { type: "string", default: "0" },
+      patience: { type: "string" },
+      "budget-minutes": { type: "string" },
     },
   });
   if (!values.dataset || !values.arch) {
@@ -194,7 +254,7 @@ async function main() {
     process.exit(2);
   }
   const arch = architecture(values.arch).name;
-  const height = values.dataset === "fashion-mnist" ? 28 : 32;
+  const height = values.dataset === "fashion-mnist" ? 28 : values.dataset === "scenes64" ? 64 : 32;
   const def = defaultConfig(arch, height);
   const num = (v: string | undefined, d: number) => (v === undefined ? d : Number(v));
   const datasetSlug = values.dataset
@@ -214,6 +274,10 @@ async function main() {
     out: values.out ?? checkpointDir(),
     flip: !values["no-flip"],
     dtype: values.dtype === "float32" ? "float32" : "float16",
+    valSize: num(values["val-size"], 0),
+    patience: values.patience ? Number(values.patience) : undefined,
+    budgetMinutes: values["budget-minutes"] ? Number(values["budget-minutes"]) : undefined,
+    command: `npm run train -- ${process.argv.slice(2).join(" ")}`,
   });
 }
 

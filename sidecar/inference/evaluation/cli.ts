@@ -16,7 +16,7 @@ import { taskAvailability } from "./service.ts";
 import { EvaluationCancelled } from "./engine.ts";
 import { EvaluationPool } from "./pool.ts";
 import { evaluateMethod, writeMethodFolder, type MethodRun, type TaskProgress } from "./run.ts";
-import { readSuite, type BaselineMethod, type SuiteConfig } from "./suite.ts";
+import { pinnedCheckpoint, readSuite, type BaselineMethod, type SuiteConfig } from "./suite.ts";
 import { ShardStore } from "./shards.ts";
 
 const USAGE = `usage:
@@ -187,10 +187,10 @@ function parseParams(args: Args): Record<string, unknown> {
  * maps.zip: per task `<task>.npy`, float32 N×H×W, the pixel maps the method module computed, so
  * the researcher can upload them and have the platform recompute (verify) the same numbers.
  */
-async function writeMapsZip(file: string, tasks: readonly string[], maps: Record<string, Float32Array>, images: number): Promise<void> {
+async function writeMapsZip(suite: SuiteConfig, file: string, tasks: readonly string[], maps: Record<string, Float32Array>, images: number): Promise<void> {
   const zip = new ZipFile();
   for (const task of tasks) {
-    const [h, w] = readManifest(taskAvailability(task).checkpointId).inputShape;
+    const [h, w] = readManifest(taskAvailability(task, undefined, pinnedCheckpoint(suite, task)).checkpointId).inputShape;
     zip.addBuffer(Buffer.from(writeNpy(maps[task], [images, h, w])), `${task}.npy`);
   }
   zip.end();
@@ -250,7 +250,7 @@ async function main(): Promise<number> {
       for (const f of writeMethodFolder(dir, suite, run, outcome, { backend, meta })) console.log(path.relative(process.cwd(), f));
       if (outcome.maps) {
         const zipFile = path.join(dir, "maps.zip");
-        await writeMapsZip(zipFile, tasks, outcome.maps, images);
+        await writeMapsZip(suite, zipFile, tasks, outcome.maps, images);
         console.log(path.relative(process.cwd(), zipFile));
         if (images < fullSplit || tasks.length < suite.tasks.length) {
           console.error(

@@ -21,6 +21,8 @@ export interface WorkerData {
 
 export interface EvalRequest {
   taskId: string;
+  /** The checkpoint the suite pins for the task (tasks.ts checkpointCandidates). */
+  checkpoint?: string;
   /** How many images of the split the worker loads (the split's first N). */
   images: number;
   index: number;
@@ -41,6 +43,8 @@ export type WorkerReply = { type: "image"; result: ImageResult; map?: Float32Arr
 
 export interface EvalJob {
   taskId: string;
+  /** The checkpoint the suite pins for the task, if it pins one. */
+  checkpoint?: string;
   /** Registry name of the method; "" (or anything) when `maps` or `methodModule` says where the maps come from. */
   algorithm: string;
   /**
@@ -139,6 +143,7 @@ export class EvaluationPool {
           // A copy of one map (slice, not subarray): the whole run's maps would be cloned otherwise.
           if (job.maps) req.map = job.maps.slice(index * perMap, (index + 1) * perMap);
           if (job.methodModule) req.methodModule = job.methodModule;
+          if (job.checkpoint) req.checkpoint = job.checkpoint;
           if (job.returnMaps) req.returnMap = true;
           reply = await this.piscina.run(req, { signal });
         } catch (err) {

@@ -6,8 +6,8 @@ import path from "node:path";
 import { summarise, type ImageResult, type Progress, type TaskSummary } from "./engine.ts";
 import type { EvalJob, EvaluationPool } from "./pool.ts";
 import { imagesRecord, localisationJson, resultCsv, type TaskImages } from "./resultFiles.ts";
-import type { SuiteConfig } from "./suite.ts";
-import { taskCheckpoint } from "./tasks.ts";
+import { pinnedCheckpoint, type SuiteConfig } from "./suite.ts";
+import { suiteCheckpoints } from "./tasks.ts";
 import type { ShardStore } from "./shards.ts";
 
 export interface MethodRun {
@@ -69,6 +69,8 @@ export async function evaluateMethod(
       continue;
     }
     const job: EvalJob = { taskId: task, algorithm: run.algorithm, params: run.params, settings: suite.settings, images: run.images };
+    const pinned = pinnedCheckpoint(suite, task);
+    if (pinned) job.checkpoint = pinned;
     if (run.maps) {
       if (!run.maps[task]) throw new Error(`no maps for task ${task}`);
       job.maps = run.maps[task];
@@ -136,7 +138,7 @@ export function writeMethodFolder(
         images: run.images,
         settings: suite.settings,
         // The weights behind every number: a retrained checkpoint gives other numbers.
-        checkpoints: Object.fromEntries(run.tasks.map((t) => [t, taskCheckpoint(t)])),
+        checkpoints: suiteCheckpoints(suite, run.tasks),
         // One string per image, one character per grid point: 1 = still classified correctly.
         tasks: outcome.perImage,
       },

@@ -21,8 +21,8 @@ import { EvaluationPool } from "./pool.ts";
 import { localisationJson, resultCsv } from "./resultFiles.ts";
 import { evaluateMethod, type MethodRun } from "./run.ts";
 import { runMaps } from "./runMaps.ts";
-import { SUITES_DIR, readSuite, type SuiteConfig } from "./suite.ts";
-import { TaskUnavailableError, splitTaskId, taskCheckpoint } from "./tasks.ts";
+import { SUITES_DIR, pinnedCheckpoint, readSuite, type SuiteConfig } from "./suite.ts";
+import { TaskUnavailableError, ZOO_DATASET, checkpointCandidates, splitTaskId, suiteCheckpoints } from "./tasks.ts";
 import type { EvaluationHandlers } from "../../../proto/generated/metarank/v1/Evaluation.ts";
 import type { EvaluationProgress } from "../../../proto/generated/metarank/v1/EvaluationProgress.ts";
 import type { EvaluationResult } from "../../../proto/generated/metarank/v1/EvaluationResult.ts";
@@ -32,7 +32,6 @@ const PROTO = "metarank/v1/evaluation.proto" as const;
 /** Suites without an "evaluation" block evaluate this many images at most (the CLI's default). */
 export const DEFAULT_SPLIT_IMAGES = 100;
 /** The zoo's dataset name for a task's dataset part (tasks.ts keeps its own copy private). */
-const ZOO_DATASET: Record<string, string> = { fashionmnist: "fashion-mnist", scenes: "scenes" };
 
 /** A request the caller must change; its message says how. */
 export class BadEvaluationRequest extends Error {
@@ -54,7 +53,7 @@ export interface TaskAvailability {
  * exist (hashing every file on each listing would be slow; the worker verifies the hash
  * when it loads the net). The same two ids as tasks.ts's loader are tried.
  */
-export function taskAvailability(taskId: string, dir = checkpointDir()): TaskAvailability {
+export function taskAvailability(taskId: string, dir = checkpointDir(), pinned?: string): TaskAvailability {
   let parts: { dataset: string; architecture: string };
   try {
     parts = splitTaskId(taskId);
@@ -70,7 +69,7 @@ export function taskAvailability(taskId: string, dir = checkpointDir()): TaskAva
       problem: `no evaluation data for dataset "${parts.dataset}" (known: ${Object.keys(ZOO_DATASET).join(", ")})`,
     };
   const problems: string[] = [];
-  for (const id of [taskId, `${parts.architecture}-${zooDataset}`]) {
+  for (const id of checkpointCandidates(taskId, pinned)) {
     try {
       const m = readManifest(id, dir);
       if (m.dataset !== zooDataset || m.arch !== parts.architecture) {
@@ -185,7 +184,7 @@ export function checkRunRequest(
     if (!suite.tasks.includes(t)) throw new BadEvaluationRequest(`suite ${suite.id} has no task "${t}" (tasks: ${suite.tasks.join(", ")})`);
   }
   const tasks = wanted.length > 0 ? suite.tasks.filter((t) => wanted.includes(t)) : suite.tasks;
-  const missing = tasks.map((t) => taskAvailability(t)).filter((a) => !a.available);
+  const missing = tasks.map((t) => taskAvailability(t, undefined, pinnedCheckpoint(suite, t))).filter((a) => !a.available);
   if (missing.length > 0) {
     throw new BadEvaluationRequest(
       `${missing.length === 1 ? "a task's checkpoint is" : `${missing.length} tasks' checkpoints are`} not installed on this sidecar: ${missing.map((m) => m.problem).join("; ")}. Install the checkpoint or choose other tasks.`,
@@ -210,7 +209,7 @@ function suiteToProto(s: SuiteConfig): EvaluationSuite {
   return {
     id: s.id,
     name: s.name,
-    tasks: s.tasks.map((t) => taskAvailability(t)),
+    tasks: s.tasks.map((t) => taskAvailability(t, undefined, pinnedCheckpoint(s, t))),
     splitImages: splitImages(s),
     grid: s.settings.grid,
     patchSize: s.settings.patchSize,
@@ -287,7 +286,7 @@ export function evaluationHandlers(opts: { loaderModule?: string; backend?: stri
           },
         });
         const loc = localisationJson(run.tasks, outcome.summaries);
-        const checkpoints = Object.fromEntries(run.tasks.map((t) => [t, taskCheckpoint(t)]));
+        const checkpoints = suiteCheckpoints(suite, run.tasks);
         const result: EvaluationResult = {
           morfCsv: resultCsv("morf", suite.settings.grid, run.tasks, outcome.summaries),
           lerfCsv: resultCsv("lerf", suite.settings.grid, run.tasks, outcome.summaries),

@@ -10,8 +10,9 @@ import fs from "node:fs";
 import path from "node:path";
 import type { TaskSummary } from "./engine.ts";
 import type { TaskImages } from "./resultFiles.ts";
-import type { SuiteConfig } from "./suite.ts";
+import { pinnedCheckpoint, type SuiteConfig } from "./suite.ts";
 import { taskCheckpoint } from "./tasks.ts";
+import { checkpointDir } from "../../zoo/checkpoint.ts";
 
 /** Bump when what a shard holds, or how its numbers are computed, changes. */
 const SHARD_FORMAT = 1;
@@ -49,7 +50,7 @@ export function shardFingerprint(spec: ShardSpec): string {
     suite: spec.suite.id,
     settings: spec.suite.settings,
     task: spec.task,
-    checkpoint: taskCheckpoint(spec.task),
+    checkpoint: taskCheckpoint(spec.task, checkpointDir(), pinnedCheckpoint(spec.suite, spec.task)),
     algorithm: spec.algorithm,
     params: spec.params,
     images: spec.images,

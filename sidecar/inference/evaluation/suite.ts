@@ -30,6 +30,8 @@ export interface EvaluationConfig {
   /** Tensor backend the committed numbers were computed on. */
   backend: string;
   methods: BaselineMethod[];
+  /** Task → zoo checkpoint id the suite pins (tasks.ts checkpointCandidates); tasks not named use the default ids. */
+  checkpoints: Record<string, string>;
 }
 
 export interface SuiteConfig {
@@ -79,6 +81,9 @@ export function readSuite(idOrPath: string): SuiteConfig {
     settings: { patchSize, filler: filler as number[], grid: [...(parsed.suite.grid ?? DEFAULT_GRID)] },
   };
   if (json.evaluation !== undefined) config.evaluation = readEvaluation(file, json.evaluation);
+  for (const task of Object.keys(config.evaluation?.checkpoints ?? {})) {
+    if (!config.tasks.includes(task)) throw new SuiteConfigError(`${file}: evaluation.checkpoints names "${task}", which is not one of the suite's tasks`);
+  }
   return config;
 }
 
@@ -104,5 +109,19 @@ function readEvaluation(file: string, raw: unknown): EvaluationConfig {
     }
     return { folder, algorithm, params: (params ?? {}) as Record<string, unknown> };
   });
-  return { split: "test", images: e.images, backend: typeof e.backend === "string" ? e.backend : "wasm", methods: list };
+  const checkpoints: Record<string, string> = {};
+  if (e.checkpoints !== undefined) {
+    if (typeof e.checkpoints !== "object" || e.checkpoints === null || Array.isArray(e.checkpoints))
+      throw new SuiteConfigError(`${file}: evaluation.checkpoints must be an object { "<task>": "<checkpoint id>" }`);
+    for (const [task, id] of Object.entries(e.checkpoints as Record<string, unknown>)) {
+      if (typeof id !== "string" || !/^[a-z0-9][a-z0-9._-]*$/.test(id)) throw new SuiteConfigError(`${file}: evaluation.checkpoints.${task} must be a checkpoint id`);
+      checkpoints[task] = id;
+    }
+  }
+  return { split: "test", images: e.images, backend: typeof e.backend === "string" ? e.backend : "wasm", methods: list, checkpoints };
+}
+
+/** The checkpoint a suite pins for a task, if any (else tasks.ts's default ids). */
+export function pinnedCheckpoint(suite: Pick<SuiteConfig, "evaluation">, task: string): string | undefined {
+  return suite.evaluation?.checkpoints[task];
 }

@@ -1,14 +1,20 @@
 // Task id → (net, evaluation images). A task id is `<dataset>_<architecture>`, e.g.
-// `fashionmnist_resnet`, and names the zoo checkpoint of the same id. The images are
-// the first N of the dataset's test split in its fixed order (IDX file order for
-// Fashion-MNIST, generation index for the scenes), so every run sees the same split.
+// `fashionmnist_resnet`. Its checkpoint is the one its suite pins (suite.json
+// evaluation.checkpoints: two suites can share a task id with different networks, as
+// metarank-local and metarank-local-v1 do), else the zoo checkpoint named by the task id,
+// else the trainer's default id `<arch>-<dataset>`. The images are the first N of the
+// dataset's test split in its fixed order (IDX file order for Fashion-MNIST, generation
+// index for the generated sets), so every run sees the same split.
 import { takeFirst, type ImageDataset } from "../../data/dataset.ts";
 import { readFashionMnistSplit } from "../../data/fashionMnist.ts";
 import { generateScenesSplit } from "../../data/scenes.ts";
+import { generateScenes64Split } from "../../data/scenes64.ts";
+import { generateTexturedShapesSplit } from "../../data/texturedShapes.ts";
 import type { Net } from "../net.ts";
 import { CheckpointError, checkpointDir, readManifest } from "../../zoo/checkpoint.ts";
 import { loadZooNet, type ZooNet } from "../../zoo/zooNet.ts";
 import type { SplitData } from "./engine.ts";
+import { pinnedCheckpoint, type SuiteConfig } from "./suite.ts";
 
 export interface LoadedTask {
   id: string;
@@ -18,7 +24,7 @@ export interface LoadedTask {
 
 /** What the pool's workers import to get a task; tests substitute their own module. */
 export interface TaskLoaderModule {
-  loadTask(taskId: string, images: number): Promise<LoadedTask>;
+  loadTask(taskId: string, images: number, checkpointId?: string): Promise<LoadedTask>;
 }
 
 export class TaskUnavailableError extends Error {
@@ -28,7 +34,7 @@ export class TaskUnavailableError extends Error {
   }
 }
 
-export const DATASETS = ["fashionmnist", "scenes"] as const;
+export const DATASETS = ["fashionmnist", "scenes", "scenes64", "textures"] as const;
 
 export function splitTaskId(taskId: string): { dataset: string; architecture: string } {
   const cut = taskId.lastIndexOf("_");
@@ -42,24 +48,32 @@ export function evaluationImages(dataset: string, images: number): ImageDataset 
   // Generating only the first N scenes gives exactly the first N of the full test split:
   // each scene depends on (seed, split, index) alone.
   if (dataset === "scenes") return generateScenesSplit("test", images);
+  if (dataset === "scenes64") return generateScenes64Split("test", images);
+  if (dataset === "textures") return generateTexturedShapesSplit("test", images);
   throw new TaskUnavailableError(`no evaluation data for dataset "${dataset}" (known: ${DATASETS.join(", ")})`);
 }
 
 /** The zoo's dataset name (`npm run train -- --dataset …`) for a task's dataset part. */
-const ZOO_DATASET: Record<string, string> = { fashionmnist: "fashion-mnist", scenes: "scenes" };
+export const ZOO_DATASET: Record<string, string> = { fashionmnist: "fashion-mnist", scenes: "scenes", scenes64: "scenes64", textures: "textured-shapes" };
+
+/** The checkpoint ids a task may use, in order: the suite's pin alone, else the task id and `<arch>-<dataset>`. */
+export function checkpointCandidates(taskId: string, pinned?: string): string[] {
+  if (pinned) return [pinned];
+  const { dataset, architecture } = splitTaskId(taskId);
+  return [taskId, `${architecture}-${ZOO_DATASET[dataset] ?? dataset}`];
+}
 
 /**
- * The task's checkpoint: the one whose id is the task id, else the trainer's default id
- * `<arch>-<dataset>` (e.g. resnet-fashion-mnist). Its manifest must name the same dataset.
+ * The task's checkpoint (checkpointCandidates, the first usable one). Its manifest must name
+ * the task's dataset and architecture.
  */
-export function loadTaskNet(taskId: string, dir = checkpointDir()): ZooNet {
+export function loadTaskNet(taskId: string, dir = checkpointDir(), pinned?: string): ZooNet {
   const { dataset, architecture } = splitTaskId(taskId);
   const zooDataset = ZOO_DATASET[dataset];
   if (!zooDataset) throw new TaskUnavailableError(`no evaluation data for dataset "${dataset}" (known: ${DATASETS.join(", ")})`);
-  const ids = [taskId, `${architecture}-${zooDataset}`];
   let net: ZooNet | null = null;
   const problems: string[] = [];
-  for (const id of ids) {
+  for (const id of checkpointCandidates(taskId, pinned)) {
     try {
       net = loadZooNet(id, dir);
       break;
@@ -80,9 +94,8 @@ export function loadTaskNet(taskId: string, dir = checkpointDir()): ZooNet {
 }
 
 /** Which checkpoint a task uses (id and weights SHA-256), read from its manifest only. */
-export function taskCheckpoint(taskId: string, dir = checkpointDir()): { id: string; weightsSha256: string } {
-  const { dataset, architecture } = splitTaskId(taskId);
-  for (const id of [taskId, `${architecture}-${ZOO_DATASET[dataset] ?? dataset}`]) {
+export function taskCheckpoint(taskId: string, dir = checkpointDir(), pinned?: string): { id: string; weightsSha256: string } {
+  for (const id of checkpointCandidates(taskId, pinned)) {
     try {
       const m = readManifest(id, dir);
       return { id: m.id, weightsSha256: m.weightsSha256 };
@@ -93,10 +106,15 @@ export function taskCheckpoint(taskId: string, dir = checkpointDir()): { id: str
   throw new TaskUnavailableError(`${taskId}: no checkpoint`);
 }
 
-export async function loadTask(taskId: string, images: number): Promise<LoadedTask> {
+/** Every task's checkpoint (id and weights SHA-256) as a suite pins or resolves them: the images.json record. */
+export function suiteCheckpoints(suite: Pick<SuiteConfig, "evaluation">, tasks: string[], dir = checkpointDir()): Record<string, { id: string; weightsSha256: string }> {
+  return Object.fromEntries(tasks.map((t) => [t, taskCheckpoint(t, dir, pinnedCheckpoint(suite, t))]));
+}
+
+export async function loadTask(taskId: string, images: number, checkpointId?: string): Promise<LoadedTask> {
   const { dataset } = splitTaskId(taskId);
   const split = evaluationImages(dataset, images);
-  const net = loadTaskNet(taskId);
+  const net = loadTaskNet(taskId, checkpointDir(), checkpointId);
   if (net.classNames.length !== split.classNames.length) {
     throw new TaskUnavailableError(`${taskId}: the checkpoint has ${net.classNames.length} classes, the dataset ${split.classNames.length}`);
   }

@@ -19,12 +19,12 @@ const modules = new Map<string, Promise<AttributionAlgorithm>>();
 // Awaited before the module resolves, so piscina hands this thread no image before its runtime is up.
 await initBackend(data.backend as BackendChoice);
 
-function task(id: string, images: number): Promise<LoadedTask> {
-  const key = `${id}#${images}`;
+function task(id: string, images: number, checkpoint?: string): Promise<LoadedTask> {
+  const key = `${id}#${images}#${checkpoint ?? ""}`;
   let t = tasks.get(key);
   if (!t) {
     loader ??= import(data.loaderModule) as Promise<TaskLoaderModule>;
-    t = loader.then((m) => m.loadTask(id, images));
+    t = loader.then((m) => m.loadTask(id, images, checkpoint));
     // A failed load is not kept: the next image tries again (and says why again).
     t.catch(() => tasks.delete(key));
     tasks.set(key, t);
@@ -54,7 +54,7 @@ async function source(req: EvalRequest): Promise<MapSource> {
 
 export default async function evaluateImage(req: EvalRequest): Promise<WorkerReply> {
   try {
-    const { net, split } = await task(req.taskId, req.images);
+    const { net, split } = await task(req.taskId, req.images, req.checkpoint);
     const [{ result, map }] = await evaluateIndicesWithMaps(net, await source(req), req.settings, split, [req.index]);
     return req.returnMap ? { type: "image", result, map } : { type: "image", result };
   } catch (err) {
