@@ -16,6 +16,8 @@ export class Suite extends Model<InferAttributes<Suite>, InferCreationAttributes
   declare acceptsSelfReported: CreationOptional<boolean>;
   /** Images per task of the evaluation split (suite.json evaluation.images): how many maps a task needs; null when the suite has no evaluation block. */
   declare splitImages: CreationOptional<number | null>;
+  /** Task → the network that defines it (seeds/importSuite.ts taskModels), JSON; null when unknown. */
+  declare taskModelsJson: CreationOptional<string | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -40,6 +42,7 @@ Suite.init(
     position: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
     acceptsSelfReported: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
     splitImages: { type: DataTypes.INTEGER, allowNull: true },
+    taskModelsJson: { type: DataTypes.TEXT, allowNull: true },
     createdAt: DataTypes.DATE,
     updatedAt: DataTypes.DATE,
   },

@@ -14,6 +14,40 @@ import { MAX_RESULT_FILE_BYTES, formatProblem, oversizeProblem } from "../sideca
 import { parseSuiteJson } from "../sidecar/metascore/suite.ts";
 import type { CaseScores } from "../sidecar/metascore/types.ts";
 import type { CaseCurves } from "../sidecar/metascore/methodFiles.ts";
+import { taskCheckpoint } from "../sidecar/inference/evaluation/tasks.ts";
+import { CheckpointError, readManifest } from "../sidecar/zoo/checkpoint.ts";
+import type { TaskModel } from "../app/lib/taskModels.ts";
+
+/**
+ * The manifest of the checkpoint each task uses (the suite's pin, else the default ids), as the
+ * leaderboard shows it. A task without a checkpoint here (the seed suite's ImageNet tasks) is null:
+ * the page then says so instead of naming a model it does not have.
+ */
+export function readTaskModels(tasks: readonly string[], pins: Record<string, string>): Record<string, TaskModel | null> {
+  const out: Record<string, TaskModel | null> = {};
+  for (const task of tasks) {
+    try {
+      const { id } = taskCheckpoint(task, undefined, pins[task]);
+      const m = readManifest(id) as ReturnType<typeof readManifest> & { valHistory?: number[] };
+      out[task] = {
+        checkpoint: m.id,
+        arch: m.arch,
+        dataset: m.dataset,
+        input: m.inputShape,
+        classes: m.classNames.length,
+        testAccuracy: m.testAccuracy,
+        testSize: m.testSize,
+        trainSize: m.trainSize,
+        epochs: m.epochs,
+        ...(Array.isArray(m.valHistory) ? { valHistory: m.valHistory } : {}),
+      };
+    } catch (err) {
+      if (!(err instanceof CheckpointError) && (err as Error).name !== "TaskUnavailableError") throw err;
+      out[task] = null;
+    }
+  }
+  return out;
+}
 
 export class SuiteImportError extends Error {
   constructor(readonly problems: string[]) {
@@ -34,6 +68,8 @@ export interface SuiteFolder {
   acceptsSelfReported: boolean;
   /** suite.json evaluation.images: images per task of the evaluation split (maps per task), or null. */
   splitImages: number | null;
+  /** Each task's network as its checkpoint manifest describes it (the leaderboard's tasks table); null when this server has none. */
+  taskModels: Record<string, TaskModel | null>;
   methods: {
     key: string;
     contributor: string;
@@ -110,6 +146,10 @@ export function readSuiteFolder(dir: string): SuiteFolder {
   const evaluation = json.evaluation as Record<string, unknown> | undefined;
   const images = evaluation && typeof evaluation === "object" ? evaluation.images : undefined;
   const splitImages = typeof images === "number" && Number.isInteger(images) && images > 0 ? images : null;
+  const rawPins = evaluation && typeof evaluation === "object" ? evaluation.checkpoints : undefined;
+  const pins: Record<string, string> = {};
+  if (rawPins && typeof rawPins === "object" && !Array.isArray(rawPins))
+    for (const [task, v] of Object.entries(rawPins as Record<string, unknown>)) if (typeof v === "string") pins[task] = v;
 
   const methods: SuiteFolder["methods"] = [];
   const folders = fs
@@ -166,6 +206,7 @@ export function readSuiteFolder(dir: string): SuiteFolder {
     isDefault: json.default === true,
     acceptsSelfReported,
     splitImages,
+    taskModels: readTaskModels(parsed.suite.tasks, pins),
     methods,
   };
 }
@@ -200,6 +241,7 @@ export async function importSuite(dir: string, position = 0): Promise<{ suite: s
       isDefault: folder.isDefault,
       acceptsSelfReported: folder.acceptsSelfReported,
       splitImages: folder.splitImages,
+      taskModelsJson: JSON.stringify(folder.taskModels),
       position,
     };
     const existing = await Suite.findByPk(folder.id, { transaction, lock: transaction.LOCK.UPDATE });

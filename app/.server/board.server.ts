@@ -5,6 +5,7 @@ import type { Transaction } from "sequelize";
 import { UNKNOWN_BOARD_VERSION } from "../../sidecar/metascore/boardCache.ts";
 import { encodeInsertCandidateRequest } from "../../sidecar/metascore/wire.ts";
 import { boardVersion } from "./boardVersion.server.ts";
+import { parseTaskModels, type TaskModel } from "../lib/taskModels.ts";
 import { BoardMethod, Suite, type TaskScore } from "./db.server.ts";
 import { SidecarCallError, rpc, unary } from "./sidecar.server.ts";
 import type { InsertCandidateResponse__Output } from "../../proto/generated/metarank/v1/InsertCandidateResponse.ts";
@@ -31,6 +32,8 @@ export interface SuiteSummary {
   splitImages: number | null;
   /** False: only verified results may be submitted (suite.json "submissions"). */
   acceptsSelfReported: boolean;
+  /** Each task's network and data (the leaderboard's tasks table); a task missing or null is not known here. */
+  taskModels: Record<string, TaskModel | null>;
 }
 
 /** One row of a rank table: what every board on every screen shows. */
@@ -118,6 +121,7 @@ function summary(s: Suite, methods: number): SuiteSummary {
     methods,
     splitImages: s.splitImages ?? null,
     acceptsSelfReported: s.acceptsSelfReported !== false,
+    taskModels: parseTaskModels(s.taskModelsJson),
   };
 }
 

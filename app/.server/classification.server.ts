@@ -85,7 +85,9 @@ function toTrainedModel(m: ModelInfo__Output): TrainedModel {
   };
 }
 
-const isResNet = (m: TrainedModel) => /resnet/i.test(m.arch) || /resnet/i.test(m.id);
+// The seed's slot is a ResNet18: the zoo's ResNet-18-style networks and imported ResNets, not the
+// zoo's ResNet-50-style one (a benchmark network of the 64-pixel scenes, sidecar/zoo/README.md).
+const isResNet = (m: TrainedModel) => m.arch !== "resnet50" && (/resnet/i.test(m.arch) || /resnet/i.test(m.id));
 
 let modelCache: { at: number; models: TrainedModel[] } | null = null;
 
@@ -103,7 +105,22 @@ export function forgetModels() {
   modelCache = null;
 }
 
-const DATA_LABEL: Record<string, string> = { "fashion-mnist": "Fashion-MNIST", scenes: "scenes" };
+const DATA_LABEL: Record<string, string> = {
+  "fashion-mnist": "Fashion-MNIST",
+  scenes: "scenes",
+  scenes64: "64-pixel scenes",
+  "textured-shapes": "textured shapes",
+};
+
+/** Per dataset, its most accurate model (the first of equals), in the order the datasets first appear. */
+function bestPerDataset(models: TrainedModel[]): TrainedModel[] {
+  const best = new Map<string, TrainedModel>();
+  for (const m of models) {
+    const held = best.get(m.dataset);
+    if (!held || (m.testAccuracy ?? 0) > (held.testAccuracy ?? 0)) best.set(m.dataset, m);
+  }
+  return [...best.values()];
+}
 
 /**
  * The seed's "ResNet18" slot, bound to the platform's trained ResNet-style model for the data:
@@ -114,10 +131,11 @@ export function modelOptions(models: TrainedModel[], dataKind: string | null): M
   const resnets = models.filter(isResNet);
   if (dataKind) {
     // Known data: only a model trained on it makes a meaningful prediction; none means none.
-    const matching = resnets.filter((m) => m.dataset === dataKind || m.dataset.startsWith(`${dataKind}-`));
+    // Several (a retrained checkpoint beside the first one): the most accurate.
+    const matching = bestPerDataset(resnets.filter((m) => m.dataset === dataKind || m.dataset.startsWith(`${dataKind}-`)));
     return matching.length ? [{ value: matching[0].id, label: "ResNet18" }] : [];
   }
-  return resnets.map((m) => ({ value: m.id, label: messageRef("demo:modelTrainedOn", { data: DATA_LABEL[m.dataset] ?? m.dataset }) }));
+  return bestPerDataset(resnets).map((m) => ({ value: m.id, label: messageRef("demo:modelTrainedOn", { data: DATA_LABEL[m.dataset] ?? m.dataset }) }));
 }
 
 // ---------------------------------------------------------------------------------------------

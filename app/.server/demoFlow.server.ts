@@ -353,9 +353,12 @@ const DEMO_ALGORITHMS = CLASSIFICATION_ALGORITHMS.map((a) => ({ value: a.value, 
 /** The page's models: the sidecar's classifiers trained on its data (null: the sidecar did not answer). */
 async function demoModels(demo: DatasetDemo): Promise<TrainedModel[] | null> {
   try {
-    // ResNet first: the seed's classification model (§9 "ResNet18"), so it is the first choice offered.
-    const resnetFirst = (m: TrainedModel) => (/resnet/i.test(m.arch) ? 0 : 1);
-    return (await listModels()).filter((m) => m.dataset === demo.modelDataset).sort((x, y) => resnetFirst(x) - resnetFirst(y));
+    // The ResNet-18-style ones first: the seed's classification model (§9 "ResNet18"), so it is the
+    // first choice offered; among equals the more accurate (a retrained checkpoint beside the first).
+    const resnetFirst = (m: TrainedModel) => (m.arch === "resnet" ? 0 : /resnet/i.test(m.arch) ? 1 : 2);
+    return (await listModels())
+      .filter((m) => m.dataset === demo.modelDataset)
+      .sort((x, y) => resnetFirst(x) - resnetFirst(y) || (y.testAccuracy ?? 0) - (x.testAccuracy ?? 0));
   } catch {
     return null;
   }

@@ -10,6 +10,7 @@ import { HEATMAP_METHODS, suiteInconsistency } from "~/.server/inconsistency.ser
 import { Inconsistency } from "~/components/Inconsistency.tsx";
 import { taskCurves } from "~/.server/curves.server.ts";
 import { MethodCurves } from "~/components/MethodCurves.tsx";
+import { TaskModels } from "~/components/TaskModels.tsx";
 import { Trans, useTranslation } from "react-i18next";
 import { i18nServer } from "~/.server/i18n.server.ts";
 
@@ -98,6 +99,7 @@ export default function Leaderboard() {
           components={{ how: <Link to="/Algorithm" /> }}
         />
       </p>
+      <TaskModels tasks={suite.tasks} models={suite.taskModels} images={suite.splitImages} />
       {suite.splitImages ? (
         <p className="muted" data-testid="kit-line">
           <Trans

@@ -2,8 +2,9 @@
 // larger-image dataset (issue 14), the part the original meta-rank suite's Places365 plays.
 // Same six shape classes, colours and textures; what changes:
 // - the object is smaller relative to the picture (radius 9–18 px of 64, against 7–12 of 32);
-// - 14–28 background strokes and dots (3–8 at 32 px), strokes up to 16 px long;
-// - 2–4 thin occluding strokes painted over the object (the mask stays the object's own
+// - 36–64 background strokes (half of them two pixels thick, up to 16 px long) and dots:
+//   about twice the 32-pixel scenes' 3–8 per 1,024 pixels;
+// - 3–6 thin occluding strokes painted over the object (the mask stays the object's own
 //   pixels, so localisation still measures attribution on the object).
 // Everything derives from (seed, split, index) as for the 32-pixel scenes; a different seed
 // keeps the two sets from sharing any scene.
@@ -39,21 +40,22 @@ function dot(rng: Rng, px: Float32Array, size: number): void {
     r = rng.uniform(1, 3);
   for (let yy = Math.floor(cy - r); yy <= cy + r; yy++)
     for (let xx = Math.floor(cx - r); xx <= cx + r; xx++)
-      if (xx >= 0 && yy >= 0 && xx < size && yy < size && (xx - cx) ** 2 + (yy - cy) ** 2 <= r * r) for (let c = 0; c < 3; c++) px[(yy * size + xx) * 3 + c] = col[c];
+      if (xx >= 0 && yy >= 0 && xx < size && yy < size && (xx - cx) ** 2 + (yy - cy) ** 2 <= r * r)
+        for (let c = 0; c < 3; c++) px[(yy * size + xx) * 3 + c] = col[c];
 }
 
 export const SCENES64_LAYOUT: SceneLayout = {
   radius: [9, 18],
   period: [3, 7],
   clutterBelow(rng, px, size) {
-    const n = rng.int(14, 28);
+    const n = rng.int(36, 64);
     for (let k = 0; k < n; k++) {
-      if (rng.float() < 0.5) stroke(rng, px, size, 16, rng.float() < 0.3);
+      if (rng.float() < 0.5) stroke(rng, px, size, 16, rng.float() < 0.5);
       else dot(rng, px, size);
     }
   },
   clutterAbove(rng, px, size) {
-    const n = rng.int(2, 4);
+    const n = rng.int(3, 6);
     for (let k = 0; k < n; k++) stroke(rng, px, size, 12, false);
   },
 };

@@ -29,6 +29,17 @@ describe("ResNet18 slot", () => {
     expect(modelOptions(MODELS, "fashion-mnist")).toEqual([{ value: "fashion-mnist-resnet", label: "ResNet18" }]);
     expect(modelOptions(MODELS, "scenes")).toEqual([{ value: "scenes-resnet", label: "ResNet18" }]);
   });
+  it("takes the most accurate of several ResNet-18-style models of the same data, never the ResNet-50-style one", () => {
+    const more = [
+      ...MODELS,
+      model({ id: "fashion-mnist-resnet-v2", testAccuracy: 0.92 }),
+      model({ id: "fashion-mnist-resnet-old", testAccuracy: 0.8 }),
+      model({ id: "resnet50-scenes", dataset: "scenes", arch: "resnet50", testAccuracy: 0.99 }),
+    ];
+    expect(modelOptions(more, "fashion-mnist")).toEqual([{ value: "fashion-mnist-resnet-v2", label: "ResNet18" }]);
+    expect(modelOptions(more, "scenes")).toEqual([{ value: "scenes-resnet", label: "ResNet18" }]);
+    expect(modelOptions(more, null).map((o) => o.value)).toEqual(["fashion-mnist-resnet-v2", "scenes-resnet"]);
+  });
   it("offers every ResNet-style model, named by its data, for pictures of unknown kind", () => {
     expect(modelOptions(MODELS, null).map((o) => o.value)).toEqual(["fashion-mnist-resnet", "scenes-resnet"]);
     // A message ref, translated where the option is shown ("ResNet18 (trained on Fashion-MNIST)").

@@ -36,7 +36,10 @@ options:
   --all-methods    every baseline method listed in the suite's "evaluation" block
   --write-suite    with --all-methods: write into the suite folder itself (full split, all tasks)
   --fresh          with --all-methods: start over instead of resuming (finished method × task shards
-                   are kept in <folder>/.regen-state until the whole run has been written)`;
+                   are kept in <folder>/.regen-state until the whole run has been written)
+  --state DIR      with --all-methods: keep the finished shards in DIR instead, and leave them there: runs
+                   of parts of a board (--task T, on one machine or several) fill one DIR, and a later
+                   --write-suite run with the same --state reuses every shard whose inputs are unchanged`;
 
 interface Args {
   suite?: string;
@@ -51,6 +54,7 @@ interface Args {
   allMethods: boolean;
   writeSuite: boolean;
   fresh: boolean;
+  state?: string;
 }
 
 class UsageError extends Error {}
@@ -111,6 +115,9 @@ function parseArgs(argv: string[]): Args {
       case "--fresh":
         a.fresh = true;
         break;
+      case "--state":
+        a.state = value();
+        break;
       case "-h":
       case "--help":
         throw new UsageError("");
@@ -131,6 +138,7 @@ function parseArgs(argv: string[]): Args {
   if (!a.writeSuite && !a.out) throw new UsageError("--out DIR is required (or --all-methods --write-suite)");
   if (a.allMethods && a.params) throw new UsageError("--params goes with --method");
   if (a.fresh && !a.allMethods) throw new UsageError("--fresh goes with --all-methods");
+  if (a.state !== undefined && !a.allMethods) throw new UsageError("--state goes with --all-methods");
   return a;
 }
 
@@ -231,7 +239,9 @@ async function main(): Promise<number> {
   const pool = new EvaluationPool({ workers: args.workers, backend });
   const started = Date.now();
   // A whole-board regeneration resumes: each finished method × task is kept until every folder is written.
-  const store = args.allMethods ? new ShardStore(path.join(args.writeSuite ? suite.dir : args.out!, ".regen-state")) : null;
+  const store = args.allMethods
+    ? new ShardStore(args.state ? path.resolve(args.state) : path.join(args.writeSuite ? suite.dir : args.out!, ".regen-state"))
+    : null;
   if (store && args.fresh) store.clear();
   if (store && store.count() > 0) console.error(`resuming: ${store.count()} finished method × task shard(s) in ${path.relative(process.cwd(), store.dir)}`);
   try {
@@ -260,7 +270,8 @@ async function main(): Promise<number> {
       }
       console.error(`${algorithm}: ${tasks.length} task(s) × ${images} images in ${outcome.seconds.toFixed(1)} s`);
     }
-    store?.clear();
+    // A named --state folder is the caller's, shared with other runs: it stays.
+    if (!args.state) store?.clear();
     console.error(`total: ${methods.length} method(s) × ${tasks.length} task(s) × ${images} images in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } catch (err) {
     if (err instanceof EvaluationCancelled) {
