@@ -21,7 +21,7 @@ import { userClient } from "../tests/support/accounts.ts";
 import { CLASSIFICATION_ALGORITHMS } from "../app/.server/classification.server.ts";
 
 const OUT = path.join(ROOT, "public/doc");
-const SUITE = "metarank-local";
+const SUITE = "metarank-local-v1";
 const SUITE_JSON = JSON.parse(fs.readFileSync(path.join(ROOT, "seeds/suites", SUITE, "suite.json"), "utf8")) as {
   name: string;
   tasks: string[];

@@ -11,6 +11,25 @@ const DATASET_KEYS = ["fashion-mnist", "scenes", "scenes64", "textured-shapes"];
 
 const pct = (v: number) => `${(v * 100).toFixed(2)} %`;
 
+/** Validation accuracy by epoch as a small line (server-rendered SVG; the exact values in its title). */
+function Curve({ values, label }: { values: number[]; label: string }) {
+  const w = 84,
+    h = 22,
+    pad = 2;
+  const lo = Math.min(...values),
+    hi = Math.max(...values);
+  const x = (i: number) => pad + (values.length === 1 ? (w - 2 * pad) / 2 : (i * (w - 2 * pad)) / (values.length - 1));
+  const y = (v: number) => (hi === lo ? h / 2 : h - pad - ((v - lo) * (h - 2 * pad)) / (hi - lo));
+  const best = values.indexOf(hi);
+  return (
+    <svg width={w} height={h} viewBox={`0 0 ${w} ${h}`} role="img" aria-label={label} className="task-curve">
+      <title>{label}</title>
+      <polyline points={values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ")} fill="none" stroke="currentColor" strokeWidth="1.5" />
+      <circle cx={x(best)} cy={y(hi)} r="2.5" fill="currentColor" />
+    </svg>
+  );
+}
+
 export function TaskModels({ tasks, models, images }: { tasks: string[]; models: Record<string, TaskModel | null>; images: number | null }) {
   const { t } = useTranslation("board");
   if (!tasks.some((task) => models[task])) return null;
@@ -27,6 +46,7 @@ export function TaskModels({ tasks, models, images }: { tasks: string[]; models:
               <th scope="col">{t("taskModels.network")}</th>
               <th scope="col">{t("taskModels.input")}</th>
               <th scope="col">{t("taskModels.accuracy")}</th>
+              <th scope="col">{t("taskModels.curveTitle")}</th>
               <th scope="col">{t("taskModels.checkpoint")}</th>
             </tr>
           </thead>
@@ -39,7 +59,7 @@ export function TaskModels({ tasks, models, images }: { tasks: string[]; models:
                     <th scope="row">
                       <code>{task}</code>
                     </th>
-                    <td colSpan={5} className="muted">
+                    <td colSpan={6} className="muted">
                       {t("taskModels.none")}
                     </td>
                   </tr>
@@ -54,8 +74,13 @@ export function TaskModels({ tasks, models, images }: { tasks: string[]; models:
                   <td>
                     {m.input[0]}×{m.input[1]}×{m.input[2]}
                   </td>
-                  <td title={m.valHistory ? t("taskModels.curve", { curve: m.valHistory.map(pct).join(" → ") }) : undefined}>
-                    {t("taskModels.accuracyValue", { accuracy: pct(m.testAccuracy), images: m.testSize, epochs: m.epochs })}
+                  <td>{t("taskModels.accuracyValue", { accuracy: pct(m.testAccuracy), images: m.testSize, epochs: m.epochs })}</td>
+                  <td>
+                    {m.valHistory && m.valHistory.length > 0 ? (
+                      <Curve values={m.valHistory} label={t("taskModels.curve", { curve: m.valHistory.map(pct).join(" → ") })} />
+                    ) : (
+                      <span className="muted">{t("taskModels.noCurve")}</span>
+                    )}
                   </td>
                   <td>
                     <code>{m.checkpoint}</code>

@@ -14,7 +14,10 @@ const CHILDREN = ["board_methods", "submissions", "submission_drafts", "evaluati
 
 export const up: MigrationFn = async ({ context: qi }) => {
   const sq = qi.sequelize;
-  const [rows] = (await sq.query("SELECT id, tasks_json FROM suites WHERE id IN (?, ?)", { replacements: [OLD, NEW] })) as [Array<{ id: string; tasks_json: string }>, unknown];
+  const [rows] = (await sq.query("SELECT id, tasks_json FROM suites WHERE id IN (?, ?)", { replacements: [OLD, NEW] })) as [
+    Array<{ id: string; tasks_json: string }>,
+    unknown,
+  ];
   const old = rows.find((r) => r.id === OLD);
   if (!old || rows.some((r) => r.id === NEW)) return;
   let tasks: unknown;
@@ -30,7 +33,8 @@ export const up: MigrationFn = async ({ context: qi }) => {
     // The copy first (children's foreign keys need it), then the children, then the old row.
     await sq.query(`INSERT INTO suites (id, ${list}) SELECT ?, ${list} FROM suites WHERE id = ?`, { replacements: [NEW, OLD], transaction });
     await sq.query("UPDATE suites SET is_default = ?, name = ? WHERE id = ?", { replacements: [false, "Meta-Rank local suite, version 1", NEW], transaction });
-    for (const table of CHILDREN) await sq.query(`UPDATE ${qi.quoteIdentifier(table)} SET suite_id = ? WHERE suite_id = ?`, { replacements: [NEW, OLD], transaction });
+    for (const table of CHILDREN)
+      await sq.query(`UPDATE ${qi.quoteIdentifier(table)} SET suite_id = ? WHERE suite_id = ?`, { replacements: [NEW, OLD], transaction });
     await sq.query("DELETE FROM suites WHERE id = ?", { replacements: [OLD], transaction });
   });
 };

@@ -1,4 +1,4 @@
-// The zoo's three network families, scaled down for 28×28×1 and 32×32×3 inputs so
+// The zoo's network families (ResNet-18, ResNet-50, VGG and Inception layouts), scaled down for 28–64 px inputs so
 // they train on a CPU in minutes. Each is one function over `Ops` (see layers.ts),
 // so the same code serves training (with batch norm) and inference (folded).
 import * as tf from "@tensorflow/tfjs";
@@ -118,7 +118,8 @@ export const inception: Architecture = {
  */
 export const resnet50: Architecture = {
   name: "resnet50",
-  description: "ResNet-50-style: conv stem, 4 stages of 3, 4, 6, 3 bottleneck blocks (1×1, 3×3, 1×1 ×4 expansion; widths w, 2w, 4w, 8w), global average pool, linear",
+  description:
+    "ResNet-50-style: conv stem, 4 stages of 3, 4, 6, 3 bottleneck blocks (1×1, 3×3, 1×1 ×4 expansion; widths w, 2w, 4w, 8w), global average pool, linear",
   defaultCamLayer: "layer4",
   forward(ops, x, numClasses, cfg) {
     const w = cfg.width;
@@ -132,7 +133,8 @@ export const resnet50: Architecture = {
         const shortcut = stride !== 1 || h.shape[3] !== out ? ops.conv(`${name}.downsample`, h, out, { kernel: 1, stride }) : h;
         let y = ops.relu(ops.conv(`${name}.conv1`, h, width, { kernel: 1 }));
         y = ops.relu(ops.conv(`${name}.conv2`, y, width, { stride }));
-        y = ops.conv(`${name}.conv3`, y, out, { kernel: 1 });
+        // Zero-initialised last scale, so each block starts as the identity: a width-4 run without it stayed at chance (sidecar/zoo/README.md).
+        y = ops.conv(`${name}.conv3`, y, out, { kernel: 1, zeroGamma: true });
         h = ops.relu(tf.add(y, shortcut));
       }
       h = ops.tap(`layer${s + 1}`, h);

@@ -15,6 +15,12 @@ import { conv2dSameTrainable } from "./convGrad.ts";
 export interface ConvOptions {
   kernel?: number;
   stride?: number;
+  /**
+   * Start the batch norm's scale at 0 instead of 1 (training only): a residual branch then begins
+   * as the identity, which deep stacks of bottlenecks need to start learning (Goyal et al. 2017,
+   * torchvision's zero_init_residual).
+   */
+  zeroGamma?: boolean;
 }
 
 export interface Ops {
@@ -93,7 +99,7 @@ export class TrainOps extends BaseOps {
     const k = opts.kernel ?? 3;
     const cin = x.shape[3];
     const w = this.variable(this.weights, `${name}/kernel`, () => heNormal(this.rng, [k, k, cin, filters], k * k * cin), true);
-    const gamma = this.variable(this.weights, `${name}/gamma`, () => tf.ones([filters]), true);
+    const gamma = this.variable(this.weights, `${name}/gamma`, () => (opts.zeroGamma ? tf.zeros([filters]) : tf.ones([filters])), true);
     const beta = this.variable(this.weights, `${name}/beta`, () => tf.zeros([filters]), true);
     const runMean = this.variable(this.stats, `${name}/mean`, () => tf.zeros([filters]), false);
     const runVar = this.variable(this.stats, `${name}/variance`, () => tf.ones([filters]), false);

@@ -185,7 +185,14 @@ export async function train(opts: TrainOptions): Promise<CheckpointManifest> {
     return { loss: lossSum / lossN, score: valSet ? accuracyOf(keep, valSet) : epoch, keep };
   };
   const run = runValidatedEpochs(
-    { epochs: opts.epochs, budgetMinutes: opts.budgetMinutes ?? Infinity, patience: opts.patience ?? opts.epochs, startedAt: t0, scoreName: "val accuracy", log },
+    {
+      epochs: opts.epochs,
+      budgetMinutes: opts.budgetMinutes ?? Infinity,
+      patience: opts.patience ?? opts.epochs,
+      startedAt: t0,
+      scoreName: "val accuracy",
+      log,
+    },
     runEpoch,
   );
   const testAccuracy = accuracyOf(run.best.keep, data.test);

@@ -20,7 +20,7 @@ import { ROOT, startStack, type Stack } from "../support/stack.ts";
 import { adminClient, userClient } from "../support/accounts.ts";
 import { gotoHydrated, launchBrowser, newContext } from "./browser.ts";
 
-const SUITE = "metarank-local";
+const SUITE = "metarank-local-v1";
 const SUITE_JSON = JSON.parse(fs.readFileSync(path.join(ROOT, "seeds/suites", SUITE, "suite.json"), "utf8")) as {
   name: string;
   tasks: string[];

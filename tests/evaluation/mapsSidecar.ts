@@ -17,15 +17,15 @@ export const SUITE_ID = "maps-test";
 export const TASKS = ["fashionmnist_resnet", "scenes_resnet"];
 export const SPLIT = 6;
 
-/** `<dir>/suites/maps-test/suite.json`: metarank-local's settings on two tasks and a 6-image split. */
+/** `<dir>/suites/maps-test/suite.json`: metarank-local-v1's settings on two tasks and a 6-image split. */
 export function writeTestSuite(dir: string): string {
-  const local = JSON.parse(fs.readFileSync(path.join(ROOT, "seeds/suites/metarank-local/suite.json"), "utf8")) as Record<string, unknown>;
+  const local = JSON.parse(fs.readFileSync(path.join(ROOT, "seeds/suites/metarank-local-v1/suite.json"), "utf8")) as Record<string, unknown>;
   const suiteDir = path.join(dir, "suites", SUITE_ID);
   fs.mkdirSync(suiteDir, { recursive: true });
   const suite = {
     id: SUITE_ID,
     name: "Maps test suite",
-    description: "Two tasks of metarank-local on the first 6 images (tests of the maps path).",
+    description: "Two tasks of metarank-local-v1 on the first 6 images (tests of the maps path).",
     tasks: TASKS,
     patchSize: local.patchSize,
     filler: local.filler,

@@ -19,9 +19,9 @@ let maps: Record<string, Buffer>;
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "runmaps-test-"));
   writeTestSuite(dir);
-  // The default suite too (its suite.json alone: the sidecar evaluates on its installed checkpoints).
-  fs.mkdirSync(path.join(dir, "suites/metarank-local"));
-  fs.copyFileSync(path.join(ROOT, "seeds/suites/metarank-local/suite.json"), path.join(dir, "suites/metarank-local/suite.json"));
+  // A shipped suite too, metarank-local-v1 (its suite.json alone: the sidecar evaluates on its installed checkpoints).
+  fs.mkdirSync(path.join(dir, "suites/metarank-local-v1"));
+  fs.copyFileSync(path.join(ROOT, "seeds/suites/metarank-local-v1/suite.json"), path.join(dir, "suites/metarank-local-v1/suite.json"));
   writeKitImages(path.join(dir, "kit"));
   // As a researcher runs it: python3 + numpy only.
   execFileSync("python3", [path.join(ROOT, "docs/examples/save_maps.py"), path.join(dir, "kit"), path.join(dir, "maps.zip")]);
@@ -89,19 +89,19 @@ describe("RunMaps", () => {
   }, 120_000);
 
   it("the whole default suite (6 tasks × 100 images): the platform's accuracies before and after removing everything", async () => {
-    const local = JSON.parse(fs.readFileSync(path.join(ROOT, "seeds/suites/metarank-local/suite.json"), "utf8"));
+    const local = JSON.parse(fs.readFileSync(path.join(ROOT, "seeds/suites/metarank-local-v1/suite.json"), "utf8"));
     const kit = path.join(dir, "full-kit");
     writeKitImages(kit, local.tasks, local.evaluation.images);
     execFileSync("python3", [path.join(ROOT, "docs/examples/save_maps.py"), kit, path.join(dir, "full.zip")]);
     const full = await readZip(path.join(dir, "full.zip"));
     const t0 = performance.now();
     const { events, error } = await runMaps(sidecar.client, {
-      suiteId: "metarank-local",
+      suiteId: "metarank-local-v1",
       methodName: "Sobel edges",
       maps: local.tasks.map((task: string) => ({ task, npy: full[`${task}.npy`] })),
     });
     console.info(
-      `RunMaps, metarank-local (${local.tasks.length} tasks × ${local.evaluation.images} images): ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+      `RunMaps, metarank-local-v1 (${local.tasks.length} tasks × ${local.evaluation.images} images): ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
     expect(error).toBeNull();
     const result = events.at(-1)!.result!;
@@ -118,9 +118,9 @@ describe("RunMaps", () => {
             .filter((_, k) => k <= 1 || k === 11)
             .join(","),
         );
-    const baseline = fs.readFileSync(path.join(ROOT, "seeds/suites/metarank-local/saliency/morf.csv"), "utf8");
+    const baseline = fs.readFileSync(path.join(ROOT, "seeds/suites/metarank-local-v1/saliency/morf.csv"), "utf8");
     expect(cols(result.morfCsv)).toEqual(cols(baseline));
-    expect(cols(result.lerfCsv)).toEqual(cols(fs.readFileSync(path.join(ROOT, "seeds/suites/metarank-local/saliency/lerf.csv"), "utf8")));
+    expect(cols(result.lerfCsv)).toEqual(cols(fs.readFileSync(path.join(ROOT, "seeds/suites/metarank-local-v1/saliency/lerf.csv"), "utf8")));
     expect(result.morfCsv).not.toBe(baseline);
   }, 180_000);
 

@@ -6,6 +6,13 @@ import path from "node:path";
 import { ROOT, startStack, type Stack } from "../support/stack.ts";
 import { Client } from "../support/client.ts";
 
+const SUITE_JSON = JSON.parse(fs.readFileSync(path.join(ROOT, "seeds/suites/metarank-local/suite.json"), "utf8")) as {
+  tasks: string[];
+  evaluation: { images: number; methods: unknown[]; checkpoints: Record<string, string> };
+};
+const CASES = SUITE_JSON.tasks.length * 2;
+const METHODS = SUITE_JSON.evaluation.methods.length;
+
 let stack: Stack;
 beforeAll(async () => {
   stack = await startStack({ sidecar: false });
@@ -20,20 +27,36 @@ describe(`inconsistency views on ${process.env.TEST_DB}`, () => {
     expect(html).toContain('data-testid="rank-heatmap"');
     expect(html).toContain('data-testid="agreement-matrix"');
     expect(html).toContain('data-testid="rank-spread"');
-    expect(html).toMatch(/Mean Kendall(&#x27;|')s τ between the rankings of every pair of the 12 cases: -?\d\.\d{3}/);
+    expect(html).toMatch(new RegExp(`Mean Kendall(&#x27;|')s τ between the rankings of every pair of the ${CASES} cases: -?\\d\\.\\d{3}`));
+  });
+
+  it("says which data and network each task is, with the held-out accuracy from the task's checkpoint", async () => {
+    const html = await new Client(stack.baseUrl).html("/leaderboard?suite=metarank-local");
+    const table = html.slice(html.indexOf('data-testid="task-models"'), html.indexOf("</details>", html.indexOf('data-testid="task-models"')));
+    expect(table).toContain(`first ${SUITE_JSON.evaluation.images} test images`);
+    for (const task of SUITE_JSON.tasks) {
+      const id = SUITE_JSON.evaluation.checkpoints[task];
+      const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, "sidecar/zoo/checkpoints", `${id}.json`), "utf8")) as {
+        testAccuracy: number;
+        testSize: number;
+      };
+      const row = table.slice(table.indexOf(`<code>${task}</code>`));
+      expect(row.slice(0, row.indexOf("</tr>"))).toContain(`<code>${id}</code>`);
+      expect(row.slice(0, row.indexOf("</tr>"))).toContain(`${(manifest.testAccuracy * 100).toFixed(2)} % (${manifest.testSize} images`);
+    }
   });
 
   it("the downloads have every method and case, and the JSON's τ matrix is symmetric with 1 on the diagonal", async () => {
     const c = new Client(stack.baseUrl);
     const ranks = await (await c.get("/leaderboard/inconsistency?suite=metarank-local&table=ranks&format=csv")).text();
     const lines = ranks.trim().split("\n");
-    expect(lines[0].split(",")).toHaveLength(1 + 12);
-    expect(lines).toHaveLength(1 + 8);
+    expect(lines[0].split(",")).toHaveLength(1 + CASES);
+    expect(lines).toHaveLength(1 + METHODS);
     const json = await (await c.get("/leaderboard/inconsistency?suite=metarank-local&format=json")).json();
-    expect(json.cases).toHaveLength(12);
-    for (let a = 0; a < 12; a++) {
+    expect(json.cases).toHaveLength(CASES);
+    for (let a = 0; a < CASES; a++) {
       expect(json.tau[a][a]).toBe(1);
-      for (let b = 0; b < 12; b++) expect(json.tau[a][b]).toBeCloseTo(json.tau[b][a], 12);
+      for (let b = 0; b < CASES; b++) expect(json.tau[a][b]).toBeCloseTo(json.tau[b][a], 12);
     }
     // Every method's ranks lie between 1 and the board size; its spread matches its row.
     json.methods.forEach((m: string, i: number) => {
@@ -41,7 +64,7 @@ describe(`inconsistency views on ${process.env.TEST_DB}`, () => {
       const spread = json.spread.find((s: { method: string }) => s.method === m);
       expect(Math.min(...row)).toBe(spread.best);
       expect(Math.max(...row)).toBe(spread.worst);
-      expect(row.every((r) => r >= 1 && r <= 8)).toBe(true);
+      expect(row.every((r) => r >= 1 && r <= METHODS)).toBe(true);
     });
     const html = await c.html("/leaderboard?suite=metarank-local");
     expect(html).toContain(json.meanTau.toFixed(3));
@@ -54,13 +77,13 @@ describe(`inconsistency views on ${process.env.TEST_DB}`, () => {
     const task = tasks[4];
     const html = await c.html(`/leaderboard?suite=metarank-local&curvesTask=${task}`);
     const charts = html.match(/data-testid="curve-chart"/g) ?? [];
-    expect(charts).toHaveLength(8);
+    expect(charts).toHaveLength(METHODS);
     // Two shaded areas and two lines per chart, drawn on the server.
-    expect((html.match(/rv-xy-plot__series--line/g) ?? []).length).toBeGreaterThanOrEqual(16);
+    expect((html.match(/rv-xy-plot__series--line/g) ?? []).length).toBeGreaterThanOrEqual(2 * METHODS);
     expect(html).toMatch(new RegExp(`<option value="${task}" selected=""`));
     const json = await (await c.get(`/leaderboard/inconsistency?suite=metarank-local&table=curves&task=${task}&format=json`)).json();
     expect(json.task).toBe(task);
-    expect(json.methods).toHaveLength(8);
+    expect(json.methods).toHaveLength(METHODS);
     const saliency = json.methods.find((m: { method: string }) => m.method === "Saliency");
     const row = (file: string) =>
       fs
@@ -73,7 +96,7 @@ describe(`inconsistency views on ${process.env.TEST_DB}`, () => {
     expect(saliency.morf).toEqual(row("morf.csv"));
     expect(saliency.lerf).toEqual(row("lerf.csv"));
     const csv = await (await c.get(`/leaderboard/inconsistency?suite=metarank-local&table=curves&task=${task}&format=csv`)).text();
-    expect(csv.trim().split("\n")).toHaveLength(1 + 16);
+    expect(csv.trim().split("\n")).toHaveLength(1 + 2 * METHODS);
     // An unknown task: the page falls back to the first task, the download is a 404.
     expect(await c.html("/leaderboard?suite=metarank-local&curvesTask=nope")).toMatch(new RegExp(`<option value="${tasks[0]}" selected=""`));
     expect((await c.get("/leaderboard/inconsistency?suite=metarank-local&table=curves&task=nope&format=csv")).status).toBe(404);

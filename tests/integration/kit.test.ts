@@ -46,11 +46,11 @@ describe("GET /suites/<id>/kit.zip", () => {
   let etag: string;
 
   it("streams the suite's kit as a zip; two first requests at once share one build", async () => {
-    const [a, b] = await Promise.all([get("/suites/metarank-local/kit.zip"), get("/suites/metarank-local/kit.zip")]);
+    const [a, b] = await Promise.all([get("/suites/metarank-local-v1/kit.zip"), get("/suites/metarank-local-v1/kit.zip")]);
     for (const res of [a, b]) {
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("application/zip");
-      expect(res.headers.get("content-disposition")).toBe('attachment; filename="metarank-local-kit.zip"');
+      expect(res.headers.get("content-disposition")).toBe('attachment; filename="metarank-local-v1-kit.zip"');
       expect(res.headers.get("x-kit-cache")).toBe("miss");
     }
     first = Buffer.from(await a.arrayBuffer());
@@ -60,7 +60,7 @@ describe("GET /suites/<id>/kit.zip", () => {
     etag = a.headers.get("etag")!;
     expect(etag).toMatch(/^"[0-9a-f]{64}"$/);
     // One finished file, nothing half-written left behind.
-    expect(fs.readdirSync(KIT_DIR)).toEqual([`metarank-local-${etag.slice(1, -1)}.zip`]);
+    expect(fs.readdirSync(KIT_DIR)).toEqual([`metarank-local-v1-${etag.slice(1, -1)}.zip`]);
     const names = await zipNames(first);
     expect(names.slice(0, 2)).toEqual(["suite.json", "README.md"]);
     expect(names).toContain("tasks/scenes_vgg/images.npy");
@@ -68,21 +68,21 @@ describe("GET /suites/<id>/kit.zip", () => {
     expect(names).toContain("tasks/scenes_inception/images/00099.png");
     // The sidecar streamed exactly what its builder writes: deterministic, so byte-equal.
     const local = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "kit-int-")), "local.zip");
-    const built = await writeKitFile("metarank-local", local);
+    const built = await writeKitFile("metarank-local-v1", local);
     expect(built.plan.key).toBe(etag.slice(1, -1));
     expect(fs.readFileSync(local).equals(first)).toBe(true);
   });
 
   it("serves the second request from the cache, and 304 for a matching ETag", async () => {
-    const file = path.join(KIT_DIR, `metarank-local-${etag.slice(1, -1)}.zip`);
+    const file = path.join(KIT_DIR, `metarank-local-v1-${etag.slice(1, -1)}.zip`);
     const mtime = fs.statSync(file).mtimeMs;
-    const res = await get("/suites/metarank-local/kit.zip");
+    const res = await get("/suites/metarank-local-v1/kit.zip");
     expect(res.status).toBe(200);
     expect(res.headers.get("x-kit-cache")).toBe("hit");
     expect(res.headers.get("etag")).toBe(etag);
     expect(Buffer.from(await res.arrayBuffer()).equals(first)).toBe(true);
     expect(fs.statSync(file).mtimeMs).toBe(mtime);
-    const revalidated = await get("/suites/metarank-local/kit.zip", { "If-None-Match": etag });
+    const revalidated = await get("/suites/metarank-local-v1/kit.zip", { "If-None-Match": etag });
     expect(revalidated.status).toBe(304);
   });
 

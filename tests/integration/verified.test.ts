@@ -15,7 +15,7 @@ import { ROOT, startStack, type Stack } from "../support/stack.ts";
 import { Client, location } from "../support/client.ts";
 import { adminClient, userClient } from "../support/accounts.ts";
 
-const SUITE = "metarank-local";
+const SUITE = "metarank-local-v1";
 const SUITE_JSON = JSON.parse(fs.readFileSync(path.join(ROOT, "seeds/suites", SUITE, "suite.json"), "utf8")) as {
   tasks: string[];
   evaluation: { images: number };

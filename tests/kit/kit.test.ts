@@ -1,4 +1,4 @@
-// The suite kit of metarank-local built for real (every task, the suite's 100 images): the zip
+// The suite kit of metarank-local-v1 built for real (every task, the suite's 100 images): the zip
 // lists every expected entry in a fixed order, images.npy holds exactly the engine's evaluation
 // inputs, labels.csv its labels, the PNGs those images in 8 bits, model.onnx the exporter's
 // model and the checkpoint files the installed ones; a second build gives the same bytes, and
@@ -45,14 +45,14 @@ let entries: Map<string, Buffer>;
 let names: string[];
 
 beforeAll(async () => {
-  const built = await writeKitFile("metarank-local", path.join(tmp, "a.zip"));
+  const built = await writeKitFile("metarank-local-v1", path.join(tmp, "a.zip"));
   plan = built.plan;
   const list = await readZip(path.join(tmp, "a.zip"));
   names = list.map((e) => e.name);
   entries = new Map(list.map((e) => [e.name, e.data]));
 }, 120_000);
 
-describe("suite kit of metarank-local", () => {
+describe("suite kit of metarank-local-v1", () => {
   it("lists suite.json, README.md and every task's files in a fixed order", () => {
     const expected = ["suite.json", "README.md"];
     for (const t of plan.tasks) {
@@ -64,7 +64,7 @@ describe("suite kit of metarank-local", () => {
     expect(plan.tasks.map((t) => t.id)).toEqual(plan.suite.tasks);
     expect(plan.images).toBe(100);
     expect(names).toEqual(expected);
-    expect(entries.get("suite.json")!.equals(fs.readFileSync(path.join(SUITES_DIR, "metarank-local/suite.json")))).toBe(true);
+    expect(entries.get("suite.json")!.equals(fs.readFileSync(path.join(SUITES_DIR, "metarank-local-v1/suite.json")))).toBe(true);
     const readme = entries.get("README.md")!.toString("utf8");
     for (const t of plan.tasks) expect(readme).toContain(`\`${t.id}\``);
     expect(readme).toContain("images.npy");
@@ -107,15 +107,15 @@ describe("suite kit of metarank-local", () => {
 
   it("gives the same bytes on a second build, streamed", async () => {
     const chunks: Buffer[] = [];
-    for await (const c of kitStream(planKit("metarank-local"))) chunks.push(c as Buffer);
+    for await (const c of kitStream(planKit("metarank-local-v1"))) chunks.push(c as Buffer);
     expect(Buffer.concat(chunks).equals(fs.readFileSync(path.join(tmp, "a.zip")))).toBe(true);
   });
 
   it("keys the kit on suite.json and the kit format", () => {
-    expect(planKit("metarank-local").key).toBe(plan.key);
+    expect(planKit("metarank-local-v1").key).toBe(plan.key);
     const copy = path.join(tmp, "suite-copy");
     fs.mkdirSync(copy);
-    const json = fs.readFileSync(path.join(SUITES_DIR, "metarank-local/suite.json"), "utf8");
+    const json = fs.readFileSync(path.join(SUITES_DIR, "metarank-local-v1/suite.json"), "utf8");
     fs.writeFileSync(path.join(copy, "suite.json"), json.replace('"patchSize": 2', '"patchSize": 4'));
     expect(planKit(copy).key).not.toBe(plan.key);
     expect(KIT_FORMAT).toMatch(/^metarank-kit\/\d+$/);

@@ -145,7 +145,7 @@ describe("the demo while the compute server is busy", () => {
 
 describe("evaluation runs", () => {
   it("refuses a second concurrent run with RESOURCE_EXHAUSTED while the first one runs", async () => {
-    const first = evaluation.Run({ suiteId: "metarank-local", method: "IntegratedGradients", limit: 20 });
+    const first = evaluation.Run({ suiteId: "metarank-local-v1", method: "IntegratedGradients", limit: 20 });
     const firstEvents: unknown[] = [];
     first.on("data", (m: unknown) => firstEvents.push(m));
     first.on("error", () => {});
@@ -153,7 +153,7 @@ describe("evaluation runs", () => {
     while (firstEvents.length === 0 && Date.now() - started < 30_000) await new Promise((r) => setTimeout(r, 100));
     expect(firstEvents.length).toBeGreaterThan(0);
     const second = await new Promise<number>((resolve) => {
-      const call = evaluation.Run({ suiteId: "metarank-local", method: "Saliency", limit: 1 });
+      const call = evaluation.Run({ suiteId: "metarank-local-v1", method: "Saliency", limit: 1 });
       call.on("data", () => {});
       call.on("error", (e: grpc.ServiceError) => resolve(e.code));
       call.on("end", () => resolve(0));

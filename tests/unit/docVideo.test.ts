@@ -2,7 +2,7 @@
 // screen recording, not a slideshow of stills: a constant frame rate with many frames that change
 // the picture (scrolling, the pointer, typing, the progress bar), within 1280×720 and a few MB.
 // Its captions in both languages share their timing and cover the whole video, and the numbers
-// they say agree with the suite the recording was made from (seeds/suites/metarank-local).
+// they say agree with the suite the recording was made from (seeds/suites/metarank-local-v1).
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -11,7 +11,7 @@ import { readWebm } from "../support/webm.ts";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const DOC = path.join(ROOT, "public/doc");
 const video = readWebm(new Uint8Array(fs.readFileSync(path.join(DOC, "intro.webm"))));
-const SUITE = JSON.parse(fs.readFileSync(path.join(ROOT, "seeds/suites/metarank-local/suite.json"), "utf8")) as {
+const SUITE = JSON.parse(fs.readFileSync(path.join(ROOT, "seeds/suites/metarank-local-v1/suite.json"), "utf8")) as {
   tasks: string[];
   evaluation: { images: number; methods: unknown[] };
 };

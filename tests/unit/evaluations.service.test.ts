@@ -61,15 +61,13 @@ describe("Evaluation service", () => {
   it("lists the suites with task availability, the split size, the grid and the methods", async () => {
     const r = await unary("ListSuites", {});
     const local = r.suites.find((s: any) => s.id === "metarank-local");
-    expect(local).toMatchObject({ splitImages: 100, patchSize: 2, grid: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1] });
-    expect(local.tasks.map((t: any) => [t.id, t.available])).toEqual([
-      ["fashionmnist_resnet", true],
-      ["fashionmnist_vgg", true],
-      ["fashionmnist_inception", true],
-      ["scenes_resnet", true],
-      ["scenes_vgg", true],
-      ["scenes_inception", true],
-    ]);
+    expect(local).toMatchObject({ splitImages: 200, patchSize: 2, grid: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1] });
+    const tasks = ["fashionmnist", "scenes", "textures"].flatMap((d) => ["resnet", "vgg", "inception"].map((a) => `${d}_${a}`));
+    expect(local.tasks.map((t: any) => [t.id, t.available])).toEqual([...tasks, "scenes64_resnet", "scenes64_resnet50"].map((t) => [t, true]));
+    // Each task on the checkpoint its suite pins (the first version's on metarank-local-v1).
+    expect(local.tasks.find((t: any) => t.id === "scenes_vgg").checkpointId).toBe("vgg-scenes-v2");
+    const v1 = r.suites.find((s: any) => s.id === "metarank-local-v1");
+    expect(v1.tasks.find((t: any) => t.id === "scenes_vgg")).toMatchObject({ available: true, checkpointId: "vgg-scenes" });
     expect(JSON.parse(local.baselineParams.SmoothGrad)).toEqual({ stdevs: 0.15 });
     // The seed suite's tasks have no data or checkpoints here, and say so.
     const seed = r.suites.find((s: any) => s.id === "metarank-seed");
@@ -104,8 +102,8 @@ describe("Evaluation service", () => {
     expect(await invalid({ ...base, method: "IntegratedGradients", paramsJson: '{"n_steps": "many"}' })).toMatch(
       /IntegratedGradients parameter "n_steps" must be a number/,
     );
-    expect(await invalid({ ...base, limit: 0 })).toMatch(/limit must be a whole number from 1 to 100/);
-    expect(await invalid({ ...base, limit: 101 })).toMatch(/limit must be a whole number from 1 to 100/);
+    expect(await invalid({ ...base, limit: 0 })).toMatch(/limit must be a whole number from 1 to 200/);
+    expect(await invalid({ ...base, limit: 201 })).toMatch(/limit must be a whole number from 1 to 200/);
     expect(await invalid({ ...base, tasks: ["cifar_resnet"] })).toMatch(/suite metarank-local has no task "cifar_resnet"/);
     expect(await invalid({ ...base, suiteId: "metarank-seed", tasks: [] })).toMatch(
       /not installed on this sidecar: .*Install the checkpoint or choose other tasks/,

@@ -23,7 +23,17 @@ afterAll(async () => {
 describe("metarank-local → metarank-local-v1", () => {
   it("moves the first version's suite and every row that points at it, and leaves other suites alone", async () => {
     const suite = (id: string, tasks: string[], isDefault: boolean) =>
-      models.Suite.create({ id, name: id, description: "d", tasksJson: JSON.stringify(tasks), gridJson: "[0,1]", fillerJson: "[0,0,0]", patchSize: 2, isDefault, position: 0 });
+      models.Suite.create({
+        id,
+        name: id,
+        description: "d",
+        tasksJson: JSON.stringify(tasks),
+        gridJson: "[0,1]",
+        fillerJson: "[0,0,0]",
+        patchSize: 2,
+        isDefault,
+        position: 0,
+      });
     await suite("metarank-local", V1_TASKS, true);
     await suite("other", ["a_b"], false);
     const user = await models.User.create({ username: "v1-owner", passwordHash: "x", telephone: "13800138000", institute: "" });
@@ -42,8 +52,30 @@ describe("metarank-local → metarank-local-v1", () => {
       metascore: 0.5,
       ranking: 1,
     } as never);
-    await models.BoardMethod.create({ suiteId: "metarank-local", sourceKey: "saliency", submissionId: null, contributor: "c", institute: "", algorithm: "Saliency", scoresJson: scores, metascore: 0, morfMetascore: 0, lerfMetascore: 0 } as never);
-    await models.BoardMethod.create({ suiteId: "other", sourceKey: "x", submissionId: null, contributor: "c", institute: "", algorithm: "X", scoresJson: "[]", metascore: 0, morfMetascore: 0, lerfMetascore: 0 } as never);
+    await models.BoardMethod.create({
+      suiteId: "metarank-local",
+      sourceKey: "saliency",
+      submissionId: null,
+      contributor: "c",
+      institute: "",
+      algorithm: "Saliency",
+      scoresJson: scores,
+      metascore: 0,
+      morfMetascore: 0,
+      lerfMetascore: 0,
+    } as never);
+    await models.BoardMethod.create({
+      suiteId: "other",
+      sourceKey: "x",
+      submissionId: null,
+      contributor: "c",
+      institute: "",
+      algorithm: "X",
+      scoresJson: "[]",
+      metascore: 0,
+      morfMetascore: 0,
+      lerfMetascore: 0,
+    } as never);
     await models.EvaluationRun.create({ userId: user.id, suiteId: "metarank-local", method: "Saliency", paramsJson: "", imageLimit: 1 });
 
     await migrator(models.sequelize).up();

@@ -12,10 +12,19 @@ import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { initBackend } from "../../sidecar/inference/runtime/backend.ts";
 import { evaluationImages, loadTaskNet, splitTaskId } from "../../sidecar/inference/evaluation/tasks.ts";
+import { pinnedCheckpoint, readSuite } from "../../sidecar/inference/evaluation/suite.ts";
 import { ONNX_INPUT, ONNX_IR_VERSION, ONNX_OPSET, ONNX_OUTPUT, exportCheckpoint, exportZooNet } from "../../sidecar/zoo/onnx/export.ts";
 
-const TASKS = ["fashionmnist_resnet", "fashionmnist_vgg", "fashionmnist_inception", "scenes_resnet", "scenes_vgg", "scenes_inception"];
-const IMAGES = 100;
+// Every network a task of the two local suites uses (each suite pins its own), once.
+const TASKS = [
+  ...new Map(
+    ["metarank-local", "metarank-local-v1"]
+      .map((id) => readSuite(id))
+      .flatMap((s) => s.tasks.map((task) => ({ task, pinned: pinnedCheckpoint(s, task) })))
+      .map((t) => [t.pinned ?? t.task, t] as const),
+  ).values(),
+];
+const IMAGES = 50;
 const RELATIVE_TOLERANCE = 1e-4;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -26,8 +35,8 @@ beforeAll(async () => {
 });
 
 describe("ONNX export of the suite tasks' networks", () => {
-  it.each(TASKS)("%s: onnxruntime-web's logits match the zoo's forward pass", async (task) => {
-    const net = loadTaskNet(task);
+  it.each(TASKS)("$task on $pinned: onnxruntime-web's logits match the zoo's forward pass", async ({ task, pinned }) => {
+    const net = loadTaskNet(task, undefined, pinned);
     try {
       const ds = evaluationImages(splitTaskId(task).dataset, IMAGES);
       const bytes = exportZooNet(net);

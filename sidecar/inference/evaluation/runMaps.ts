@@ -59,7 +59,9 @@ export function checkRunMapsRequest(
       `suite ${suite.id} cannot be evaluated on this sidecar: ${missing.map((m) => m.problem).join("; ")}. Install the checkpoints or use another compute server.`,
     );
   }
-  const shapes = Object.fromEntries(suite.tasks.map((t) => [t, readManifest(taskAvailability(t, undefined, pinnedCheckpoint(suite, t)).checkpointId).inputShape] as const));
+  const shapes = Object.fromEntries(
+    suite.tasks.map((t) => [t, readManifest(taskAvailability(t, undefined, pinnedCheckpoint(suite, t)).checkpointId).inputShape] as const),
+  );
   const images = splitImages(suite);
   let maps: Record<string, Float32Array>;
   try {

@@ -114,7 +114,8 @@ function readEvaluation(file: string, raw: unknown): EvaluationConfig {
     if (typeof e.checkpoints !== "object" || e.checkpoints === null || Array.isArray(e.checkpoints))
       throw new SuiteConfigError(`${file}: evaluation.checkpoints must be an object { "<task>": "<checkpoint id>" }`);
     for (const [task, id] of Object.entries(e.checkpoints as Record<string, unknown>)) {
-      if (typeof id !== "string" || !/^[a-z0-9][a-z0-9._-]*$/.test(id)) throw new SuiteConfigError(`${file}: evaluation.checkpoints.${task} must be a checkpoint id`);
+      if (typeof id !== "string" || !/^[a-z0-9][a-z0-9._-]*$/.test(id))
+        throw new SuiteConfigError(`${file}: evaluation.checkpoints.${task} must be a checkpoint id`);
       checkpoints[task] = id;
     }
   }

@@ -107,7 +107,11 @@ export function taskCheckpoint(taskId: string, dir = checkpointDir(), pinned?: s
 }
 
 /** Every task's checkpoint (id and weights SHA-256) as a suite pins or resolves them: the images.json record. */
-export function suiteCheckpoints(suite: Pick<SuiteConfig, "evaluation">, tasks: string[], dir = checkpointDir()): Record<string, { id: string; weightsSha256: string }> {
+export function suiteCheckpoints(
+  suite: Pick<SuiteConfig, "evaluation">,
+  tasks: string[],
+  dir = checkpointDir(),
+): Record<string, { id: string; weightsSha256: string }> {
   return Object.fromEntries(tasks.map((t) => [t, taskCheckpoint(t, dir, pinnedCheckpoint(suite, t))]));
 }
 

@@ -238,6 +238,25 @@ const resnetGraph: ArchGraph = (g, x, cfg) => {
   return g.dense("fc", g.globalAvgPool(h, "avgpool"), ONNX_OUTPUT);
 };
 
+/** architectures.ts resnet50.forward: bottleneck stages of 3, 4, 6 and 3 blocks. */
+const resnet50Graph: ArchGraph = (g, x, cfg) => {
+  const w = cfg.width;
+  let h = g.relu(g.conv("stem", x, { stride: cfg.stemStride }), "stem");
+  [3, 4, 6, 3].forEach((blocks, s) => {
+    const out = 4 * w * 2 ** s;
+    for (let b = 0; b < blocks; b++) {
+      const stride = s > 0 && b === 0 ? 2 : 1;
+      const name = `layer${s + 1}.${b}`;
+      const shortcut = stride !== 1 || h.c !== out ? g.conv(`${name}.downsample`, h, { kernel: 1, stride }) : h;
+      let y = g.relu(g.conv(`${name}.conv1`, h, { kernel: 1 }));
+      y = g.relu(g.conv(`${name}.conv2`, y, { stride }));
+      y = g.conv(`${name}.conv3`, y, { kernel: 1 });
+      h = g.relu(g.add(y, shortcut, `${name}.add`), b === blocks - 1 ? `layer${s + 1}` : `${name}.out`);
+    }
+  });
+  return g.dense("fc", g.globalAvgPool(h, "avgpool"), ONNX_OUTPUT);
+};
+
 /** architectures.ts vgg.forward. */
 const vggGraph: ArchGraph = (g, x, cfg) => {
   let h = x;
@@ -272,7 +291,7 @@ const inceptionGraph: ArchGraph = (g, x, cfg) => {
   return g.dense("fc", g.globalAvgPool(h, "avgpool"), ONNX_OUTPUT);
 };
 
-const GRAPHS: Record<string, ArchGraph> = { resnet: resnetGraph, vgg: vggGraph, inception: inceptionGraph };
+const GRAPHS: Record<string, ArchGraph> = { resnet: resnetGraph, resnet50: resnet50Graph, vgg: vggGraph, inception: inceptionGraph };
 
 /** ModelProto bytes of the network a manifest describes, over its (folded) weights. */
 export function exportOnnx(manifest: CheckpointManifest, weights: Map<string, ExportWeight>): Uint8Array {
