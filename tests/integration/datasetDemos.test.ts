@@ -110,8 +110,9 @@ describe("the scene demo", () => {
     if (page.includes('data-testid="not-installed"')) return ctx.skip();
     const pool = ids(page);
     const models = [...page.matchAll(/<option value="([^"]+)">[^<]*\(([^)]+)\)<\/option>/g)].map((m) => m[1]);
-    // The seed's ResNet is offered first.
-    expect(models[0]).toBe("resnet-scenes");
+    // The seed's ResNet is offered first: the most accurate ResNet-18-style network of the scenes.
+    expect(models[0]).toBe("resnet-scenes-v2");
+    expect(models).toContain("resnet-scenes");
     expect(models.length).toBeGreaterThan(0);
     for (const m of models) expect(m).toMatch(/scenes/);
     // A Fashion-MNIST picture is not one of this page's: 404 on the page and on the action.

@@ -11,7 +11,7 @@ import { startStack, type Stack } from "../support/stack.ts";
 let stack: Stack;
 let db: Sequelize;
 let admin: Client;
-const SUITE = "metarank-local";
+const SUITE = "metarank-local-v1";
 
 beforeAll(async () => {
   stack = await startStack({ sidecar: false });
