@@ -109,7 +109,7 @@ export default function GetStarted() {
               </p>
               {/* Focusable: with many tasks the script scrolls sideways, and a keyboard must reach it (axe scrollable-region-focusable). */}
               {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex */}
-              <pre className="script" data-testid="maps-script" tabIndex={0} role="region" aria-label={t("maps.title")}>
+              <pre className="script" tabIndex={0} role="region" aria-label={t("maps.title")} data-testid="maps-script">
                 {mapsScript(suite.tasks)}
               </pre>
               <p>
