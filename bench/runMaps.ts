@@ -10,7 +10,8 @@ import os from "node:os";
 import path from "node:path";
 import { writeNpy } from "../sidecar/inference/evaluation/npy.ts";
 import { SUITES_DIR, readSuite } from "../sidecar/inference/evaluation/suite.ts";
-import { evaluationImages, splitTaskId } from "../sidecar/inference/evaluation/tasks.ts";
+import { splitTaskId } from "../sidecar/inference/evaluation/taskCheckpoints.ts";
+import { evaluationImages } from "../sidecar/inference/evaluation/tasks.ts";
 import { ROOT, readZip, runMaps, startSidecar } from "../tests/evaluation/mapsSidecar.ts";
 
 function arg(name: string, fallback: string): string {

@@ -14,7 +14,7 @@ import { MAX_RESULT_FILE_BYTES, formatProblem, oversizeProblem } from "../sideca
 import { parseSuiteJson } from "../sidecar/metascore/suite.ts";
 import type { CaseScores } from "../sidecar/metascore/types.ts";
 import type { CaseCurves } from "../sidecar/metascore/methodFiles.ts";
-import { taskCheckpoint } from "../sidecar/inference/evaluation/tasks.ts";
+import { taskCheckpoint } from "../sidecar/inference/evaluation/taskCheckpoints.ts";
 import { CheckpointError, readManifest } from "../sidecar/zoo/checkpoint.ts";
 import type { TaskModel } from "../app/lib/taskModels.ts";
 

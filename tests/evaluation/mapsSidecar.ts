@@ -9,7 +9,8 @@ import * as grpc from "@grpc/grpc-js";
 import yauzl from "yauzl";
 import { metarankV1 } from "../../proto/contract.ts";
 import { writeNpy } from "../../sidecar/inference/evaluation/npy.ts";
-import { evaluationImages, splitTaskId } from "../../sidecar/inference/evaluation/tasks.ts";
+import { splitTaskId } from "../../sidecar/inference/evaluation/taskCheckpoints.ts";
+import { evaluationImages } from "../../sidecar/inference/evaluation/tasks.ts";
 import { startTestSidecar } from "../support/sidecar.ts";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");

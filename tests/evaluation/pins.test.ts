@@ -7,8 +7,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { SuiteConfigError, pinnedCheckpoint, readSuite } from "../../sidecar/inference/evaluation/suite.ts";
-import { TaskUnavailableError, checkpointCandidates, loadTaskNet, suiteCheckpoints } from "../../sidecar/inference/evaluation/tasks.ts";
-import { taskAvailability } from "../../sidecar/inference/evaluation/service.ts";
+import { TaskUnavailableError, checkpointCandidates, suiteCheckpoints, taskAvailability } from "../../sidecar/inference/evaluation/taskCheckpoints.ts";
+import { loadTaskNet } from "../../sidecar/inference/evaluation/tasks.ts";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pins-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));

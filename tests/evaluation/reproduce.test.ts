@@ -10,7 +10,8 @@ import { getAlgorithm } from "../../sidecar/inference/attribution/index.ts";
 import { evaluateIndices } from "../../sidecar/inference/evaluation/engine.ts";
 import { accuracyCell, fractionCell } from "../../sidecar/inference/evaluation/resultFiles.ts";
 import { pinnedCheckpoint, readSuite } from "../../sidecar/inference/evaluation/suite.ts";
-import { loadTask, taskCheckpoint } from "../../sidecar/inference/evaluation/tasks.ts";
+import { taskCheckpoint } from "../../sidecar/inference/evaluation/taskCheckpoints.ts";
+import { loadTask } from "../../sidecar/inference/evaluation/tasks.ts";
 import { parseResultFile } from "../../sidecar/metascore/resultFile.ts";
 
 interface ImagesJson {

@@ -88,7 +88,7 @@ describe("RunMaps", () => {
     expect(r.localisation.map((l: { task: string }) => l.task)).toEqual(["scenes_resnet"]);
   }, 120_000);
 
-  it("the whole default suite (6 tasks × 100 images): the platform's accuracies before and after removing everything", async () => {
+  it("the whole of metarank-local-v1 (6 tasks × 100 images): the platform's accuracies before and after removing everything", async () => {
     const local = JSON.parse(fs.readFileSync(path.join(ROOT, "seeds/suites/metarank-local-v1/suite.json"), "utf8"));
     const kit = path.join(dir, "full-kit");
     writeKitImages(kit, local.tasks, local.evaluation.images);

@@ -5,11 +5,20 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOADER_OPTIONS, PROTO_ROOT } from "../../proto/contract.ts";
-import { activeRunCount, checkRunRequest, evaluationHandlers, taskAvailability } from "../../sidecar/inference/evaluation/service.ts";
+import { activeRunCount, checkRunRequest, evaluationHandlers } from "../../sidecar/inference/evaluation/service.ts";
+import { taskAvailability } from "../../sidecar/inference/evaluation/taskCheckpoints.ts";
+
+// The split size is the suite's own (docs/evaluation.md §1), read rather than restated.
+const SPLIT_IMAGES = (
+  JSON.parse(fs.readFileSync(fileURLToPath(new URL("../../seeds/suites/metarank-local/suite.json", import.meta.url)), "utf8")) as {
+    evaluation: { images: number };
+  }
+).evaluation.images;
 
 let server: grpc.Server;
 let client: grpc.Client & Record<string, any>;
@@ -61,7 +70,7 @@ describe("Evaluation service", () => {
   it("lists the suites with task availability, the split size, the grid and the methods", async () => {
     const r = await unary("ListSuites", {});
     const local = r.suites.find((s: any) => s.id === "metarank-local");
-    expect(local).toMatchObject({ splitImages: 200, patchSize: 2, grid: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1] });
+    expect(local).toMatchObject({ splitImages: SPLIT_IMAGES, patchSize: 2, grid: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1] });
     const tasks = ["fashionmnist", "scenes", "textures"].flatMap((d) => ["resnet", "vgg", "inception"].map((a) => `${d}_${a}`));
     expect(local.tasks.map((t: any) => [t.id, t.available])).toEqual([...tasks, "scenes64_resnet", "scenes64_resnet50"].map((t) => [t, true]));
     // Each task on the checkpoint its suite pins (the first version's on metarank-local-v1).
@@ -102,8 +111,9 @@ describe("Evaluation service", () => {
     expect(await invalid({ ...base, method: "IntegratedGradients", paramsJson: '{"n_steps": "many"}' })).toMatch(
       /IntegratedGradients parameter "n_steps" must be a number/,
     );
-    expect(await invalid({ ...base, limit: 0 })).toMatch(/limit must be a whole number from 1 to 200/);
-    expect(await invalid({ ...base, limit: 201 })).toMatch(/limit must be a whole number from 1 to 200/);
+    const range = new RegExp(`limit must be a whole number from 1 to ${SPLIT_IMAGES}`);
+    expect(await invalid({ ...base, limit: 0 })).toMatch(range);
+    expect(await invalid({ ...base, limit: SPLIT_IMAGES + 1 })).toMatch(range);
     expect(await invalid({ ...base, tasks: ["cifar_resnet"] })).toMatch(/suite metarank-local has no task "cifar_resnet"/);
     expect(await invalid({ ...base, suiteId: "metarank-seed", tasks: [] })).toMatch(
       /not installed on this sidecar: .*Install the checkpoint or choose other tasks/,

@@ -11,7 +11,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { initBackend } from "../../sidecar/inference/runtime/backend.ts";
-import { evaluationImages, loadTaskNet, splitTaskId } from "../../sidecar/inference/evaluation/tasks.ts";
+import { splitTaskId } from "../../sidecar/inference/evaluation/taskCheckpoints.ts";
+import { evaluationImages, loadTaskNet } from "../../sidecar/inference/evaluation/tasks.ts";
 import { pinnedCheckpoint, readSuite } from "../../sidecar/inference/evaluation/suite.ts";
 import { ONNX_INPUT, ONNX_IR_VERSION, ONNX_OPSET, ONNX_OUTPUT, exportCheckpoint, exportZooNet } from "../../sidecar/zoo/onnx/export.ts";
 

@@ -7,7 +7,7 @@ import { summarise, type ImageResult, type Progress, type TaskSummary } from "./
 import type { EvalJob, EvaluationPool } from "./pool.ts";
 import { imagesRecord, localisationJson, resultCsv, type TaskImages } from "./resultFiles.ts";
 import { pinnedCheckpoint, type SuiteConfig } from "./suite.ts";
-import { suiteCheckpoints } from "./tasks.ts";
+import { suiteCheckpoints } from "./taskCheckpoints.ts";
 import type { ShardStore } from "./shards.ts";
 
 export interface MethodRun {

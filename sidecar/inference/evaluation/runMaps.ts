@@ -14,9 +14,9 @@ import { MapsError, validateMaps } from "./maps.ts";
 import { EvaluationPool } from "./pool.ts";
 import { localisationJson, resultCsv } from "./resultFiles.ts";
 import { evaluateMethod, type MethodRun } from "./run.ts";
-import { BadEvaluationRequest, evaluationWorkers, listSuiteConfigs, maxConcurrentRuns, splitImages, taskAvailability } from "./service.ts";
-import { pinnedCheckpoint, type SuiteConfig } from "./suite.ts";
-import { suiteCheckpoints } from "./tasks.ts";
+import { BadEvaluationRequest, evaluationWorkers, listSuiteConfigs, maxConcurrentRuns, splitImages } from "./service.ts";
+import type { SuiteConfig } from "./suite.ts";
+import { suiteCheckpoints, suiteTaskAvailability } from "./taskCheckpoints.ts";
 import type { EvaluationEvent } from "../../../proto/generated/metarank/v1/EvaluationEvent.ts";
 import type { EvaluationProgress } from "../../../proto/generated/metarank/v1/EvaluationProgress.ts";
 import type { EvaluationResult } from "../../../proto/generated/metarank/v1/EvaluationResult.ts";
@@ -53,15 +53,13 @@ export function checkRunMapsRequest(
   if (methodName.length > MAX_METHOD_NAME) throw new BadEvaluationRequest(`method_name is ${methodName.length} characters long; at most ${MAX_METHOD_NAME}`);
   const files = (req.maps ?? []).map((m) => ({ task: String(m.task ?? "").trim(), npy: m.npy instanceof Uint8Array ? m.npy : new Uint8Array() }));
   // Availability first: a task whose checkpoint is missing has no input shape to check against.
-  const missing = suite.tasks.map((t) => taskAvailability(t, undefined, pinnedCheckpoint(suite, t))).filter((a) => !a.available);
+  const missing = suite.tasks.map((t) => suiteTaskAvailability(suite, t)).filter((a) => !a.available);
   if (missing.length > 0) {
     throw new BadEvaluationRequest(
       `suite ${suite.id} cannot be evaluated on this sidecar: ${missing.map((m) => m.problem).join("; ")}. Install the checkpoints or use another compute server.`,
     );
   }
-  const shapes = Object.fromEntries(
-    suite.tasks.map((t) => [t, readManifest(taskAvailability(t, undefined, pinnedCheckpoint(suite, t)).checkpointId).inputShape] as const),
-  );
+  const shapes = Object.fromEntries(suite.tasks.map((t) => [t, readManifest(suiteTaskAvailability(suite, t).checkpointId).inputShape] as const));
   const images = splitImages(suite);
   let maps: Record<string, Float32Array>;
   try {

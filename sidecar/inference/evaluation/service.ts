@@ -13,7 +13,6 @@ import * as grpc from "@grpc/grpc-js";
 import { grpcError, metarankV1 } from "../../../proto/contract.ts";
 import { logger } from "../../log.ts";
 import type { SidecarService } from "../../services.ts";
-import { CheckpointError, checkpointDir, readManifest } from "../../zoo/checkpoint.ts";
 import { ALGORITHMS, getAlgorithm, AttributionParamError } from "../attribution/index.ts";
 import { resolveParams } from "../attribution/types.ts";
 import { EvaluationCancelled } from "./engine.ts";
@@ -21,8 +20,8 @@ import { EvaluationPool } from "./pool.ts";
 import { localisationJson, resultCsv } from "./resultFiles.ts";
 import { evaluateMethod, type MethodRun } from "./run.ts";
 import { runMaps } from "./runMaps.ts";
-import { SUITES_DIR, pinnedCheckpoint, readSuite, type SuiteConfig } from "./suite.ts";
-import { TaskUnavailableError, ZOO_DATASET, checkpointCandidates, splitTaskId, suiteCheckpoints } from "./tasks.ts";
+import { SUITES_DIR, readSuite, type SuiteConfig } from "./suite.ts";
+import { TaskUnavailableError, suiteCheckpoints, suiteTaskAvailability } from "./taskCheckpoints.ts";
 import type { EvaluationHandlers } from "../../../proto/generated/metarank/v1/Evaluation.ts";
 import type { EvaluationProgress } from "../../../proto/generated/metarank/v1/EvaluationProgress.ts";
 import type { EvaluationResult } from "../../../proto/generated/metarank/v1/EvaluationResult.ts";
@@ -39,59 +38,6 @@ export class BadEvaluationRequest extends Error {
     super(message);
     this.name = "BadEvaluationRequest";
   }
-}
-
-export interface TaskAvailability {
-  id: string;
-  available: boolean;
-  checkpointId: string;
-  problem: string;
-}
-
-/**
- * Whether a task's checkpoint is installed: the manifest is read and its weights file must
- * exist (hashing every file on each listing would be slow; the worker verifies the hash
- * when it loads the net). The same two ids as tasks.ts's loader are tried.
- */
-export function taskAvailability(taskId: string, dir = checkpointDir(), pinned?: string): TaskAvailability {
-  let parts: { dataset: string; architecture: string };
-  try {
-    parts = splitTaskId(taskId);
-  } catch (err) {
-    return { id: taskId, available: false, checkpointId: "", problem: (err as Error).message };
-  }
-  const zooDataset = ZOO_DATASET[parts.dataset];
-  if (!zooDataset)
-    return {
-      id: taskId,
-      available: false,
-      checkpointId: "",
-      problem: `no evaluation data for dataset "${parts.dataset}" (known: ${Object.keys(ZOO_DATASET).join(", ")})`,
-    };
-  const problems: string[] = [];
-  for (const id of checkpointCandidates(taskId, pinned)) {
-    try {
-      const m = readManifest(id, dir);
-      if (m.dataset !== zooDataset || m.arch !== parts.architecture) {
-        problems.push(`checkpoint ${id} is ${m.arch} on ${m.dataset}`);
-        continue;
-      }
-      if (!fs.existsSync(path.join(dir, path.basename(m.weightsFile)))) {
-        problems.push(`checkpoint ${id}: weights file ${m.weightsFile} is missing`);
-        continue;
-      }
-      return { id: taskId, available: true, checkpointId: id, problem: "" };
-    } catch (err) {
-      if (!(err instanceof CheckpointError)) throw err;
-      problems.push(err.message);
-    }
-  }
-  return {
-    id: taskId,
-    available: false,
-    checkpointId: "",
-    problem: `${taskId}: no usable checkpoint (${problems.join("; ")}); train one with npm run train -- --dataset ${zooDataset} --arch ${parts.architecture}`,
-  };
 }
 
 /** Suite folders under seeds/suites (or SUITES_DIR), read one by one so one bad folder hides only itself. */
@@ -184,7 +130,7 @@ export function checkRunRequest(
     if (!suite.tasks.includes(t)) throw new BadEvaluationRequest(`suite ${suite.id} has no task "${t}" (tasks: ${suite.tasks.join(", ")})`);
   }
   const tasks = wanted.length > 0 ? suite.tasks.filter((t) => wanted.includes(t)) : suite.tasks;
-  const missing = tasks.map((t) => taskAvailability(t, undefined, pinnedCheckpoint(suite, t))).filter((a) => !a.available);
+  const missing = tasks.map((t) => suiteTaskAvailability(suite, t)).filter((a) => !a.available);
   if (missing.length > 0) {
     throw new BadEvaluationRequest(
       `${missing.length === 1 ? "a task's checkpoint is" : `${missing.length} tasks' checkpoints are`} not installed on this sidecar: ${missing.map((m) => m.problem).join("; ")}. Install the checkpoint or choose other tasks.`,
@@ -209,7 +155,7 @@ function suiteToProto(s: SuiteConfig): EvaluationSuite {
   return {
     id: s.id,
     name: s.name,
-    tasks: s.tasks.map((t) => taskAvailability(t, undefined, pinnedCheckpoint(s, t))),
+    tasks: s.tasks.map((t) => suiteTaskAvailability(s, t)),
     splitImages: splitImages(s),
     grid: s.settings.grid,
     patchSize: s.settings.patchSize,

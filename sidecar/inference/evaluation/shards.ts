@@ -11,7 +11,7 @@ import path from "node:path";
 import type { TaskSummary } from "./engine.ts";
 import type { TaskImages } from "./resultFiles.ts";
 import { pinnedCheckpoint, type SuiteConfig } from "./suite.ts";
-import { taskCheckpoint } from "./tasks.ts";
+import { taskCheckpoint } from "./taskCheckpoints.ts";
 import { checkpointDir } from "../../zoo/checkpoint.ts";
 
 /** Bump when what a shard holds, or how its numbers are computed, changes. */

@@ -11,10 +11,10 @@ import { generateScenesSplit } from "../../data/scenes.ts";
 import { generateScenes64Split } from "../../data/scenes64.ts";
 import { generateTexturedShapesSplit } from "../../data/texturedShapes.ts";
 import type { Net } from "../net.ts";
-import { CheckpointError, checkpointDir, readManifest } from "../../zoo/checkpoint.ts";
+import { CheckpointError, checkpointDir } from "../../zoo/checkpoint.ts";
 import { loadZooNet, type ZooNet } from "../../zoo/zooNet.ts";
 import type { SplitData } from "./engine.ts";
-import { pinnedCheckpoint, type SuiteConfig } from "./suite.ts";
+import { DATASETS, TaskUnavailableError, ZOO_DATASET, checkpointCandidates, splitTaskId } from "./taskCheckpoints.ts";
 
 export interface LoadedTask {
   id: string;
@@ -27,21 +27,6 @@ export interface TaskLoaderModule {
   loadTask(taskId: string, images: number, checkpointId?: string): Promise<LoadedTask>;
 }
 
-export class TaskUnavailableError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "TaskUnavailableError";
-  }
-}
-
-export const DATASETS = ["fashionmnist", "scenes", "scenes64", "textures"] as const;
-
-export function splitTaskId(taskId: string): { dataset: string; architecture: string } {
-  const cut = taskId.lastIndexOf("_");
-  if (cut <= 0 || cut === taskId.length - 1) throw new TaskUnavailableError(`task id "${taskId}" is not of the form dataset_architecture`);
-  return { dataset: taskId.slice(0, cut), architecture: taskId.slice(cut + 1) };
-}
-
 /** The first `images` images of the dataset's test split. */
 export function evaluationImages(dataset: string, images: number): ImageDataset {
   if (dataset === "fashionmnist") return takeFirst(readFashionMnistSplit("test"), images);
@@ -51,16 +36,6 @@ export function evaluationImages(dataset: string, images: number): ImageDataset 
   if (dataset === "scenes64") return generateScenes64Split("test", images);
   if (dataset === "textures") return generateTexturedShapesSplit("test", images);
   throw new TaskUnavailableError(`no evaluation data for dataset "${dataset}" (known: ${DATASETS.join(", ")})`);
-}
-
-/** The zoo's dataset name (`npm run train -- --dataset …`) for a task's dataset part. */
-export const ZOO_DATASET: Record<string, string> = { fashionmnist: "fashion-mnist", scenes: "scenes", scenes64: "scenes64", textures: "textured-shapes" };
-
-/** The checkpoint ids a task may use, in order: the suite's pin alone, else the task id and `<arch>-<dataset>`. */
-export function checkpointCandidates(taskId: string, pinned?: string): string[] {
-  if (pinned) return [pinned];
-  const { dataset, architecture } = splitTaskId(taskId);
-  return [taskId, `${architecture}-${ZOO_DATASET[dataset] ?? dataset}`];
 }
 
 /**
@@ -91,28 +66,6 @@ export function loadTaskNet(taskId: string, dir = checkpointDir(), pinned?: stri
     throw new TaskUnavailableError(`${taskId}: checkpoint ${net.manifest.id} is ${net.manifest.arch} on ${net.manifest.dataset}`);
   }
   return net;
-}
-
-/** Which checkpoint a task uses (id and weights SHA-256), read from its manifest only. */
-export function taskCheckpoint(taskId: string, dir = checkpointDir(), pinned?: string): { id: string; weightsSha256: string } {
-  for (const id of checkpointCandidates(taskId, pinned)) {
-    try {
-      const m = readManifest(id, dir);
-      return { id: m.id, weightsSha256: m.weightsSha256 };
-    } catch (err) {
-      if (!(err instanceof CheckpointError)) throw err;
-    }
-  }
-  throw new TaskUnavailableError(`${taskId}: no checkpoint`);
-}
-
-/** Every task's checkpoint (id and weights SHA-256) as a suite pins or resolves them: the images.json record. */
-export function suiteCheckpoints(
-  suite: Pick<SuiteConfig, "evaluation">,
-  tasks: string[],
-  dir = checkpointDir(),
-): Record<string, { id: string; weightsSha256: string }> {
-  return Object.fromEntries(tasks.map((t) => [t, taskCheckpoint(t, dir, pinnedCheckpoint(suite, t))]));
 }
 
 export async function loadTask(taskId: string, images: number, checkpointId?: string): Promise<LoadedTask> {
