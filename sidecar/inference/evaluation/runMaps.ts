@@ -53,13 +53,14 @@ export function checkRunMapsRequest(
   if (methodName.length > MAX_METHOD_NAME) throw new BadEvaluationRequest(`method_name is ${methodName.length} characters long; at most ${MAX_METHOD_NAME}`);
   const files = (req.maps ?? []).map((m) => ({ task: String(m.task ?? "").trim(), npy: m.npy instanceof Uint8Array ? m.npy : new Uint8Array() }));
   // Availability first: a task whose checkpoint is missing has no input shape to check against.
-  const missing = suite.tasks.map((t) => suiteTaskAvailability(suite, t)).filter((a) => !a.available);
+  const availability = suite.tasks.map((t) => suiteTaskAvailability(suite, t));
+  const missing = availability.filter((a) => !a.available);
   if (missing.length > 0) {
     throw new BadEvaluationRequest(
       `suite ${suite.id} cannot be evaluated on this sidecar: ${missing.map((m) => m.problem).join("; ")}. Install the checkpoints or use another compute server.`,
     );
   }
-  const shapes = Object.fromEntries(suite.tasks.map((t) => [t, readManifest(suiteTaskAvailability(suite, t).checkpointId).inputShape] as const));
+  const shapes = Object.fromEntries(availability.map((a) => [a.id, readManifest(a.checkpointId).inputShape] as const));
   const images = splitImages(suite);
   let maps: Record<string, Float32Array>;
   try {
