@@ -1,6 +1,8 @@
 // npm run -s evaluate -- --suite ID --method NAME [--params JSON] [--limit N] [--task T]... --out DIR
 // npm run -s evaluate -- --suite ID --all-methods --write-suite      (regenerates the suite's baseline folders)
 // npm run -s evaluate -- --suite ID --all-methods --out DIR          (the same, into DIR/<folder>/)
+// npm run -s evaluate -- --suite ID --all-methods --write-suite --reuse-suite
+//                                          (after retraining a network: only the tasks whose inputs changed)
 //
 // Evaluates attribution methods on a suite's tasks with MoRF and LeRF (docs/evaluation.md)
 // and writes the result-file pair of spec §2 plus localisation.json and images.json.
@@ -17,11 +19,11 @@ import { EvaluationCancelled } from "./engine.ts";
 import { EvaluationPool } from "./pool.ts";
 import { evaluateMethod, writeMethodFolder, type MethodRun, type TaskProgress } from "./run.ts";
 import { readSuite, type BaselineMethod, type SuiteConfig } from "./suite.ts";
-import { ShardStore } from "./shards.ts";
+import { ShardStore, committedShard } from "./shards.ts";
 
 const USAGE = `usage:
   npm run -s evaluate -- --suite ID --method NAME [--params JSON] [--limit N] [--task T]... [--workers N] --out DIR
-  npm run -s evaluate -- --suite ID --all-methods (--write-suite | --out DIR) [--workers N]
+  npm run -s evaluate -- --suite ID --all-methods (--write-suite | --out DIR) [--reuse-suite] [--workers N]
   npm run -s evaluate -- --suite ID --method-module ./myMethod.ts [--params JSON] [--limit N] [--task T]... --out DIR
 options:
   --suite ID       suite id (folder under seeds/suites) or path to a suite folder
@@ -39,7 +41,11 @@ options:
                    are kept in <folder>/.regen-state until the whole run has been written)
   --state DIR      with --all-methods: keep the finished shards in DIR instead, and leave them there: runs
                    of parts of a board (--task T, on one machine or several) fill one DIR, and a later
-                   --write-suite run with the same --state reuses every shard whose inputs are unchanged`;
+                   --write-suite run with the same --state reuses every shard whose inputs are unchanged
+  --reuse-suite    with --all-methods: take every method × task whose inputs (method, parameters, settings,
+                   images, backend, the checkpoint's weights) are those the suite folder's committed
+                   images.json records from those files instead of evaluating it again; after retraining
+                   one network, only its task is evaluated`;
 
 interface Args {
   suite?: string;
@@ -55,12 +61,13 @@ interface Args {
   writeSuite: boolean;
   fresh: boolean;
   state?: string;
+  reuseSuite: boolean;
 }
 
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { tasks: [], workers: 2, allMethods: false, writeSuite: false, fresh: false };
+  const a: Args = { tasks: [], workers: 2, allMethods: false, writeSuite: false, fresh: false, reuseSuite: false };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = () => {
@@ -118,6 +125,9 @@ function parseArgs(argv: string[]): Args {
       case "--state":
         a.state = value();
         break;
+      case "--reuse-suite":
+        a.reuseSuite = true;
+        break;
       case "-h":
       case "--help":
         throw new UsageError("");
@@ -139,6 +149,7 @@ function parseArgs(argv: string[]): Args {
   if (a.allMethods && a.params) throw new UsageError("--params goes with --method");
   if (a.fresh && !a.allMethods) throw new UsageError("--fresh goes with --all-methods");
   if (a.state !== undefined && !a.allMethods) throw new UsageError("--state goes with --all-methods");
+  if (a.reuseSuite && !a.allMethods) throw new UsageError("--reuse-suite goes with --all-methods");
   return a;
 }
 
@@ -251,8 +262,29 @@ async function main(): Promise<number> {
       const algorithm = moduleUrl ? (await loadMethodModule(moduleUrl)).name : getAlgorithm(m.algorithm).name;
       const run: MethodRun = { algorithm, params: m.params, tasks, images };
       if (moduleUrl) Object.assign(run, { methodModule: moduleUrl, keepMaps: true });
+      // Unchanged tasks of the committed folder become shards first (shards.ts, committedShard),
+      // read before anything is written over them.
+      const fromSuite = new Set<string>();
+      if (store && args.reuseSuite) {
+        for (const task of tasks) {
+          const spec = { suite, task, algorithm, params: m.params, images, backend };
+          if (store.get(spec)) continue;
+          const shard = committedShard(path.join(suite.dir, m.folder), spec);
+          if (shard) {
+            store.put(spec, shard);
+            fromSuite.add(task);
+          }
+        }
+      }
       const shards = store
-        ? { store, backend, onReused: (task: string) => console.error(`${algorithm} task ${task}: done in an earlier run, reused`) }
+        ? {
+            store,
+            backend,
+            onReused: (task: string) =>
+              console.error(
+                `${algorithm} task ${task}: ${fromSuite.has(task) ? "unchanged since the committed files, reused" : "done in an earlier run, reused"}`,
+              ),
+          }
         : undefined;
       const outcome = await evaluateMethod(suite, run, pool, { signal: ctrl.signal, onProgress: progressPrinter(algorithm), shards });
       const dir = args.writeSuite ? path.join(suite.dir, m.folder) : args.allMethods ? path.join(args.out!, m.folder) : args.out!;
