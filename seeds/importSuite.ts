@@ -14,8 +14,8 @@ import { MAX_RESULT_FILE_BYTES, formatProblem, oversizeProblem } from "../sideca
 import { parseSuiteJson } from "../sidecar/metascore/suite.ts";
 import type { CaseScores } from "../sidecar/metascore/types.ts";
 import type { CaseCurves } from "../sidecar/metascore/methodFiles.ts";
-import { taskCheckpoint } from "../sidecar/inference/evaluation/taskCheckpoints.ts";
-import { CheckpointError, readManifest } from "../sidecar/zoo/checkpoint.ts";
+import { taskManifest } from "../sidecar/inference/evaluation/taskCheckpoints.ts";
+import { CheckpointError } from "../sidecar/zoo/checkpoint.ts";
 import type { TaskModel } from "../app/lib/taskModels.ts";
 
 /**
@@ -27,8 +27,7 @@ export function readTaskModels(tasks: readonly string[], pins: Record<string, st
   const out: Record<string, TaskModel | null> = {};
   for (const task of tasks) {
     try {
-      const { id } = taskCheckpoint(task, undefined, pins[task]);
-      const m = readManifest(id) as ReturnType<typeof readManifest> & { valHistory?: number[] };
+      const m = taskManifest(task, undefined, pins[task]) as ReturnType<typeof taskManifest> & { valHistory?: number[] };
       out[task] = {
         checkpoint: m.id,
         arch: m.arch,

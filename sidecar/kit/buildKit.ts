@@ -15,9 +15,9 @@ import yazl from "yazl";
 import type { ImageDataset } from "../data/dataset.ts";
 import { splitImages } from "../inference/evaluation/service.ts";
 import { pinnedCheckpoint, readSuite, resolveSuiteDir, type SuiteConfig } from "../inference/evaluation/suite.ts";
-import { TaskUnavailableError, splitTaskId, taskCheckpoint } from "../inference/evaluation/taskCheckpoints.ts";
+import { TaskUnavailableError, splitTaskId, taskManifest } from "../inference/evaluation/taskCheckpoints.ts";
 import { evaluationImages } from "../inference/evaluation/tasks.ts";
-import { CheckpointError, checkpointDir, readManifest, type CheckpointManifest } from "../zoo/checkpoint.ts";
+import { CheckpointError, checkpointDir, type CheckpointManifest } from "../zoo/checkpoint.ts";
 import { exportCheckpoint } from "../zoo/onnx/export.ts";
 import { npyFloat32 } from "./npyWrite.ts";
 import { kitReadme } from "./readme.ts";
@@ -75,8 +75,7 @@ export function planKit(suiteIdOrPath: string, dir = checkpointDir()): KitPlan {
   for (const id of suite.tasks) {
     try {
       const { dataset } = splitTaskId(id);
-      const { id: checkpointId } = taskCheckpoint(id, dir, pinnedCheckpoint(suite, id));
-      tasks.push({ id, dataset, checkpoint: readManifest(checkpointId, dir) });
+      tasks.push({ id, dataset, checkpoint: taskManifest(id, dir, pinnedCheckpoint(suite, id)) });
     } catch (err) {
       if (!(err instanceof TaskUnavailableError || err instanceof CheckpointError)) throw err;
       problems.push(`${id}: ${err.message}`);

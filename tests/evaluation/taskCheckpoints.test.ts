@@ -7,7 +7,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { readSuite } from "../../sidecar/inference/evaluation/suite.ts";
-import { suiteTaskAvailability, taskAvailability } from "../../sidecar/inference/evaluation/taskCheckpoints.ts";
+import {
+  TaskUnavailableError,
+  suiteTaskAvailability,
+  taskAvailability,
+  taskCheckpoint,
+  taskManifest,
+} from "../../sidecar/inference/evaluation/taskCheckpoints.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const IMPORT = /^\s*(?:import|export)\s+(?:type\s+)?(?:[^"';]*?\sfrom\s+)?["']([^"']+)["']/gm;
@@ -49,5 +55,15 @@ describe("taskCheckpoints.ts", () => {
     expect(suiteTaskAvailability(v1, "scenes_vgg")).toMatchObject({ available: true, checkpointId: "vgg-scenes" });
     // Without a pin the task id, then `<arch>-<dataset>`, are tried (docs/evaluation.md §1).
     expect(taskAvailability("scenes_vgg")).toMatchObject({ available: true, checkpointId: "vgg-scenes" });
+  });
+
+  it("taskManifest reads the manifest of the checkpoint taskCheckpoint names", () => {
+    const local = readSuite("metarank-local");
+    const pin = local.evaluation!.checkpoints.scenes64_resnet50;
+    const m = taskManifest("scenes64_resnet50", undefined, pin);
+    expect(m.id).toBe(pin);
+    expect(m.inputShape.slice(0, 2)).toEqual([64, 64]);
+    expect(taskCheckpoint("scenes64_resnet50", undefined, pin)).toEqual({ id: m.id, weightsSha256: m.weightsSha256 });
+    expect(() => taskManifest("scenes_vgg", undefined, "no-such-checkpoint")).toThrow(TaskUnavailableError);
   });
 });

@@ -11,14 +11,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { ZipFile } from "yazl";
 import { ALGORITHM_NAMES, getAlgorithm } from "../attribution/index.ts";
-import { readManifest } from "../../zoo/checkpoint.ts";
 import { loadMethodModule, methodModuleUrl } from "./methodModule.ts";
 import { writeNpy } from "./npy.ts";
-import { suiteTaskAvailability } from "./taskCheckpoints.ts";
+import { taskManifest } from "./taskCheckpoints.ts";
 import { EvaluationCancelled } from "./engine.ts";
 import { EvaluationPool } from "./pool.ts";
 import { evaluateMethod, writeMethodFolder, type MethodRun, type TaskProgress } from "./run.ts";
-import { readSuite, type BaselineMethod, type SuiteConfig } from "./suite.ts";
+import { pinnedCheckpoint, readSuite, type BaselineMethod, type SuiteConfig } from "./suite.ts";
 import { ShardStore, committedShard } from "./shards.ts";
 
 const USAGE = `usage:
@@ -209,7 +208,7 @@ function parseParams(args: Args): Record<string, unknown> {
 async function writeMapsZip(suite: SuiteConfig, file: string, tasks: readonly string[], maps: Record<string, Float32Array>, images: number): Promise<void> {
   const zip = new ZipFile();
   for (const task of tasks) {
-    const [h, w] = readManifest(suiteTaskAvailability(suite, task).checkpointId).inputShape;
+    const [h, w] = taskManifest(task, undefined, pinnedCheckpoint(suite, task)).inputShape;
     zip.addBuffer(Buffer.from(writeNpy(maps[task], [images, h, w])), `${task}.npy`);
   }
   zip.end();

@@ -5,7 +5,7 @@
 // the task id, else `<arch>-<dataset>`) is docs/evaluation.md §1's.
 import fs from "node:fs";
 import path from "node:path";
-import { CheckpointError, checkpointDir, readManifest } from "../../zoo/checkpoint.ts";
+import { CheckpointError, checkpointDir, readManifest, type CheckpointManifest } from "../../zoo/checkpoint.ts";
 import { pinnedCheckpoint, type SuiteConfig } from "./suite.ts";
 
 export class TaskUnavailableError extends Error {
@@ -33,17 +33,22 @@ export function checkpointCandidates(taskId: string, pinned?: string): string[] 
   return [taskId, `${architecture}-${ZOO_DATASET[dataset] ?? dataset}`];
 }
 
-/** Which checkpoint a task uses (id and weights SHA-256), read from its manifest only. */
-export function taskCheckpoint(taskId: string, dir = checkpointDir(), pinned?: string): { id: string; weightsSha256: string } {
+/** The manifest of the checkpoint a task uses: the first candidate (checkpointCandidates) with a readable manifest. */
+export function taskManifest(taskId: string, dir = checkpointDir(), pinned?: string): CheckpointManifest {
   for (const id of checkpointCandidates(taskId, pinned)) {
     try {
-      const m = readManifest(id, dir);
-      return { id: m.id, weightsSha256: m.weightsSha256 };
+      return readManifest(id, dir);
     } catch (err) {
       if (!(err instanceof CheckpointError)) throw err;
     }
   }
   throw new TaskUnavailableError(`${taskId}: no checkpoint`);
+}
+
+/** Which checkpoint a task uses (id and weights SHA-256), read from its manifest only. */
+export function taskCheckpoint(taskId: string, dir = checkpointDir(), pinned?: string): { id: string; weightsSha256: string } {
+  const m = taskManifest(taskId, dir, pinned);
+  return { id: m.id, weightsSha256: m.weightsSha256 };
 }
 
 /** Every task's checkpoint (id and weights SHA-256) as a suite pins or resolves them: the images.json record. */
