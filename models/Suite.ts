@@ -18,6 +18,8 @@ export class Suite extends Model<InferAttributes<Suite>, InferCreationAttributes
   declare splitImages: CreationOptional<number | null>;
   /** Task → the network that defines it (seeds/importSuite.ts taskModels), JSON; null when unknown. */
   declare taskModelsJson: CreationOptional<string | null>;
+  /** Language → { name?, description? } (suite.json "translations"), JSON; null when it has none. */
+  declare translationsJson: CreationOptional<string | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -43,6 +45,7 @@ Suite.init(
     acceptsSelfReported: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
     splitImages: { type: DataTypes.INTEGER, allowNull: true },
     taskModelsJson: { type: DataTypes.TEXT, allowNull: true },
+    translationsJson: { type: DataTypes.TEXT, allowNull: true },
     createdAt: DataTypes.DATE,
     updatedAt: DataTypes.DATE,
   },

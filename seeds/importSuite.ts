@@ -58,6 +58,8 @@ export interface SuiteFolder {
   id: string;
   name: string;
   description: string;
+  /** suite.json "translations": the name and description in other languages. */
+  translations: SuiteTranslations;
   tasks: string[];
   grid: number[];
   filler: number[];
@@ -98,7 +100,6 @@ function readLimited(file: string, problems: string[]): Buffer | undefined {
 
 const text = (v: unknown) => (typeof v === "string" ? v.trim() : "");
 
-/** Reads and checks a suite folder without touching the database; throws SuiteImportError with every problem. */
 /** Optional localisation.json: { task: share in [0, 1] } for tasks of the suite with object masks. */
 function readLocalisation(file: string, tasks: readonly string[], problems: string[]): Record<string, number> | null {
   if (!fs.existsSync(file)) return null;
@@ -122,6 +123,48 @@ function readLocalisation(file: string, tasks: readonly string[], problems: stri
   return out;
 }
 
+/** The translated texts a suite.json may carry, and their bounds (the suites table's columns hold them). */
+export type SuiteTranslations = Record<string, { name?: string; description?: string }>;
+const TRANSLATION_LIMITS = { languages: 8, name: 255, description: 8000 };
+
+/**
+ * Optional suite.json "translations": { "<language>": { "name"?, "description"? } }, the texts the
+ * leaderboard shows a visitor in that language (the interface's languages, app/i18n/config.ts;
+ * English is the suite's own "name" and "description").
+ */
+function readTranslations(value: unknown, file: string, problems: string[]): SuiteTranslations {
+  if (value === undefined) return {};
+  if (!value || typeof value !== "object" || Array.isArray(value)) {
+    problems.push(`${file}: "translations" must be an object such as { "zh": { "name": "…", "description": "…" } }`);
+    return {};
+  }
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length > TRANSLATION_LIMITS.languages) problems.push(`${file}: "translations" holds at most ${TRANSLATION_LIMITS.languages} languages`);
+  const out: SuiteTranslations = {};
+  for (const [lng, t] of entries.slice(0, TRANSLATION_LIMITS.languages)) {
+    if (!/^[a-z]{2,3}(-[A-Za-z]{2,4})?$/.test(lng)) {
+      problems.push(`${file}: "translations" key ${JSON.stringify(lng.slice(0, 20))} is not a language code such as "zh"`);
+      continue;
+    }
+    if (!t || typeof t !== "object" || Array.isArray(t)) {
+      problems.push(`${file}: "translations.${lng}" must be an object with "name" and/or "description"`);
+      continue;
+    }
+    const entry: { name?: string; description?: string } = {};
+    for (const [field, v] of Object.entries(t as Record<string, unknown>)) {
+      if (field !== "name" && field !== "description")
+        problems.push(`${file}: "translations.${lng}.${field.slice(0, 40)}" is not a translated field (name, description)`);
+      else if (typeof v !== "string" || !v.trim()) problems.push(`${file}: "translations.${lng}.${field}" must be non-empty text`);
+      else if (v.trim().length > TRANSLATION_LIMITS[field])
+        problems.push(`${file}: "translations.${lng}.${field}" is longer than ${TRANSLATION_LIMITS[field]} characters`);
+      else entry[field] = v.trim();
+    }
+    out[lng] = entry;
+  }
+  return out;
+}
+
+/** Reads and checks a suite folder without touching the database; throws SuiteImportError with every problem. */
 export function readSuiteFolder(dir: string): SuiteFolder {
   const problems: string[] = [];
   const suitePath = path.join(dir, "suite.json");
@@ -142,6 +185,7 @@ export function readSuiteFolder(dir: string): SuiteFolder {
   else if (submissions?.selfReported !== undefined && typeof submissions.selfReported !== "boolean")
     problems.push(`${path.join(dir, "suite.json")}: "submissions.selfReported" must be true or false`);
   const acceptsSelfReported = submissions?.selfReported !== false;
+  const translations = readTranslations(json.translations, suitePath, problems);
   const evaluation = json.evaluation as Record<string, unknown> | undefined;
   const images = evaluation && typeof evaluation === "object" ? evaluation.images : undefined;
   const splitImages = typeof images === "number" && Number.isInteger(images) && images > 0 ? images : null;
@@ -198,6 +242,7 @@ export function readSuiteFolder(dir: string): SuiteFolder {
     id,
     name: text(json.name) || id,
     description: text(json.description),
+    translations,
     tasks: [...parsed.suite.tasks],
     grid,
     filler,
@@ -241,6 +286,7 @@ export async function importSuite(dir: string, position = 0): Promise<{ suite: s
       acceptsSelfReported: folder.acceptsSelfReported,
       splitImages: folder.splitImages,
       taskModelsJson: JSON.stringify(folder.taskModels),
+      translationsJson: Object.keys(folder.translations).length > 0 ? JSON.stringify(folder.translations) : null,
       position,
     };
     const existing = await Suite.findByPk(folder.id, { transaction, lock: transaction.LOCK.UPDATE });

@@ -108,11 +108,25 @@ export function pageParam(url: URL, name: string): number {
   return Number.isInteger(n) && n > 0 ? n : 1;
 }
 
-function summary(s: Suite, methods: number): SuiteSummary {
+/** The suite's name and description in `language` where suite.json translates them, else its own (English). */
+function translated(s: Suite, language: string | undefined): { name: string; description: string } {
+  if (!language || !s.translationsJson) return { name: s.name, description: s.description };
+  let t: { name?: unknown; description?: unknown } | undefined;
+  try {
+    t = (JSON.parse(s.translationsJson) as Record<string, { name?: unknown; description?: unknown }>)[language];
+  } catch {
+    t = undefined;
+  }
+  return {
+    name: typeof t?.name === "string" && t.name ? t.name : s.name,
+    description: typeof t?.description === "string" && t.description ? t.description : s.description,
+  };
+}
+
+function summary(s: Suite, methods: number, language?: string): SuiteSummary {
   return {
     id: s.id,
-    name: s.name,
-    description: s.description,
+    ...translated(s, language),
     tasks: s.tasks,
     grid: s.grid,
     filler: JSON.parse(s.fillerJson) as number[],
@@ -125,8 +139,11 @@ function summary(s: Suite, methods: number): SuiteSummary {
   };
 }
 
-/** Every suite in leaderboard order, with how many methods its board has. */
-export async function listSuites(): Promise<SuiteSummary[]> {
+/**
+ * Every suite in leaderboard order, with how many methods its board has; name and description in
+ * `language` where the suite translates them (the API and admin pages keep the English ones).
+ */
+export async function listSuites(language?: string): Promise<SuiteSummary[]> {
   const [suites, counts] = await Promise.all([
     Suite.findAll({
       order: [
@@ -137,7 +154,7 @@ export async function listSuites(): Promise<SuiteSummary[]> {
     BoardMethod.count({ group: ["suiteId"] }) as unknown as Promise<{ suiteId: string; count: number }[]>,
   ]);
   const bySuite = new Map(counts.map((c) => [c.suiteId, Number(c.count)]));
-  return suites.map((s) => summary(s, bySuite.get(s.id) ?? 0));
+  return suites.map((s) => summary(s, bySuite.get(s.id) ?? 0, language));
 }
 
 /** The suite asked for by id, else the one marked default, else the first with methods, else the first. */

@@ -8,7 +8,7 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { Button } from "primereact/button";
 import { Trans, useTranslation } from "react-i18next";
 import { getUser } from "~/.server/session.server.ts";
-import { i18nServer } from "~/.server/i18n.server.ts";
+import { i18nServer, requestLanguage } from "~/.server/i18n.server.ts";
 import { chooseSuite, listSuites, suiteBoard } from "~/.server/board.server.ts";
 import { DEFAULT_METHOD, SEED_TASKS, generateScript, isMethod, mapsScript } from "~/lib/evaluationTasks.ts";
 import { MAPS_MAX_BYTES, mib } from "~/lib/rules/maps.ts";
@@ -23,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const user = await getUser(request);
   const t = await i18nServer.getFixedT(request, "tutorial");
-  const suites = await listSuites();
+  const suites = await listSuites(await requestLanguage(request));
   const suite = chooseSuite(suites, url.searchParams.get("suite")) ?? null;
   const base = {
     title: t("title"),

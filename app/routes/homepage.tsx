@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { Trans, useTranslation } from "react-i18next";
 import { chooseSuite, listSuites } from "~/.server/board.server.ts";
-import { i18nServer } from "~/.server/i18n.server.ts";
+import { i18nServer, requestLanguage } from "~/.server/i18n.server.ts";
 import { Notice } from "~/components/FieldError.tsx";
 
 export const handle = { i18n: "home" };
@@ -15,7 +15,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader({ request }: LoaderFunctionArgs) {
   const t = await i18nServer.getFixedT(request, "home");
   const meta = { title: t("metaTitle"), description: t("metaDescription") };
-  const suite = chooseSuite(await listSuites());
+  const suite = chooseSuite(await listSuites(await requestLanguage(request)));
   if (!suite || suite.methods === 0) return { meta, board: null };
   // "fashionmnist_resnet" → dataset "fashionmnist", model "resnet": what the board really covers.
   const datasets = new Set(suite.tasks.map((t) => t.split("_")[0]));

@@ -12,7 +12,7 @@ import { taskCurves } from "~/.server/curves.server.ts";
 import { MethodCurves } from "~/components/MethodCurves.tsx";
 import { TaskModels } from "~/components/TaskModels.tsx";
 import { Trans, useTranslation } from "react-i18next";
-import { i18nServer } from "~/.server/i18n.server.ts";
+import { i18nServer, requestLanguage } from "~/.server/i18n.server.ts";
 
 export const handle = { i18n: ["common", "board"] };
 
@@ -25,7 +25,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  const suites = await listSuites();
+  const suites = await listSuites(await requestLanguage(request));
   const suite = chooseSuite(suites, url.searchParams.get("suite"));
   const title = (await i18nServer.getFixedT(request, "board"))("title");
   if (!suite) return { title, suites: [], suite: null, boards: null, inconsistency: null, curves: null };

@@ -34,7 +34,7 @@ import { latestMapsRun, startMapsRun } from "~/.server/mapsRuns.server.ts";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { useHydrated } from "~/lib/useHydrated.ts";
 import { Trans, useTranslation } from "react-i18next";
-import { i18nServer } from "~/.server/i18n.server.ts";
+import { i18nServer, requestLanguage } from "~/.server/i18n.server.ts";
 import { translateMessage } from "~/lib/forms/messages.ts";
 import { EMAIL_MAX, INFO_MAX, MAX_UPLOAD_BYTES, MSG } from "~/lib/rules/submission.ts";
 
@@ -48,7 +48,7 @@ const TOAST_LIFE = 6000;
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const url = new URL(request.url);
-  const suites = await listSuites();
+  const suites = await listSuites(await requestLanguage(request));
   const suite = chooseSuite(suites, url.searchParams.get("suite"));
   const title = (await i18nServer.getFixedT(request, "submission"))("page.title");
   if (!suite) return { title, suite: null, suites: [], draft: null, quota: null, boards: null, flash: null, mapsRun: null };

@@ -48,6 +48,21 @@ describe(`interface languages on ${process.env.TEST_DB}`, () => {
     expect(htmlLang(await c.html("/homepage"))).toBe("en");
   });
 
+  it("the leaderboard names and describes each suite in the visitor's language (suite.json translations)", async () => {
+    const c = new Client(stack.baseUrl);
+    const en = await c.html("/leaderboard?suite=metarank-local");
+    expect(en).toMatch(/data-testid="suite-name">Meta-Rank local suite</);
+    expect(en).toContain("Baselines computed by this platform");
+    expect(en).not.toContain("基线由本平台");
+    await c.post("/language", { lng: "zh", redirectTo: "/leaderboard" });
+    const zh = await c.html("/leaderboard?suite=metarank-local");
+    expect(zh).toMatch(/data-testid="suite-name">Meta-Rank 本地基准</);
+    expect(zh).toContain("基线由本平台自己的评估引擎计算");
+    expect(zh).not.toContain("Baselines computed by this platform");
+    // The other suites' tabs too.
+    expect(zh).toContain("Meta-Rank 本地基准(第 1 版)");
+  });
+
   it("the documentation reads in both languages", async () => {
     const c = new Client(stack.baseUrl);
     const en = await c.html("/document");

@@ -148,6 +148,31 @@ describe("readSuiteFolder (make import-baselines)", () => {
       /food_resnet18 must be a number in \[0, 1\][\s\S]*unknown task "mnist"|unknown task "mnist"[\s\S]*food_resnet18 must be a number/,
     );
   });
+  it("reads suite.json translations and bounds them", () => {
+    const dir = suiteFolder(BASELINES);
+    const file = path.join(dir, "suite.json");
+    const json = JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, unknown>;
+    fs.writeFileSync(file, JSON.stringify({ ...json, translations: { zh: { name: " 种子 ", description: "二十二个案例" } } }));
+    expect(readSuiteFolder(dir).translations).toEqual({ zh: { name: "种子", description: "二十二个案例" } });
+    for (const [translations, problem] of [
+      [["zh"], /"translations" must be an object/],
+      [{ "not a language": { name: "x" } }, /is not a language code/],
+      [{ zh: { name: "" } }, /"translations\.zh\.name" must be non-empty text/],
+      [{ zh: { tasks: "x" } }, /"translations\.zh\.tasks" is not a translated field/],
+      [{ zh: { description: "长".repeat(8001) } }, /"translations\.zh\.description" is longer than 8000 characters/],
+      [Object.fromEntries(["aa", "bb", "cc", "dd", "ee", "ff", "gg", "hh", "ii"].map((l) => [l, { name: "x" }])), /at most 8 languages/],
+    ] as const) {
+      fs.writeFileSync(file, JSON.stringify({ ...json, translations }));
+      expect(() => readSuiteFolder(dir)).toThrowError(problem);
+    }
+  });
+  it("every shipped suite translates its name and description into Chinese", () => {
+    for (const id of ["metarank-seed", "metarank-local-v1", "metarank-local"]) {
+      const suite = readSuiteFolder(path.resolve("seeds/suites", id));
+      expect(suite.translations.zh?.name, id).toMatch(/[\u4e00-\u9fff]/);
+      expect(suite.translations.zh?.description, id).toMatch(/[\u4e00-\u9fff]/);
+    }
+  });
   it("the shipped seed suite has no baselines and is valid", () => {
     const suite = readSuiteFolder(path.resolve("seeds/suites/metarank-seed"));
     expect(suite.methods).toEqual([]);
