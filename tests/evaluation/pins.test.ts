@@ -64,9 +64,8 @@ describe("checkpoint pins", () => {
         expect(a[t].weightsSha256).not.toBe(b[t].weightsSha256);
       }
     }
-    // Retrained networks on five of the six (fashionmnist_resnet keeps the first version's, the
-    // more accurate of the two: sidecar/zoo/README.md).
-    expect(differ).toBe(5);
+    // Every one of the six was retrained for metarank-local (sidecar/zoo/README.md).
+    expect(differ).toBe(6);
     for (const [s, folder] of [
       [v1, "saliency"],
       [v2, "saliency"],
