@@ -2,7 +2,7 @@
 //   npm run train -- --dataset fashion-mnist|scenes|scenes64|textured-shapes|cifar:<dir>|folder:<dir>
 //                    --arch resnet|vgg|inception|resnet50
 //                    [--epochs N] [--out DIR] [--id ID] [--batch B] [--lr LR] [--train-size N]
-//                    [--width W] [--stem-stride S] [--seed S] [--no-flip] [--dtype float16|float32]
+//                    [--width W] [--stem-stride S] [--seed S] [--no-flip] [--shift PX] [--dtype float16|float32]
 //                    [--val-size N] [--patience P] [--budget-minutes M]
 // Trains with Adam (cosine-decayed learning rate over --epochs) and batch norm. With
 // --val-size the last N training images are held out: after every epoch the network as
@@ -36,6 +36,8 @@ export interface TrainOptions {
   out: string;
   /** Mirror images left-right while training (off for data where that changes the class). */
   flip: boolean;
+  /** Move training images by up to this many pixels each way (0 = never). */
+  shift?: number;
   /** Storage type of the checkpoint's weights (float16 halves the file). */
   dtype: WeightDtype;
   quiet?: boolean;
@@ -57,17 +59,52 @@ export function defaultConfig(arch: ArchName, height: number): ArchConfig {
   return { width: 8, stemStride: 1 };
 }
 
-/** Copy a batch (optionally mirrored left-right) into a fresh NHWC tensor. */
-function batchTensor(ds: ImageDataset, idx: ArrayLike<number>, rng: Rng | null): tf.Tensor4D {
+/** How a training image is varied: mirrored left-right, and moved by (dx, dy) pixels. */
+export interface Augmentation {
+  flip: boolean;
+  dx: number;
+  dy: number;
+}
+
+/**
+ * Writes image `i` of `ds`, augmented, into `out` at `offset` (NHWC). A moved image repeats
+ * its edge pixels into the uncovered border (the backgrounds of the generated sets are not
+ * black, so zero padding would add an edge that no test image has).
+ */
+export function copyAugmented(ds: ImageDataset, i: number, aug: Augmentation, out: Float32Array, offset: number): void {
+  const { height: h, width: w, channels: c } = ds;
+  const src = i * h * w * c;
+  for (let y = 0; y < h; y++) {
+    const sy = Math.min(h - 1, Math.max(0, y - aug.dy));
+    for (let x = 0; x < w; x++) {
+      const mx = Math.min(w - 1, Math.max(0, x - aug.dx));
+      const sx = aug.flip ? w - 1 - mx : mx;
+      for (let ch = 0; ch < c; ch++) out[offset + (y * w + x) * c + ch] = ds.images[src + (sy * w + sx) * c + ch];
+    }
+  }
+}
+
+/**
+ * Copy a batch into a fresh NHWC tensor; with an rng, each image is mirrored with
+ * probability ½ (when `flip`) and moved by up to `shift` pixels each way (uniform).
+ */
+function batchTensor(ds: ImageDataset, idx: ArrayLike<number>, rng: Rng | null, flip = true, shift = 0): tf.Tensor4D {
   const { height: h, width: w, channels: c } = ds;
   const n = h * w * c;
   const buf = new Float32Array(idx.length * n);
   for (let b = 0; b < idx.length; b++) {
     const src = idx[b] * n;
-    if (rng && rng.float() < 0.5) {
-      for (let y = 0; y < h; y++)
-        for (let x = 0; x < w; x++) for (let ch = 0; ch < c; ch++) buf[b * n + (y * w + x) * c + ch] = ds.images[src + (y * w + (w - 1 - x)) * c + ch];
-    } else buf.set(ds.images.subarray(src, src + n), b * n);
+    if (!rng || (!flip && shift === 0)) {
+      buf.set(ds.images.subarray(src, src + n), b * n);
+      continue;
+    }
+    // The flip draw comes first, as before --shift existed, so earlier commands train the same network.
+    const aug = { flip: flip && rng.float() < 0.5, dx: 0, dy: 0 };
+    if (shift > 0) {
+      aug.dx = Math.floor(rng.float() * (2 * shift + 1)) - shift;
+      aug.dy = Math.floor(rng.float() * (2 * shift + 1)) - shift;
+    }
+    copyAugmented(ds, idx[b], aug, buf, b * n);
   }
   return tf.tensor4d(buf, [idx.length, h, w, c]);
 }
@@ -155,7 +192,8 @@ export async function train(opts: TrainOptions): Promise<CheckpointManifest> {
     for (let s = 0; s < stepsPerEpoch; s++, step++) {
       (optimizer as unknown as { learningRate: number }).learningRate = cosineRate(opts.lr, step, totalSteps);
       const idx = order.subarray(s * opts.batch, Math.min((s + 1) * opts.batch, trainSize));
-      const x = batchTensor(trainSet, idx, opts.flip ? rng : null);
+      const shift = opts.shift ?? 0;
+      const x = batchTensor(trainSet, idx, opts.flip || shift > 0 ? rng : null, opts.flip, shift);
       const y = tf.tidy(() =>
         tf.oneHot(
           tf.tensor1d(
@@ -250,6 +288,7 @@ async function main() {
       id: { type: "string" },
       out: { type: "string" },
       "no-flip": { type: "boolean", default: false },
+      shift: { type: "string", default: "0" },
       dtype: { type: "string", default: "float16" },
       "val-size": { type: "string", default: "0" },
       patience: { type: "string" },
@@ -280,6 +319,7 @@ async function main() {
     id: values.id ?? `${arch}-${datasetSlug}`,
     out: values.out ?? checkpointDir(),
     flip: !values["no-flip"],
+    shift: num(values.shift, 0),
     dtype: values.dtype === "float32" ? "float32" : "float16",
     valSize: num(values["val-size"], 0),
     patience: values.patience ? Number(values.patience) : undefined,

@@ -345,7 +345,9 @@ describe("docs/api.md", () => {
         cwd: dir,
         env: { PATH: process.env.PATH ?? "/usr/bin:/bin", METARANK: stack.baseUrl, METARANK_TOKEN: token } as unknown as NodeJS.ProcessEnv,
         encoding: "utf8",
-        timeout: 60_000,
+        // The kit example's first request builds the 200 MB kit (about 25 s alone here; more than
+        // a minute on a loaded CI machine beside the other test files), so each block gets 4 min.
+        timeout: 240_000,
       });
       const statuses = [...out.stderr.matchAll(/^HTTP (\d{3})$/gm)].map((m) => Number(m[1]));
       expect(out.status, `${block}\n${out.stderr}`).toBe(0);
@@ -355,7 +357,7 @@ describe("docs/api.md", () => {
     }
     expect(fs.statSync(path.join(dir, "metarank-local-kit.zip")).size).toBeGreaterThan(1000);
     fs.rmSync(dir, { recursive: true, force: true });
-  });
+  }, 600_000);
 });
 
 describe("rate limits", () => {
