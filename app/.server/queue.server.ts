@@ -157,6 +157,34 @@ function makeContext<P>(
   };
 }
 
+/**
+ * A bull job as the app sees it. The job's hash (result, reason, attempts) and its state are two
+ * reads: a job that finishes between them reads as completed with no result yet (a regeneration
+ * took that for a finished shard without its numbers). A finished job's hash no longer changes,
+ * so it is read again once when the state is final and the first read predates the finish.
+ */
+export async function bullJobInfo(kind: string, fetched: Bull.Job): Promise<JobInfo<any>> {
+  let job = fetched;
+  const state = (await job.getState()) as string;
+  if ((state === "completed" || state === "failed") && job.finishedOn == null) job = (await job.queue.getJob(job.id)) ?? job;
+  const data = job.data as StoredData;
+  return {
+    id: String(job.id),
+    kind,
+    state: (state === "stuck" ? "waiting" : state) as JobState,
+    payload: data.payload,
+    user: data.user,
+    progress: Number(job.progress()) || 0,
+    // bull counts failed attempts only; count the successful run too, as the in-process runner does.
+    attemptsMade: job.attemptsMade + (state === "completed" ? 1 : 0),
+    maxAttempts: job.opts.attempts ?? 1,
+    result: job.returnvalue ?? null,
+    failedReason: job.failedReason ?? null,
+    createdAt: job.timestamp,
+    finishedAt: job.finishedOn ?? null,
+  };
+}
+
 // ---- Redis (bull) --------------------------------------------------------------------------
 
 function bullQueueSystem(cfg: Required<Pick<QueueConfig, "attempts" | "backoffMs">> & QueueConfig & { redisUrl: string }): JobQueue {
@@ -179,25 +207,7 @@ function bullQueueSystem(cfg: Required<Pick<QueueConfig, "attempts" | "backoffMs
     return q;
   };
 
-  const info = async (kind: string, job: Bull.Job): Promise<JobInfo<any>> => {
-    const data = job.data as StoredData;
-    const state = (await job.getState()) as string;
-    return {
-      id: String(job.id),
-      kind,
-      state: (state === "stuck" ? "waiting" : state) as JobState,
-      payload: data.payload,
-      user: data.user,
-      progress: Number(job.progress()) || 0,
-      // bull counts failed attempts only; count the successful run too, as the in-process runner does.
-      attemptsMade: job.attemptsMade + (state === "completed" ? 1 : 0),
-      maxAttempts: job.opts.attempts ?? 1,
-      result: job.returnvalue ?? null,
-      failedReason: job.failedReason ?? null,
-      createdAt: job.timestamp,
-      finishedAt: job.finishedOn ?? null,
-    };
-  };
+  const info = bullJobInfo;
 
   return {
     backend: "redis",

@@ -7,7 +7,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { ROOT, startStack, type Stack } from "../support/stack.ts";
 import { Client } from "../support/client.ts";
 import { adminClient, userClient } from "../support/accounts.ts";
-import { createJobQueue, type JobQueue } from "../../app/.server/queue.server.ts";
+import Bull from "bull";
+import { bullJobInfo, createJobQueue, type JobQueue } from "../../app/.server/queue.server.ts";
 
 const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
 const prefix = `metarank_test_${process.pid}_${crypto.randomBytes(3).toString("hex")}`;
@@ -87,6 +88,33 @@ describe("bull queue on real Redis", () => {
     expect(done.user).toEqual(user);
     expect((await producer.listJobs("evaluation", { userId: 42 })).map((j) => j.id)).toContain(queued.id);
     await second.stop();
+  });
+});
+
+describe("a job read while it finishes", () => {
+  it("reads as finished only with its result (the hash read before the state is read again)", async () => {
+    const q = new Bull("race", REDIS_URL, { prefix: `${prefix}_race` });
+    cleanups.push(() => q.close());
+    const user = { id: 1, username: "racer", role: "user" };
+    const ok = await q.add({ payload: {}, user });
+    const bad = await q.add({ payload: {}, user }, { attempts: 1 });
+    // Each job's hash as a reader had it before the worker finished the job.
+    const staleOk = (await q.getJob(ok.id))!;
+    const staleBad = (await q.getJob(bad.id))!;
+    expect(staleOk.returnvalue ?? null).toBe(null);
+    void q.process(async (job) => {
+      if (job.id === bad.id) throw new Error("the sidecar refused");
+      return { shard: 7 };
+    });
+    await until("both jobs finished", async () => (await q.getJobCounts()).completed + (await q.getJobCounts()).failed === 2);
+    const a = await bullJobInfo("race", staleOk);
+    expect(a.state).toBe("completed");
+    expect(a.result).toEqual({ shard: 7 });
+    expect(a.attemptsMade).toBe(1);
+    expect(a.finishedAt).toBeGreaterThan(0);
+    const b = await bullJobInfo("race", staleBad);
+    expect(b.state).toBe("failed");
+    expect(b.failedReason).toBe("the sidecar refused");
   });
 });
 
