@@ -37,8 +37,10 @@ async function startSidecar(env: Record<string, string | undefined>): Promise<Si
     if (v === undefined) delete childEnv[k];
     else childEnv[k] = v;
   }
-  const tsxCli = path.join(REPO_ROOT, "node_modules/tsx/dist/cli.mjs");
-  const proc = spawn(process.execPath, [tsxCli, "sidecar/main.ts"], { cwd: REPO_ROOT, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
+  // tsx as a loader inside one process, not the tsx command: the command is a second process
+  // that relays SIGTERM and, when the child has not acknowledged it within 30 ms (a loaded CI
+  // machine), kills it and exits 143 itself, which is not the sidecar's shutdown being tested.
+  const proc = spawn(process.execPath, ["--import", "tsx", "sidecar/main.ts"], { cwd: REPO_ROOT, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
   const logs: any[] = [];
   let buf = "";
   proc.stdout!.on("data", (chunk) => {
