@@ -48,7 +48,8 @@ export class BoardMethod extends Model<InferAttributes<BoardMethod>, InferCreati
   /** Mean localisation over the tasks that have one, or null. */
   get meanLocalisation(): NonAttribute<number | null> {
     if (!this.localisationJson) return null;
-    const values = Object.values(JSON.parse(this.localisationJson) as Record<string, number>);
+    // A task whose maps had no positive mass has no share (null): left out of the mean.
+    const values = Object.values(JSON.parse(this.localisationJson) as Record<string, number | null>).filter((v): v is number => typeof v === "number");
     return values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
   }
 }

@@ -12,7 +12,9 @@ export function contentSecurityPolicy(nonce: string): string {
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
-    "connect-src 'self'",
+    // blob: for three's GLTFLoader, which fetches a GLB's embedded textures through blob URLs
+    // the page itself made (/dam3d); without it the dam is drawn untextured.
+    "connect-src 'self' blob:",
     "media-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",

@@ -109,7 +109,7 @@ export function pageParam(url: URL, name: string): number {
 }
 
 /** The suite's name and description in `language` where suite.json translates them, else its own (English). */
-function translated(s: Suite, language: string | undefined): { name: string; description: string } {
+export function translated(s: Suite, language: string | undefined): { name: string; description: string } {
   if (!language || !s.translationsJson) return { name: s.name, description: s.description };
   let t: { name?: unknown; description?: unknown } | undefined;
   try {
@@ -279,7 +279,16 @@ export async function insertCandidate(board: StoredBoard, candidate: MethodScore
 /** A method about to join a board, and the board it was fused with (computed outside any transaction). */
 export interface FusionPlan {
   suiteId: string;
-  method: { contributor: string; institute: string; algorithm: string; scores: TaskScore[]; submissionId: number; provenance: Provenance };
+  method: {
+    contributor: string;
+    institute: string;
+    algorithm: string;
+    scores: TaskScore[];
+    submissionId: number;
+    provenance: Provenance;
+    /** Share of positive attribution inside the object masks, per task with masks (verified runs only). */
+    localisation?: Record<string, number> | null;
+  };
   /** The board as read for the fusion: id → κ triple. Applying checks the board is still this. */
   board: Map<number, [number, number, number]>;
   result: InsertCandidateResult;
@@ -337,6 +346,7 @@ export async function applyFusion(plan: FusionPlan, transaction: Transaction): P
       institute: method.institute,
       algorithm: method.algorithm,
       scoresJson: JSON.stringify(method.scores),
+      localisationJson: method.localisation && Object.keys(method.localisation).length ? JSON.stringify(method.localisation) : null,
       metascore: own.metascore,
       morfMetascore: own.morfMetascore,
       lerfMetascore: own.lerfMetascore,

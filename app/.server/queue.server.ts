@@ -207,8 +207,6 @@ function bullQueueSystem(cfg: Required<Pick<QueueConfig, "attempts" | "backoffMs
     return q;
   };
 
-  const info = bullJobInfo;
-
   return {
     backend: "redis",
     registerJobHandler(kind, handler, opts = {}) {
@@ -236,16 +234,16 @@ function bullQueueSystem(cfg: Required<Pick<QueueConfig, "attempts" | "backoffMs
         removeOnFail: 1000,
       });
       log.info({ kind, id: job.id, user: user.username }, "job queued");
-      return info(kind, job);
+      return bullJobInfo(kind, job);
     },
     async getJob(kind, id) {
       const job = await queue(kind).getJob(id);
-      return job ? info(kind, job) : null;
+      return job ? bullJobInfo(kind, job) : null;
     },
     async listJobs(kind, filter = {}) {
       const states = filter.states ?? ["waiting", "active", "delayed", "completed", "failed", "paused"];
       const jobs = await queue(kind).getJobs(states as Bull.JobStatus[], 0, 500);
-      const list = await Promise.all(jobs.filter(Boolean).map((j) => info(kind, j)));
+      const list = await Promise.all(jobs.filter(Boolean).map((j) => bullJobInfo(kind, j)));
       return list.filter((j) => filter.userId === undefined || j.user.id === filter.userId).sort((a, b) => b.createdAt - a.createdAt);
     },
     bullQueues: () => [...queues.values()],

@@ -5,7 +5,7 @@ import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { Op, QueryTypes } from "sequelize";
-import { BoardMethod, Submission, SubmissionDraft, Suite, isSqlite, sequelize, writeTransaction, type TaskScore } from "./db.server.ts";
+import { BoardMethod, EvaluationRun, Submission, SubmissionDraft, Suite, isSqlite, sequelize, writeTransaction, type TaskScore } from "./db.server.ts";
 import { SubmissionStatus } from "~/lib/rules/submissionStatus.ts";
 import { Provenance } from "~/lib/rules/provenance.ts";
 import { MAPS_MAX_BYTES, mapsMessage, mib } from "~/lib/rules/maps.ts";
@@ -18,6 +18,7 @@ import {
   planFusion,
   storedBoard,
   suiteBoard,
+  translated,
   type FusionPlan,
   type RankRow,
   type SuiteSummary,
@@ -439,8 +440,19 @@ export async function submitDraft(
       { transaction },
     );
     const withPython = Boolean(fresh.pythonFile);
+    // The draft starts empty again, its name too: the next method is another one.
     await fresh.update(
-      { morfFile: null, morfName: null, lerfFile: null, lerfName: null, pythonFile: null, pythonName: null, resultJson: null, evaluationRunId: null },
+      {
+        algorithm: "",
+        morfFile: null,
+        morfName: null,
+        lerfFile: null,
+        lerfName: null,
+        pythonFile: null,
+        pythonName: null,
+        resultJson: null,
+        evaluationRunId: null,
+      },
       { transaction },
     );
     return { id: row.id, withPython };
@@ -466,6 +478,8 @@ export interface HistoryRow {
   submitTime: string;
   status: SubmissionStatus;
   suiteId: string;
+  /** The suite's name in the reader's language (as the leaderboard shows it). */
+  suiteName: string;
   hasPython: boolean;
   morfName: string;
   lerfName: string;
@@ -492,7 +506,7 @@ export function historySortParams(url: URL): { sort: HistorySort; dir: "asc" | "
 const SORT_COLUMN: Record<HistorySort, string> = { time: "createdAt", metascore: "metascore", ranking: "ranking" };
 
 /** Submissions, newest first by default: one user's (HISTORY) or everyone's (APPROVAL). */
-export async function listSubmissions(filter: { userId?: number }, sort: HistorySort, dir: "asc" | "desc"): Promise<HistoryRow[]> {
+export async function listSubmissions(filter: { userId?: number }, sort: HistorySort, dir: "asc" | "desc", language?: string): Promise<HistoryRow[]> {
   const rows = await Submission.findAll({
     include: [{ association: "user", attributes: ["id", "username", "institute"] }],
     where: filter.userId !== undefined ? { userId: filter.userId } : {},
@@ -502,6 +516,8 @@ export async function listSubmissions(filter: { userId?: number }, sort: History
     ],
   });
   const current = await currentStandings(rows.filter((r) => r.status === SubmissionStatus.approved).map((r) => r.id));
+  // Which board each submission is for, named as the leaderboard names it in the reader's language.
+  const suites = new Map((await Suite.findAll({ where: { id: [...new Set(rows.map((r) => r.suiteId))] } })).map((s) => [s.id, translated(s, language).name]));
   return rows.map((r) => ({
     id: r.id,
     username: r.user?.username ?? "(deleted user)",
@@ -513,6 +529,7 @@ export async function listSubmissions(filter: { userId?: number }, sort: History
     submitTime: r.createdAt.toISOString(),
     status: r.status,
     suiteId: r.suiteId,
+    suiteName: suites.get(r.suiteId) ?? r.suiteId,
     hasPython: Boolean(r.pythonFile),
     morfName: r.morfName,
     lerfName: r.lerfName,
@@ -543,6 +560,19 @@ async function currentStandings(submissionIds: number[]): Promise<Map<number, No
     }
   }
   return out;
+}
+
+/**
+ * The localisation a verified submission's evaluation run measured (tasks with object masks;
+ * a task where the maps had no positive mass has none), for the board's localisation column
+ * beside the baselines'. Self-reported results have no maps, so no localisation.
+ */
+async function runLocalisation(runId: number | null): Promise<Record<string, number> | null> {
+  if (!runId) return null;
+  const run = await EvaluationRun.findByPk(runId, { attributes: ["id", "localisationJson"] });
+  if (!run?.localisationJson) return null;
+  const shares = JSON.parse(run.localisationJson) as Record<string, number | null>;
+  return Object.fromEntries(Object.entries(shares).filter((e): e is [string, number] => typeof e[1] === "number" && Number.isFinite(e[1])));
 }
 
 export type Decision = "approve" | "reject";
@@ -578,6 +608,7 @@ export async function decideSubmission(admin: { id: number }, id: number, decisi
           scores: JSON.parse(sub.scoresJson) as TaskScore[],
           submissionId: sub.id,
           provenance: sub.provenance,
+          localisation: await runLocalisation(sub.evaluationRunId),
         });
       }
       try {

@@ -14,6 +14,9 @@ export interface SubmissionRow {
   username: string;
   institute: string;
   algorithm: string;
+  /** The board it was submitted to. */
+  suiteId: string;
+  suiteName: string;
   metascoreText: string;
   ranking: number;
   submitTime: string;
@@ -126,7 +129,22 @@ export function SubmissionTable({
       >
         <Column field="username" header={t("table.username")} />
         <Column field="institute" header={t("table.institute")} />
-        <Column field="algorithm" header={t("table.algorithm")} />
+        <Column
+          header={t("table.algorithm")}
+          body={(r: SubmissionRow) => (
+            <>
+              {r.algorithm}
+              {/* Which board it was submitted to, under the name (a column of its own would push the
+                  approval table's Decisions out of view at laptop widths, tests/e2e/approvalLayout). */}
+              <br />
+              <small className="muted">
+                <Link to={`/leaderboard?suite=${encodeURIComponent(r.suiteId)}`} title={t("table.suite")} data-testid={`suite-${r.id}`} data-suite={r.suiteId}>
+                  {r.suiteName}
+                </Link>
+              </small>
+            </>
+          )}
+        />
         <Column
           pt={sortedBy("metascore", sort, dir)}
           header={<SortHeader field="metascore" label={t("table.metascore")} sort={sort} dir={dir} />}

@@ -93,6 +93,7 @@ export function VerifiedEvaluation({ suite, run, draftRunId, algorithm, scored, 
               <div className="step">
                 <label htmlFor="maps-method">{t("maps.methodLabel")}</label>
                 <InputText
+                  key={algorithm}
                   id="maps-method"
                   name="method"
                   defaultValue={algorithm}

@@ -13,6 +13,7 @@ import { SORT_COLUMNS, type QueryRow, type SortColumn } from "~/lib/searchAnalyt
 import { Pager } from "~/components/datasets/Pager.tsx";
 import { DATASET_CSS } from "~/components/datasets/styles.tsx";
 import { useHydrated } from "~/lib/useHydrated.ts";
+import { InlineStyle } from "~/components/InlineStyle.tsx";
 
 export const meta: MetaFunction = () => [{ title: "Search queries — Meta-Rank" }];
 
@@ -47,7 +48,7 @@ export default function SearchQueries() {
   const field: Record<SortColumn, keyof QueryRow> = { keyword: "keyword", impressions: "impressions", clicks: "clicks", ctr: "ctr", rank: "averageRank" };
   return (
     <section className="card">
-      <style>{DATASET_CSS}</style>
+      <InlineStyle css={DATASET_CSS} />
       <h2>{t("searches.title")}</h2>
       <p className="muted">{t("searches.lead", { total })}</p>
       {hydrated ? (

@@ -1,7 +1,7 @@
 // /admin — platform management (seed 000 §2: staff only; its index redirects to manage_server).
 // Every child checks the administrator itself too: loaders run in parallel, and actions alone.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { NavLink, Outlet } from "@remix-run/react";
+import { NavLink, Outlet, useLocation } from "@remix-run/react";
 import { requireAdmin } from "~/.server/session.server.ts";
 import { useTranslation } from "react-i18next";
 
@@ -17,6 +17,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function Admin() {
   const tab = ({ isActive }: { isActive: boolean }) => "tab" + (isActive ? " active" : "");
   const { t } = useTranslation("admin");
+  // Remix renders /admin/queues only without Redis (its explanation page); marked open there too.
+  const onQueues = useLocation().pathname === "/admin/queues";
   return (
     <section>
       <h1>{t("title")}</h1>
@@ -34,7 +36,7 @@ export default function Admin() {
           {t("tabs.searches")}
         </NavLink>
         {/* bull-board is an Express app beside Remix: a full page load, not a client navigation. */}
-        <a href="/admin/queues" className="tab" data-testid="queues-link">
+        <a href="/admin/queues" className={tab({ isActive: onQueues })} aria-current={onQueues ? "page" : undefined} data-testid="queues-link">
           {t("tabs.queues")}
         </a>
       </nav>

@@ -18,7 +18,7 @@ import { Notice } from "~/components/FieldError.tsx";
 import { useHydrated } from "~/lib/useHydrated.ts";
 import { checkFormData } from "~/.server/forms.server.ts";
 import { useTranslation } from "react-i18next";
-import { i18nServer } from "~/.server/i18n.server.ts";
+import { i18nServer, requestLanguage } from "~/.server/i18n.server.ts";
 import { translateMessage } from "~/lib/forms/messages.ts";
 import { SubmissionStatus } from "~/lib/rules/submissionStatus.ts";
 
@@ -31,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const url = new URL(request.url);
   const { sort, dir } = historySortParams(url);
-  const rows = await listSubmissions({}, sort, dir);
+  const rows = await listSubmissions({}, sort, dir, await requestLanguage(request));
   const done = url.searchParams.get("done");
   const confirmId = Number(url.searchParams.get("confirm"));
   const decision = url.searchParams.get("decision");

@@ -15,6 +15,7 @@ import { getUser } from "~/.server/session.server.ts";
 import { orRefusal } from "~/.server/domainErrors.server.ts";
 import { DamViewer, type ViewerPanel } from "~/components/DamViewer.tsx";
 import { useHydrated } from "~/lib/useHydrated.ts";
+import { InlineStyle } from "~/components/InlineStyle.tsx";
 
 export const handle = { i18n: "inspection" };
 
@@ -46,7 +47,7 @@ export default function Dam3d() {
   const picked = selected === null ? null : (panels.find((p) => p.panel === selected) ?? null);
   return (
     <section className="dam">
-      <style>{DAM_CSS}</style>
+      <InlineStyle css={DAM_CSS} />
       <h1>{t("dam.title")}</h1>
       <p className="muted">{t("dam.lead")}</p>
       <div className="dam-layout">

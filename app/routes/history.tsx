@@ -6,7 +6,7 @@ import { requireUser } from "~/.server/session.server.ts";
 import { historySortParams, listSubmissions } from "~/.server/submissions.server.ts";
 import { SubmissionTable } from "~/components/SubmissionTable.tsx";
 import { Trans, useTranslation } from "react-i18next";
-import { i18nServer } from "~/.server/i18n.server.ts";
+import { i18nServer, requestLanguage } from "~/.server/i18n.server.ts";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: metarankHref }];
 export const handle = { i18n: "submission" };
@@ -17,7 +17,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const { sort, dir } = historySortParams(new URL(request.url));
   const t = await i18nServer.getFixedT(request, "submission");
-  return { title: t("history.title"), rows: await listSubmissions({ userId: user.id }, sort, dir), sort, dir };
+  return { title: t("history.title"), rows: await listSubmissions({ userId: user.id }, sort, dir, await requestLanguage(request)), sort, dir };
 }
 
 export default function History() {

@@ -288,6 +288,9 @@ export default function SubmissionPage() {
             <h3>{t("page.step1")}</h3>
             <label htmlFor="algorithm">{t("page.algorithmLabel")}</label>
             <InputText
+              // Keyed by the stored name: after a submit (draft emptied) the field starts empty
+              // again instead of keeping what was typed, as an uncontrolled input would.
+              key={draft.algorithm}
               id="algorithm"
               name="algorithm"
               defaultValue={draft.algorithm}

@@ -39,6 +39,7 @@ import { TcavScoreChart } from "~/components/TcavScoreChart.tsx";
 import { CLASSIFICATION_MSG } from "~/lib/rules/classification.ts";
 import { translateMessage } from "~/lib/forms/messages.ts";
 import { CONCEPT_ALGORITHMS, CONCEPT_LIMITS, CONCEPT_MSG, checkConceptForm, type ConceptRefusal, type ConceptStep } from "~/lib/rules/concepts.ts";
+import { InlineStyle } from "~/components/InlineStyle.tsx";
 
 export const handle = { i18n: ["concepts", "demo"] };
 
@@ -269,7 +270,7 @@ export default function ConceptPage() {
   const chosenNames = [...selection.concepts, ...(customChosen ? [customChosen.name] : [])];
   return (
     <main className="page tcav-page">
-      <style>{CSS}</style>
+      <InlineStyle css={CSS} />
       <h1>{t("title")}</h1>
       <p className="lead">{t("lead")}</p>
       <details className="card how-to-read">

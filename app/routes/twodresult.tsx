@@ -36,6 +36,7 @@ import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { INSPECTION_LIMITS, INSPECTION_MSG } from "~/lib/rules/inspection.ts";
 import { useHydrated } from "~/lib/useHydrated.ts";
 import { usePeriodicRevalidation } from "~/lib/usePeriodicRevalidation.ts";
+import { InlineStyle } from "~/components/InlineStyle.tsx";
 
 export const handle = { i18n: "inspection" };
 
@@ -121,7 +122,7 @@ export default function TwoDResult() {
   const page = results?.page ?? 1;
   return (
     <section className="inspection">
-      <style>{DATASET_CSS + INSPECTION_CSS}</style>
+      <InlineStyle css={DATASET_CSS + INSPECTION_CSS} />
       <h1>{t("title")}</h1>
       <p className="muted">{t("lead")}</p>
       {notice && !result ? <Notice kind="success">{notice}</Notice> : null}

@@ -2,6 +2,8 @@
 // page of the README's route list (tests/support/pages.ts), in English and in Chinese, as the
 // visitor, user or administrator who may open it, after React has hydrated. No serious or
 // critical violation is allowed; each one found is printed with its rule, impact and elements.
+// The same visits check that every page hydrates cleanly: no React error in the console (a
+// server render that differs from the browser's makes React throw it away and render again).
 import { AxeBuilder } from "@axe-core/playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext } from "playwright-core";
@@ -42,11 +44,16 @@ describe.each(["en", "zh"] as const)("axe-core in %s", (lng) => {
     };
     const contexts = new Map<Who, BrowserContext>();
     const found: string[] = [];
+    const reactErrors: string[] = [];
     let checked = 0;
     const times: string[] = [];
     for (const [url, who] of PAGES) {
       if (!contexts.has(who)) contexts.set(who, await contextFor(clients[who], lng));
       const page = await contexts.get(who)!.newPage();
+      page.on("pageerror", (e) => reactErrors.push(`${url} (${who}): ${e.message.slice(0, 160)}`));
+      page.on("console", (m) => {
+        if (m.type() === "error" && /React error|hydrat/i.test(m.text())) reactErrors.push(`${url} (${who}): ${m.text().slice(0, 160)}`);
+      });
       const t0 = Date.now();
       await gotoHydrated(page, url);
       const t1 = Date.now();
@@ -66,5 +73,6 @@ describe.each(["en", "zh"] as const)("axe-core in %s", (lng) => {
     for (const c of contexts.values()) await c.close();
     console.log(`axe ${lng}: ${checked} pages checked, ${found.length} serious or critical violations\n${times.join("\n")}`);
     expect(found, found.join("\n")).toEqual([]);
+    expect(reactErrors, reactErrors.join("\n")).toEqual([]);
   }, 300_000);
 });

@@ -43,10 +43,17 @@ describe("the 3D dam viewer", () => {
   it("with JavaScript: loads the model, draws it, and a click on a panel shows its detection", async () => {
     const context = await newContext(browser, stack.baseUrl, true);
     const page = await context.newPage();
+    const consoleErrors: string[] = [];
+    page.on("console", (m) => {
+      if (m.type() === "error") consoleErrors.push(m.text());
+    });
     await gotoHydrated(page, "/dam3d");
     const canvas = page.locator('[data-testid="dam-canvas"][data-loaded="true"]');
     await canvas.waitFor({ timeout: 60_000 });
     expect(await page.getByTestId("dam-progress").getAttribute("aria-valuenow")).toBe("100");
+    // The model's embedded textures load (GLTFLoader reads them through blob: URLs, which the
+    // Content-Security-Policy must allow), and nothing else went wrong in the console.
+    expect(consoleErrors).toEqual([]);
     expect(await page.getByTestId("dam-abnormalities").innerText()).toBe(String(cracks));
     // Not blank: the rendered pixels vary (sky, concrete, panels with photos).
     const shot = PNG.sync.read(await canvas.screenshot());

@@ -60,7 +60,7 @@ describe(`interface languages on ${process.env.TEST_DB}`, () => {
     expect(zh).toContain("基线由本平台自己的评估引擎计算");
     expect(zh).not.toContain("Baselines computed by this platform");
     // The other suites' tabs too.
-    expect(zh).toContain("Meta-Rank 本地基准(第 1 版)");
+    expect(zh).toContain("Meta-Rank 本地基准（第 1 版）");
   });
 
   it("the documentation reads in both languages", async () => {

@@ -10,7 +10,9 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { QueryTypes } from "sequelize";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSequelize } from "../../models/db.ts";
 import { ROOT, startStack, type Stack } from "../support/stack.ts";
 import { Client, location } from "../support/client.ts";
 import { adminClient, userClient } from "../support/accounts.ts";
@@ -207,6 +209,8 @@ describe("verified results from uploaded attribution maps", () => {
     expect(submitted.status, decode(await submitted.clone().text())).toBe(302);
     const history = decode(await user.html("/history"));
     expect(history).toMatch(/Sobel edges \(numpy\)[\s\S]*?data-provenance="verified"/);
+    // The history and the approval table say which board each submission is for.
+    expect(history).toMatch(/Sobel edges \(numpy\)<br\/><small class="muted"><a[^>]*data-suite="metarank-local-v1"[^>]*>Meta-Rank local suite, version 1<\/a>/);
 
     // The admin sees where the numbers come from, downloads the maps, and approves.
     const approval = decode(await admin.html("/approval"));
@@ -218,6 +222,7 @@ describe("verified results from uploaded attribution maps", () => {
     );
     expect(id).toBeGreaterThan(0);
     expect(approval).toContain("the platform computed these files from the submitter");
+    expect(approval).toMatch(/Sobel edges \(numpy\)<br\/><small class="muted"><a[^>]*data-suite="metarank-local-v1"/);
     const mapsFile = await admin.get(`/files/submission/${id}/maps`);
     expect(mapsFile.status).toBe(200);
     expect(Buffer.from(await mapsFile.arrayBuffer()).equals(fs.readFileSync(maps))).toBe(true);
@@ -228,6 +233,19 @@ describe("verified results from uploaded attribution maps", () => {
     expect(decode(await admin.html(location(decided)!))).toContain("You have approved this submission!");
     const board = decode(await user.html(`/leaderboard?suite=${SUITE}`));
     expect(board).toMatch(/Sobel edges \(numpy\)<\/td><td>[^<]+<\/td><td data-source="verified">/);
+    // Its localisation column shows the mean share its evaluation run measured on the tasks with
+    // object masks, as the baselines' rows do (not "—").
+    const db = createSequelize(stack.dbUrl);
+    const [run] = await db.query<{ loc: string }>(
+      "SELECT r.localisation_json AS loc FROM evaluation_runs r JOIN submissions s ON s.evaluation_run_id = r.id WHERE s.id = ?",
+      { replacements: [id], type: QueryTypes.SELECT },
+    );
+    await db.close();
+    const shares = Object.values(JSON.parse(run.loc) as Record<string, number | null>).filter((v): v is number => v !== null);
+    expect(shares.length).toBeGreaterThan(0);
+    const mean = shares.reduce((a, b) => a + b, 0) / shares.length;
+    const cell = board.match(/Sobel edges \(numpy\)<\/td>(?:<td[^>]*>(?:(?!<\/td>)[\s\S])*<\/td>){2}<td>([^<]+)<\/td>/)?.[1];
+    expect(cell).toBe(`${(mean * 100).toFixed(1)} %`);
     expect(board).toContain('data-source="platform"');
 
     // A self-reported row beside it: the verified run's own files uploaded as CSVs by another user.

@@ -3,6 +3,7 @@
 // shown wider than THUMB_DISPLAY_PX (they are rendered at twice that, app/lib/rules/datasets.ts),
 // and nothing here is wider than a 390 px phone (tests/e2e/classification.e2e.ts checks it).
 import { THUMB_DISPLAY_PX } from "~/lib/rules/datasets.ts";
+import { InlineStyle } from "~/components/InlineStyle.tsx";
 
 export const DATASET_CSS = `
 .ds-grid { display: grid; grid-template-columns: repeat(4, minmax(0, 1fr)); gap: 1rem; }
@@ -29,7 +30,7 @@ export const DATASET_CSS = `
 .ds-samples img { width: 100%; height: 100%; object-fit: contain; image-rendering: pixelated; }
 .ds-viewer { text-align: center; }
 .ds-viewer img { max-width: min(480px, 90vw); width: 100%; image-rendering: pixelated; background: #f3f4f6; border-radius: 8px; }
-.ds-steps { display: grid; gap: 1.25rem; }
+.ds-steps { display: grid; grid-template-columns: minmax(0, 1fr); gap: 1.25rem; }
 .ds-result-images { display: grid; grid-template-columns: repeat(auto-fill, minmax(200px, 1fr)); gap: 1rem; }
 .ds-result-images figure { margin: 0; text-align: center; }
 .ds-result-images img { width: 100%; image-rendering: pixelated; border-radius: 8px; background: #f3f4f6; }
@@ -48,5 +49,5 @@ export const DATASET_CSS = `
 `;
 
 export function DatasetStyles() {
-  return <style dangerouslySetInnerHTML={{ __html: DATASET_CSS }} />;
+  return <InlineStyle css={DATASET_CSS} />;
 }

@@ -2,6 +2,8 @@
 // (app/components/datasets/styles.tsx): pool thumbnails 6 a row (seed "Demo pages"), 3 on phones.
 // A pool caption is a class name, not a file name: it breaks between words where it can (the
 // datasets' break-all cut "Pullover" into "Pullov|er" in the six narrow columns).
+import { InlineStyle } from "~/components/InlineStyle.tsx";
+
 export const TREE_CSS = `
 .tree-layout { display: grid; grid-template-columns: minmax(260px, 1fr) 2fr; gap: 1rem; align-items: start; }
 @media (max-width: 900px) { .tree-layout { grid-template-columns: 1fr; } }
@@ -33,5 +35,5 @@ export const TREE_CSS = `
 `;
 
 export function TreeStyles() {
-  return <style dangerouslySetInnerHTML={{ __html: TREE_CSS }} />;
+  return <InlineStyle css={TREE_CSS} />;
 }
