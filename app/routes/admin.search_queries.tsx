@@ -11,9 +11,8 @@ import { requireAdmin } from "~/.server/session.server.ts";
 import { searchQueryPage } from "~/.server/searchAnalytics.server.ts";
 import { SORT_COLUMNS, type QueryRow, type SortColumn } from "~/lib/searchAnalytics.ts";
 import { Pager } from "~/components/datasets/Pager.tsx";
-import { DATASET_CSS } from "~/components/datasets/styles.tsx";
+import { DatasetStyles } from "~/components/datasets/styles.tsx";
 import { useHydrated } from "~/lib/useHydrated.ts";
-import { InlineStyle } from "~/components/InlineStyle.tsx";
 
 export const meta: MetaFunction = () => [{ title: "Search queries — Meta-Rank" }];
 
@@ -48,7 +47,7 @@ export default function SearchQueries() {
   const field: Record<SortColumn, keyof QueryRow> = { keyword: "keyword", impressions: "impressions", clicks: "clicks", ctr: "ctr", rank: "averageRank" };
   return (
     <section className="card">
-      <InlineStyle css={DATASET_CSS} />
+      <DatasetStyles />
       <h2>{t("searches.title")}</h2>
       <p className="muted">{t("searches.lead", { total })}</p>
       {hydrated ? (
