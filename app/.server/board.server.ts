@@ -287,7 +287,7 @@ export interface FusionPlan {
     submissionId: number;
     provenance: Provenance;
     /** Share of positive attribution inside the object masks, per task with masks (verified runs only). */
-    localisation?: Record<string, number> | null;
+    localisation?: Record<string, number | null> | null;
   };
   /** The board as read for the fusion: id → κ triple. Applying checks the board is still this. */
   board: Map<number, [number, number, number]>;

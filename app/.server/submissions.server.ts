@@ -563,16 +563,14 @@ async function currentStandings(submissionIds: number[]): Promise<Map<number, No
 }
 
 /**
- * The localisation a verified submission's evaluation run measured (tasks with object masks;
- * a task where the maps had no positive mass has none), for the board's localisation column
- * beside the baselines'. Self-reported results have no maps, so no localisation.
+ * The localisation a verified submission's evaluation run measured, per task with object masks
+ * (null where the maps had no positive mass: BoardMethod.meanLocalisation leaves those out, as
+ * for the baselines), for the board's localisation column. Self-reported results have no maps.
  */
-async function runLocalisation(runId: number | null): Promise<Record<string, number> | null> {
+async function runLocalisation(runId: number | null): Promise<Record<string, number | null> | null> {
   if (!runId) return null;
   const run = await EvaluationRun.findByPk(runId, { attributes: ["id", "localisationJson"] });
-  if (!run?.localisationJson) return null;
-  const shares = JSON.parse(run.localisationJson) as Record<string, number | null>;
-  return Object.fromEntries(Object.entries(shares).filter((e): e is [string, number] => typeof e[1] === "number" && Number.isFinite(e[1])));
+  return run?.localisationJson ? (JSON.parse(run.localisationJson) as Record<string, number | null>) : null;
 }
 
 export type Decision = "approve" | "reject";
