@@ -245,7 +245,7 @@ export async function attachToDraft(run: EvaluationRun, morfCsv: string, lerfCsv
   const lerfFile = await storeFile(Buffer.from(lerfCsv), ".csv");
   const base =
     cleanFileName(run.method, "method")
-      .replace(/[^\w.-]+/g, "_")
+      .replace(/[^\p{L}\p{M}\p{N}_.-]+/gu, "_")
       .slice(0, 80) || "method";
   const values = {
     morfFile,

@@ -77,12 +77,16 @@ async function removeStored(name: string | null | undefined): Promise<void> {
   if (name) await fs.rm(storedPath(name), { force: true }).catch(() => undefined);
 }
 
-/** A display name for a client's file: its base name only, printable, bounded. */
+/**
+ * A display name for a client's file: its base name only, bounded, with letters and digits of
+ * any script kept (uploads are decoded as UTF-8, uploads.server.ts), so "结果.csv" stays
+ * readable; controls, bidi overrides and punctuation other than . - _ ( ) become "_".
+ */
 export function cleanFileName(name: string, fallback: string): string {
   const base = name.split(/[\\/]/).pop() ?? "";
-  const clean = base
-    .replace(/[^\w.\- ()]/g, "_")
+  const clean = Array.from(base.normalize("NFC").replace(/[^\p{L}\p{M}\p{N}_.\- ()]/gu, "_"))
     .slice(0, 120)
+    .join("")
     .trim();
   return clean || fallback;
 }

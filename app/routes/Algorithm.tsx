@@ -102,6 +102,7 @@ export default function GetStarted() {
                   &nbsp;{t("kit.button", { name: suite.name })}
                 </a>
               </p>
+              <p className="muted">{t("kit.firstBuild")}</p>
               <pre className="script">{`unzip ${suite.id}-kit.zip -d kit`}</pre>
               <h3>{t("maps.title")}</h3>
               <p>

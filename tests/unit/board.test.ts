@@ -108,6 +108,10 @@ describe("upload rules (seed §5)", () => {
     expect(cleanFileName("C:\\Users\\me\\morf.csv", "x")).toBe("morf.csv");
     expect(cleanFileName("../../etc/passwd", "x")).toBe("passwd");
     expect(cleanFileName("", "morf.csv")).toBe("morf.csv");
+    // Letters of any script stay; a right-to-left override and quotes do not.
+    expect(cleanFileName("结果 (第1版).csv", "x")).toBe("结果 (第1版).csv");
+    expect(cleanFileName("a\u202Evsc.exe\"'.csv", "x")).toBe("a_vsc.exe__.csv");
+    expect(Array.from(cleanFileName("图".repeat(200) + ".csv", "x"))).toHaveLength(120);
     expect(() => storedPath("../../etc/passwd")).toThrow();
     expect(storedPath("0b0c7a8e-1d2e-4f3a-9b8c-7d6e5f4a3b2c.csv")).toMatch(/submissions\/0b0c7a8e-.*\.csv$/);
   });
