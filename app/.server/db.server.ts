@@ -12,3 +12,14 @@ import { isSqlite } from "../../models/index.ts";
 export function writeTransaction(): { type?: Transaction.TYPES } {
   return isSqlite() ? { type: Transaction.TYPES.IMMEDIATE } : {};
 }
+
+/**
+ * Whether MariaDB rolled a transaction back to break a deadlock (1213, ER_LOCK_DEADLOCK) or a
+ * lock wait ran out (1205): the whole transaction may simply be run again, which is what
+ * MariaDB's documentation asks of applications. Two admins updating the same submission row
+ * can deadlock on its secondary-index entries even though each takes its locks in one order.
+ */
+export function isTransientLockError(err: unknown): boolean {
+  const cause = (err as { parent?: { errno?: unknown; code?: unknown } } | null)?.parent;
+  return cause?.errno === 1213 || cause?.errno === 1205 || cause?.code === "ER_LOCK_DEADLOCK" || cause?.code === "ER_LOCK_WAIT_TIMEOUT";
+}

@@ -5,7 +5,18 @@ import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { Op, QueryTypes } from "sequelize";
-import { BoardMethod, EvaluationRun, Submission, SubmissionDraft, Suite, isSqlite, sequelize, writeTransaction, type TaskScore } from "./db.server.ts";
+import {
+  BoardMethod,
+  EvaluationRun,
+  Submission,
+  SubmissionDraft,
+  Suite,
+  isSqlite,
+  isTransientLockError,
+  sequelize,
+  writeTransaction,
+  type TaskScore,
+} from "./db.server.ts";
 import { SubmissionStatus } from "~/lib/rules/submissionStatus.ts";
 import { Provenance } from "~/lib/rules/provenance.ts";
 import { MAPS_MAX_BYTES, mapsMessage, mib } from "~/lib/rules/maps.ts";
@@ -634,8 +645,9 @@ export async function decideSubmission(admin: { id: number }, id: number, decisi
         });
         return changed ? { ok: true, message: decision === "approve" ? MSG.approved : MSG.rejected } : notInProcess;
       } catch (err) {
-        // Another approval changed the board in between: fuse again with the new board.
-        if (err instanceof BoardChangedError && attempt < 5) continue;
+        // Another approval changed the board in between: fuse again with the new board. A
+        // deadlock rolled this transaction back: run it again (the status check then decides).
+        if ((err instanceof BoardChangedError || isTransientLockError(err)) && attempt < 5) continue;
         throw err;
       }
     }

@@ -265,7 +265,8 @@ describe("submission", () => {
       a2.post("/approval", { id: String(id), decision: "approve" }),
     ]);
     const statuses = results.map((r) => r.status).sort();
-    expect(statuses).toEqual([302, 409]);
+    // On a failure the web app's log says what the losing request hit.
+    expect(statuses, stack.logs().slice(-4000)).toEqual([302, 409]);
     const loser = results.find((r) => r.status === 409)!;
     expect(decode(await loser.text())).toContain("Approval failed.");
     const board = decode(await a1.html(`/leaderboard?suite=${SUITE}`));
