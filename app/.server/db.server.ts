@@ -16,8 +16,9 @@ export function writeTransaction(): { type?: Transaction.TYPES } {
 /**
  * Whether MariaDB rolled a transaction back to break a deadlock (1213, ER_LOCK_DEADLOCK) or a
  * lock wait ran out (1205): the whole transaction may simply be run again, which is what
- * MariaDB's documentation asks of applications. Two admins updating the same submission row
- * can deadlock on its secondary-index entries even though each takes its locks in one order.
+ * MariaDB's documentation asks of applications: besides the rows a statement names, InnoDB
+ * also locks index entries and rows that foreign keys refer to, so concurrent writers of one
+ * row can deadlock even where the code takes its locks in one order.
  */
 export function isTransientLockError(err: unknown): boolean {
   const cause = (err as { parent?: { errno?: unknown; code?: unknown } } | null)?.parent;
