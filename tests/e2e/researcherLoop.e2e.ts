@@ -9,7 +9,6 @@
 // interface is checked once for the section's heading. Two checks are soft (the loop goes on
 // past them, the test still fails): each Refresh click reloads the page, and an admin's opened
 // Details show their values.
-import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -18,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { ROOT, startStack, type Stack } from "../support/stack.ts";
 import { adminClient, userClient } from "../support/accounts.ts";
+import { runOk } from "../support/command.ts";
 import { gotoHydrated, launchBrowser, newContext } from "./browser.ts";
 
 const SUITE = "metarank-local-v1";
@@ -69,8 +69,8 @@ async function toast(page: Page, text: string) {
   await page.locator(".p-toast-message", { hasText: text }).first().waitFor({ timeout: 15_000 });
 }
 
-const zipNames = (zip: string): string[] =>
-  JSON.parse(execFileSync("python3", ["-c", "import sys, json, zipfile; print(json.dumps(sorted(zipfile.ZipFile(sys.argv[1]).namelist())))", zip]).toString());
+const zipNames = async (zip: string): Promise<string[]> =>
+  JSON.parse(await runOk("python3", ["-c", "import sys, json, zipfile; print(json.dumps(sorted(zipfile.ZipFile(sys.argv[1]).namelist())))", zip]));
 
 const runState = (page: Page) => page.getByTestId("maps-run").getAttribute("data-state");
 
@@ -99,16 +99,16 @@ describe("the researcher's loop: tutorial → kit → numpy maps → verified ro
     expect(kitName).toBe(`${SUITE}-kit.zip`);
     expect(unpack).toBe(`unzip ${kitName} -d kit`);
     await download.saveAs(path.join(TMP, kitName));
-    execFileSync("sh", ["-c", unpack], { cwd: TMP, stdio: "ignore" });
+    await runOk("sh", ["-c", unpack], { cwd: TMP });
     for (const task of TASKS) expect(fs.existsSync(path.join(TMP, "kit/tasks", task, "images.npy")), task).toBe(true);
 
     // The script exactly as the page prints it, run next to the unpacked kit.
     const script = await page.getByTestId("maps-script").innerText();
     fs.writeFileSync(path.join(TMP, "tutorial_maps.py"), script);
-    expect(execFileSync("python3", ["tutorial_maps.py"], { cwd: TMP }).toString()).toContain("wrote maps.zip");
-    expect(zipNames(MAPS)).toEqual(TASKS.map((t) => `${t}.npy`).sort());
+    expect(await runOk("python3", ["tutorial_maps.py"], { cwd: TMP })).toContain("wrote maps.zip");
+    expect(await zipNames(MAPS)).toEqual(TASKS.map((t) => `${t}.npy`).sort());
     // The bad upload of the next test: the same maps without the first task.
-    execFileSync("python3", [
+    await runOk("python3", [
       "-c",
       "import sys, zipfile\nsrc, dst, drop = sys.argv[1:]\nwith zipfile.ZipFile(src) as a, zipfile.ZipFile(dst, 'w') as b:\n    [b.writestr(n, a.read(n)) for n in a.namelist() if n != drop]",
       MAPS,

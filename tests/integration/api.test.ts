@@ -2,7 +2,6 @@
 // made on /profile, every endpoint called over HTTP, every answer checked against the OpenAPI
 // document the app serves, and the document's paths matched with the route files.
 // TEST_DB=sqlite|mariadb npx vitest run tests/integration/api.test.ts
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeNpy } from "../../sidecar/inference/evaluation/npy.ts";
 import { ROOT, startStack, type Stack } from "../support/stack.ts";
 import { Client, location } from "../support/client.ts";
+import { runCommand } from "../support/command.ts";
 import { adminClient, userClient } from "../support/accounts.ts";
 import { Contract, createTokenOnProfile, routePaths, suiteCsv, type OpenApi } from "./apiSupport.ts";
 
@@ -341,13 +341,12 @@ describe("docs/api.md", () => {
     // The real curl, asked to also write each answer's status to stderr (stdout stays the example's).
     const prelude = `curl() { command curl --write-out '%{stderr}HTTP %{http_code}\\n' "$@"; }\n`;
     for (const block of blocks) {
-      const out = spawnSync("bash", ["-c", prelude + block], {
+      const out = await runCommand("bash", ["-c", prelude + block], {
         cwd: dir,
         env: { PATH: process.env.PATH ?? "/usr/bin:/bin", METARANK: stack.baseUrl, METARANK_TOKEN: token } as unknown as NodeJS.ProcessEnv,
-        encoding: "utf8",
         // The kit example's first request builds the 200 MB kit (about 25 s alone here; more than
         // a minute on a loaded CI machine beside the other test files), so each block gets 4 min.
-        timeout: 240_000,
+        timeoutMs: 240_000,
       });
       const statuses = [...out.stderr.matchAll(/^HTTP (\d{3})$/gm)].map((m) => Number(m[1]));
       expect(out.status, `${block}\n${out.stderr}`).toBe(0);

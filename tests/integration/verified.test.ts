@@ -5,7 +5,6 @@
 // admin sees "verified" when approving and the leaderboard shows the row as verified next to a
 // self-reported one. Bad uploads get their messages at once, in both languages, and keep
 // nothing; a suite configured for verified results refuses a self-reported submission.
-import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -16,6 +15,7 @@ import { createSequelize } from "../../models/db.ts";
 import { ROOT, startStack, type Stack } from "../support/stack.ts";
 import { Client, location } from "../support/client.ts";
 import { adminClient, userClient } from "../support/accounts.ts";
+import { runOk } from "../support/command.ts";
 
 const SUITE = "metarank-local-v1";
 const SUITE_JSON = JSON.parse(fs.readFileSync(path.join(ROOT, "seeds/suites", SUITE, "suite.json"), "utf8")) as {
@@ -46,7 +46,7 @@ async function until<T>(what: string, fn: () => Promise<T | false | null | undef
 }
 
 /** Writes a zip of maps with numpy: `variant` breaks one thing the way researchers do. */
-function numpyMaps(out: string, variant: string, shapes: Record<string, number[]>) {
+async function numpyMaps(out: string, variant: string, shapes: Record<string, number[]>) {
   const script = `
 import io, json, sys, zipfile
 import numpy as np
@@ -67,7 +67,7 @@ with zipfile.ZipFile(out, "w") as z:
     if variant == "extra":
         z.writestr("notes.txt", "hello")
 `;
-  execFileSync("python3", ["-c", script, out, variant, JSON.stringify(shapes)]);
+  await runOk("python3", ["-c", script, out, variant, JSON.stringify(shapes)]);
 }
 
 function uploadForm(file: string, method: string): FormData {
@@ -106,14 +106,14 @@ describe("verified results from uploaded attribution maps", () => {
     const zip = path.join(TMP, "kit.zip");
     fs.writeFileSync(zip, Buffer.from(await res.arrayBuffer()));
     kitDir = path.join(TMP, "kit");
-    execFileSync("python3", ["-c", "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])", zip, kitDir]);
+    await runOk("python3", ["-c", "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])", zip, kitDir]);
     for (const task of TASKS) {
       const shape = JSON.parse(
-        execFileSync("python3", [
+        await runOk("python3", [
           "-c",
           "import sys, json, numpy as np; print(json.dumps(list(np.load(sys.argv[1]).shape)))",
           path.join(kitDir, "tasks", task, "images.npy"),
-        ]).toString(),
+        ]),
       ) as number[];
       expect(shape[0]).toBe(N);
       shapes[task] = shape.slice(0, 3);
@@ -129,7 +129,7 @@ describe("verified results from uploaded attribution maps", () => {
     ];
     // Every file first: a slow python step between two requests would let a kept-alive connection
     // time out under the next POST (a client-side race that has nothing to do with the server).
-    for (const [variant] of cases) numpyMaps(path.join(TMP, `${variant}.zip`), variant, shapes);
+    for (const [variant] of cases) await numpyMaps(path.join(TMP, `${variant}.zip`), variant, shapes);
     for (const [variant, message] of cases) {
       const file = path.join(TMP, `${variant}.zip`);
       const res = await user.post(mapsAction, uploadForm(file, "Broken maps"));
@@ -166,17 +166,15 @@ describe("verified results from uploaded attribution maps", () => {
       .replace(/&gt;/g, ">");
     expect(script).toBeTruthy();
     fs.writeFileSync(path.join(TMP, "tutorial_maps.py"), script!);
-    execFileSync("python3", ["tutorial_maps.py"], { cwd: TMP });
+    await runOk("python3", ["tutorial_maps.py"], { cwd: TMP });
     const maps = path.join(TMP, "maps.zip");
     // The repository's example script writes an equally complete zip.
     const example = path.join(TMP, "example.zip");
-    execFileSync("python3", [path.join(ROOT, "docs/examples/save_maps.py"), kitDir, example], { cwd: TMP });
-    const names = (zip: string) =>
-      JSON.parse(
-        execFileSync("python3", ["-c", "import sys, json, zipfile; print(json.dumps(sorted(zipfile.ZipFile(sys.argv[1]).namelist())))", zip]).toString(),
-      );
-    expect(names(example)).toEqual(TASKS.map((t) => `${t}.npy`).sort());
-    expect(names(maps)).toEqual(TASKS.map((t) => `${t}.npy`).sort());
+    await runOk("python3", [path.join(ROOT, "docs/examples/save_maps.py"), kitDir, example], { cwd: TMP });
+    const names = async (zip: string) =>
+      JSON.parse(await runOk("python3", ["-c", "import sys, json, zipfile; print(json.dumps(sorted(zipfile.ZipFile(sys.argv[1]).namelist())))", zip]));
+    expect(await names(example)).toEqual(TASKS.map((t) => `${t}.npy`).sort());
+    expect(await names(maps)).toEqual(TASKS.map((t) => `${t}.npy`).sort());
     const res = await user.post(mapsAction, uploadForm(maps, "Sobel edges (numpy)"));
     expect(res.status, decode(await res.clone().text())).toBe(302);
     expect(location(res)).toMatch(new RegExp(`^/submission\\?suite=${SUITE}&maps=\\d+`));
@@ -299,7 +297,7 @@ describe("verified results from uploaded attribution maps", () => {
     const json = JSON.parse(fs.readFileSync(path.join(ROOT, "seeds/suites/metarank-seed/suite.json"), "utf8"));
     Object.assign(json, { id: "verified-only", name: "Verified-only suite", submissions: { selfReported: false } });
     fs.writeFileSync(path.join(dir, "suite.json"), JSON.stringify(json));
-    execFileSync(process.execPath, ["--import", "tsx", "seeds/importSuite.ts", dir], { cwd: ROOT, env: { ...stack.env, DATABASE_URL: stack.dbUrl } });
+    await runOk(process.execPath, ["--import", "tsx", "seeds/importSuite.ts", dir], { cwd: ROOT, env: { ...stack.env, DATABASE_URL: stack.dbUrl } });
 
     const page = decode(await user.html("/submission?suite=verified-only"));
     expect(page).toContain("This suite accepts only verified results");
