@@ -5,7 +5,7 @@
 import crypto from "node:crypto";
 import { Op } from "sequelize";
 import { ApiToken } from "../../models/ApiToken.ts";
-import { User, sequelize, writeTransaction } from "./db.server.ts";
+import { User, inWriteTransaction } from "./db.server.ts";
 import { toCurrentUser, type CurrentUser } from "./session.server.ts";
 import { MAX_LIVE_TOKENS, TOKEN_MSG, TOKEN_PATTERN, TOKEN_PREFIX_LENGTH, checkTokenName } from "~/lib/rules/apiTokens.ts";
 import { messageRef } from "~/lib/forms/messages.ts";
@@ -43,7 +43,7 @@ export async function createToken(userId: number, name: string): Promise<CreateT
   const problem = checkTokenName(name);
   if (problem) return { ok: false, error: problem };
   const secret = `mr_${crypto.randomBytes(32).toString("base64url")}`;
-  const created = await sequelize.transaction(writeTransaction(), async (transaction) => {
+  const created = await inWriteTransaction(async (transaction) => {
     // Counted under the write lock (SQLite IMMEDIATE; the user's row locked on MariaDB), so two
     // forms sent at once cannot pass the limit together.
     await User.findByPk(userId, { transaction, lock: transaction.LOCK.UPDATE });

@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ForeignKeyConstraintError, Op, type WhereOptions } from "sequelize";
-import { ConceptResult, Dataset, Picture, InferenceCache, User, VqaResult, sequelize, writeTransaction } from "./db.server.ts";
+import { ConceptResult, Dataset, Picture, InferenceCache, User, VqaResult, sequelize, inWriteTransaction } from "./db.server.ts";
 import type { CurrentUser } from "./session.server.ts";
 import type { UploadedFile } from "./uploads.server.ts";
 import { ForbiddenError, NotFoundError, orRefusal, refusalResponse } from "./domainErrors.server.ts";
@@ -286,7 +286,7 @@ async function removePictureRows(pictures: Picture[]): Promise<number> {
   if (!pictures.length) return 0;
   const ids = pictures.map((p) => p.id);
   const cached = await InferenceCache.findAll({ where: { pictureId: ids } });
-  await sequelize.transaction(async (t) => {
+  await inWriteTransaction(async (t) => {
     await InferenceCache.destroy({ where: { pictureId: ids }, transaction: t });
     await VqaResult.destroy({ where: { pictureId: ids }, transaction: t });
     await Picture.destroy({ where: { id: ids }, transaction: t });
@@ -303,7 +303,7 @@ async function removePictureRows(pictures: Picture[]): Promise<number> {
  */
 export async function deleteDataset(user: NonNullable<Viewer>, datasetId: unknown): Promise<void> {
   const dataset = await requireOwnDataset(datasetId, user);
-  const files = await sequelize.transaction(writeTransaction(), async (transaction) => {
+  const files = await inWriteTransaction(async (transaction) => {
     await Dataset.findByPk(dataset.id, { transaction, lock: transaction.LOCK.UPDATE });
     const pictures = await Picture.findAll({ where: { datasetId: dataset.id }, transaction });
     const ids = pictures.map((p) => p.id);

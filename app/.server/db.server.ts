@@ -2,7 +2,7 @@
 export * from "../../models/index.ts";
 
 import { Transaction } from "sequelize";
-import { isSqlite } from "../../models/index.ts";
+import { isSqlite, sequelize } from "../../models/index.ts";
 
 /**
  * Options for a transaction that will write: on SQLite it takes the write lock at BEGIN
@@ -23,4 +23,26 @@ export function writeTransaction(): { type?: Transaction.TYPES } {
 export function isTransientLockError(err: unknown): boolean {
   const cause = (err as { parent?: { errno?: unknown; code?: unknown } } | null)?.parent;
   return cause?.errno === 1213 || cause?.errno === 1205 || cause?.code === "ER_LOCK_DEADLOCK" || cause?.code === "ER_LOCK_WAIT_TIMEOUT";
+}
+
+/** How many times inWriteTransaction runs a transaction MariaDB rolled back before giving up. */
+export const WRITE_TRANSACTION_ATTEMPTS = 5;
+
+/**
+ * Runs `work` in a write transaction (writeTransaction) and runs it again, after a short random
+ * pause, when MariaDB rolled it back to break a deadlock or a lock wait ran out
+ * (isTransientLockError), up to WRITE_TRANSACTION_ATTEMPTS times. `work` must only touch the
+ * database, through `transaction`: files are written before it and removed after its commit, and
+ * queues are told after it, so running it again repeats nothing outside the database.
+ */
+export async function inWriteTransaction<T>(work: (transaction: Transaction) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await sequelize.transaction(writeTransaction(), work);
+    } catch (err) {
+      if (!isTransientLockError(err) || attempt >= WRITE_TRANSACTION_ATTEMPTS) throw err;
+      // Apart again at random, so the two that deadlocked do not meet the same way twice.
+      await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
+    }
+  }
 }

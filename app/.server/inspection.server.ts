@@ -7,11 +7,11 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { Op, UniqueConstraintError } from "sequelize";
-import { CrackDetection, Dataset, InspectionRun, Picture, User, sequelize, type InspectionState } from "../../models/index.ts";
+import { CrackDetection, Dataset, InspectionRun, Picture, User, type InspectionState } from "../../models/index.ts";
 import type { DetectorInfoReply__Output } from "../../proto/generated/metarank/v1/DetectorInfoReply.ts";
 import { INSPECTION_LIMITS, INSPECTION_MSG } from "~/lib/rules/inspection.ts";
 import { visibleWhere, type Viewer } from "./datasets.server.ts";
-import { writeTransaction } from "./db.server.ts";
+import { inWriteTransaction } from "./db.server.ts";
 import { logger } from "./logger.server.ts";
 import { readStored, storedFile } from "./pictures.server.ts";
 import { RetryableJobError, isRetryable, type JobContext, type JobQueue } from "./queue.server.ts";
@@ -248,7 +248,7 @@ export async function startRun(queue: JobQueue, user: NonNullable<Viewer>, datas
   const info = await detectorInfo();
   // One active run per user: checked and inserted in one write transaction holding the user's
   // row, so two simultaneous starts cannot both pass. The job is queued after the commit.
-  const run = await sequelize.transaction(writeTransaction(), async (transaction) => {
+  const run = await inWriteTransaction(async (transaction) => {
     await User.findByPk(user.id, { transaction, lock: transaction.LOCK.UPDATE });
     if (await InspectionRun.count({ where: { userId: user.id, state: ACTIVE }, transaction })) throw new InspectionRefused(INSPECTION_MSG.oneAtATime);
     return InspectionRun.create(

@@ -10,7 +10,7 @@
 // labels pictures cannot be removed), both in a write transaction that locks the dataset row,
 // so a label and a class removal cannot cross.
 import { Op, type Transaction } from "sequelize";
-import { Dataset, Picture, sequelize, writeTransaction } from "./db.server.ts";
+import { Dataset, Picture, sequelize, inWriteTransaction } from "./db.server.ts";
 import { listPictures, type Paged, type PictureView, type Viewer } from "./datasets.server.ts";
 import { NotFoundError, orRefusal } from "./domainErrors.server.ts";
 import { LABELS_PER_PAGE, LABEL_MSG, parseClassList, type LabelEntry } from "../lib/rules/labels.ts";
@@ -155,7 +155,7 @@ export async function setClasses(user: User, datasetId: unknown, text: string): 
   const dataset = await labellingDataset(datasetId, user);
   const parsed = parseClassList(text);
   if (!parsed.ok) return { error: parsed.error };
-  return sequelize.transaction(writeTransaction(), async (transaction) => {
+  return inWriteTransaction(async (transaction) => {
     const d = await lockOwnDataset(dataset.id, user, transaction);
     const kept = new Set(parsed.classes);
     const labels = (await Picture.findAll({
@@ -182,7 +182,7 @@ export async function setLabels(user: User, datasetId: unknown, entries: LabelEn
   const dataset = await labellingDataset(datasetId, user);
   if (!entries.length) return { error: LABEL_MSG.noLabels };
   if (entries.length > LABELS_PER_PAGE) return { error: LABEL_MSG.tooManyLabels };
-  return sequelize.transaction(writeTransaction(), async (transaction) => {
+  return inWriteTransaction(async (transaction) => {
     const d = await lockOwnDataset(dataset.id, user, transaction);
     const ids = [...new Set(entries.map((e) => e.pictureId))];
     const pictures = await Picture.findAll({ where: { id: ids }, transaction });

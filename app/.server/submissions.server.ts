@@ -5,18 +5,7 @@ import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { Op, QueryTypes } from "sequelize";
-import {
-  BoardMethod,
-  EvaluationRun,
-  Submission,
-  SubmissionDraft,
-  Suite,
-  isSqlite,
-  isTransientLockError,
-  sequelize,
-  writeTransaction,
-  type TaskScore,
-} from "./db.server.ts";
+import { BoardMethod, EvaluationRun, Submission, SubmissionDraft, Suite, isSqlite, inWriteTransaction, sequelize, type TaskScore } from "./db.server.ts";
 import { SubmissionStatus } from "~/lib/rules/submissionStatus.ts";
 import { Provenance } from "~/lib/rules/provenance.ts";
 import { MAPS_MAX_BYTES, mapsMessage, mib } from "~/lib/rules/maps.ts";
@@ -427,7 +416,7 @@ export async function submitDraft(
   }
   if (!computed.ok) return { ok: false, errors: {}, fileErrors: computed.errors, message: MSG.submitFailed };
 
-  const id = await sequelize.transaction(writeTransaction(), async (transaction) => {
+  const id = await inWriteTransaction(async (transaction) => {
     // Counted again under the write lock, so parallel submits cannot pass the limit together.
     const recent = await Submission.count({ where: { userId: user.id, createdAt: { [Op.gte]: since } }, transaction });
     if (recent >= limit) return null;
@@ -625,7 +614,7 @@ export async function decideSubmission(admin: { id: number }, id: number, decisi
         });
       }
       try {
-        const changed = await sequelize.transaction(writeTransaction(), async (transaction) => {
+        const changed = await inWriteTransaction(async (transaction) => {
           const [affected] = await Submission.update(
             { status, decidedBy: admin.id, decidedAt: new Date() },
             { where: { id, status: SubmissionStatus.inProcess }, transaction },
@@ -645,9 +634,9 @@ export async function decideSubmission(admin: { id: number }, id: number, decisi
         });
         return changed ? { ok: true, message: decision === "approve" ? MSG.approved : MSG.rejected } : notInProcess;
       } catch (err) {
-        // Another approval changed the board in between: fuse again with the new board. A
-        // deadlock rolled this transaction back: run it again (the status check then decides).
-        if ((err instanceof BoardChangedError || isTransientLockError(err)) && attempt < 5) continue;
+        // Another approval changed the board in between: fuse again with the new board.
+        // (A deadlock MariaDB broke was already run again by inWriteTransaction.)
+        if (err instanceof BoardChangedError && attempt < 5) continue;
         throw err;
       }
     }

@@ -1,4 +1,4 @@
-// Which database errors decideSubmission runs its transaction again for (app/.server/db.server.ts).
+// Which database errors inWriteTransaction runs a transaction again for (app/.server/db.server.ts).
 import { describe, expect, it } from "vitest";
 import { DatabaseError } from "sequelize";
 import { isTransientLockError } from "~/.server/db.server.ts";
