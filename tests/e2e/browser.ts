@@ -29,3 +29,13 @@ export async function gotoHydrated(page: Page, url: string): Promise<void> {
 export function newContext(browser: Browser, baseURL: string, javaScriptEnabled = true): Promise<BrowserContext> {
   return browser.newContext({ baseURL, javaScriptEnabled });
 }
+
+/**
+ * Waits until the whole current document has arrived. Pages are streamed (app/entry.server.tsx):
+ * without JavaScript, after a form's navigation, a notice at the top can be visible while the
+ * rows below it are still on their way, so a count taken then can come out short (seen once on a
+ * loaded machine: servers.e2e found none of the table's rows under the confirmation step).
+ */
+export async function wholePage(page: Page): Promise<void> {
+  await page.waitForLoadState("load");
+}

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext } from "playwright-core";
 import { ROOT, startStack, type Stack } from "../support/stack.ts";
 import { userClient } from "../support/accounts.ts";
-import { gotoHydrated, launchBrowser, newContext } from "./browser.ts";
+import { gotoHydrated, launchBrowser, newContext, wholePage } from "./browser.ts";
 
 let stack: Stack;
 let browser: Browser;
@@ -130,6 +130,7 @@ describe.each([true, false])("dataset management with JavaScript %s", (js) => {
     await upload.locator('input[type="file"]').setInputFiles([fix("red.png"), fix("red.jpg"), fix("red.gif"), fix("red.webp")]);
     await upload.getByRole("button", { name: "Confirm upload" }).click();
     await page.getByText("4 picture(s) uploaded.").waitFor();
+    await wholePage(page);
     expect(await page.getByTestId("picture-grid").locator(".ds-tile").count()).toBe(4);
     await page.getByRole("link", { name: "Delete pictures" }).click();
     await page.getByRole("form", { name: "Delete pictures" }).waitFor();
@@ -140,9 +141,11 @@ describe.each([true, false])("dataset management with JavaScript %s", (js) => {
     // Asked first (issue 12): a dialog with JavaScript, a confirmation step without; nothing deleted yet.
     const question = js ? page.getByRole("dialog") : page.getByTestId("confirm-step");
     await question.getByText("The 3 selected pictures will be removed for good", { exact: false }).waitFor();
+    await wholePage(page);
     expect(await page.locator(".ds-tile").count()).toBeGreaterThanOrEqual(4);
     await question.getByRole("button", { name: "Delete for good" }).click();
     await page.getByText("3 picture(s) deleted.").waitFor();
+    await wholePage(page);
     expect(await page.getByTestId("picture-grid").locator(".ds-tile").count()).toBe(1);
     // The whole dataset: asked first as well, then gone.
     await page.getByText("Delete this dataset").click();

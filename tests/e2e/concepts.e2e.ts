@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { ROOT, startStack, type Stack } from "../support/stack.ts";
-import { gotoHydrated, launchBrowser, newContext } from "./browser.ts";
+import { gotoHydrated, launchBrowser, newContext, wholePage } from "./browser.ts";
 
 let stack: Stack;
 let browser: Browser;
@@ -53,6 +53,7 @@ describe.each([true, false])("/tcav with JavaScript %s", (js) => {
     await page.getByText("Page 15 of 16").waitFor();
     await page.getByText("Chosen (1): striped").waitFor();
     // Paging submitted the form with GET: the picked image is still picked.
+    await wholePage(page);
     expect(await page.locator('input[name="image"]:checked').count()).toBe(1);
     await page.getByTestId("tcav-start").click();
     // With JavaScript the page shows how many concept vectors are done while it waits (this
@@ -68,6 +69,7 @@ describe.each([true, false])("/tcav with JavaScript %s", (js) => {
     // The form is as it was: the concept page it was started from, striped still chosen.
     await page.getByText("Page 15 of 16").waitFor();
     await page.getByText("Chosen (1): striped").waitFor();
+    await wholePage(page);
     expect(await page.getByTestId("tcav-chart").count()).toBe(1);
     expect(await page.locator('[data-testid="tcav-chart"] svg rect').count()).toBeGreaterThanOrEqual(4);
     expect(await page.locator("table[data-testid=tcav-table] tbody tr").count()).toBe(4);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { startStack, type Stack } from "../support/stack.ts";
 import { adminClient } from "../support/accounts.ts";
-import { gotoHydrated, launchBrowser, newContext } from "./browser.ts";
+import { gotoHydrated, launchBrowser, newContext, wholePage } from "./browser.ts";
 
 let stack: Stack;
 let browser: Browser;
@@ -45,9 +45,11 @@ describe("contributor ranking edit mode in Chromium", () => {
 
     await page.getByTestId("ranking-hide").click();
     await page.getByText("1 entry hidden from the public board.").waitFor();
+    await wholePage(page);
     expect(await page.locator('.p-tag[data-testid^="hidden-"]').count()).toBe(1);
     await page.getByTestId("ranking-restore").click();
     await page.getByText("1 entry restored to the public board.").waitFor();
+    await wholePage(page);
     expect(await page.locator('.p-tag[data-testid^="hidden-"]').count()).toBe(0);
     await page.getByTestId("ranking-clear").click();
     await page.getByText("The selection is cleared.").waitFor();

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { startStack, type Stack } from "../support/stack.ts";
-import { launchBrowser, newContext } from "./browser.ts";
+import { launchBrowser, newContext, wholePage } from "./browser.ts";
 
 let stack: Stack;
 let browser: Browser;
@@ -48,6 +48,7 @@ describe.each([true, false])("SeBoW scene demo with JavaScript %s", (js) => {
     await page.getByRole("button", { name: "Start inference" }).click();
     await page.getByTestId("results").waitFor({ timeout: 120_000 });
     await page.getByTestId("success").waitFor();
+    await wholePage(page);
     expect(await page.getByTestId("decision").count()).toBe(3);
     const truth = await page.getByTestId("ground-truth").textContent();
     expect(["circle", "square", "triangle", "cross", "ring", "star"]).toContain(truth);
@@ -61,6 +62,7 @@ describe.each([true, false])("SeBoW scene demo with JavaScript %s", (js) => {
     await page.locator("#algorithm").selectOption("SPI");
     await page.getByRole("button", { name: "Start inference" }).click();
     await page.getByTestId("spi").waitFor({ timeout: 120_000 });
+    await wholePage(page);
     expect(await page.getByTestId("patch-table").locator("td").count()).toBe(16);
     await page.getByText(/SearchSpaceModel of model sebow-scenes/).waitFor();
     await context.close();

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext } from "playwright-core";
 import { ROOT, startStack, type Stack } from "../support/stack.ts";
 import { userClient } from "../support/accounts.ts";
-import { launchBrowser, newContext } from "./browser.ts";
+import { launchBrowser, newContext, wholePage } from "./browser.ts";
 
 let stack: Stack;
 let browser: Browser;
@@ -63,6 +63,7 @@ describe.each([true, false])("image segmentation with JavaScript %s", (js) => {
     await page.getByRole("button", { name: "Segment" }).click();
     await page.waitForURL(/segmentation=\d+/, { timeout: 120_000 });
     await loaded(page, "segmentation-image");
+    await wholePage(page);
     expect(await page.getByTestId("legend").locator("li").count()).toBe(7);
     expect(await page.getByTestId("seg-source").innerText()).toMatch(/Produced by model fcn-resnet-seg-scenes/);
     // Explaining without a part: the part message.

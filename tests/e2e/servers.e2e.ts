@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext } from "playwright-core";
 import { ROOT, freePort, startStack, type Stack } from "../support/stack.ts";
 import { adminClient } from "../support/accounts.ts";
-import { gotoHydrated, launchBrowser, newContext } from "./browser.ts";
+import { gotoHydrated, launchBrowser, newContext, wholePage } from "./browser.ts";
 
 let stack: Stack;
 let browser: Browser;
@@ -181,10 +181,12 @@ describe("deleting servers asks first", () => {
     await page.getByTestId("server-doomed-nojs").getByRole("button", { name: "Delete doomed-nojs" }).click();
     const step = page.getByTestId("confirm-delete-step");
     await step.getByText("Delete the selected servers: doomed-nojs?").waitFor();
+    await wholePage(page);
     // Nothing is deleted yet.
     expect(await page.getByTestId("server-doomed-nojs").count()).toBe(1);
     await step.getByRole("button", { name: "Delete" }).click();
     await page.getByText("Deleted successfully").waitFor();
+    await wholePage(page);
     expect(await page.getByTestId("server-doomed-nojs").count()).toBe(0);
     await ctx.close();
   });

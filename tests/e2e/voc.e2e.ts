@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext } from "playwright-core";
 import { ROOT, startStack, type Stack } from "../support/stack.ts";
 import { userClient } from "../support/accounts.ts";
-import { launchBrowser, newContext } from "./browser.ts";
+import { launchBrowser, newContext, wholePage } from "./browser.ts";
 
 let stack: Stack;
 let browser: Browser;
@@ -71,6 +71,7 @@ describe.each([true, false])("VOC-style multi-label demo with JavaScript %s", (j
     const rows = page.getByTestId("ranked-classes").locator("tbody tr");
     // With JavaScript the address changes before the new page has rendered: wait for the table.
     await rows.first().waitFor();
+    await wholePage(page);
     expect(await rows.count()).toBe(5);
     const probabilities = (await rows.locator("td:nth-child(3)").allInnerTexts()).map((s) => Number(s.replace(/[^\d.]/g, "")));
     expect([...probabilities].sort((a, b) => b - a)).toEqual(probabilities);
@@ -93,6 +94,7 @@ describe.each([true, false])("VOC-style multi-label demo with JavaScript %s", (j
     ).toBe(1);
     expect(await page.getByTestId("map-source").innerText()).toMatch(js ? /^FeatureAblation with / : /^Lime with /);
     // The five ranked classes are still there, the explained one marked as shown.
+    await wholePage(page);
     expect(await page.getByTestId("ranked-classes").locator("tbody tr").count()).toBe(5);
     expect(await page.getByTestId("ranked-classes").locator("tbody tr").nth(1).innerText()).toMatch(/shown below/);
     await context.close();

@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { ROOT, startStack, type Stack } from "../support/stack.ts";
-import { gotoHydrated, launchBrowser, newContext } from "./browser.ts";
+import { gotoHydrated, launchBrowser, newContext, wholePage } from "./browser.ts";
 
 let stack: Stack;
 let browser: Browser;
@@ -60,6 +60,7 @@ describe.each([true, false])("/UserQuery with JavaScript %s", (js) => {
     await page.getByText("The algorithm executed successfully!").waitFor();
     expect(["yes", "no"]).toContain((await page.getByTestId("answer").innerText()).trim());
     expect(await page.locator("[data-testid=words] span").allInnerTexts()).toEqual(["is", "there", "a", "red", "circle"]);
+    await wholePage(page);
     expect(await page.getByTestId("top-answers").locator("tbody tr").count()).toBe(5);
     for (const id of ["contribution-text", "contribution-image", "contribution-total"]) expect(await page.getByTestId(id).innerText()).toMatch(/^-?\d/);
     expect(await page.getByTestId("heatmap").evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
