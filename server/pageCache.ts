@@ -48,7 +48,14 @@ export function pageCache(opts: PageCacheOptions): RequestHandler {
     res.setHeader("ETag", e.etag);
     res.setHeader("Cache-Control", "private, no-cache");
     res.setHeader("X-Page-Cache", "hit");
-    if (ifNoneMatch === e.etag) return void res.status(304).end();
+    if (ifNoneMatch === e.etag) {
+      // A 304's headers replace the stored ones in the browser's cache (RFC 9111 §4.3.4), but the
+      // body it keeps is the copy it already has, whose scripts carry that copy's nonce: a policy
+      // with this request's new nonce would block every script of the page (a revisited
+      // /leaderboard lost its JavaScript). Without the header the stored, matching one stays.
+      res.removeHeader("Content-Security-Policy");
+      return void res.status(304).end();
+    }
     for (const [k, v] of e.headers) res.setHeader(k, v);
     res.status(200);
     if (method === "HEAD") return void res.end();

@@ -29,6 +29,9 @@ describe(`page cache on ${process.env.TEST_DB}`, () => {
     const revalidated = await c.request("/leaderboard", { headers: { "If-None-Match": etag! } });
     expect(revalidated.status).toBe(304);
     expect(await revalidated.text()).toBe("");
+    // The browser keeps its copy and that copy's policy: a new nonce here would block its scripts.
+    expect(first.headers.get("content-security-policy")).toMatch(/'nonce-/);
+    expect(revalidated.headers.get("content-security-policy")).toBeNull();
   });
 
   it("a cached page carries the nonce of its own Content-Security-Policy, never a repeated one", async () => {
