@@ -7,6 +7,7 @@
 // the job payload carries the row id. Cancelling marks the row "cancelled": the job that
 // runs it (in this process or another one on the same Redis) sees it at its next progress
 // write and cancels the gRPC call, which stops the sidecar's threads.
+import { formatEta } from "~/lib/eta.ts";
 import { messageRef } from "~/lib/forms/messages.ts";
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
@@ -404,12 +405,6 @@ export interface RunView {
   seconds: number | null;
   createdAt: string;
   finishedAt: string | null;
-}
-
-function formatEta(s: number | null): string | null {
-  if (s === null || !Number.isFinite(s)) return null;
-  const t = Math.round(s);
-  return t >= 3600 ? `${Math.floor(t / 3600)} h ${Math.floor((t % 3600) / 60)} min` : `${Math.floor(t / 60)}:${String(t % 60).padStart(2, "0")}`;
 }
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString().replace("T", " ").slice(0, 19) : null);

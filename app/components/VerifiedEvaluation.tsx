@@ -11,6 +11,7 @@ import { Trans, useTranslation } from "react-i18next";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { translateMessage } from "~/lib/forms/messages.ts";
 import { usePeriodicRevalidation } from "~/lib/usePeriodicRevalidation.ts";
+import { formatEta } from "~/lib/eta.ts";
 import { useHydrated } from "~/lib/useHydrated.ts";
 import { MAPS_MAX_BYTES, mib } from "~/lib/rules/maps.ts";
 import { ALGORITHM_MAX } from "~/lib/rules/submission.ts";
@@ -42,8 +43,6 @@ export interface VerifiedEvaluationProps {
   scored: boolean;
   result?: { ok: boolean; message?: string; errors?: Record<string, string>; fileErrors?: string[] };
 }
-
-const formatEta = (s: number | null) => (s === null ? "–" : `${Math.floor(s / 60)}:${String(Math.round(s) % 60).padStart(2, "0")}`);
 
 export function VerifiedEvaluation({ suite, run, draftRunId, algorithm, scored, result }: VerifiedEvaluationProps) {
   const { t } = useTranslation("submission");
@@ -136,7 +135,12 @@ function RunStatus({ run, inDraft, suiteId, scored }: { run: VerifiedRun; inDraf
         <>
           <ProgressBar value={run.progress} style={{ height: 18 }} aria-label={t("maps.progress")} />
           <p className="muted">
-            {t("maps.progressText", { done: run.imagesDone, total: run.imagesTotal || "…", task: run.currentTask ?? "…", eta: formatEta(run.etaSeconds) })}{" "}
+            {t("maps.progressText", {
+              done: run.imagesDone,
+              total: run.imagesTotal || "…",
+              task: run.currentTask ?? "…",
+              eta: formatEta(run.etaSeconds) ?? "–",
+            })}{" "}
           </p>
           {/* Without JavaScript the page does not refresh itself. A GET form to the address without
               a fragment: a link or form to the page's own address plus "#verified" is a fragment

@@ -217,6 +217,10 @@ npm run -s evaluate -- --suite ${suite.id} --method-module docs/examples/edgeMet
       {warning && anchor === "submit" ? (
         <div style={{ marginTop: "1rem" }}>
           <Notice kind="warn">{warning}</Notice>
+          {/* Signed in, the same address sends the researcher on to the submission (the seed's /cifar). */}
+          <Link to={`/signin?redirectTo=${encodeURIComponent("/Algorithm?submit=1")}`} data-testid="submit-sign-in">
+            {t("submit.signIn")}
+          </Link>
         </div>
       ) : null}
     </article>

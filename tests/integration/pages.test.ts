@@ -88,7 +88,11 @@ describe(`public pages on ${process.env.TEST_DB}`, () => {
 
   it("the tutorial's submit button: log in first, or go to /cifar", async () => {
     const anon = new Client(stack.baseUrl);
-    expect(await anon.html("/Algorithm?submit=1")).toContain("Please log in first.");
+    const warned = await anon.html("/Algorithm?submit=1");
+    expect(warned).toContain("Please log in first.");
+    // With a way to do so that comes back to the same button.
+    expect(warned).toContain('href="/signin?redirectTo=%2FAlgorithm%3Fsubmit%3D1"');
+    expect(await anon.html("/signin?redirectTo=%2FAlgorithm%3Fsubmit%3D1")).toContain('name="redirectTo" value="/Algorithm?submit=1"');
     const user = await userClient(stack.baseUrl, "tutorial-reader");
     expect(location(await user.get("/Algorithm?submit=1"))).toBe("/cifar");
   });

@@ -18,6 +18,7 @@ import { BadEvaluationRequest, evaluationWorkers, listSuiteConfigs, maxConcurren
 import type { SuiteConfig } from "./suite.ts";
 import { suiteCheckpoints, suiteTaskAvailability } from "./taskCheckpoints.ts";
 import type { EvaluationEvent } from "../../../proto/generated/metarank/v1/EvaluationEvent.ts";
+import { etaEstimator } from "./eta.ts";
 import type { EvaluationProgress } from "../../../proto/generated/metarank/v1/EvaluationProgress.ts";
 import type { EvaluationResult } from "../../../proto/generated/metarank/v1/EvaluationResult.ts";
 import type { RunMapsRequest } from "../../../proto/generated/metarank/v1/RunMapsRequest.ts";
@@ -115,7 +116,7 @@ export async function runMaps(call: grpc.ServerWritableStream<RunMapsRequest, Ev
   const backend = ctx.backend ?? suite.evaluation?.backend ?? process.env.TENSOR_BACKEND ?? "auto";
   const pool = new EvaluationPool({ workers: evaluationWorkers(), backend, loaderModule: ctx.loaderModule });
   const total = run.tasks.length * run.images;
-  const started = Date.now();
+  const timeLeft = etaEstimator(total);
   const log = { rpc: "Evaluation.RunMaps", suite: suite.id, method: methodName, images: run.images, tasks: run.tasks.length };
   logger.info(log, "maps evaluation started");
   try {
@@ -125,7 +126,8 @@ export async function runMaps(call: grpc.ServerWritableStream<RunMapsRequest, Ev
         if (call.cancelled || !call.writable) return;
         const done = (p.taskNumber - 1) * run.images + p.done;
         const progress: EvaluationProgress = { imagesDone: done, imagesTotal: total, task: p.task, taskNumber: p.taskNumber, taskCount: p.taskCount };
-        if (done > 0) progress.etaSeconds = ((Date.now() - started) / 1000 / done) * (total - done);
+        const eta = timeLeft(done);
+        if (eta !== undefined) progress.etaSeconds = eta;
         call.write({ progress });
       },
     });

@@ -23,6 +23,7 @@ import { runMaps } from "./runMaps.ts";
 import { SUITES_DIR, readSuite, type SuiteConfig } from "./suite.ts";
 import { TaskUnavailableError, suiteCheckpoints, suiteTaskAvailability } from "./taskCheckpoints.ts";
 import type { EvaluationHandlers } from "../../../proto/generated/metarank/v1/Evaluation.ts";
+import { etaEstimator } from "./eta.ts";
 import type { EvaluationProgress } from "../../../proto/generated/metarank/v1/EvaluationProgress.ts";
 import type { EvaluationResult } from "../../../proto/generated/metarank/v1/EvaluationResult.ts";
 import type { EvaluationSuite } from "../../../proto/generated/metarank/v1/EvaluationSuite.ts";
@@ -214,7 +215,7 @@ export function evaluationHandlers(opts: { loaderModule?: string; backend?: stri
       const backend = opts.backend ?? suite.evaluation?.backend ?? process.env.TENSOR_BACKEND ?? "auto";
       const pool = new EvaluationPool({ workers: evaluationWorkers(), backend, loaderModule: opts.loaderModule });
       const total = run.tasks.length * run.images;
-      const started = Date.now();
+      const timeLeft = etaEstimator(total);
       const log = { rpc: "Evaluation.Run", suite: suite.id, method: run.algorithm, images: run.images, tasks: run.tasks.length };
       logger.info(log, "evaluation started");
       try {
@@ -223,11 +224,11 @@ export function evaluationHandlers(opts: { loaderModule?: string; backend?: stri
           onProgress: (p) => {
             if (call.cancelled || !call.writable) return;
             const done = (p.taskNumber - 1) * run.images + p.done;
-            const elapsed = (Date.now() - started) / 1000;
             const progress: EvaluationProgress = { imagesDone: done, imagesTotal: total, task: p.task, taskNumber: p.taskNumber, taskCount: p.taskCount };
             // Over the whole run, not the current task's rate alone (which restarts, with
             // loading the next net, at every task).
-            if (done > 0) progress.etaSeconds = (elapsed / done) * (total - done);
+            const eta = timeLeft(done);
+            if (eta !== undefined) progress.etaSeconds = eta;
             call.write({ progress });
           },
         });
