@@ -6,7 +6,7 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useFetcher, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Button } from "primereact/button";
 import { InputText } from "primereact/inputtext";
 import { InputTextarea } from "primereact/inputtextarea";
@@ -434,6 +434,9 @@ function UploadBox({
   const fetcher = useFetcher<SubmissionActionResult>({ key: intent });
   const { t } = useTranslation("submission");
   const input = useRef<HTMLInputElement>(null);
+  // A file refused before sending stays named under the box, not only in a toast that fades:
+  // otherwise the submission goes on without it and the page says nothing more.
+  const [refused, setRefused] = useState<string | undefined>();
   useResultToasts(toast, fetcher.data);
   const busy = fetcher.state !== "idle";
   if (!hydrated) return <input type="file" name={field} accept={accept} aria-label={label} />;
@@ -450,6 +453,7 @@ function UploadBox({
           const file = e.currentTarget.files?.[0];
           if (!file) return;
           const problem = precheck(file, kind);
+          setRefused(problem);
           if (problem) {
             toast.current?.show({ severity: "error", summary: translateMessage(t, problem), life: TOAST_LIFE });
             e.currentTarget.value = "";
@@ -464,7 +468,8 @@ function UploadBox({
         }}
       />
       {busy ? <i className="pi pi-spin pi-spinner" aria-label={t("page.uploading")} /> : null}
-      {fetcher.data && !fetcher.data.ok ? (
+      {refused ? <FieldError id={`${field}-refused`} message={refused} /> : null}
+      {!refused && fetcher.data && !fetcher.data.ok ? (
         <>
           <FieldError id={`${field}-upload-error`} message={fetcher.data.message} />
           <FileErrors errors={fetcher.data.fileErrors} />

@@ -67,10 +67,15 @@ describe("submission page", () => {
     await expect(current.locator(".rank-row-candidate").innerText()).resolves.toMatch(/1\s+js_user\s+Test University\s+JS-CAM\s+0\.0000/);
     await expect(page.getByTestId("board-original").innerText()).resolves.toContain("No approved methods");
 
+    // A file refused before sending stays named under its box, after the toast has gone.
+    await page.getByTestId("upload-python").setInputFiles({ name: "js_cam.txt", mimeType: "text/plain", buffer: Buffer.from("x") });
+    await toast(page, "Please upload a python file.");
+    await page.locator("#python-refused", { hasText: "Please upload a python file." }).waitFor();
     await page
       .getByTestId("upload-python")
       .setInputFiles({ name: "js_cam.py", mimeType: "text/x-python", buffer: Buffer.from("def explain(x):\n    return x\n") });
     await toast(page, "File uploaded successfully.");
+    expect(await page.locator("#python-refused").count()).toBe(0);
     await page.getByRole("button", { name: "Submit your algorithm" }).click();
     await toast(page, "Please provide your email address!");
     await page.getByLabel("Email").fill("js@example.org");
