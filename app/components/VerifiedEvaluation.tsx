@@ -105,7 +105,16 @@ export function VerifiedEvaluation({ suite, run, draftRunId, algorithm, scored, 
               </div>
               <div className="step">
                 <label htmlFor="maps-file">{t("maps.fileLabel", { limit: mib(MAPS_MAX_BYTES) })}</label>
-                <input id="maps-file" name="maps" type="file" accept=".zip,application/zip" required aria-describedby="maps-file-error" />
+                {/* Emptied when a run is queued (a new key): the same zip is not sent twice by one more click. */}
+                <input
+                  key={run?.id ?? "none"}
+                  id="maps-file"
+                  name="maps"
+                  type="file"
+                  accept=".zip,application/zip"
+                  required
+                  aria-describedby="maps-file-error"
+                />
                 <FieldError id="maps-file-error" message={result?.errors?.maps} />
               </div>
             </div>

@@ -151,6 +151,8 @@ describe("the researcher's loop: tutorial → kit → numpy maps → verified ro
     await page.locator("#maps-file-error").waitFor({ state: "detached", timeout: 10_000 });
     const run = page.getByTestId("maps-run");
     await run.waitFor();
+    // The zip just sent is no longer chosen: one more click cannot queue the same run twice.
+    await expect(section.locator("#maps-file").evaluate((el) => (el as HTMLInputElement).files?.length)).resolves.toBe(0);
     await expect(run.getByRole("heading", { level: 3 }).innerText()).resolves.toMatch(new RegExp(`^Evaluation #\\d+: ${escape(JS_METHOD)}$`));
 
     // Watch it: progress while active, then completion, all by the page's own polling.
