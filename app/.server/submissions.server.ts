@@ -27,6 +27,8 @@ import { readFields } from "./forms.server.ts";
 import { type UploadedFile, type UploadedFiles } from "./uploads.server.ts";
 
 export { ALGORITHM_MAX, EMAIL_MAX, INFO_MAX, MAX_UPLOAD_BYTES, MSG, dailyLimitMessage } from "~/lib/rules/submission.ts";
+import { messageRef, type MessageRef } from "~/lib/forms/messages.ts";
+import { problemMessage } from "~/lib/fileProblems.ts";
 import { ALGORITHM_MAX, EMAIL_MAX, INFO_MAX, MAX_UPLOAD_BYTES, MSG, dailyLimitMessage } from "~/lib/rules/submission.ts";
 
 /** How many submissions a user may still send in the rolling 24 hours, shown before the form (issue 12). */
@@ -140,10 +142,19 @@ function suiteRequest(suite: Suite) {
   return { tasks: suite.tasks, grid: suite.grid };
 }
 
-/** Both files checked together: every problem (FILE:LINE:COLUMN message) or the case scores. */
+/**
+ * Both files checked together: the case scores, or every problem twice over: `errors` in English
+ * (FILE:LINE:COLUMN message, as the service formats them) and `messages` for a page to show in
+ * its visitor's language.
+ */
 export async function validatePair(suite: Suite, morf: { name: string; content: Buffer }, lerf: { name: string; content: Buffer }) {
   const res = await unary(rpc().metascore.ValidateResultFiles, { ...suiteRequest(suite), morf, lerf }, { deadlineMs: 15_000 });
-  return res.valid ? { ok: true as const, scores: res.scores } : { ok: false as const, errors: withOmitted(res.errors, res.omittedErrors) };
+  if (res.valid) return { ok: true as const, scores: res.scores };
+  return {
+    ok: false as const,
+    errors: withOmitted(res.errors, res.omittedErrors),
+    messages: withOmittedRef(res.problems.map(problemMessage), res.omittedErrors),
+  };
 }
 
 /**
@@ -151,13 +162,15 @@ export async function validatePair(suite: Suite, morf: { name: string; content: 
  * the file is sent as both members: its problems then come back twice, the first half being
  * the first copy's (the service lists MoRF problems first and caps each file on its own).
  */
-export async function validateSingle(suite: Suite, file: { name: string; content: Buffer }): Promise<string[]> {
+export async function validateSingle(suite: Suite, file: { name: string; content: Buffer }): Promise<MessageRef[]> {
   const res = await unary(rpc().metascore.ValidateResultFiles, { ...suiteRequest(suite), morf: file, lerf: file }, { deadlineMs: 15_000 });
   if (res.valid) return [];
-  return withOmitted(res.errors.slice(0, res.errors.length / 2), res.omittedErrors / 2);
+  return withOmittedRef(res.problems.slice(0, res.problems.length / 2).map(problemMessage), res.omittedErrors / 2);
 }
 
 const withOmitted = (errors: string[], omitted: number) => (omitted > 0 ? [...errors, `… and ${omitted} more problem(s) not listed`] : errors);
+const withOmittedRef = (messages: MessageRef[], omitted: number) =>
+  omitted > 0 ? [...messages, messageRef("submission:fileProblem.more", { count: omitted })] : messages;
 
 /** The sidecar's own words when it refused the input; otherwise the seed's "server down" message. */
 const sidecarMessage = (err: unknown) => (err instanceof SidecarCallError && err.kind === "user" ? err.message : MSG.sidecarDown);
@@ -323,7 +336,7 @@ async function computeScores(
     { name: draft.morfName ?? "morf.csv", content: await readDraftFile(draft.morfFile!) },
     { name: draft.lerfName ?? "lerf.csv", content: await readDraftFile(draft.lerfFile!) },
   );
-  if (!checked.ok) return { ok: false, errors: checked.errors };
+  if (!checked.ok) return { ok: false, errors: checked.messages };
   const board = await storedBoard(suite.id);
   const boards = await insertCandidate(board, { id: "candidate", scores: checked.scores });
   const names = new Map(board.methods.map((m) => [String(m.id), m]));

@@ -31,7 +31,7 @@ export const action = apiPost(
     const first = Object.values(r.errors)[0] ?? MSG.uploadFailed;
     throw new ApiError(400, "validation_failed", first, {
       fields: fieldDetails(r.errors),
-      ...(r.fileErrors?.length ? { files: r.fileErrors } : {}),
+      ...(r.fileErrors?.length ? { files: r.fileErrors.map((e) => bilingual(e).en) } : {}),
       ...(Object.keys(r.errors).length === 0 ? { detail: bilingual(MSG.uploadFailed) } : {}),
     });
   },

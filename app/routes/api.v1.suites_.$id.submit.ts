@@ -3,7 +3,7 @@
 // page's fields (algorithm, email, info), rules, messages and daily limit.
 import { apiPost, postOnly, json } from "~/.server/api/endpoint.server.ts";
 import { isSuiteId } from "~/.server/api/views.server.ts";
-import { ApiError, fieldDetails } from "~/.server/api/errors.server.ts";
+import { ApiError, bilingual, fieldDetails } from "~/.server/api/errors.server.ts";
 import { readBodyFields } from "~/.server/api/endpoint.server.ts";
 import { filesOf, findSuite, submitDraft, uploadLimitMessage } from "~/.server/submissions.server.ts";
 import { MSG } from "~/lib/rules/submission.ts";
@@ -32,7 +32,7 @@ export const action = apiPost("user", async ({ request, params, context, caller 
       unavailable ? 503 : 409,
       unavailable ? "service_unavailable" : "conflict",
       r.message,
-      r.fileErrors?.length ? { files: r.fileErrors } : undefined,
+      r.fileErrors?.length ? { files: r.fileErrors.map((e) => bilingual(e).en) } : undefined,
     );
   }
   throw new ApiError(400, "validation_failed", Object.values(r.errors)[0] ?? MSG.submitFailed, { fields: fieldDetails(r.errors) });

@@ -389,7 +389,7 @@ function FileErrors({ errors }: { errors?: string[] }) {
       {t("page.fileProblems")}
       <ul className="csv-errors">
         {errors.map((e, i) => (
-          <li key={i}>{e}</li>
+          <li key={i}>{translateMessage(t, e)}</li>
         ))}
       </ul>
     </div>

@@ -10,12 +10,52 @@ export const MAX_PROBLEMS = 20;
 /** Two removal fractions closer than this are the same grid point. */
 const GRID_TOLERANCE = 1e-9;
 
+/**
+ * Every problem a result file can have, as the English sentence the CLI and the gRPC `message`
+ * carry. The code and its values travel too, so the web app can say it in the visitor's language
+ * (app/locales/en/submission.json and zh, "fileProblem").
+ */
+const PROBLEM_TEXT = {
+  notUtf8: () => "the file is not UTF-8 text; save it as UTF-8 CSV",
+  oversize: (a) => `the file is ${a.bytes} bytes; result files may be at most ${a.max} bytes (500 KB)`,
+  empty: () => `the file is empty; expected a header "task,0,…,1" and one row per task`,
+  noHeader: (a) => `the file has no header; its first line must be the removal fractions, e.g. "${a.example}"`,
+  headerFirstCell: (a) => `the header's first cell must be "task", found ${a.found}`,
+  headerTooShort: (a) => `the header needs at least two removal fractions after "task" (the first 0, the last 1), found ${a.found}`,
+  missingFraction: () => "missing removal fraction",
+  fractionNotNumber: (a) => `removal fraction ${a.cell} is not a number`,
+  fractionOutside: (a) => `removal fraction ${a.cell} is outside [0, 1]`,
+  fractionNotIncreasing: (a) => `removal fraction ${a.cell} is not greater than the one before it (${a.previous}); fractions must increase`,
+  firstNotZero: (a) => `the first removal fraction must be 0, found ${a.found}`,
+  lastNotOne: (a) => `the last removal fraction must be 1, found ${a.found}`,
+  gridMismatch: (a) => `removal fractions ${a.grid} (${a.points} points) do not match the suite's grid ${a.suiteGrid} (${a.suitePoints} points)`,
+  missingTask: () => "missing task id",
+  unknownTask: (a) => `unknown task ${a.task}`,
+  taskAgain: (a) => `task ${a.task} appears again (first on line ${a.first})`,
+  accuracyCount: (a) => `expected ${a.expected} accuracies (one per removal fraction of the header), found ${a.found}`,
+  missingAccuracy: () => "missing accuracy",
+  notNumber: (a) => `${a.cell} is not a number`,
+  accuracyOutside: (a) => `accuracy ${a.cell} is outside [0, 1]`,
+  taskMissing: (a) => `task ${a.task} is missing`,
+} satisfies Record<string, (args: Record<string, string>) => string>;
+
+export type ProblemCode = keyof typeof PROBLEM_TEXT;
+export const PROBLEM_CODES = Object.keys(PROBLEM_TEXT) as ProblemCode[];
+
 /** One problem in a file; `line` and `column` are 1-based and absent for whole-file problems. */
 export interface FileProblem {
   file: string;
   line?: number;
   column?: number;
   message: string;
+  /** Which problem (absent for the CLI's own file-system problems) and the values its sentence names. */
+  code?: ProblemCode;
+  args?: Record<string, string>;
+}
+
+function problemOf(file: string, code: ProblemCode, args: Record<string, string | number> = {}): FileProblem {
+  const strings = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, String(v)]));
+  return { file, message: PROBLEM_TEXT[code](strings), code, args: strings };
 }
 
 /** A valid result file: its removal grid and, per task, the accuracy at each grid point. */
@@ -43,22 +83,19 @@ export function formatProblem(problem: FileProblem): string {
 
 /** The size problem, shared with callers that check a file's size before reading it. */
 export function oversizeProblem(fileName: string, bytes: number): FileProblem {
-  return {
-    file: fileName,
-    message: `the file is ${bytes.toLocaleString("en-US")} bytes; result files may be at most ${MAX_RESULT_FILE_BYTES.toLocaleString("en-US")} bytes (500 KB)`,
-  };
+  return problemOf(fileName, "oversize", { bytes: bytes.toLocaleString("en-US"), max: MAX_RESULT_FILE_BYTES.toLocaleString("en-US") });
 }
 
 class ProblemList {
   readonly problems: FileProblem[] = [];
   omitted = 0;
   constructor(private readonly file: string) {}
-  add(message: string, line?: number, column?: number): void {
+  add(code: ProblemCode, args: Record<string, string | number>, line?: number, column?: number): void {
     if (this.problems.length >= MAX_PROBLEMS) {
       this.omitted++;
       return;
     }
-    const problem: FileProblem = { file: this.file, message };
+    const problem = problemOf(this.file, code, args);
     if (line !== undefined) {
       problem.line = line;
       problem.column = column ?? 1;
@@ -91,13 +128,9 @@ function decodeText(input: Buffer | string, problems: ProblemList): string | und
     // TextDecoder drops a leading BOM by default.
     return new TextDecoder("utf-8", { fatal: true }).decode(input);
   } catch {
-    problems.add("the file is not UTF-8 text; save it as UTF-8 CSV");
+    problems.add("notUtf8", {});
     return undefined;
   }
-}
-
-function describeGrid(grid: readonly number[]): string {
-  return `${grid.join(", ")} (${grid.length} points)`;
 }
 
 /** Header cells after "task" → removal fractions; problems are reported against line `line`. */
@@ -105,26 +138,26 @@ function parseHeaderGrid(cells: string[], line: number, problems: ProblemList): 
   const before = problems.count;
   const fractions = cells.slice(1);
   if (fractions.length < 2) {
-    problems.add(`the header needs at least two removal fractions after "task" (the first 0, the last 1), found ${fractions.length}`, line, cells.length + 1);
+    problems.add("headerTooShort", { found: fractions.length }, line, cells.length + 1);
     return undefined;
   }
   const grid: number[] = [];
   fractions.forEach((cell, i) => {
     const column = i + 2;
-    if (cell === "") return problems.add("missing removal fraction", line, column);
-    if (!DECIMAL.test(cell)) return problems.add(`removal fraction ${quoted(cell)} is not a number`, line, column);
+    if (cell === "") return problems.add("missingFraction", {}, line, column);
+    if (!DECIMAL.test(cell)) return problems.add("fractionNotNumber", { cell: quoted(cell) }, line, column);
     const value = Number(cell);
-    if (value < 0 || value > 1) return problems.add(`removal fraction ${cell} is outside [0, 1]`, line, column);
+    if (value < 0 || value > 1) return problems.add("fractionOutside", { cell }, line, column);
     const previous = grid.length > 0 ? grid[grid.length - 1] : undefined;
     if (previous !== undefined && !(value > previous)) {
-      problems.add(`removal fraction ${cell} is not greater than the one before it (${previous}); fractions must increase`, line, column);
+      problems.add("fractionNotIncreasing", { cell, previous }, line, column);
     }
     grid.push(value);
   });
   if (problems.count > before) return undefined;
-  if (grid[0] !== 0) problems.add(`the first removal fraction must be 0, found ${fractions[0]}`, line, 2);
+  if (grid[0] !== 0) problems.add("firstNotZero", { found: fractions[0] }, line, 2);
   if (grid[grid.length - 1] !== 1) {
-    problems.add(`the last removal fraction must be 1, found ${fractions[fractions.length - 1]}`, line, cells.length);
+    problems.add("lastNotOne", { found: fractions[fractions.length - 1] }, line, cells.length);
   }
   return problems.count > before ? undefined : grid;
 }
@@ -134,7 +167,7 @@ function checkSuiteGrid(grid: number[], suiteGrid: readonly number[], line: numb
   if (!differs) return;
   let column = 2;
   while (column - 2 < grid.length && Math.abs(grid[column - 2] - suiteGrid[column - 2]) <= GRID_TOLERANCE) column++;
-  problems.add(`removal fractions ${describeGrid(grid)} do not match the suite's grid ${describeGrid(suiteGrid)}`, line, column);
+  problems.add("gridMismatch", { grid: grid.join(", "), points: grid.length, suiteGrid: suiteGrid.join(", "), suitePoints: suiteGrid.length }, line, column);
 }
 
 /**
@@ -168,10 +201,10 @@ export function parseResultFile(input: Buffer | string, expect: ResultFileExpect
         // A file saved without its header: one clear problem instead of one per "bad" fraction,
         // and the line is still checked as the task row it is.
         const example = `task,${(expect.grid ?? [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]).join(",")}`;
-        problems.add(`the file has no header; its first line must be the removal fractions, e.g. "${example}"`, line, 1);
+        problems.add("noHeader", { example }, line, 1);
       } else {
         if (cells[0] !== "task") {
-          problems.add(`the header's first cell must be "task", found ${quoted(cells[0])}`, line, 1);
+          problems.add("headerFirstCell", { found: quoted(cells[0]) }, line, 1);
         }
         grid = parseHeaderGrid(cells, line, problems);
         if (grid && expect.grid) checkSuiteGrid(grid, expect.grid, line, problems);
@@ -182,13 +215,13 @@ export function parseResultFile(input: Buffer | string, expect: ResultFileExpect
     const task = cells[0];
     let rowOk = true;
     if (task === "") {
-      problems.add("missing task id", line, 1);
+      problems.add("missingTask", {}, line, 1);
       rowOk = false;
     } else if (!suiteTasks.has(task)) {
-      problems.add(`unknown task ${quoted(task)}`, line, 1);
+      problems.add("unknownTask", { task: quoted(task) }, line, 1);
       rowOk = false;
     } else if (firstLineOf.has(task)) {
-      problems.add(`task ${quoted(task)} appears again (first on line ${firstLineOf.get(task)})`, line, 1);
+      problems.add("taskAgain", { task: quoted(task), first: firstLineOf.get(task)! }, line, 1);
       rowOk = false;
     } else {
       firstLineOf.set(task, line);
@@ -198,7 +231,8 @@ export function parseResultFile(input: Buffer | string, expect: ResultFileExpect
     const values = cells.slice(1);
     if (values.length !== expectedValues) {
       problems.add(
-        `expected ${expectedValues} accuracies (one per removal fraction of the header), found ${values.length}`,
+        "accuracyCount",
+        { expected: expectedValues, found: values.length },
         line,
         values.length > expectedValues ? expectedValues + 2 : cells.length + 1,
       );
@@ -208,15 +242,15 @@ export function parseResultFile(input: Buffer | string, expect: ResultFileExpect
     values.forEach((cell, i) => {
       const column = i + 2;
       if (cell === "") {
-        problems.add("missing accuracy", line, column);
+        problems.add("missingAccuracy", {}, line, column);
         rowOk = false;
       } else if (!DECIMAL.test(cell)) {
-        problems.add(`${quoted(cell)} is not a number`, line, column);
+        problems.add("notNumber", { cell: quoted(cell) }, line, column);
         rowOk = false;
       } else {
         const value = Number(cell);
         if (value < 0 || value > 1) {
-          problems.add(`accuracy ${cell} is outside [0, 1]`, line, column);
+          problems.add("accuracyOutside", { cell }, line, column);
           rowOk = false;
         }
         curve.push(value);
@@ -226,10 +260,10 @@ export function parseResultFile(input: Buffer | string, expect: ResultFileExpect
   }
 
   if (header === undefined) {
-    problems.add(`the file is empty; expected a header "task,0,…,1" and one row per task`);
+    problems.add("empty", {});
   } else {
     for (const task of expect.tasks) {
-      if (!firstLineOf.has(task)) problems.add(`task ${task} is missing`);
+      if (!firstLineOf.has(task)) problems.add("taskMissing", { task });
     }
   }
   // grid is undefined only after a header problem was reported; the test also narrows its type.

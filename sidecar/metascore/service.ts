@@ -98,7 +98,14 @@ function validateResultFiles(req: ValidateResultFilesRequest__Output): ValidateR
     return {
       valid: false,
       errors: outcome.problems.map(formatProblem),
-      problems: outcome.problems.map((p) => ({ file: p.file, line: p.line ?? 0, column: p.column ?? 0, message: p.message })),
+      problems: outcome.problems.map((p) => ({
+        file: p.file,
+        line: p.line ?? 0,
+        column: p.column ?? 0,
+        message: p.message,
+        code: p.code ?? "",
+        args: p.args ?? {},
+      })),
       omittedErrors: outcome.omitted,
       scores: [],
     };

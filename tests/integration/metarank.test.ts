@@ -113,6 +113,14 @@ describe("submission", () => {
     expect(html).toContain('morf.csv:4:3 "abc" is not a number');
     expect(html).toContain('morf.csv:7:1 unknown task "imagenet_vgg16"');
     expect(html).toContain("morf.csv: task food_vgg19 is missing");
+    // The same problems on the Chinese page, in Chinese, with the same places and values.
+    await c.post("/language", { lng: "zh", redirectTo: "/homepage" });
+    const zh = decode(await (await c.post(`/submission?suite=${SUITE}`, scoreForm("Mine", broken.join("\n"), lerfCsv(0.5)))).text());
+    expect(zh).toContain('morf.csv:4:3 "abc" 不是数字');
+    expect(zh).toContain('morf.csv:7:1 未知任务 "imagenet_vgg16"');
+    expect(zh).toContain("morf.csv: 缺少任务 food_vgg19");
+    expect(zh).not.toContain("is not a number");
+    await c.post("/language", { lng: "en", redirectTo: "/homepage" });
     // The valid LeRF file of that request was kept; the broken MoRF file was not.
     expect(html).toContain("lerf.csv uploaded");
     expect(html).not.toContain("morf.csv uploaded");

@@ -93,7 +93,7 @@ describe("metarank.v1.Metascore over gRPC", () => {
     const res = await call<{
       valid: boolean;
       errors: string[];
-      problems: { file: string; line: number; column: number; message: string }[];
+      problems: { file: string; line: number; column: number; message: string; code: string; args: Record<string, string> }[];
       scores: TaskScore[];
     }>("ValidateResultFiles", {
       tasks,
@@ -104,8 +104,16 @@ describe("metarank.v1.Metascore over gRPC", () => {
     expect(res.valid).toBe(false);
     expect(res.scores).toEqual([]);
     expect(res.errors).toEqual(['my-morf.csv:2:3 "abc" is not a number', "lerf.csv: task places365_resnet50 is missing"]);
-    expect(res.problems[0]).toEqual({ file: "my-morf.csv", line: 2, column: 3, message: '"abc" is not a number' });
-    expect(res.problems[1]).toEqual({ file: "lerf.csv", line: 0, column: 0, message: "task places365_resnet50 is missing" });
+    // With the code and values a client needs to say it in its own language.
+    expect(res.problems[0]).toEqual({ file: "my-morf.csv", line: 2, column: 3, message: '"abc" is not a number', code: "notNumber", args: { cell: '"abc"' } });
+    expect(res.problems[1]).toEqual({
+      file: "lerf.csv",
+      line: 0,
+      column: 0,
+      message: "task places365_resnet50 is missing",
+      code: "taskMissing",
+      args: { task: "places365_resnet50" },
+    });
   });
 
   it("RankBoard ranks methods best first with per-protocol κ", async () => {

@@ -240,9 +240,10 @@ describe("scoreMethodFiles", () => {
       ok: false,
       omitted: 0,
       problems: [
-        { file: "morf.csv", line: 7, column: 1, message: 'unknown task "food_vgg16"' },
-        { file: "morf.csv", message: "task food_vgg19 is missing" },
-        { file: "lerf.csv", line: 2, column: 2, message: '"abc" is not a number' },
+        // Each with its code and values, for the web app to say it in the visitor's language.
+        { file: "morf.csv", line: 7, column: 1, message: 'unknown task "food_vgg16"', code: "unknownTask", args: { task: '"food_vgg16"' } },
+        { file: "morf.csv", message: "task food_vgg19 is missing", code: "taskMissing", args: { task: "food_vgg19" } },
+        { file: "lerf.csv", line: 2, column: 2, message: '"abc" is not a number', code: "notNumber", args: { cell: '"abc"' } },
       ],
     });
   });

@@ -6,6 +6,8 @@ export interface FileProblem {
   'line'?: (number);
   'column'?: (number);
   'message'?: (string);
+  'code'?: (string);
+  'args'?: ({[key: string]: string});
 }
 
 export interface FileProblem__Output {
@@ -13,4 +15,6 @@ export interface FileProblem__Output {
   'line': (number);
   'column': (number);
   'message': (string);
+  'code': (string);
+  'args': ({[key: string]: string});
 }
