@@ -84,7 +84,12 @@ export default function Leaderboard() {
         </nav>
       ) : null}
       <h2 data-testid="suite-name">{suite.name}</h2>
-      <p className="muted">{suite.description}</p>
+      {/* The suite's description is long (how every number was made): behind a summary, so the
+          board's own line and the tables come first. */}
+      <details className="suite-about" data-testid="suite-description">
+        <summary>{t("aboutSuite")}</summary>
+        <p className="muted">{suite.description}</p>
+      </details>
       <p className="muted">
         <Trans
           t={t}
