@@ -102,6 +102,15 @@ export function paginate<T>(rows: readonly T[], page: number, size = PAGE_SIZE):
   return { rows: rows.slice((current - 1) * size, current * size), page: current, pages, total: rows.length };
 }
 
+/**
+ * The page asked for in `param`; without one, the page that holds the row `id` (so a table opens
+ * where the reader's own row is), else page 1.
+ */
+export function pageHolding(url: URL, param: string, rows: readonly { id: string }[], id: string, size = PAGE_SIZE): number {
+  const at = rows.findIndex((r) => r.id === id);
+  return url.searchParams.has(param) || at < 0 ? pageParam(url, param) : Math.floor(at / size) + 1;
+}
+
 /** A page number from a query parameter; anything odd is page 1. */
 export function pageParam(url: URL, name: string): number {
   const n = Number(url.searchParams.get(name));

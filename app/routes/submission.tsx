@@ -15,7 +15,7 @@ import metarankHref from "~/styles/metarank.css?url";
 // Brings the AppLoadContext typing (context.uploads, filled by multer in server.ts).
 import type {} from "~/.server/context.server.ts";
 import { requireUser } from "~/.server/session.server.ts";
-import { chooseSuite, listSuites, pageParam, paginate } from "~/.server/board.server.ts";
+import { chooseSuite, listSuites, pageHolding, pageParam, paginate } from "~/.server/board.server.ts";
 import {
   draftView,
   filesOf,
@@ -53,8 +53,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const title = (await i18nServer.getFixedT(request, "submission"))("page.title");
   if (!suite) return { title, suite: null, suites: [], draft: null, quota: null, boards: null, flash: null, mapsRun: null };
   const [draft, quota, mapsRun] = await Promise.all([draftView(user.id, suite.id), submissionQuota(user.id), latestMapsRun(user.id, suite.id)]);
+  // The current board opens on the page that holds the researcher's own row (a walk found it on
+  // page 2, unseen); a page asked for in the address wins.
   const boards = draft.result
-    ? { original: paginate(draft.result.original, pageParam(url, "origPage")), current: paginate(draft.result.current, pageParam(url, "curPage")) }
+    ? {
+        original: paginate(draft.result.original, pageParam(url, "origPage")),
+        current: paginate(draft.result.current, pageHolding(url, "curPage", draft.result.current, "candidate")),
+      }
     : null;
   const submitted = url.searchParams.get("submitted") === "1";
   return {

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import {
   chooseSuite,
   formatMetascore,
+  pageHolding,
   paginate,
   rankByKappa,
   rankingSortParams,
@@ -181,5 +182,19 @@ describe("readSuiteFolder (make import-baselines)", () => {
     const suite = readSuiteFolder(path.resolve("seeds/suites/metarank-seed"));
     expect(suite.methods).toEqual([]);
     expect(suite.grid).toEqual([0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]);
+  });
+});
+
+describe("pageHolding", () => {
+  const rows = Array.from({ length: 20 }, (_, i) => ({ id: i === 10 ? "candidate" : `m${i}` }));
+  const url = (q = "") => new URL(`http://x/submission${q}`);
+  it("opens on the page that holds the row (8 a page: the 11th row is on page 2)", () => {
+    expect(pageHolding(url(), "curPage", rows, "candidate")).toBe(2);
+    expect(paginate(rows, pageHolding(url(), "curPage", rows, "candidate")).rows.map((r) => r.id)).toContain("candidate");
+  });
+  it("a page asked for wins, and without the row it is page 1", () => {
+    expect(pageHolding(url("?curPage=3"), "curPage", rows, "candidate")).toBe(3);
+    expect(pageHolding(url("?curPage=x"), "curPage", rows, "candidate")).toBe(1);
+    expect(pageHolding(url(), "curPage", rows, "nobody")).toBe(1);
   });
 });
