@@ -80,7 +80,7 @@ describe("/UserQuery", () => {
       body: new URLSearchParams({ ...full, question: "" }),
       headers: { "Accept-Language": "zh-CN" },
     });
-    expect(text(await res.text())).toContain("请输入你想问的问题");
+    expect(text(await res.text())).toContain("请输入您想问的问题");
   });
 
   it("names the words the model does not know and lists its vocabulary", async () => {
