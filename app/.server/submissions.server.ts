@@ -25,10 +25,10 @@ import {
 } from "./board.server.ts";
 import { readFields } from "./forms.server.ts";
 import { type UploadedFile, type UploadedFiles } from "./uploads.server.ts";
-
-export { ALGORITHM_MAX, EMAIL_MAX, INFO_MAX, MAX_UPLOAD_BYTES, MSG, dailyLimitMessage } from "~/lib/rules/submission.ts";
 import { messageRef, type MessageRef } from "~/lib/forms/messages.ts";
 import { problemMessage } from "~/lib/fileProblems.ts";
+
+export { ALGORITHM_MAX, EMAIL_MAX, INFO_MAX, MAX_UPLOAD_BYTES, MSG, dailyLimitMessage } from "~/lib/rules/submission.ts";
 import { ALGORITHM_MAX, EMAIL_MAX, INFO_MAX, MAX_UPLOAD_BYTES, MSG, dailyLimitMessage } from "~/lib/rules/submission.ts";
 
 /** How many submissions a user may still send in the rolling 24 hours, shown before the form (issue 12). */
