@@ -2,6 +2,7 @@
 // MariaDB database), migrations and seeds, a real sidecar process and the built web app.
 import { TEST_CALL_KEY } from "./callKey.ts";
 import { spawn, type ChildProcess } from "node:child_process";
+import { runOk } from "./command.ts";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
@@ -57,14 +58,8 @@ export async function createTestDatabase(kind = process.env.TEST_DB ?? "sqlite")
   throw new Error(`TEST_DB must be sqlite or mariadb, got ${kind}`);
 }
 
-function run(cmd: string[], env: NodeJS.ProcessEnv): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, cmd, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    p.stdout!.on("data", (d) => (out += d));
-    p.stderr!.on("data", (d) => (out += d));
-    p.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${cmd.join(" ")} exited ${code}:\n${out}`))));
-  });
+function run(cmd: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  return runOk(process.execPath, cmd, { cwd: ROOT, env });
 }
 
 async function waitFor(check: () => Promise<boolean>, what: string, proc: ChildProcess, log: () => string, ms = 60_000) {
