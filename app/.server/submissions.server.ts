@@ -143,16 +143,16 @@ function suiteRequest(suite: Suite) {
 }
 
 /**
- * Both files checked together: the case scores, or every problem twice over: `errors` in English
- * (FILE:LINE:COLUMN message, as the service formats them) and `messages` for a page to show in
- * its visitor's language.
+ * Both files checked together: the case scores, or every problem as `messages` for a page to show
+ * in its visitor's language, and the listed ones as the service wrote them in English (`errors`,
+ * FILE:LINE:COLUMN message) for a note stored in English (evaluations' scoreAgainstBoard).
  */
 export async function validatePair(suite: Suite, morf: { name: string; content: Buffer }, lerf: { name: string; content: Buffer }) {
   const res = await unary(rpc().metascore.ValidateResultFiles, { ...suiteRequest(suite), morf, lerf }, { deadlineMs: 15_000 });
   if (res.valid) return { ok: true as const, scores: res.scores };
   return {
     ok: false as const,
-    errors: withOmitted(res.errors, res.omittedErrors),
+    errors: res.errors,
     messages: withOmittedRef(res.problems.map(problemMessage), res.omittedErrors),
   };
 }
@@ -168,7 +168,6 @@ export async function validateSingle(suite: Suite, file: { name: string; content
   return withOmittedRef(res.problems.slice(0, res.problems.length / 2).map(problemMessage), res.omittedErrors / 2);
 }
 
-const withOmitted = (errors: string[], omitted: number) => (omitted > 0 ? [...errors, `… and ${omitted} more problem(s) not listed`] : errors);
 const withOmittedRef = (messages: MessageRef[], omitted: number) =>
   omitted > 0 ? [...messages, messageRef("submission:fileProblem.more", { count: omitted })] : messages;
 
