@@ -30,7 +30,9 @@ describe("interface languages in Chromium", () => {
       await page.getByRole("button", { name: "中文" }).click();
       await page.getByRole("navigation").getByRole("link", { name: "排行榜" }).waitFor({ state: "visible" });
       expect(await page.getAttribute("html", "lang")).toBe("zh-CN");
-      await expect(page.getByRole("heading", { name: "研究动机" }).isVisible()).resolves.toBe(true);
+      // A wait, not an instant check: without JavaScript the new page is still streaming in when
+      // the navigation (first in the HTML) shows; CI once looked before the heading had arrived.
+      await page.getByRole("heading", { name: "研究动机" }).waitFor({ state: "visible" });
       if (javaScriptEnabled) {
         // The Chinese glyphs come from the shipped web font, not the machine's fonts.
         await page.evaluate(() => document.fonts.ready);
