@@ -66,6 +66,16 @@ export default function GetStarted() {
         />
       </p>
       {suite ? (
+        // What the suite's numbers mean (a new-user walk found "patch size 2, filler 0 0 0" and the
+        // metascore's scale unexplained); the values are this suite's own.
+        <p data-testid="how-settings">
+          <Trans t={t} i18nKey="how.settings" values={{ patch: suite.patchSize, filler: suite.filler.join(" ") }} components={{ b: <b /> }} />
+        </p>
+      ) : null}
+      <p>
+        <Trans t={t} i18nKey="how.metascore" components={{ b: <b /> }} />
+      </p>
+      {suite ? (
         <>
           <h2>{t("suite.title")}</h2>
           {suites.length > 1 ? (

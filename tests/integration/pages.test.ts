@@ -57,6 +57,10 @@ describe(`public pages on ${process.env.TEST_DB}`, () => {
   it("the script generator needs a task and prints runnable commands of the chosen suite's tasks, each writing its own files", async () => {
     const c = new Client(stack.baseUrl);
     expect(await c.html("/Algorithm?generate=1&suite=metarank-local")).toContain("Please select at least one task!!");
+    // The suite's own settings, explained where the method is (patch size 2, filler 0 0 0), and the metascore's scale.
+    const explained = (await c.html("/Algorithm?suite=metarank-local")).replace(/<!-- -->/g, "");
+    expect(explained).toMatch(/data-testid="how-settings"[^>]*>[^]*?with 2, the image is cut into 2×2 squares[^]*?\(0 0 0 here\)/);
+    expect(explained).toContain("so 0 is its average");
     const html = await c.html("/Algorithm?generate=1&suite=metarank-local&method=Saliency&task=scenes_vgg&task=fashionmnist_resnet");
     const script = html.slice(html.indexOf('data-testid="generated-script"'));
     expect(script).toContain("npm run -s evaluate -- --suite metarank-local --method Saliency --task fashionmnist_resnet --out results/fashionmnist_resnet");
