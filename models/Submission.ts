@@ -34,6 +34,8 @@ export class Submission extends Model<InferAttributes<Submission>, InferCreation
   declare info: string;
   declare decidedBy: CreationOptional<number | null>;
   declare decidedAt: CreationOptional<Date | null>;
+  /** The administrator's reason for a rejection, shown to the submitter (null: none given). */
+  declare decisionNote: CreationOptional<string | null>;
   /** "verified": the files are the platform's own evaluation of the submitted maps; else "self-reported". */
   declare provenance: CreationOptional<Provenance>;
   /** The maps evaluation run that computed the files (verified only). */
@@ -66,6 +68,7 @@ Submission.init(
     info: { type: DataTypes.TEXT, allowNull: false },
     decidedBy: { type: DataTypes.INTEGER, allowNull: true },
     decidedAt: { type: DataTypes.DATE, allowNull: true },
+    decisionNote: { type: DataTypes.TEXT, allowNull: true },
     provenance: { type: DataTypes.STRING(16), allowNull: false, defaultValue: "self-reported" },
     evaluationRunId: { type: DataTypes.INTEGER, allowNull: true },
     createdAt: DataTypes.DATE,

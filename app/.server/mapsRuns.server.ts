@@ -6,8 +6,9 @@
 //
 // Everything the app can check without the models is checked here, before a job is queued, so
 // most mistakes get a message at once: a readable zip, one `.npy` per task and nothing else,
-// NumPy headers with a float dtype, C order, N×H×W or N×H×W×C, N = the split's size, sizes that
-// match the files. The sidecar checks the rest (H, W, C of each task, finite values) and its
+// NumPy headers with a float dtype, C order, N×H×W or N×H×W×C, N = the split's size, H, W and C
+// the task's input where the suite records its network, sizes that match the files. The sidecar
+// checks the rest (the same shapes against the models it loads, finite values) and its
 // message reaches the run's status. The upload was streamed to disk by the multipart middleware
 // (uploads.server.ts MAPS_UPLOAD); it is moved under var/uploads/maps before the row that names
 // it is written, and it stays there as the evidence behind the verified numbers.
@@ -23,6 +24,7 @@ import { MAPS_DAILY_LIMIT, MAPS_MAX_BYTES, MAPS_MAX_UNPACKED_BYTES, checkMapsSha
 import { checkAlgorithmName, cleanFileName, mapsDir, storeFile, storedPath } from "./submissions.server.ts";
 import { NpyError, NPY_HEADER_PREFIX_BYTES, parseNpyHeader } from "../../sidecar/inference/evaluation/npy.ts";
 import type { MessageRef } from "~/lib/forms/messages.ts";
+import { parseTaskModels } from "~/lib/taskModels.ts";
 import type { EvaluationState } from "../../models/EvaluationRun.ts";
 import type { TaskMaps } from "../../proto/generated/metarank/v1/TaskMaps.ts";
 
@@ -112,7 +114,12 @@ function npyProblem(task: string, err: NpyError): MessageRef {
  * Checks an uploaded maps zip against a suite without unpacking it: returns every problem
  * (a researcher fixes them all at once), or the entries to send, task by task in suite order.
  */
-export async function inspectMapsZip(file: string, tasks: readonly string[], images: number): Promise<{ ok: true } | { ok: false; errors: MessageRef[] }> {
+export async function inspectMapsZip(
+  file: string,
+  tasks: readonly string[],
+  images: number,
+  inputs: Record<string, readonly [number, number, number] | undefined> = {},
+): Promise<{ ok: true } | { ok: false; errors: MessageRef[] }> {
   let zip: yauzl.ZipFile;
   try {
     zip = await openZip(file);
@@ -149,7 +156,7 @@ export async function inspectMapsZip(file: string, tasks: readonly string[], ima
         else errors.push(mapsMessage("unreadable"));
         continue;
       }
-      const shape = checkMapsShape(task, header.shape, images);
+      const shape = checkMapsShape(task, header.shape, images, inputs[task]);
       if (shape) errors.push(shape);
       else if (e.uncompressedSize !== header.dataOffset + header.dataBytes)
         errors.push(mapsMessage("size", { task, expected: header.dataOffset + header.dataBytes, actual: e.uncompressedSize }));
@@ -201,7 +208,10 @@ export async function startMapsRun(user: JobUser, suite: Suite, upload: MapsUplo
     const today = await EvaluationRun.count({ where: { userId: user.id, kind: "maps", createdAt: { [Op.gte]: new Date(Date.now() - 86_400_000) } } });
     if (today >= MAPS_DAILY_LIMIT) return refuse(429, mapsMessage("daily", { count: MAPS_DAILY_LIMIT }));
 
-    const checked = await inspectMapsZip(upload.path, suite.tasks, suite.splitImages);
+    // Each task's input size, where the suite records its network, so H, W and C are checked now too.
+    const models = parseTaskModels(suite.taskModelsJson);
+    const inputs = Object.fromEntries(suite.tasks.map((task) => [task, models[task]?.input]));
+    const checked = await inspectMapsZip(upload.path, suite.tasks, suite.splitImages, inputs);
     if (!checked.ok) return refuse(400, checked.errors[0], checked.errors);
 
     // The file first, then the row that names it (a crash between leaves an unused file, never a dangling row).

@@ -479,8 +479,6 @@ export async function submitDraft(
   return { ok: true, ...id };
 }
 
-/** SQLite: BEGIN IMMEDIATE takes the write lock first, so read-then-write transactions never fail on upgrade. */
-
 // ---- history and approval ----
 
 export interface HistoryRow {
@@ -504,6 +502,8 @@ export interface HistoryRow {
   info: string;
   provenance: Provenance;
   evaluationRunId: number | null;
+  /** A rejection's reason for the submitter, if the administrator gave one. */
+  decisionNote: string | null;
   /** An approved method's standing on its board today (the leaderboard's numbers), else null. */
   current: { metascoreText: string; rank: number; boardSize: number } | null;
 }
@@ -555,6 +555,7 @@ export async function listSubmissions(filter: { userId?: number }, sort: History
     current: current.get(r.id) ?? null,
     provenance: r.provenance === Provenance.verified ? Provenance.verified : Provenance.selfReported,
     evaluationRunId: r.evaluationRunId,
+    decisionNote: r.decisionNote,
   }));
 }
 
@@ -598,8 +599,10 @@ export type DecisionOutcome = { ok: true; message: string } | { ok: false; messa
  * same moment exactly one changes the row, the other sees 0 rows and fails. An approval
  * fuses the method into its suite's board in the same transaction (suite row locked, so
  * approvals on one suite are serialized), so the board and the status change together.
+ * A rejection may carry a reason for the submitter (`note`, checked by the caller with
+ * decisionNoteProblem); it is written with the status, in the same UPDATE.
  */
-export async function decideSubmission(admin: { id: number }, id: number, decision: Decision): Promise<DecisionOutcome> {
+export async function decideSubmission(admin: { id: number }, id: number, decision: Decision, note = ""): Promise<DecisionOutcome> {
   const failed = decision === "approve" ? MSG.approveFailed : MSG.rejectFailed;
   const status: SubmissionStatus = decision === "approve" ? SubmissionStatus.approved : SubmissionStatus.rejected;
   const notInProcess: DecisionOutcome = { ok: false, message: failed, detail: "Only submissions that are In Process can be decided, and only once." };
@@ -628,7 +631,7 @@ export async function decideSubmission(admin: { id: number }, id: number, decisi
       try {
         const changed = await inWriteTransaction(async (transaction) => {
           const [affected] = await Submission.update(
-            { status, decidedBy: admin.id, decidedAt: new Date() },
+            { status, decidedBy: admin.id, decidedAt: new Date(), decisionNote: decision === "reject" && note ? note : null },
             { where: { id, status: SubmissionStatus.inProcess }, transaction },
           );
           if (affectedRows(affected) !== 1) return false;

@@ -31,6 +31,8 @@ export interface SubmissionRow {
   provenance: Provenance;
   /** The maps evaluation behind a verified submission. */
   evaluationRunId: number | null;
+  /** A rejection's reason, given by the administrator for the submitter. */
+  decisionNote: string | null;
 }
 
 /** The provenance badge (the boards' Source column uses the same words and colours). */
@@ -54,12 +56,22 @@ const STATUS_KEY: Record<SubmissionStatus, string> = {
   [SubmissionStatus.approved]: "table.approved",
 };
 
-export function StatusText({ status }: { status: SubmissionRow["status"] }) {
+export function StatusText({ status, note = null }: { status: SubmissionRow["status"]; note?: string | null }) {
   const { t } = useTranslation("submission");
-  return (
+  const text = (
     <span className={statusClass(status)} data-status={status}>
       {t(STATUS_KEY[status])}
     </span>
+  );
+  if (!note) return text;
+  // The administrator's reason under the status, as typed (line breaks kept).
+  return (
+    <>
+      {text}
+      <small className="decision-note" data-testid="decision-note">
+        {t("table.reason", { note })}
+      </small>
+    </>
   );
 }
 
@@ -167,7 +179,7 @@ export function SubmissionTable({
           body={(r: SubmissionRow) => <time dateTime={r.submitTime}>{formatTime(r.submitTime)}</time>}
         />
         <Column header={t("table.source")} body={(r: SubmissionRow) => <ProvenanceBadge provenance={r.provenance} />} />
-        <Column header={t("table.status")} body={(r: SubmissionRow) => <StatusText status={r.status} />} />
+        <Column header={t("table.status")} body={(r: SubmissionRow) => <StatusText status={r.status} note={r.decisionNote} />} />
         {extraColumns}
       </DataTable>
     </div>

@@ -5,18 +5,24 @@ import { apiPost, postOnly, idParam, json, readBodyFields } from "~/.server/api/
 import { ApiError, bilingual } from "~/.server/api/errors.server.ts";
 import { decideSubmission } from "~/.server/submissions.server.ts";
 import { SubmissionStatus } from "~/lib/rules/submissionStatus.ts";
+import { decisionNoteProblem } from "~/lib/rules/submission.ts";
 
 export const loader = postOnly;
 
 export const action = apiPost("admin", async ({ request, params, context, caller }) => {
   const id = idParam(params);
-  const { decision } = await readBodyFields(request, context);
+  const { decision, note: rawNote } = await readBodyFields(request, context);
   if (decision !== "approve" && decision !== "reject") throw new ApiError(400, "validation_failed", "submission:approval.unknownDecision");
-  const r = await decideSubmission(caller!.user, id, decision);
+  // The same rule as the approval page: a reason goes with a rejection, bounded.
+  const note = (rawNote ?? "").trim();
+  const problem = decisionNoteProblem(decision, note);
+  if (problem) throw new ApiError(400, "validation_failed", problem);
+  const r = await decideSubmission(caller!.user, id, decision, note);
   if (!r.ok) throw new ApiError(409, "conflict", r.message, r.detail ? { detail: bilingual(r.detail) } : undefined);
   return json({
     id,
     status: decision === "approve" ? SubmissionStatus.approved : SubmissionStatus.rejected,
+    note: note || null,
     message: bilingual(r.message),
   });
 });

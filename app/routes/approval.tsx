@@ -3,7 +3,7 @@
 // is a dialog; without it, ?confirm=ID&decision=… renders the same question as a page section.
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigate, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { Button } from "primereact/button";
 import { Column } from "primereact/column";
@@ -14,13 +14,14 @@ import { requireAdmin } from "~/.server/session.server.ts";
 import { MSG, decideSubmission, historySortParams, listSubmissions, type Decision } from "~/.server/submissions.server.ts";
 import { ProvenanceBadge, SubmissionTable, StatusText, type SubmissionRow } from "~/components/SubmissionTable.tsx";
 import { useHrefWith } from "~/components/RankTable.tsx";
-import { Notice } from "~/components/FieldError.tsx";
+import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { useHydrated } from "~/lib/useHydrated.ts";
 import { checkFormData } from "~/.server/forms.server.ts";
 import { useTranslation } from "react-i18next";
 import { i18nServer, requestLanguage } from "~/.server/i18n.server.ts";
 import { translateMessage } from "~/lib/forms/messages.ts";
 import { SubmissionStatus } from "~/lib/rules/submissionStatus.ts";
+import { DECISION_NOTE_MAX, decisionNoteProblem } from "~/lib/rules/submission.ts";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: metarankHref }];
 export const handle = { i18n: "submission" };
@@ -50,7 +51,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-type DecisionResult = { ok: false; message: string; detail?: string };
+type DecisionResult = { ok: false; message: string; detail?: string; note?: { value: string; problem: string } };
 
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
@@ -60,14 +61,20 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!Number.isInteger(id) || id <= 0 || (decision !== "approve" && decision !== "reject")) {
     return data<DecisionResult>({ ok: false, message: "submission:approval.unknownDecision" }, { status: 400 });
   }
-  const r = await decideSubmission(admin, id, decision);
+  const note = String(form.get("note") ?? "").trim();
+  const problem = decisionNoteProblem(decision, note);
+  // The question stays open with what was typed, and the field says what is wrong.
+  if (problem) return data<DecisionResult>({ ok: false, message: problem, note: { value: note.slice(0, 2 * DECISION_NOTE_MAX), problem } }, { status: 400 });
+  const r = await decideSubmission(admin, id, decision, note);
   if (r.ok) return redirect(`/approval?done=${decision === "approve" ? "approved" : "rejected"}`);
   return data<DecisionResult>({ ok: false, message: r.message, detail: r.detail }, { status: 409 });
 }
 
 export default function Approval() {
   const { rows, sort, dir, done, confirm } = useLoaderData<typeof loader>();
-  const failure = useActionData<typeof action>() as DecisionResult | undefined;
+  const result = useActionData<typeof action>() as DecisionResult | undefined;
+  // A refused reason is said beside its field when the rejection's question is open; otherwise on top.
+  const failure = result?.note && confirm?.decision === "reject" ? undefined : result;
   const hydrated = useHydrated();
   const toast = useRef<Toast>(null);
   const { t } = useTranslation("submission");
@@ -173,21 +180,43 @@ type Confirm = { id: number; decision: Decision; algorithm: string; username: st
 
 function DecisionForm({ confirm, onCancelHref }: { confirm: Confirm; onCancelHref: string }) {
   const busy = useNavigation().state !== "idle";
+  const failure = useActionData<typeof action>() as DecisionResult | undefined;
+  const { search } = useLocation();
   const { t } = useTranslation("submission");
+  const noteId = `decision-note-${confirm.id}`;
   return (
-    <Form method="post" action="/approval" className="decision-buttons" preventScrollReset>
+    // Posted with the page's query, so a refused reason comes back to this same open question.
+    <Form method="post" action={`/approval${search}`} className="decision-form" preventScrollReset>
       <input type="hidden" name="id" value={confirm.id} />
       <input type="hidden" name="decision" value={confirm.decision} />
-      <Link to={onCancelHref} className="p-button p-button-text" preventScrollReset replace>
-        {t("approval.cancel")}
-      </Link>
-      <Button
-        type="submit"
-        label={t("approval.confirm")}
-        severity={confirm.decision === "approve" ? "success" : "danger"}
-        loading={busy}
-        data-testid="confirm-decision"
-      />
+      {confirm.decision === "reject" ? (
+        <>
+          <label htmlFor={noteId}>{t("approval.noteLabel", { max: DECISION_NOTE_MAX })}</label>
+          <textarea
+            id={noteId}
+            name="note"
+            rows={3}
+            maxLength={DECISION_NOTE_MAX}
+            defaultValue={failure?.note?.value ?? ""}
+            aria-invalid={failure?.note ? true : undefined}
+            aria-describedby={failure?.note ? `${noteId}-error` : undefined}
+            data-testid="decision-note-field"
+          />
+          <FieldError id={`${noteId}-error`} message={failure?.note?.problem} />
+        </>
+      ) : null}
+      <div className="decision-buttons">
+        <Link to={onCancelHref} className="p-button p-button-text" preventScrollReset replace>
+          {t("approval.cancel")}
+        </Link>
+        <Button
+          type="submit"
+          label={t("approval.confirm")}
+          severity={confirm.decision === "approve" ? "success" : "danger"}
+          loading={busy}
+          data-testid="confirm-decision"
+        />
+      </div>
     </Form>
   );
 }

@@ -11,6 +11,8 @@ import { SEED_SUITE, csvBlob, lerfCsv, morfCsv } from "../integration/metarankFi
 
 let stack: Stack;
 let browser: Browser;
+/** Layout-Three's author, who reads the rejection's reason. */
+let submitter: Client;
 const SUITE = SEED_SUITE.id;
 
 async function submit(c: Client, algorithm: string, quality: number) {
@@ -34,6 +36,8 @@ beforeAll(async () => {
   [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
   await submit(await userClient(stack.baseUrl, "layout_a"), "Layout-One", 0.6);
   await submit(await userClient(stack.baseUrl, "layout_b"), "Layout-Two", 0.5);
+  submitter = await userClient(stack.baseUrl, "layout_c");
+  await submit(submitter, "Layout-Three", 0.4);
 }, 240_000);
 afterAll(async () => {
   await browser?.close();
@@ -98,4 +102,30 @@ describe("approval layout", () => {
       expect(intersects(toastBox, menuBox), `toast ${JSON.stringify(toastBox)} over user menu ${JSON.stringify(menuBox)}`).toBe(false);
       await ctx.close();
     });
+
+  it("a rejection's reason, typed in the dialog, reaches the submitter's history", async () => {
+    const admin = await adminClient(stack.baseUrl);
+    const ctx = await newContext(browser, stack.baseUrl, true);
+    await ctx.addCookies([...admin.cookies].map(([name, value]) => ({ name, value, url: stack.baseUrl })));
+    const page = await ctx.newPage();
+    await gotoHydrated(page, "/approval");
+    const row = page.locator("tr", { hasText: "Layout-Three" });
+    await row.getByRole("link", { name: "Reject" }).click();
+    const dialog = page.getByRole("dialog");
+    const reason = "The LeRF curve is the MoRF curve reversed.\nPlease evaluate both orders.";
+    await dialog.getByLabel(/Reason for the submitter/).fill(reason);
+    await dialog.getByRole("button", { name: "Confirm" }).click();
+    await page.locator(".p-toast-message", { hasText: "You have rejected this submission!" }).waitFor({ timeout: 15_000 });
+    await ctx.close();
+
+    const own = await newContext(browser, stack.baseUrl, false);
+    await own.addCookies([...submitter.cookies].map(([name, value]) => ({ name, value, url: stack.baseUrl })));
+    const history = await own.newPage();
+    await history.goto("/history");
+    const note = history.locator("tr", { hasText: "Layout-Three" }).getByTestId("decision-note");
+    await note.waitFor({ state: "visible" });
+    // As typed, with its line break.
+    expect(await note.innerText()).toBe(`Reason: ${reason}`);
+    await own.close();
+  });
 });

@@ -19,7 +19,7 @@ let contract: Contract;
 let userToken: string;
 let adminToken: string;
 let userPage: Client;
-let suite: { id: string; tasks: string[]; grid: number[] };
+let suite: { id: string; tasks: string[]; grid: number[]; mapsImages: number | null; taskInputs: Record<string, [number, number, number] | null> };
 
 const RATE_PER_MINUTE = 40;
 
@@ -133,10 +133,14 @@ describe("public reads", () => {
   it("lists suites with tasks, grid, patch size and kit address, anonymously or with a token", async () => {
     const anon = await call("GET", "/api/v1/suites");
     expect(anon.status).toBe(200);
-    const suites = anon.body.suites as { id: string; tasks: string[]; grid: number[]; patchSize: number; kitUrl: string; isDefault: boolean }[];
+    const suites = anon.body.suites as (typeof suite & { patchSize: number; kitUrl: string; isDefault: boolean })[];
     const chosen = suites.find((s) => s.isDefault)!;
     expect(chosen.tasks.length).toBeGreaterThan(0);
     expect(chosen.kitUrl).toBe(`/suites/${chosen.id}/kit.zip`);
+    // What a maps zip must hold: N maps per task of each task's input size (Fashion-MNIST's 28×28×1 here).
+    expect(chosen.mapsImages).toBe(1000);
+    expect(chosen.taskInputs.fashionmnist_resnet).toEqual([28, 28, 1]);
+    expect(Object.keys(chosen.taskInputs)).toEqual(chosen.tasks);
     suite = chosen;
     expect((await call("GET", "/api/v1/suites", { token: userToken })).body).toEqual(anon.body);
   });
@@ -253,6 +257,10 @@ describe("scoring and submitting", () => {
     expect((await call("GET", "/api/v1/decisions", { token: userToken })).status).toBe(403);
     a = await call("POST", `/api/v1/submissions/${submissionId}/decision`, { token: adminToken, json: { decision: "maybe" } });
     expect(a.status).toBe(400);
+    // A reason goes with a rejection only (the approval page's rule), in both languages.
+    a = await call("POST", `/api/v1/submissions/${submissionId}/decision`, { token: adminToken, json: { decision: "approve", note: "nice" } });
+    expect(a.status).toBe(400);
+    expect(errorOf(a).message).toEqual({ en: "A reason can be given with a rejection only.", zh: "只有驳回时才能填写理由。" });
     a = await call("POST", `/api/v1/submissions/${submissionId}/decision`, { token: adminToken, json: { decision: "approve" } });
     expect(a.status).toBe(200);
     expect(a.body).toMatchObject({ id: submissionId, status: "Approved" });
@@ -262,16 +270,26 @@ describe("scoring and submitting", () => {
     expect((decisions.body.decisions as { id: number; decidedBy: string; status: string }[]).find((d) => d.id === submissionId)).toMatchObject({
       decidedBy: "root-admin",
       status: "Approved",
+      note: null,
     });
     const board = await call("GET", `/api/v1/suites/${suite.id}/board`);
     expect((board.body.rows as { algorithm: string }[]).some((r) => r.algorithm === "API Method")).toBe(true);
   });
 });
 
-/** A zip of `<task>.npy` maps for every task (N maps of h×w); `skip` leaves a task out. */
-function mapsZip(n: number, h: number, w: number, skip?: string): Promise<Blob> {
+/**
+ * A zip of `<task>.npy` maps for every task, N maps of the task's input size (the suite's
+ * taskInputs), all `fill`; `skip` leaves a task out. NaN maps pass the app's checks (count,
+ * dtype, shape) and are refused by the sidecar when the job starts, which checks every value:
+ * the job ends at once, failed, instead of evaluating 1,000 images per task in the background.
+ */
+function mapsZip(n: number, fill: number, skip?: string): Promise<Blob> {
   const zip = new yazl.ZipFile();
-  for (const task of suite.tasks) if (task !== skip) zip.addBuffer(Buffer.from(writeNpy(new Float32Array(n * h * w).fill(0.5), [n, h, w])), `${task}.npy`);
+  for (const task of suite.tasks) {
+    if (task === skip) continue;
+    const [h, w] = suite.taskInputs[task]!;
+    zip.addBuffer(Buffer.from(writeNpy(new Float32Array(n * h * w).fill(fill), [n, h, w])), `${task}.npy`);
+  }
   zip.end();
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -281,9 +299,8 @@ function mapsZip(n: number, h: number, w: number, skip?: string): Promise<Blob> 
   });
 }
 
-/** Maps per task the default suite's evaluation split needs (suite.json evaluation.images). */
-const images = () =>
-  (JSON.parse(fs.readFileSync(path.join(ROOT, `seeds/suites/${suite.id}/suite.json`), "utf8")) as { evaluation: { images: number } }).evaluation.images;
+/** Maps per task the default suite's evaluation split needs, as the API says it (suite.json evaluation.images). */
+const images = () => suite.mapsImages!;
 
 describe("maps evaluations", () => {
   const mapsForm = async (method: string, zip: Blob) => {
@@ -297,7 +314,7 @@ describe("maps evaluations", () => {
     const missing = suite.tasks[suite.tasks.length - 1];
     const a = await call("POST", `/api/v1/suites/${suite.id}/maps`, {
       token: userToken,
-      form: await mapsForm("Maps method", await mapsZip(images(), 2, 2, missing)),
+      form: await mapsForm("Maps method", await mapsZip(images(), 0.5, missing)),
     });
     expect(a.status).toBe(400);
     const problems = errorOf(a).details!.problems as { en: string; zh: string }[];
@@ -305,9 +322,9 @@ describe("maps evaluations", () => {
   });
 
   it("queues a maps job that its owner can poll and nobody else can see", async () => {
-    // Maps of 2×2 pixels pass the app's checks (count, dtype, shape rank) and are refused by the
-    // sidecar, which knows each model's input size: the job ends quickly, failed, with its message.
-    const a = await call("POST", `/api/v1/suites/${suite.id}/maps`, { token: userToken, form: await mapsForm("Maps method", await mapsZip(images(), 2, 2)) });
+    // Maps holding NaN pass the app's checks and are refused by the sidecar, which reads every
+    // value: the job ends quickly, failed, with its message.
+    const a = await call("POST", `/api/v1/suites/${suite.id}/maps`, { token: userToken, form: await mapsForm("Maps method", await mapsZip(images(), NaN)) });
     expect(a.status, JSON.stringify(a.body)).toBe(202);
     const url = a.body.url as string;
     expect(a.headers.get("Location")).toBe(url);
@@ -319,7 +336,7 @@ describe("maps evaluations", () => {
       job = await call("GET", url, { token: userToken });
     }
     expect(job.body.state).toBe("failed");
-    expect((job.body.error as { en: string }).en.length).toBeGreaterThan(0);
+    expect((job.body.error as { en: string }).en).toMatch(/maps must hold finite numbers; the first NaN is at \[0, 0, 0\]/);
     const stranger = (await createTokenOnProfile(await userClient(stack.baseUrl, "job_stranger"), "s")).secret;
     expect((await call("GET", url, { token: stranger })).status).toBe(404);
     expect((await call("GET", url, { token: adminToken })).status).toBe(200);
@@ -337,7 +354,7 @@ describe("docs/api.md", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "metarank-api-docs-"));
     fs.writeFileSync(path.join(dir, "morf.csv"), suiteCsv(suite.tasks, suite.grid, 0.2));
     fs.writeFileSync(path.join(dir, "lerf.csv"), suiteCsv(suite.tasks, suite.grid, 0.8));
-    fs.writeFileSync(path.join(dir, "maps.zip"), Buffer.from(await (await mapsZip(images(), 2, 2)).arrayBuffer()));
+    fs.writeFileSync(path.join(dir, "maps.zip"), Buffer.from(await (await mapsZip(images(), NaN)).arrayBuffer()));
     // The real curl, asked to also write each answer's status to stderr (stdout stays the example's).
     const prelude = `curl() { command curl --write-out '%{stderr}HTTP %{http_code}\\n' "$@"; }\n`;
     for (const block of blocks) {

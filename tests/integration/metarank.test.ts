@@ -255,10 +255,28 @@ describe("submission", () => {
     const id = await latestSubmissionId(admin, "Bob-Grad");
     const html = decode(await admin.html("/approval"));
     expect(html).toMatch(new RegExp(`details-${id}[^]*?Algorithm file[^]*?Not Provided`));
-    const rejected = await admin.post("/approval", { id: String(id), decision: "reject" });
+    // A reason goes with a rejection only, and is bounded; a refused one leaves the question open
+    // (the form posts with the page's query) with what was typed and the field's message.
+    const question = `/approval?confirm=${id}&decision=reject`;
+    const tooLong = await admin.post(question, { id: String(id), decision: "reject", note: "x".repeat(1001) });
+    expect(tooLong.status).toBe(400);
+    const refusedPage = decode(await tooLong.text());
+    expect(refusedPage).toContain("At most 1000 characters, please.");
+    expect(refusedPage).toMatch(/<textarea[^>]*name="note"[^>]*>x{1001}<\/textarea>/);
+    const onApproval = await admin.post("/approval", { id: String(id), decision: "approve", note: "well done" });
+    expect(onApproval.status).toBe(400);
+    expect(decode(await onApproval.text())).toContain("A reason can be given with a rejection only.");
+    expect(decode(await bob.html("/history"))).toMatch(/status-inprocess[^>]*>In Process/);
+    const reason = "The LeRF file repeats the MoRF curve.\nPlease re-run <both> orders.";
+    const rejected = await admin.post(question, { id: String(id), decision: "reject", note: `  ${reason}  ` });
     expect(rejected.status).toBe(302);
     expect(decode(await admin.html(location(rejected)!))).toContain("You have rejected this submission!");
-    expect(decode(await bob.html("/history"))).toMatch(/status-rejected[^>]*>Rejected/);
+    // The submitter reads the reason under the status, as typed (escaped, line break kept).
+    const bobHistory = decode(await bob.html("/history")).replace(/<!-- -->/g, "");
+    expect(bobHistory).toMatch(/status-rejected[^>]*>Rejected/);
+    expect(bobHistory).toContain(`Reason: ${reason.replace("<both>", "&lt;both&gt;")}`);
+    const zh = decode(await (await bob.request("/history", { headers: { "Accept-Language": "zh-CN" } })).text()).replace(/<!-- -->/g, "");
+    expect(zh).toContain(`理由：${reason.replace("<both>", "&lt;both&gt;")}`);
     expect(decode(await admin.html(`/leaderboard?suite=${SUITE}`))).not.toContain("Bob-Grad");
     expect(decode(await bob.html("/history"))).not.toContain("Alice-CAM");
   });

@@ -61,6 +61,10 @@ with zipfile.ZipFile(out, "w") as z:
             maps = maps[:5]
         if variant == "int" and i == 0:
             maps = (maps * 100).astype(np.int64)
+        if variant == "channels-first" and i == 0:
+            maps = maps[:, None, :, :]
+        if variant == "grid" and i == 1:
+            maps = rng.random((shape[0], 32, 32), dtype=np.float32)
         buf = io.BytesIO()
         np.save(buf, maps)
         z.writestr(task + ".npy", buf.getvalue())
@@ -126,6 +130,9 @@ describe("verified results from uploaded attribution maps", () => {
       ["count", new RegExp(`${TASKS[1]}.npy holds 5 maps; the task has ${N} evaluation images`)],
       ["int", new RegExp(`${TASKS[0]}.npy: expected float32 or float16, got`)],
       ["extra", /notes.txt is not a task of this suite/],
+      // PyTorch's layout, named with its fix; a map of the wrong size, with the task's own.
+      ["channels-first", new RegExp(`${TASKS[0]}.npy has shape \\(${N}, 1, 28, 28\\), channels first \\(N×C×H×W\\); this task's images are 28×28×1`)],
+      ["grid", new RegExp(`${TASKS[1]}.npy has shape \\(${N}, 32, 32\\); this task's images are 28×28 pixels, so its maps must be N×28×28 or N×28×28×1`)],
     ];
     // Every file first: a slow python step between two requests would let a kept-alive connection
     // time out under the next POST (a client-side race that has nothing to do with the server).

@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document of /api/v1, served at /api/v1/openapi.json. tests/integration/api.test.ts
 // checks every answer of every endpoint against it (ajv, JSON Schema 2020-12) and that its paths
 // are exactly the route files app/routes/api.v1.*: change an endpoint and this together.
-import { ALGORITHM_MAX, EMAIL_MAX, INFO_MAX, MAX_UPLOAD_BYTES } from "~/lib/rules/submission.ts";
+import { ALGORITHM_MAX, DECISION_NOTE_MAX, EMAIL_MAX, INFO_MAX, MAX_UPLOAD_BYTES } from "~/lib/rules/submission.ts";
 import { SUBMISSION_STATUSES } from "~/lib/rules/submissionStatus.ts";
 import { PROVENANCES } from "~/lib/rules/provenance.ts";
 import { API_COMPUTE_PER_HOUR, API_RATE_PER_MINUTE } from "./limits.server.ts";
@@ -339,6 +339,17 @@ export const openApiDocument = {
         acceptsSelfReported: { type: "boolean", description: "false: the suite takes only verified results (maps evaluated by the platform)." },
         methods: int({ minimum: 0 }),
         kitUrl: str({ description: "Download of the suite's kit (images, labels, models)." }),
+        mapsImages: nullable(
+          int({
+            minimum: 1,
+            description: "Maps per task a maps zip holds (the evaluation split's size); null: the platform cannot evaluate maps for this suite.",
+          }),
+        ),
+        taskInputs: {
+          type: "object",
+          additionalProperties: nullable({ type: "array", items: int({ minimum: 1 }), minItems: 3, maxItems: 3 }),
+          description: "Each task's input [height, width, channels]: its maps are N×H×W or N×H×W×C. Null where the task's network is not on this server.",
+        },
       }),
       BoardRow: object({
         rank: int({ minimum: 1 }),
@@ -399,6 +410,7 @@ export const openApiDocument = {
         email: str(),
         info: str(),
         current: nullable(object({ metascoreText: str(), rank: int({ minimum: 1 }), boardSize: int({ minimum: 1 }) })),
+        decisionNote: nullable(str({ description: "The administrator's reason for a rejection, when one was given." })),
       }),
       Job: object({
         id: int({ minimum: 1 }),
@@ -419,8 +431,14 @@ export const openApiDocument = {
         createdAt: str({ format: "date-time" }),
         finishedAt: nullable(str({ format: "date-time" })),
       }),
-      DecisionRequest: object({ decision: str({ enum: ["approve", "reject"] }) }),
-      DecisionResult: object({ id: int({ minimum: 1 }), status: str({ enum: ["Approved", "Rejected"] }), message: ref("Bilingual") }),
+      DecisionRequest: object(
+        {
+          decision: str({ enum: ["approve", "reject"] }),
+          note: str({ maxLength: DECISION_NOTE_MAX, description: "With a rejection only: the reason, shown to the submitter in their history." }),
+        },
+        ["decision"],
+      ),
+      DecisionResult: object({ id: int({ minimum: 1 }), status: str({ enum: ["Approved", "Rejected"] }), note: nullable(str()), message: ref("Bilingual") }),
       DecisionRecord: object({
         id: int({ minimum: 1 }),
         suite: str(),
@@ -429,6 +447,7 @@ export const openApiDocument = {
         status: str({ enum: ["Approved", "Rejected"] }),
         decidedBy: nullable(str()),
         decidedAt: nullable(str({ format: "date-time" })),
+        note: nullable(str()),
       }),
     } as Record<string, unknown>,
   },

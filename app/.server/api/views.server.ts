@@ -24,6 +24,9 @@ export function suiteView(s: SuiteSummary) {
     acceptsSelfReported: s.acceptsSelfReported,
     methods: s.methods,
     kitUrl: kitUrl(s.id),
+    // What a maps zip must hold: N maps per task, each H×W (or H×W×C) of the task's input.
+    mapsImages: s.splitImages,
+    taskInputs: Object.fromEntries(s.tasks.map((task) => [task, s.taskModels[task]?.input ?? null])),
   };
 }
 
@@ -97,6 +100,7 @@ export function submissionView(r: HistoryRow) {
     email: r.email,
     info: r.info,
     current: r.current,
+    decisionNote: r.decisionNote,
   };
 }
 
@@ -120,5 +124,6 @@ export async function decisionsView(limit: number) {
     status: r.status,
     decidedBy: r.decidedBy !== null ? (users.get(r.decidedBy) ?? "(deleted user)") : null,
     decidedAt: r.decidedAt ? r.decidedAt.toISOString() : null,
+    note: r.decisionNote,
   }));
 }

@@ -34,6 +34,9 @@ export const MAPS_MSG = {
   rank: "submission:maps.msg.rank",
   count: "submission:maps.msg.count",
   size: "submission:maps.msg.size",
+  channelsFirst: "submission:maps.msg.channelsFirst",
+  grid: "submission:maps.msg.grid",
+  channels: "submission:maps.msg.channels",
   refused: "submission:maps.msg.refused",
   attached: "submission:maps.msg.attached",
 } as const;
@@ -41,10 +44,23 @@ export const MAPS_MSG = {
 export const mapsMessage = (key: keyof typeof MAPS_MSG, values?: Record<string, string | number>): MessageRef =>
   values ? messageRef(MAPS_MSG[key], values) : MAPS_MSG[key];
 
-/** The shapes a task's maps may have: N×H×W, or N×H×W×C (summed over channels, as the engine does). */
-export function checkMapsShape(task: string, shape: readonly number[], images: number): MessageRef | null {
+/**
+ * The shapes a task's maps may have: N×H×W, or N×H×W×C (summed over channels, as the engine does).
+ * `input` is the task's [height, width, channels] where the suite records its network
+ * (suites.task_models_json); without it the sidecar checks H, W and C when the job runs. The
+ * commonest mistake, PyTorch's channels-first N×C×H×W, is named with the transpose that fixes it.
+ */
+export function checkMapsShape(task: string, shape: readonly number[], images: number, input?: readonly [number, number, number] | null): MessageRef | null {
   if (shape.length !== 3 && shape.length !== 4) return mapsMessage("rank", { task, shape: `(${shape.join(", ")})` });
   if (shape[0] !== images) return mapsMessage("count", { task, expected: images, actual: shape[0] });
+  if (!input) return null;
+  const [h, w, c] = input;
+  const dims = `(${shape.join(", ")})`;
+  const channelsLast = shape[1] === h && shape[2] === w && (shape.length === 3 || shape[3] === c);
+  if (!channelsLast && shape.length === 4 && shape[1] === c && shape[2] === h && shape[3] === w)
+    return mapsMessage("channelsFirst", { task, shape: dims, h, w, c });
+  if (shape[1] !== h || shape[2] !== w) return mapsMessage("grid", { task, shape: dims, h, w, c });
+  if (shape.length === 4 && shape[3] !== c) return mapsMessage("channels", { task, shape: dims, c });
   return null;
 }
 

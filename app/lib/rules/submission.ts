@@ -2,7 +2,8 @@
 // server adds, and every limit, shared by the page (checks before a byte is sent) and the server
 // (the authority). The 500 KB upload limit lives here once; app/.server/uploads.server.ts reads it.
 
-import { messageRef } from "../forms/messages.ts";
+import { messageRef, type MessageRef } from "../forms/messages.ts";
+import { checkText } from "../forms/text.ts";
 
 /** The seed's words (000 §5, §8) plus the few messages the server adds, as message refs (app/locales/<lng>/submission.json). */
 export const MSG = {
@@ -39,6 +40,7 @@ export const MSG = {
   unknownAction: "submission:msg.unknownAction",
   verifiedOnly: "submission:msg.verifiedOnly",
   selfReportedApproval: "submission:msg.selfReportedApproval",
+  noteOnlyOnReject: "submission:msg.noteOnlyOnReject",
 } as const;
 
 /** The seeds' "less than 500KB" for result files and the algorithm file (500 × 1024 bytes). */
@@ -47,5 +49,18 @@ export const EMAIL_MAX = 255;
 export const ALGORITHM_MAX = 200;
 /** A few paragraphs with references; an admin reads every one on the approval page (issue 11: 8 MiB was accepted). */
 export const INFO_MAX = 5000;
+
+/** A rejection's reason for the submitter: a few sentences, multi-line (the approval form's maxLength too). */
+export const DECISION_NOTE_MAX = 1000;
+
+/**
+ * What is wrong with a decision's note, if anything: it goes with a rejection only (an approval's
+ * message is the board itself), at most DECISION_NOTE_MAX characters, no control characters.
+ * `note` is the trimmed field ("" when none was given).
+ */
+export function decisionNoteProblem(decision: "approve" | "reject", note: string): MessageRef | undefined {
+  if (note && decision !== "reject") return MSG.noteOnlyOnReject;
+  return checkText(note, { max: DECISION_NOTE_MAX, multiline: true, trim: false });
+}
 
 export const dailyLimitMessage = (n: number) => (n === 1 ? MSG.dailyLimitOne : messageRef(MSG.dailyLimit, { count: n }));
