@@ -121,7 +121,7 @@ describe(`accounts and admin pages in both languages on ${process.env.TEST_DB}`,
       expect.arrayContaining(["Please choose a suite.", "The image limit must be a whole number from 1 to 1000."]),
     );
     expect(alerts(await (await zh.post("/admin/evaluations", start)).text())).toEqual(
-      expect.arrayContaining(["请选择一个评测集。", "请选择一种归因方法。", "图像数量必须是 1 到 1000 之间的整数。"]),
+      expect.arrayContaining(["请选择一个评测套件。", "请选择一种归因方法。", "图像数量必须是 1 到 1000 之间的整数。"]),
     );
 
     const ranking = visible(await zh.html("/admin/ranking?edit=1"));
