@@ -3,6 +3,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { sequelize } from "../models/index.ts";
+import { migrate } from "../models/migrate.ts";
 import { SEED_STEPS } from "./steps/index.ts";
 
 export async function seed(): Promise<string[]> {
@@ -14,7 +15,10 @@ export async function seed(): Promise<string[]> {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   // Stored pictures and secrets are the service account's alone (docs/security.md).
   process.umask(0o077);
-  seed()
+  // --migrate: the migrations first, in this same process (each test stack does both; one
+  // process start instead of two).
+  (process.argv.includes("--migrate") ? migrate() : Promise.resolve([]))
+    .then(() => seed())
     .then((lines) => {
       for (const l of lines) console.log(l);
       return sequelize.close();

@@ -166,8 +166,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       // Awaited below; a failure meanwhile must not surface as an unhandled rejection.
       sidecarUp.catch(() => undefined);
     }
-    await run(["--import", "tsx", "models/migrate.ts"], env);
-    await run(["--import", "tsx", "seeds/seed.ts"], env);
+    await run(["--import", "tsx", "seeds/seed.ts", "--migrate"], env);
     await sidecarUp;
     web = launch("server.ts");
     await webUp();
