@@ -51,6 +51,13 @@ describe("text fields", () => {
     expect(checkText("x".repeat(11), { max: 10 })).toBe(messageRef("forms:tooLong", { max: 10 }));
     expect(checkText("a\u0000", { max: 10 })).toBe("forms:controlCharacters");
   });
+  it("count a multi-line field's line break once, as the browser's maxLength does (forms send CR LF)", () => {
+    // Ten lines of 99 characters and one more: 1,000 in the box, 1,009 as sent.
+    const sent = Array.from({ length: 10 }, () => "x".repeat(99)).join("\r\n") + "x";
+    expect(checkText(sent, { max: 1000, multiline: true })).toBeUndefined();
+    expect(checkText(sent + "x", { max: 1000, multiline: true })).toBe(messageRef("forms:tooLong", { max: 1000 }));
+    expect(textField({ max: 10, multiline: true }).parse("a\r\nb\rc")).toBe("a\nb\nc");
+  });
   it("required fields give their own message; optional ones read as empty", () => {
     const schema = z.object({
       name: textField({ max: 20, required: "forms:required" }),

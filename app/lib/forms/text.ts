@@ -17,6 +17,13 @@ export const TEXT_MESSAGES = {
   required: messageRef("forms:required"),
 } as const;
 
+/**
+ * A browser sends every line break of a textarea as CR LF (HTML's form submission) but counts it
+ * as one character against maxLength; stored and counted as LF, a field that fits the box fits
+ * the rule (a new-user walk had a 1,000-character reason refused without JavaScript).
+ */
+export const normalizeLineBreaks = (value: string) => value.replace(/\r\n?/g, "\n");
+
 export function hasControlCharacters(value: string, multiline = false): boolean {
   return (multiline ? CONTROL_MULTILINE : CONTROL_SINGLE_LINE).test(value);
 }
@@ -43,6 +50,7 @@ export function textField(rule: TextRule): z.ZodType<string, z.ZodTypeDef, unkno
   // value inside the pipeline (its coercion rewrites every ZodString it finds).
   const checks = z
     .any()
+    .transform((v: string) => (rule.multiline ? normalizeLineBreaks(v) : v))
     .transform((v: string) => (trim ? v.trim() : v))
     .superRefine((v, ctx) => {
       if (hasControlCharacters(v, rule.multiline)) ctx.addIssue({ code: z.ZodIssueCode.custom, message: TEXT_MESSAGES.control });
