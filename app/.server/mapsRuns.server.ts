@@ -107,6 +107,10 @@ function npyProblem(task: string, err: NpyError): MessageRef {
   if (err.problem === "dtype") return mapsMessage("dtype", { task, detail: err.message.match(/got (.+?);/)?.[1] ?? err.message });
   if (err.problem === "byte-order") return mapsMessage("byteOrder", { task });
   if (err.problem === "fortran-order") return mapsMessage("fortran", { task });
+  // The two a researcher meets most get their own sentence in each language; the rest (a
+  // malformed header, an unknown version) keep the reader's English detail.
+  if (err.problem === "not-npy") return mapsMessage("notNumpy", { task });
+  if (err.problem === "truncated") return mapsMessage("truncatedNpy", { task });
   return mapsMessage("notNpy", { task, detail: err.message });
 }
 

@@ -160,6 +160,9 @@ function useResultToasts(toast: React.RefObject<Toast>, result: SubmissionAction
       if (result.warning) toast.current.show({ severity: "warn", summary: translateMessage(t, result.warning), life: TOAST_LIFE });
       return;
     }
+    // The maps form lists its problems in place, under its own heading and fields: a toast of the
+    // same lines covered that list (a new-user walk saw one problem four times).
+    if (result.intent === "upload-maps") return;
     const messages = [...new Set([...Object.values(result.errors ?? {}), ...(result.message ? [result.message] : [])])];
     for (const m of messages) toast.current.show({ severity: "error", summary: translateMessage(t, m), life: TOAST_LIFE });
     if (result.fileErrors?.length)
@@ -369,13 +372,18 @@ export default function SubmissionPage() {
             ) : null}
             <PythonStep suiteId={suite.id} current={draft.pythonName} hydrated={hydrated} toast={toast} error={submitResult?.errors?.python} />
             <div className="field">
-              <label htmlFor="email">{t("page.email")}</label>
-              <InputText id="email" name="email" type="email" maxLength={EMAIL_MAX} aria-describedby="email-error" />
+              {/* Both are required (the seed's messages say so after Submit); the labels say it before. */}
+              <label htmlFor="email">
+                {t("page.email")} <span className="muted">{t("page.requiredHint")}</span>
+              </label>
+              <InputText id="email" name="email" type="email" maxLength={EMAIL_MAX} aria-required="true" aria-describedby="email-error" />
               <FieldError id="email-error" message={submitResult?.errors?.email} />
             </div>
             <div className="field">
-              <label htmlFor="info">{t("page.info")}</label>
-              <InputTextarea id="info" name="info" rows={5} maxLength={INFO_MAX} aria-describedby="info-error" />
+              <label htmlFor="info">
+                {t("page.info")} <span className="muted">{t("page.requiredHint")}</span>
+              </label>
+              <InputTextarea id="info" name="info" rows={5} maxLength={INFO_MAX} aria-required="true" aria-describedby="info-error" />
               <FieldError id="info-error" message={submitResult?.errors?.info} />
             </div>
             <Button type="submit" label={t("page.submitButton")} icon="pi pi-send" loading={submitting} />

@@ -139,6 +139,8 @@ describe("the researcher's loop: tutorial → kit → numpy maps → verified ro
     await expect(section.getByText(missing).count()).resolves.toBe(1);
     await expect(page.locator("#maps-file").getAttribute("aria-describedby")).resolves.toBe("maps-file-error");
     await expect(page.getByTestId("maps-run").count()).resolves.toBe(0);
+    // In place only: no toast repeats it over the list.
+    await expect(page.locator(".p-toast-message", { hasText: missing }).count()).resolves.toBe(0);
 
     // The good maps: from here on the page must not reload (a marker on window survives only client-side navigation).
     await page.evaluate(() => ((window as unknown as { loopMarker: number }).loopMarker = 13));

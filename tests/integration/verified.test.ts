@@ -66,7 +66,10 @@ with zipfile.ZipFile(out, "w") as z:
         if variant == "grid" and i == 1:
             maps = rng.random((shape[0], 32, 32), dtype=np.float32)
         buf = io.BytesIO()
-        np.save(buf, maps)
+        if variant == "npz" and i == 0:
+            np.savez(buf, maps=maps)
+        else:
+            np.save(buf, maps)
         z.writestr(task + ".npy", buf.getvalue())
     if variant == "extra":
         z.writestr("notes.txt", "hello")
@@ -132,6 +135,8 @@ describe("verified results from uploaded attribution maps", () => {
       ["extra", /notes.txt is not a task of this suite/],
       // PyTorch's layout, named with its fix; a map of the wrong size, with the task's own.
       ["channels-first", new RegExp(`${TASKS[0]}.npy has shape \\(${N}, 1, 28, 28\\), channels first \\(N×C×H×W\\); this task's images are 28×28×1`)],
+      // np.savez instead of np.save: named, in both languages without the reader's English.
+      ["npz", new RegExp(`${TASKS[0]}.npy is not a NumPy .npy file: it does not start with \\\\x93NUMPY \\(an .npz, a pickle or another format\\?\\)`)],
       ["grid", new RegExp(`${TASKS[1]}.npy has shape \\(${N}, 32, 32\\); this task's images are 28×28 pixels, so its maps must be N×28×28 or N×28×28×1`)],
     ];
     // Every file first: a slow python step between two requests would let a kept-alive connection

@@ -28,6 +28,8 @@ export const MAPS_MSG = {
   duplicate: "submission:maps.msg.duplicate",
   missingTask: "submission:maps.msg.missingTask",
   notNpy: "submission:maps.msg.notNpy",
+  notNumpy: "submission:maps.msg.notNumpy",
+  truncatedNpy: "submission:maps.msg.truncatedNpy",
   dtype: "submission:maps.msg.dtype",
   byteOrder: "submission:maps.msg.byteOrder",
   fortran: "submission:maps.msg.fortran",
