@@ -56,6 +56,9 @@ const STATUS_KEY: Record<SubmissionStatus, string> = {
   [SubmissionStatus.approved]: "table.approved",
 };
 
+/** A rejection's reason up to this length shows in full under the status; a longer one opens on demand. */
+const NOTE_SHOWN = 160;
+
 export function StatusText({ status, note = null }: { status: SubmissionRow["status"]; note?: string | null }) {
   const { t } = useTranslation("submission");
   const text = (
@@ -64,13 +67,24 @@ export function StatusText({ status, note = null }: { status: SubmissionRow["sta
     </span>
   );
   if (!note) return text;
-  // The administrator's reason under the status, as typed (line breaks kept).
+  // The administrator's reason under the status, as typed (line breaks kept). A long one opens
+  // on demand: in full it made a phone's table row thousands of pixels tall (a new-user walk).
+  if (note.length <= NOTE_SHOWN)
+    return (
+      <>
+        {text}
+        <small className="decision-note" data-testid="decision-note">
+          {t("table.reason", { note })}
+        </small>
+      </>
+    );
   return (
     <>
       {text}
-      <small className="decision-note" data-testid="decision-note">
-        {t("table.reason", { note })}
-      </small>
+      <details className="decision-note" data-testid="decision-note">
+        <summary>{t("table.reason", { note: `${note.slice(0, NOTE_SHOWN - 40).trimEnd()}…` })}</summary>
+        {note}
+      </details>
     </>
   );
 }

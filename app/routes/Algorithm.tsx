@@ -58,12 +58,7 @@ export default function GetStarted() {
         <Trans t={t} i18nKey="how.p1" components={{ b: <b /> }} />
       </p>
       <p>
-        <Trans
-          t={t}
-          i18nKey="how.p2"
-          values={{ tasks: suite?.tasks.length ?? 0, cases: (suite?.tasks.length ?? 0) * 2 }}
-          components={{ b: <b />, how: <Link to="/document" /> }}
-        />
+        <Trans t={t} i18nKey="how.p2" values={{ tasks: suite?.tasks.length ?? 0, cases: (suite?.tasks.length ?? 0) * 2 }} components={{ b: <b /> }} />
       </p>
       {suite ? (
         // What the suite's numbers mean (a new-user walk found "patch size 2, filler 0 0 0" and the
