@@ -15,15 +15,23 @@ export const ADMIN_CODE = "let-me-admin";
 export const ADMIN = { username: "root-admin", password: "admin-password-1" };
 export const MARIADB_ROOT = process.env.MARIADB_ROOT_URL ?? "mysql://root@127.0.0.1:3306";
 
+/**
+ * A loopback port for a server a test starts a moment later. Drawn below Linux's ephemeral range
+ * (32768–60999), not by listen(0): a port from that range can be taken by any outgoing
+ * connection (to MariaDB, Redis, another test's sidecar) before the server binds it, which once
+ * failed a CI run with EADDRINUSE. Checked free by binding it; another draw if it is not.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
+  for (let attempt = 0; ; attempt++) {
+    const port = 20_000 + crypto.randomInt(12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const srv = net.createServer();
+      srv.once("error", () => resolve(false));
+      srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)));
     });
-    srv.on("error", reject);
-  });
+    if (free) return port;
+    if (attempt >= 50) throw new Error("no free loopback port between 20000 and 32000");
+  }
 }
 
 /** A database for one test file; `drop` removes it. */
