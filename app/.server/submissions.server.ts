@@ -600,7 +600,7 @@ export type DecisionOutcome = { ok: true; message: string } | { ok: false; messa
  * fuses the method into its suite's board in the same transaction (suite row locked, so
  * approvals on one suite are serialized), so the board and the status change together.
  * A rejection may carry a reason for the submitter (`note`, checked by the caller with
- * decisionNoteProblem); it is written with the status, in the same UPDATE.
+ * readDecisionNote); it is written with the status, in the same UPDATE.
  */
 export async function decideSubmission(admin: { id: number }, id: number, decision: Decision, note = ""): Promise<DecisionOutcome> {
   const failed = decision === "approve" ? MSG.approveFailed : MSG.rejectFailed;

@@ -5,8 +5,7 @@ import { apiPost, postOnly, idParam, json, readBodyFields } from "~/.server/api/
 import { ApiError, bilingual } from "~/.server/api/errors.server.ts";
 import { decideSubmission } from "~/.server/submissions.server.ts";
 import { SubmissionStatus } from "~/lib/rules/submissionStatus.ts";
-import { decisionNoteProblem } from "~/lib/rules/submission.ts";
-import { normalizeLineBreaks } from "~/lib/forms/text.ts";
+import { readDecisionNote } from "~/lib/rules/submission.ts";
 
 export const loader = postOnly;
 
@@ -15,8 +14,7 @@ export const action = apiPost("admin", async ({ request, params, context, caller
   const { decision, note: rawNote } = await readBodyFields(request, context);
   if (decision !== "approve" && decision !== "reject") throw new ApiError(400, "validation_failed", "submission:approval.unknownDecision");
   // The same rule as the approval page: a reason goes with a rejection, bounded.
-  const note = normalizeLineBreaks(rawNote ?? "").trim();
-  const problem = decisionNoteProblem(decision, note);
+  const { note, problem } = readDecisionNote(decision, rawNote ?? "");
   if (problem) throw new ApiError(400, "validation_failed", problem, { fields: { note: bilingual(problem) } });
   const r = await decideSubmission(caller!.user, id, decision, note);
   if (!r.ok) throw new ApiError(409, "conflict", r.message, r.detail ? { detail: bilingual(r.detail) } : undefined);

@@ -21,8 +21,7 @@ import { useTranslation } from "react-i18next";
 import { i18nServer, requestLanguage } from "~/.server/i18n.server.ts";
 import { translateMessage } from "~/lib/forms/messages.ts";
 import { SubmissionStatus } from "~/lib/rules/submissionStatus.ts";
-import { DECISION_NOTE_MAX, decisionNoteProblem } from "~/lib/rules/submission.ts";
-import { normalizeLineBreaks } from "~/lib/forms/text.ts";
+import { DECISION_NOTE_MAX, readDecisionNote } from "~/lib/rules/submission.ts";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: metarankHref }];
 export const handle = { i18n: "submission" };
@@ -62,8 +61,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!Number.isInteger(id) || id <= 0 || (decision !== "approve" && decision !== "reject")) {
     return data<DecisionResult>({ ok: false, message: "submission:approval.unknownDecision" }, { status: 400 });
   }
-  const note = normalizeLineBreaks(String(form.get("note") ?? "")).trim();
-  const problem = decisionNoteProblem(decision, note);
+  const { note, problem } = readDecisionNote(decision, String(form.get("note") ?? ""));
   // The question stays open with what was typed, and the field says what is wrong.
   if (problem) return data<DecisionResult>({ ok: false, message: problem, note: { value: note.slice(0, 2 * DECISION_NOTE_MAX), problem } }, { status: 400 });
   const r = await decideSubmission(admin, id, decision, note);

@@ -3,7 +3,7 @@
 // (the authority). The 500 KB upload limit lives here once; app/.server/uploads.server.ts reads it.
 
 import { messageRef, type MessageRef } from "../forms/messages.ts";
-import { checkText } from "../forms/text.ts";
+import { checkText, normalizeLineBreaks } from "../forms/text.ts";
 
 /** The seed's words (000 §5, §8) plus the few messages the server adds, as message refs (app/locales/<lng>/submission.json). */
 export const MSG = {
@@ -54,13 +54,15 @@ export const INFO_MAX = 5000;
 export const DECISION_NOTE_MAX = 1000;
 
 /**
- * What is wrong with a decision's note, if anything: it goes with a rejection only (an approval's
- * message is the board itself), at most DECISION_NOTE_MAX characters, no control characters.
- * `note` is the trimmed field ("" when none was given).
+ * A decision's note as sent (a form field or the API's `note`) → the note to store, and what is
+ * wrong with it, if anything: it goes with a rejection only (an approval's message is the board
+ * itself), at most DECISION_NOTE_MAX characters, no control characters. Line breaks count once
+ * (normalizeLineBreaks), as the form's maxLength counts them.
  */
-export function decisionNoteProblem(decision: "approve" | "reject", note: string): MessageRef | undefined {
-  if (note && decision !== "reject") return MSG.noteOnlyOnReject;
-  return checkText(note, { max: DECISION_NOTE_MAX, multiline: true, trim: false });
+export function readDecisionNote(decision: "approve" | "reject", sent: string): { note: string; problem?: MessageRef } {
+  const note = normalizeLineBreaks(sent).trim();
+  if (note && decision !== "reject") return { note, problem: MSG.noteOnlyOnReject };
+  return { note, problem: checkText(note, { max: DECISION_NOTE_MAX, multiline: true, trim: false }) };
 }
 
 export const dailyLimitMessage = (n: number) => (n === 1 ? MSG.dailyLimitOne : messageRef(MSG.dailyLimit, { count: n }));
