@@ -66,10 +66,6 @@ export async function createTestDatabase(kind = process.env.TEST_DB ?? "sqlite")
   throw new Error(`TEST_DB must be sqlite or mariadb, got ${kind}`);
 }
 
-function run(cmd: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  return runOk(process.execPath, cmd, { cwd: ROOT, env });
-}
-
 async function waitFor(check: () => Promise<boolean>, what: string, proc: ChildProcess, log: () => string, ms = 60_000) {
   const until = Date.now() + ms;
   while (Date.now() < until) {
@@ -174,7 +170,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       // Awaited below; a failure meanwhile must not surface as an unhandled rejection.
       sidecarUp.catch(() => undefined);
     }
-    await run(["--import", "tsx", "seeds/seed.ts", "--migrate"], env);
+    await runOk(process.execPath, ["--import", "tsx", "seeds/seed.ts", "--migrate"], { cwd: ROOT, env });
     await sidecarUp;
     web = launch("server.ts");
     await webUp();
