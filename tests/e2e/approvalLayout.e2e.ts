@@ -6,7 +6,7 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { startStack, type Stack } from "../support/stack.ts";
 import { adminClient, userClient } from "../support/accounts.ts";
 import { Client } from "../support/client.ts";
-import { gotoHydrated, launchBrowser, newContext } from "./browser.ts";
+import { gotoHydrated, launchBrowser, newContext, signIn } from "./browser.ts";
 import { SEED_SUITE, csvBlob, lerfCsv, morfCsv } from "../integration/metarankFixtures.ts";
 
 let stack: Stack;
@@ -72,7 +72,7 @@ describe("approval layout", () => {
     it(`Details keep Approve and Reject in view, and the toast covers neither the table nor the user menu (${viewport.width}×${viewport.height})`, async () => {
       const admin = await adminClient(stack.baseUrl);
       const ctx = await newContext(browser, stack.baseUrl, true);
-      await ctx.addCookies([...admin.cookies].map(([name, value]) => ({ name, value, url: stack.baseUrl })));
+      await signIn(ctx, admin, stack.baseUrl);
       const page = await ctx.newPage();
       await page.setViewportSize(viewport);
       await gotoHydrated(page, "/approval");
@@ -106,7 +106,7 @@ describe("approval layout", () => {
   it("a rejection's reason, typed in the dialog, reaches the submitter's history", async () => {
     const admin = await adminClient(stack.baseUrl);
     const ctx = await newContext(browser, stack.baseUrl, true);
-    await ctx.addCookies([...admin.cookies].map(([name, value]) => ({ name, value, url: stack.baseUrl })));
+    await signIn(ctx, admin, stack.baseUrl);
     const page = await ctx.newPage();
     await gotoHydrated(page, "/approval");
     const row = page.locator("tr", { hasText: "Layout-Three" });
@@ -119,7 +119,7 @@ describe("approval layout", () => {
     await ctx.close();
 
     const own = await newContext(browser, stack.baseUrl, false);
-    await own.addCookies([...submitter.cookies].map(([name, value]) => ({ name, value, url: stack.baseUrl })));
+    await signIn(own, submitter, stack.baseUrl);
     const history = await own.newPage();
     await history.goto("/history");
     const note = history.locator("tr", { hasText: "Layout-Three" }).getByTestId("decision-note");

@@ -11,7 +11,7 @@ import { adminClient, userClient } from "../support/accounts.ts";
 import { Client } from "../support/client.ts";
 import { PAGES, type Who } from "../support/pages.ts";
 import { startStack, type Stack } from "../support/stack.ts";
-import { gotoHydrated, launchBrowser, newContext } from "./browser.ts";
+import { gotoHydrated, launchBrowser, newContext, signIn } from "./browser.ts";
 
 let stack: Stack;
 let browser: Browser;
@@ -31,7 +31,7 @@ afterAll(async () => {
 async function contextFor(client: Client, lng: "en" | "zh"): Promise<BrowserContext> {
   await client.post("/language", { lng, redirectTo: "/homepage" });
   const context = await newContext(browser, stack.baseUrl, true);
-  await context.addCookies([...client.cookies].map(([name, value]) => ({ name, value, url: stack.baseUrl })));
+  await signIn(context, client, stack.baseUrl);
   return context;
 }
 

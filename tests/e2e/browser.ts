@@ -39,3 +39,8 @@ export function newContext(browser: Browser, baseURL: string, javaScriptEnabled 
 export async function wholePage(page: Page): Promise<void> {
   await page.waitForLoadState("load");
 }
+
+/** Signs a browser context in as a test client: the client's cookies (its session) for the stack's origin. */
+export function signIn(context: BrowserContext, client: { cookies: Map<string, string> }, baseURL: string): Promise<void> {
+  return context.addCookies([...client.cookies].map(([name, value]) => ({ name, value, url: baseURL })));
+}

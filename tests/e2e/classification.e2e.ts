@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext } from "playwright-core";
 import { ROOT, startStack, type Stack } from "../support/stack.ts";
 import { userClient } from "../support/accounts.ts";
-import { gotoHydrated, launchBrowser, newContext, wholePage } from "./browser.ts";
+import { gotoHydrated, launchBrowser, newContext, wholePage, signIn } from "./browser.ts";
 
 let stack: Stack;
 let browser: Browser;
@@ -29,7 +29,7 @@ afterAll(async () => {
 async function signedIn(username: string, javaScriptEnabled: boolean): Promise<BrowserContext> {
   const client = await userClient(stack.baseUrl, username);
   const ctx = await newContext(browser, stack.baseUrl, javaScriptEnabled);
-  await ctx.addCookies([...client.cookies].map(([name, value]) => ({ name, value, url: stack.baseUrl })));
+  await signIn(ctx, client, stack.baseUrl);
   return ctx;
 }
 
@@ -162,7 +162,7 @@ describe("a phone's screen", () => {
   it.each([true, false])("/UserImgclassification is no wider than a 390 px viewport (JavaScript %s), every step", async (js) => {
     const client = await userClient(stack.baseUrl, js ? "phone-js" : "phone-nojs");
     const context = await browser.newContext({ baseURL: stack.baseUrl, javaScriptEnabled: js, viewport: { width: 390, height: 844 }, isMobile: js });
-    await context.addCookies([...client.cookies].map(([name, value]) => ({ name, value, url: stack.baseUrl })));
+    await signIn(context, client, stack.baseUrl);
     const page = await context.newPage();
     const widths: Record<string, number> = {};
     const measure = async (name: string, url: string) => {

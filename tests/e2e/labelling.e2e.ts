@@ -9,7 +9,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { ROOT, startStack, type Stack } from "../support/stack.ts";
 import { location, type Client } from "../support/client.ts";
 import { userClient } from "../support/accounts.ts";
-import { gotoHydrated, launchBrowser, newContext } from "./browser.ts";
+import { gotoHydrated, launchBrowser, newContext, signIn } from "./browser.ts";
 
 let stack: Stack;
 let browser: Browser;
@@ -44,7 +44,7 @@ async function prepared(username: string, js: boolean, count = 3): Promise<{ con
     302,
   );
   const context = await newContext(browser, stack.baseUrl, js);
-  await context.addCookies([...client.cookies].map(([name, value]) => ({ name, value, url: stack.baseUrl })));
+  await signIn(context, client, stack.baseUrl);
   return { context, client, datasetId };
 }
 

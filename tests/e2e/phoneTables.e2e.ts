@@ -6,7 +6,7 @@ import type { Browser, Page } from "playwright-core";
 import { adminClient, userClient } from "../support/accounts.ts";
 import { Client } from "../support/client.ts";
 import { startStack, type Stack } from "../support/stack.ts";
-import { launchBrowser } from "./browser.ts";
+import { launchBrowser, signIn } from "./browser.ts";
 
 let stack: Stack;
 let browser: Browser;
@@ -63,7 +63,7 @@ describe.each([false])("at 390 px with JavaScript %s", (js) => {
     let scrolledInside = 0;
     for (const [url, who] of PAGES) {
       const context = await browser.newContext({ baseURL: stack.baseUrl, javaScriptEnabled: js, viewport: { width: 390, height: 844 } });
-      await context.addCookies([...clients[who].cookies].map(([name, value]) => ({ name, value, url: stack.baseUrl })));
+      await signIn(context, clients[who], stack.baseUrl);
       const page = await context.newPage();
       await page.goto(url);
       if (js) await page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 30_000 });

@@ -18,7 +18,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { ROOT, startStack, type Stack } from "../support/stack.ts";
 import { adminClient, userClient } from "../support/accounts.ts";
 import { runOk } from "../support/command.ts";
-import { gotoHydrated, launchBrowser, newContext } from "./browser.ts";
+import { gotoHydrated, launchBrowser, newContext, signIn } from "./browser.ts";
 
 const SUITE = "metarank-local-v1";
 const SUITE_JSON = JSON.parse(fs.readFileSync(path.join(ROOT, "seeds/suites", SUITE, "suite.json"), "utf8")) as {
@@ -54,14 +54,14 @@ afterAll(async () => {
 async function signedIn(username: string, javaScriptEnabled: boolean): Promise<BrowserContext> {
   const client = await userClient(stack.baseUrl, username);
   const context = await newContext(browser, stack.baseUrl, javaScriptEnabled);
-  await context.addCookies([...client.cookies].map(([name, value]) => ({ name, value, url: stack.baseUrl })));
+  await signIn(context, client, stack.baseUrl);
   return context;
 }
 
 async function adminContext(javaScriptEnabled: boolean): Promise<BrowserContext> {
   const admin = await adminClient(stack.baseUrl);
   const context = await newContext(browser, stack.baseUrl, javaScriptEnabled);
-  await context.addCookies([...admin.cookies].map(([name, value]) => ({ name, value, url: stack.baseUrl })));
+  await signIn(context, admin, stack.baseUrl);
   return context;
 }
 

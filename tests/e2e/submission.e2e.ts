@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { startStack, type Stack } from "../support/stack.ts";
 import { adminClient, userClient } from "../support/accounts.ts";
-import { gotoHydrated, launchBrowser, newContext } from "./browser.ts";
+import { gotoHydrated, launchBrowser, newContext, signIn } from "./browser.ts";
 import { SEED_SUITE, lerfCsv, morfCsv, resultCsv } from "../integration/metarankFixtures.ts";
 
 let stack: Stack;
@@ -23,7 +23,7 @@ afterAll(async () => {
 async function signedIn(username: string, javaScriptEnabled: boolean): Promise<BrowserContext> {
   const client = await userClient(stack.baseUrl, username);
   const context = await newContext(browser, stack.baseUrl, javaScriptEnabled);
-  await context.addCookies([...client.cookies].map(([name, value]) => ({ name, value, url: stack.baseUrl })));
+  await signIn(context, client, stack.baseUrl);
   return context;
 }
 
@@ -93,7 +93,7 @@ describe("submission page", () => {
   it("an admin approves it through the Cancel/Confirm dialog and it joins the leaderboard", async () => {
     const admin = await adminClient(stack.baseUrl);
     const context = await newContext(browser, stack.baseUrl, true);
-    await context.addCookies([...admin.cookies].map(([name, value]) => ({ name, value, url: stack.baseUrl })));
+    await signIn(context, admin, stack.baseUrl);
     const page = await context.newPage();
     await gotoHydrated(page, "/approval");
     const row = page.locator("tr", { hasText: "JS-CAM" });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { ROOT, startStack, type Stack } from "../support/stack.ts";
 import { userClient } from "../support/accounts.ts";
-import { gotoHydrated, launchBrowser, newContext } from "./browser.ts";
+import { gotoHydrated, launchBrowser, newContext, signIn } from "./browser.ts";
 
 let stack: Stack;
 let browser: Browser;
@@ -32,7 +32,7 @@ afterAll(async () => {
 async function signedIn(username: string, javaScriptEnabled: boolean): Promise<BrowserContext> {
   const client = await userClient(stack.baseUrl, username);
   const ctx = await newContext(browser, stack.baseUrl, javaScriptEnabled);
-  await ctx.addCookies([...client.cookies].map(([name, value]) => ({ name, value, url: stack.baseUrl })));
+  await signIn(ctx, client, stack.baseUrl);
   return ctx;
 }
 
