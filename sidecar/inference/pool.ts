@@ -1,6 +1,6 @@
 // The inference worker pool, on piscina (docs/architecture.md "Compute bounds"): SIDECAR_WORKERS
 // threads (default: one per core), each with its own tfjs runtime and model cache, fed from one
-// bounded FIFO queue. Three guarantees an attacker tested (issue 11):
+// bounded FIFO queue. Three guarantees (docs/security.md "Compute bounds"):
 //  - a full queue answers at once (`busy` → RESOURCE_EXHAUSTED) instead of growing without end;
 //  - a job whose caller went away (cancelled call, passed deadline) is aborted: a running job's
 //    thread is terminated and replaced, so the worker is free for the next request at once;
@@ -36,6 +36,8 @@ export class PoolRequestError extends Error {
     this.name = "PoolRequestError";
   }
 }
+
+const queueFull = () => new PoolRequestError("busy", "The compute server is busy with other requests. Please try again in a moment.", "QueueFull");
 
 export interface PoolOptions {
   workers?: number;
@@ -104,6 +106,11 @@ export class InferencePool {
 
   private async submit<T>(task: WorkerTask, opts: JobOptions = {}, transferList: MessagePort[] = []): Promise<T> {
     if (this.closed) throw new PoolRequestError("internal", "the inference pool is closed", "PoolClosed");
+    // The bound is counted here, not left to piscina's maxQueue: piscina keeps a job that carries
+    // an AbortSignal (every gRPC call's does, and every time-limited job's) in a second, unbounded
+    // queue that its maxQueue never counts, so with the default settings nothing was ever refused.
+    // Jobs admitted = running on a worker + waiting; at most one per worker plus maxQueue.
+    if (this.running >= this.size + this.maxQueue) throw queueFull();
     const timeLimit = opts.timeLimitMs && opts.timeLimitMs > 0 ? AbortSignal.timeout(opts.timeLimitMs) : null;
     const signals = [opts.signal, timeLimit].filter((s): s is AbortSignal => Boolean(s));
     const signal = signals.length ? AbortSignal.any(signals) : undefined;
@@ -113,8 +120,7 @@ export class InferencePool {
       reply = await this.piscina.run(task, { ...(signal ? { signal } : {}), ...(transferList.length ? { transferList } : {}) });
     } catch (err) {
       const e = err as Error;
-      if (e?.message === "Task queue is at limit" || e?.message === "No task queue available and all Workers are busy")
-        throw new PoolRequestError("busy", "The compute server is busy with other requests. Please try again in a moment.", "QueueFull");
+      if (e?.message === "Task queue is at limit" || e?.message === "No task queue available and all Workers are busy") throw queueFull();
       if (timeLimit?.aborted)
         throw new PoolRequestError(
           "timeout",
@@ -217,10 +223,11 @@ export class InferencePool {
   }
 
   stats(): { workers: number; busy: number; queued: number; backend: string; restarts: number; maxQueue: number } {
-    const queued = this.piscina.queueSize;
+    // From the admission count (above): piscina's queueSize misses jobs with a signal.
+    const queued = Math.max(0, this.running - this.size);
     return {
       workers: this.size,
-      busy: Math.min(this.size, Math.max(0, this.running - queued)),
+      busy: Math.min(this.size, this.running),
       queued,
       backend: this.backend,
       restarts: this.restarts,

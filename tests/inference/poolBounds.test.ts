@@ -69,3 +69,37 @@ describe("InferencePool bounds (one worker, queue of one)", () => {
     expect((await queued).predictedLabel).toBe("Ankle boot");
   });
 });
+
+describe("InferencePool bounds with the default settings (two workers, SIDECAR_QUEUE_MAX unset)", () => {
+  it("of 16 parallel explanations, each with a caller's signal as gRPC calls have, 2 run, 8 wait and 6 are refused at once", async () => {
+    const saved = process.env.SIDECAR_QUEUE_MAX;
+    delete process.env.SIDECAR_QUEUE_MAX;
+    const pool = new InferencePool({ workers: 2, backend: "wasm" });
+    if (saved !== undefined) process.env.SIDECAR_QUEUE_MAX = saved;
+    try {
+      expect(pool.maxQueue).toBe(8);
+      const ctrls = Array.from({ length: 16 }, () => new AbortController());
+      const t0 = performance.now();
+      const settled = ctrls.map((c) =>
+        pool.explain(LONG, { signal: c.signal, timeLimitMs: 60_000 }).then(
+          () => ({ refusedMs: null as number | null, kind: "ok" }),
+          (e: PoolRequestError) => ({ refusedMs: performance.now() - t0, kind: e.kind }),
+        ),
+      );
+      // Refusals come before any worker is involved; give them a moment to settle.
+      await new Promise((r) => setTimeout(r, 50));
+      expect(pool.stats().queued).toBe(8);
+      ctrls.forEach((c) => c.abort());
+      const results = await Promise.all(settled);
+      const refused = results.filter((r) => r.kind === "busy");
+      console.log(
+        `16 parallel explanations on 2 workers: ${refused.length} refused at once (slowest in ${Math.max(...refused.map((r) => r.refusedMs!)).toFixed(1)} ms)`,
+      );
+      expect(refused).toHaveLength(6);
+      expect(refused.every((r) => r.refusedMs! < 50)).toBe(true);
+      expect(results.filter((r) => r.kind === "cancelled")).toHaveLength(10);
+    } finally {
+      await pool.close();
+    }
+  });
+});
