@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ForeignKeyConstraintError, Op, type WhereOptions } from "sequelize";
-import { ConceptResult, Dataset, Picture, InferenceCache, User, VqaResult, sequelize, inWriteTransaction } from "./db.server.ts";
+import { ConceptResult, CrackDetection, Dataset, InspectionRun, Picture, InferenceCache, User, VqaResult, sequelize, inWriteTransaction } from "./db.server.ts";
 import type { CurrentUser } from "./session.server.ts";
 import type { UploadedFile } from "./uploads.server.ts";
 import { ForbiddenError, NotFoundError, orRefusal, refusalResponse } from "./domainErrors.server.ts";
@@ -286,12 +286,17 @@ async function removePictureRows(pictures: Picture[]): Promise<number> {
   if (!pictures.length) return 0;
   const ids = pictures.map((p) => p.id);
   const cached = await InferenceCache.findAll({ where: { pictureId: ids } });
-  await inWriteTransaction(async (t) => {
+  // Every derived file goes with the row that owns it (docs/security.md "Files"): crack-detection
+  // masks of these pictures too, whose rows the pictures' foreign key would drop silently.
+  const masks = await inWriteTransaction(async (t) => {
+    const detections = await CrackDetection.findAll({ where: { pictureId: ids }, attributes: ["maskPath"], transaction: t });
+    await CrackDetection.destroy({ where: { pictureId: ids }, transaction: t });
     await InferenceCache.destroy({ where: { pictureId: ids }, transaction: t });
     await VqaResult.destroy({ where: { pictureId: ids }, transaction: t });
     await Picture.destroy({ where: { id: ids }, transaction: t });
+    return detections.map((d) => d.maskPath);
   });
-  await removeStored([...pictures.flatMap((p) => [p.filePath, p.thumbPath]), ...cached.flatMap((c) => [c.heatmapPath, c.overlayPath])]);
+  await removeStored([...pictures.flatMap((p) => [p.filePath, p.thumbPath]), ...cached.flatMap((c) => [c.heatmapPath, c.overlayPath]), ...masks]);
   return ids.length;
 }
 
@@ -308,6 +313,13 @@ export async function deleteDataset(user: NonNullable<Viewer>, datasetId: unknow
     const pictures = await Picture.findAll({ where: { datasetId: dataset.id }, transaction });
     const ids = pictures.map((p) => p.id);
     const cached = ids.length ? await InferenceCache.findAll({ where: { pictureId: ids }, transaction }) : [];
+    // Crack-detection runs over this dataset and their masks (the foreign keys would drop the rows
+    // and leave the mask files behind).
+    const runIds = (await InspectionRun.findAll({ where: { datasetId: dataset.id }, attributes: ["id"], transaction })).map((r) => r.id);
+    const detectionsOf = { [Op.or]: [...(runIds.length ? [{ runId: runIds }] : []), ...(ids.length ? [{ pictureId: ids }] : [])] };
+    const masks = runIds.length || ids.length ? await CrackDetection.findAll({ where: detectionsOf, attributes: ["maskPath"], transaction }) : [];
+    if (masks.length) await CrackDetection.destroy({ where: detectionsOf, transaction });
+    if (runIds.length) await InspectionRun.destroy({ where: { id: runIds }, transaction });
     if (ids.length) {
       await InferenceCache.destroy({ where: { pictureId: ids }, transaction });
       await VqaResult.destroy({ where: { pictureId: ids }, transaction });
@@ -320,7 +332,7 @@ export async function deleteDataset(user: NonNullable<Viewer>, datasetId: unknow
       transaction,
     });
     await Dataset.destroy({ where: { id: dataset.id }, transaction });
-    return [...pictures.flatMap((p) => [p.filePath, p.thumbPath]), ...cached.flatMap((c) => [c.heatmapPath, c.overlayPath])];
+    return [...pictures.flatMap((p) => [p.filePath, p.thumbPath]), ...cached.flatMap((c) => [c.heatmapPath, c.overlayPath]), ...masks.map((m) => m.maskPath)];
   });
   await removeStored(files);
 }

@@ -6,14 +6,14 @@
 // run is who may see its dataset (datasets.server.ts visibleWhere).
 import fs from "node:fs/promises";
 import path from "node:path";
-import { Op, UniqueConstraintError } from "sequelize";
+import { ForeignKeyConstraintError, Op, UniqueConstraintError } from "sequelize";
 import { CrackDetection, Dataset, InspectionRun, Picture, User, type InspectionState } from "../../models/index.ts";
 import type { DetectorInfoReply__Output } from "../../proto/generated/metarank/v1/DetectorInfoReply.ts";
 import { INSPECTION_LIMITS, INSPECTION_MSG } from "~/lib/rules/inspection.ts";
 import { visibleWhere, type Viewer } from "./datasets.server.ts";
 import { inWriteTransaction } from "./db.server.ts";
 import { logger } from "./logger.server.ts";
-import { readStored, storedFile } from "./pictures.server.ts";
+import { readStored, removeStored, storedFile } from "./pictures.server.ts";
 import { RetryableJobError, isRetryable, type JobContext, type JobQueue } from "./queue.server.ts";
 import { rpc, SidecarCallError, unary } from "./sidecar.server.ts";
 
@@ -339,7 +339,13 @@ export async function runInspectionJob(job: JobContext<{ runId: number }>): Prom
         detectedAt: new Date(),
       });
     } catch (err) {
-      if (!(err instanceof UniqueConstraintError)) throw err; // another attempt got there first
+      // A unique clash: another attempt got there first, and its row owns the same mask path.
+      if (!(err instanceof UniqueConstraintError)) {
+        // No row owns the mask (the run or its dataset was deleted meanwhile): the file goes too.
+        await removeStored([maskPath]);
+        if (err instanceof ForeignKeyConstraintError || !(await InspectionRun.findByPk(id, { attributes: ["id"] }))) return { runId: id, state: "missing" };
+        throw err;
+      }
     }
     const [doneCount, cracks] = await Promise.all([
       CrackDetection.count({ where: { runId: id } }),

@@ -12,6 +12,8 @@ import { watchPublicContent } from "./publicPages.server.ts";
 import { installSidecarChooser } from "./servers.server.ts";
 import { registerTreeJobs } from "./trees.server.ts";
 import { registerTreeTaskJobs } from "./treeTasks.server.ts";
+import { startPartSweeps, stopPartSweeps } from "./staleUploads.server.ts";
+import { incomingDir } from "./uploads.server.ts";
 
 export interface Runtime {
   logger: Logger;
@@ -27,6 +29,8 @@ export function startRuntime(): Promise<Runtime> {
       if (process.env.NODE_ENV === "production") logger.warn("CAPTCHA_FIXED_ANSWER is set but NODE_ENV=production: it is ignored, captchas stay random");
       else logger.warn("CAPTCHA_FIXED_ANSWER is set: every captcha has that answer (tests only)");
     }
+    // Uploads a killed process left half-written (docs/security.md "Files").
+    await startPartSweeps(incomingDir());
     const queue = createAppQueue();
     installSidecarChooser();
     watchPublicContent(sequelize);
@@ -42,5 +46,6 @@ export function startRuntime(): Promise<Runtime> {
 export async function stopRuntime(): Promise<void> {
   if (!started) return;
   started = null;
+  stopPartSweeps();
   await closeAppQueue();
 }
