@@ -6,7 +6,7 @@ import { MSG, PASSWORD_MAX, USERNAME_MAX, validateRegisterShape, type FieldError
 import { User, usernameKey } from "./db.server.ts";
 import { hashPassword, verifyPassword } from "./password.server.ts";
 import { consumeCaptcha } from "./captcha.server.ts";
-import { attemptSucceeded, beginAttempt, keysFor } from "./throttle.server.ts";
+import { adminCodeKeys, attemptSucceeded, beginAttempt, keysFor } from "./throttle.server.ts";
 import { adminRegisterCode } from "./env.server.ts";
 
 /** A login refusal a person can act on; `field` says which input it belongs to. */
@@ -66,15 +66,25 @@ export function readRegisterInput(form: FormData): RegisterInput {
 
 export type RegisterResult = { ok: true; user: User } | { ok: false; errors: FieldErrors };
 
-export async function registerUser(input: RegisterInput, captchaId: string): Promise<RegisterResult> {
+/**
+ * Registration. The cheap checks come first and the admin register code last: a name that is
+ * taken is answered "taken" whatever code came with it, so the form cannot be used to test codes
+ * without creating an account; and the code is guessed under the throttle of every secret
+ * (per address, shared with Edit Profile's code check: throttle.server.ts adminCodeKeys).
+ */
+export async function registerUser(input: RegisterInput, captchaId: string, ip = "unknown"): Promise<RegisterResult> {
   const errors = validateRegisterShape(input);
   if (Object.keys(errors).length) return { ok: false, errors };
   if (!(await consumeCaptcha(captchaId, input.verificationCode))) return { ok: false, errors: { verificationCode: MSG.codeWrong } };
+  if (await User.findOne({ where: { usernameKey: usernameKey(input.account) } })) return { ok: false, errors: { account: MSG.usernameTaken } };
   if (input.authority === "1") {
+    const keys = adminCodeKeys(ip);
+    const wait = await beginAttempt(keys);
+    if (wait > 0) return { ok: false, errors: { checkAdministrator: messageRef("account:msg.tooManyAttempts", { minutes: Math.ceil(wait / 60) }) } };
     const code = adminRegisterCode();
     if (!code || input.checkAdministrator !== code) return { ok: false, errors: { checkAdministrator: MSG.adminCodeWrong } };
+    await attemptSucceeded(keys);
   }
-  if (await User.findOne({ where: { usernameKey: usernameKey(input.account) } })) return { ok: false, errors: { account: MSG.usernameTaken } };
   try {
     const user = await User.create({
       username: input.account,

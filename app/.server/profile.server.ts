@@ -25,8 +25,9 @@ export async function updateProfile(userId: number, input: ProfileEditInput, ip 
   if (input.identify) {
     const wanted = Number(input.identify);
     if (wanted > user.authority) {
-      // The code is guessed under the same lock as passwords (per account and per address).
-      const keys = adminCodeKeys(user.id, ip);
+      // The code is guessed under the registration form's lock (per address over both forms),
+      // per account, and under the address's lock shared with passwords (throttle.server.ts).
+      const keys = adminCodeKeys(ip, user.id);
       const wait = await beginAttempt(keys);
       const code = adminRegisterCode();
       if (wait > 0) errors.adminCode = tooMany(wait);
@@ -49,7 +50,7 @@ export async function changePassword(userId: number, input: PasswordChangeInput,
   if (Object.keys(errors).length) return { ok: false, errors };
   const user = await User.findByPk(userId);
   if (!user) return { ok: false, errors: { form: MSG.userMissing } };
-  // The old password is guessed under the log-in lock of the same account and address.
+  // The old password is guessed under the log-in lock of the same account from the same address.
   const keys = keysFor(user.username, ip);
   const wait = await beginAttempt(keys);
   if (wait > 0) return { ok: false, errors: { oldPassword: tooMany(wait) } };

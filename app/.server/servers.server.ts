@@ -174,7 +174,7 @@ export async function recordHeartbeat(body: unknown, from: string): Promise<Hear
   // Guessing server passwords is throttled per server entry and address, and per address over all
   // entries. Guesses from elsewhere lock only their own keys; and the registered sidecar's own
   // address is still checked while locked, so nobody can knock the real sidecar offline.
-  const keys = [...heartbeatKeys(hb.name, from), `ip:heartbeat:${from}`];
+  const keys = heartbeatKeys(hb.name, from);
   const server = await Server.findOne({ where: { username: hb.name } });
   const registeredHere = Boolean(server?.grpcAddress) && hostOf(server!.grpcAddress!) === plainAddress(from);
   const wait = await beginAttempt(keys);

@@ -1,12 +1,17 @@
-// Throttles against guessing (docs/security.md): log-in passwords, the old password of a password
-// change, the admin register code in Edit Profile, and sidecar heartbeat passwords. Counters live
+// Throttles against guessing (docs/security.md "Throttles"): every place a secret is checked goes
+// through this module — log-in passwords, the old password of a password change, the admin
+// register code (registration and Edit Profile) and sidecar heartbeat passwords. Counters live
 // in the app's database (table rate_limits) and are updated atomically by rate-limiter-flexible,
 // so parallel guesses cannot slip between a read and a write.
 //
-// After MAX_FAILURES failures within WINDOW_S for one key (MAX_FAILURES_PER_IP for an address,
-// which many people may share behind a NAT), the key is refused for LOCK_S. A successful log-in
-// clears the account's counter but never the address's: an attacker's own account must not
-// reset the lock on the address they guess from.
+// Keys name the guesser as well as the target: a secret of one account (or server entry) is
+// counted per client address, never per account alone, so guesses from elsewhere cannot lock its
+// owner out; each address has a larger allowance over every target together. After MAX_FAILURES
+// failures within WINDOW_S for one key (MAX_FAILURES_PER_IP for an address, which many people may
+// share behind a NAT), the key is refused for LOCK_S. A successful attempt clears its target's
+// counter but never the address's: an attacker's own account must not reset the lock on the
+// address they guess from.
+import net from "node:net";
 import sqlite3 from "sqlite3";
 import { RateLimiterMySQL, RateLimiterSQLite, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { databaseUrl, isSqlite, sequelize } from "./db.server.ts";
@@ -16,9 +21,45 @@ export const MAX_FAILURES_PER_IP = 20;
 export const WINDOW_S = 15 * 60;
 export const LOCK_S = 5 * 60;
 
-export const keysFor = (username: string, ip: string) => [`user:${username.normalize("NFKC").toLowerCase()}`, `ip:${ip}`];
-export const adminCodeKeys = (userId: number, ip: string) => [`admin-code:${userId}`, `ip:${ip}`];
-export const heartbeatKeys = (server: string, ip: string) => [`heartbeat:${server}@${ip}`];
+/**
+ * The guesser's address as a throttle counts it: an IPv4 address (also when the socket reports
+ * it IPv4-mapped, `::ffff:10.0.0.1`), or an IPv6 address's /64 — one subscriber's network holds
+ * 2^64 addresses, so counting each alone would give an attacker an endless supply.
+ */
+export function addressOf(ip: string): string {
+  const plain = ip.trim().toLowerCase();
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(plain);
+  if (mapped) return mapped[1];
+  if (net.isIPv6(plain)) {
+    // Expand "::" so the first four groups can be read.
+    const [head, tail = ""] = plain.split("::");
+    const h = head ? head.split(":") : [];
+    const t = tail ? tail.split(":") : [];
+    const groups = plain.includes("::") ? [...h, ...Array<string>(8 - h.length - t.length).fill("0"), ...t] : h;
+    return `${groups
+      .slice(0, 4)
+      .map((g) => g.replace(/^0+(?=.)/, ""))
+      .join(":")}::/64`;
+  }
+  return plain || "unknown";
+}
+
+const account = (username: string) => username.normalize("NFKC").toLowerCase();
+
+/** A log-in or the old password of a password change: this account from this address, and the address. */
+export const keysFor = (username: string, ip: string) => [`login:${account(username)}@${addressOf(ip)}`, `ip:${addressOf(ip)}`];
+/**
+ * The admin register code, on registration and in Edit Profile: one code for the whole site, so
+ * its guesses are counted per address over both forms (a new account brings no new attempts),
+ * plus per account in Edit Profile (the guesser's own account), and the address's allowance.
+ */
+export const adminCodeKeys = (ip: string, userId?: number) => [
+  `admin-code@${addressOf(ip)}`,
+  ...(userId === undefined ? [] : [`admin-code:user:${userId}`]),
+  `ip:${addressOf(ip)}`,
+];
+/** A heartbeat's server password: this server entry from this address, and the address over every entry. */
+export const heartbeatKeys = (server: string, ip: string) => [`heartbeat:${server}@${addressOf(ip)}`, `ip:heartbeat:${addressOf(ip)}`];
 
 const isAddressKey = (key: string) => key.startsWith("ip:");
 

@@ -85,7 +85,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   if (intent === "register") {
     const parsed = parseForm(form, registerSchema);
-    const result = parsed.ok ? await registerUser(parsed.value, String(form.get("captchaId") ?? "")) : parsed;
+    const result = parsed.ok ? await registerUser(parsed.value, String(form.get("captchaId") ?? ""), context.ip) : parsed;
     if (result.ok) {
       // Back to log in, still on the way to where the visitor was going.
       const redirectTo = form.get("redirectTo");

@@ -1,6 +1,8 @@
-// Throttles that hold (issue 11): the admin register code in Edit Profile and the old password in
-// Change password share the log-in lock; a successful log-in does not reset the address's lock;
-// counters are atomic under parallel guesses.
+// Throttles that hold (docs/security.md "Throttles"): the admin register code (registration and
+// Edit Profile) and the old password in Change password are throttled like log-ins; a successful
+// log-in does not reset the address's lock; counters are atomic under parallel guesses; and
+// guesses from one address never lock the account's owner out at another. Cases that need their
+// own address send from another loopback address (127.0.0.x), so their counters stay apart.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_CODE, startStack, type Stack } from "../support/stack.ts";
 import { Client } from "../support/client.ts";
@@ -17,6 +19,37 @@ afterAll(async () => {
 const text = async (res: Response) => (await res.text()).replace(/&#x27;/g, "'");
 
 describe(`throttles on ${process.env.TEST_DB}`, () => {
+  it("registration checks the admin code only for a free name, and 5 wrong codes lock the address, even for the right code", async () => {
+    const from = new Client(stack.baseUrl, "127.0.0.21");
+    await register(new Client(stack.baseUrl), "reg-taken");
+    const asAdmin = (account: string, code: string) => register(from, account, { authority: "1", checkAdministrator: code }).then(text);
+    // A taken name is answered "taken" whatever the code: no yes/no about the code without an account.
+    expect(await asAdmin("reg-taken", "wrong-code")).toContain("This username is already registered.");
+    expect(await asAdmin("reg-taken", ADMIN_CODE)).toContain("This username is already registered.");
+    for (let i = 0; i < 5; i++) expect(await asAdmin(`reg-guess-${i}`, `wrong-${i}`)).toContain("The admin register code is wrong!");
+    const sixth = await asAdmin("reg-guess-right", ADMIN_CODE);
+    expect(sixth).toContain("Too many wrong attempts");
+    await expect(login(new Client(stack.baseUrl), "reg-guess-right")).rejects.toThrow(/User does not exist/);
+    // The same address's count holds in Edit Profile too: a new account brings no new guesses.
+    const eve = new Client(stack.baseUrl, "127.0.0.21");
+    await register(new Client(stack.baseUrl), "reg-then-profile");
+    await login(eve, "reg-then-profile");
+    expect(await text(await eve.post("/profile", { intent: "edit", telephone: "", identify: "1", adminCode: ADMIN_CODE }))).toContain(
+      "Too many wrong attempts",
+    );
+    // Another address registers an administrator with the right code.
+    const other = await register(new Client(stack.baseUrl, "127.0.0.22"), "reg-admin-ok", { authority: "1", checkAdministrator: ADMIN_CODE });
+    expect(other.status).toBe(302);
+  });
+
+  it("wrong log-ins from one address do not lock the account's owner out at another", async () => {
+    await register(new Client(stack.baseUrl), "lockout-victim");
+    const attacker = new Client(stack.baseUrl, "127.0.0.23");
+    for (let i = 0; i < 6; i++) await expect(login(attacker, "lockout-victim", `guess-${i}`)).rejects.toThrow();
+    await expect(login(attacker, "lockout-victim")).rejects.toThrow(/Too many failed log-ins/);
+    await expect(login(new Client(stack.baseUrl, "127.0.0.24"), "lockout-victim")).resolves.toBeTruthy();
+  });
+
   it("guessing the admin register code in Edit Profile locks after 5 wrong codes, even for the right one, and in parallel", async () => {
     const eve = await userClient(stack.baseUrl, "code-guesser");
     const guess = (code: string) => eve.post("/profile", { intent: "edit", telephone: "", identify: "1", adminCode: code });

@@ -1,7 +1,16 @@
 // A tiny HTTP client with a cookie jar, speaking to the app like a browser without JavaScript.
+import http from "node:http";
+
 export class Client {
   cookies = new Map<string, string>();
-  constructor(readonly baseUrl: string) {}
+  /**
+   * `localAddress` sends from another loopback address (127.0.0.2, …: all of 127/8 is this
+   * machine), so a test can be two visitors the app tells apart by address (throttles).
+   */
+  constructor(
+    readonly baseUrl: string,
+    readonly localAddress?: string,
+  ) {}
 
   private cookieHeader() {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
@@ -21,9 +30,36 @@ export class Client {
   async request(path: string, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
     if (this.cookies.size) headers.set("Cookie", this.cookieHeader());
-    const res = await fetch(this.baseUrl + path, { ...init, headers, redirect: "manual" });
+    const res = this.localAddress ? await this.fromAddress(path, init, headers) : await fetch(this.baseUrl + path, { ...init, headers, redirect: "manual" });
     this.store(res);
     return res;
+  }
+
+  /** The request over node:http from `localAddress` (fetch cannot choose its source address). */
+  private async fromAddress(path: string, init: RequestInit, headers: Headers): Promise<Response> {
+    // Let fetch's own Request encode the body and set its type, then send those bytes.
+    const prepared = new Request(this.baseUrl + path, { ...init, headers });
+    const body = init.body ? Buffer.from(await prepared.arrayBuffer()) : null;
+    if (body) prepared.headers.set("Content-Length", String(body.length));
+    return new Promise((resolve, reject) => {
+      const req = http.request(
+        this.baseUrl + path,
+        { method: prepared.method, headers: Object.fromEntries(prepared.headers), localAddress: this.localAddress },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => {
+            const out = new Headers();
+            for (const [k, v] of Object.entries(res.headers)) for (const one of Array.isArray(v) ? v : v === undefined ? [] : [v]) out.append(k, one);
+            const status = res.statusCode ?? 500;
+            resolve(new Response([204, 304].includes(status) ? null : Buffer.concat(chunks), { status, headers: out }));
+          });
+          res.on("error", reject);
+        },
+      );
+      req.on("error", reject);
+      req.end(body ?? undefined);
+    });
   }
 
   get(path: string) {

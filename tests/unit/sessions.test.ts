@@ -121,6 +121,27 @@ describe("server-side sessions", () => {
   });
 });
 
+describe("throttle keys", () => {
+  it("failures from one address do not lock the same account at another (no lock-out by others)", async () => {
+    const attacker = throttle.keysFor("victim-v", "10.1.0.1");
+    for (let i = 0; i <= throttle.MAX_FAILURES; i++) await throttle.beginAttempt(attacker);
+    expect(await throttle.beginAttempt(attacker)).toBeGreaterThan(0);
+    expect(await throttle.beginAttempt(throttle.keysFor("Victim-V", "10.1.0.2"))).toBe(0);
+  });
+  it("the admin code's count is per address over registration and Edit Profile", async () => {
+    for (let i = 0; i < throttle.MAX_FAILURES; i++) expect(await throttle.beginAttempt(throttle.adminCodeKeys("10.1.0.3"))).toBe(0);
+    expect(await throttle.beginAttempt(throttle.adminCodeKeys("10.1.0.3", 42))).toBeGreaterThan(0);
+    expect(await throttle.beginAttempt(throttle.adminCodeKeys("10.1.0.4", 42))).toBe(0);
+  });
+  it("counts an IPv4-mapped address as IPv4 and an IPv6 address by its /64", () => {
+    expect(throttle.addressOf("::ffff:10.0.0.7")).toBe("10.0.0.7");
+    expect(throttle.addressOf("2001:db8:1:2:aaaa::1")).toBe("2001:db8:1:2::/64");
+    expect(throttle.addressOf("2001:0db8:0001:0002:ffff:ffff:ffff:ffff")).toBe("2001:db8:1:2::/64");
+    expect(throttle.addressOf("::1")).toBe("0:0:0:0::/64");
+    expect(throttle.keysFor("a", "2001:db8:1:2::5")).toEqual(throttle.keysFor("a", "2001:db8:1:2:9::9"));
+  });
+});
+
 describe("address throttle", () => {
   it("an address gets a larger allowance than one username", async () => {
     const [, ip] = throttle.keysFor("x", "10.9.9.9");
