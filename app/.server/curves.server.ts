@@ -5,6 +5,7 @@
 import fs from "node:fs/promises";
 import { BoardMethod, Submission } from "./db.server.ts";
 import { rankByKappa } from "./board.server.ts";
+import { toCsv } from "~/lib/csv.ts";
 import { storedPath } from "./submissions.server.ts";
 import { logger } from "./logger.server.ts";
 
@@ -97,14 +98,13 @@ export async function taskCurves(suite: { id: string; tasks: string[]; grid: num
 
 /** The download: one row per method, protocol and grid point. */
 export function curvesCsv(data: TaskCurves): string {
-  const head = ["method", "contributor", "protocol", ...data.grid.map(String)];
-  const quote = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
-  const lines = [head.join(",")];
+  const rows: (string | number)[][] = [["method", "contributor", "protocol", ...data.grid]];
   for (const m of data.methods) {
     for (const protocol of ["morf", "lerf"] as const) {
       const values = m[protocol];
-      if (values) lines.push([quote(m.method), quote(m.contributor), protocol, ...values.map(String)].join(","));
+      if (values) rows.push([m.method, m.contributor, protocol, ...values]);
     }
   }
-  return lines.join("\n") + "\n";
+  // Method and contributor names are people's text: the shared writer makes them inert (app/lib/csv.ts).
+  return toCsv(rows);
 }

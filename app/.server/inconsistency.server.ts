@@ -3,6 +3,7 @@
 // (app/lib/rankAgreement.ts; docs/inconsistency.md).
 import { BoardMethod } from "./db.server.ts";
 import { rankByKappa } from "./board.server.ts";
+import { toCsv } from "~/lib/csv.ts";
 import { caseAgreement, caseLabel, caseRanks, casesOf, rankSpread, type Agreement, type RankSpread } from "~/lib/rankAgreement.ts";
 
 /** The heatmap shows at most this many methods (best κ first); the downloads have all of them. */
@@ -38,11 +39,8 @@ export async function suiteInconsistency(suite: { id: string; tasks: string[] })
   };
 }
 
-const csvCell = (v: string | number) => {
-  const s = typeof v === "number" ? (Number.isNaN(v) ? "" : String(Math.round(v * 1e6) / 1e6)) : v;
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-const csv = (rows: (string | number)[][]) => rows.map((r) => r.map(csvCell).join(",")).join("\n") + "\n";
+// Ratios to six decimals; the writer quotes every cell and makes method names inert (app/lib/csv.ts).
+const csv = (rows: (string | number)[][]) => toCsv(rows.map((r) => r.map((v) => (typeof v === "number" ? Math.round(v * 1e6) / 1e6 : v))));
 
 /** The downloads: per-case ranks, τ between cases, and rank spread, as CSV tables or one JSON. */
 export function inconsistencyCsv(data: SuiteInconsistency, table: "ranks" | "agreement" | "spread"): string {

@@ -10,6 +10,7 @@ import { formatDateTime } from "./servers.server.ts";
 import { checkFormData } from "./forms.server.ts";
 import { isRankingIntent, rankingNotice, type RankingIntent } from "~/lib/rules/ranking.ts";
 import { parseIds } from "~/lib/forms/parse.ts";
+import { toCsv } from "~/lib/csv.ts";
 
 const log = logger("ranking");
 
@@ -149,22 +150,16 @@ async function apply(admin: CurrentUser, intent: RankingIntent, suiteId: string,
   return { msg: intent === "hide" ? "hidden" : "restored", n };
 }
 
-/** A cell as CSV: quoted, and a leading = + - @ made inert for spreadsheets (formula injection). */
-const csvCell = (v: string | number) => {
-  const text = String(v);
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return `"${safe.replace(/"/g, '""')}"`;
-};
-
 /** The selection as CSV (the board's order and columns, plus whether each entry is hidden); the export is audited. */
 export async function exportSelection(admin: CurrentUser, suiteId: string): Promise<string | null> {
   const board = (await adminBoard(suiteId)).filter((r) => r.selected);
   if (!board.length) return null;
   const selected = await BoardMethod.findAll({ where: { suiteId, id: { [Op.in]: board.map((r) => Number(r.id)) } }, order: [["id", "ASC"]] });
   await audit(admin, "export", suiteId, selected);
-  const lines = [["Ranking", "contributor", "institute", "algorithm", "metascore", "hidden"].map(csvCell).join(",")];
-  for (const r of board) lines.push([r.rank, r.contributor, r.institute, r.algorithm, r.metascoreText, r.hidden ? "yes" : "no"].map(csvCell).join(","));
-  return lines.join("\r\n") + "\r\n";
+  return toCsv([
+    ["Ranking", "contributor", "institute", "algorithm", "metascore", "hidden"],
+    ...board.map((r) => [r.rank, r.contributor, r.institute, r.algorithm, r.metascoreText, r.hidden ? "yes" : "no"]),
+  ]);
 }
 
 /**
