@@ -14,6 +14,7 @@ import type { AppServerIntegration } from "./server/appEntry.ts";
 import { pageCache } from "./server/pageCache.ts";
 import { errorHandler } from "./server/errorPage.ts";
 import { originCheck } from "./server/originCheck.ts";
+import { methodCheck } from "./server/methodCheck.ts";
 import { securityHeaders } from "./server/securityHeaders.ts";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -67,6 +68,7 @@ export async function createApp() {
     next();
   });
   app.use(securityHeaders({ csp: !useVite }));
+  app.use(methodCheck());
   app.use(compression());
   app.get("/healthz", (_req, res) => res.json({ ok: true }));
 

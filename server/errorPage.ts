@@ -1,5 +1,6 @@
 // The answers Express gives itself, outside the Remix app (issue 12 "error pages are styled
-// pages with a way back"): an unhandled error (500), a cross-site form (originCheck, 403) and
+// pages with a way back"): an unhandled error (500), a cross-site form (originCheck, 403), a
+// method the app does not answer (methodCheck, 405) and
 // bull-board's admin guard (403). Browsers get a small page in the site's colours with the
 // message in English and Chinese (this layer does not know the visitor's language) and links
 // back; other clients (scripts, bull-board's own XHRs) get the English sentence as plain text.
@@ -15,10 +16,12 @@ export const EXPRESS_ERRORS = {
   internal: { en: "Something went wrong. Please try again later.", zh: "出错了，请稍后再试。" },
   crossSite: { en: "This request came from another site and was refused.", zh: "该请求来自其他网站，已被拒绝。" },
   adminsOnly: { en: "Administrators only.", zh: "仅限管理员访问。" },
+  methodNotAllowed: { en: "This method is not accepted here.", zh: "此地址不接受该请求方法。" },
 } satisfies Record<string, ErrorText>;
 
 const TITLES: Record<number, ErrorText> = {
   403: { en: "Not allowed", zh: "无权访问" },
+  405: { en: "Method not allowed", zh: "不支持的请求方法" },
   500: { en: "Server error", zh: "服务器错误" },
 };
 

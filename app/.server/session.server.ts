@@ -143,7 +143,9 @@ export async function requireAdmin(request: Request): Promise<CurrentUser> {
 /**
  * Only same-site paths, so a crafted link cannot bounce a fresh login elsewhere: one leading
  * slash, no backslash or control character anywhere (browsers read `/\\host` and `/\thost` as
- * another host), nothing that decodes to one of those, and a bounded length.
+ * another host), nothing that decodes to one of those, and a bounded length. What comes back is
+ * ASCII: a `Location` header takes bytes only, so a path such as `/数据集` (typed or pasted in a
+ * link) is sent percent-encoded, as browsers send it, instead of failing the response with a 500.
  */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/homepage"): string {
   if (typeof to !== "string" || to.length > 2048) return fallback;
@@ -164,5 +166,11 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
   } catch {
     return fallback;
   }
-  return to;
+  // Escapes already in it stay as they are; a space and anything outside printable ASCII is
+  // encoded as UTF-8 (a lone surrogate, which has no UTF-8 form, sends the visitor to the fallback).
+  try {
+    return to.replace(/[^\x21-\x7e]/gu, (c) => encodeURIComponent(c));
+  } catch {
+    return fallback;
+  }
 }

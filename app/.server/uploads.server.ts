@@ -37,12 +37,10 @@ export interface UploadLimits {
   toDisk?: boolean;
   /** How long the body may take (default UPLOAD_TIMEOUT_MS). */
   timeoutMs?: number;
-  /** Refuse the body (401) before reading a byte unless the request is signed in (large uploads only). */
-  signedIn?: boolean;
 }
 
 /** Attribution maps for a verified evaluation (issue 13 §2): one zip, streamed to disk. */
-export const MAPS_UPLOAD: UploadLimits = { fileSize: MAPS_MAX_BYTES, files: 1, toDisk: true, timeoutMs: MAPS_UPLOAD_TIMEOUT_MS, signedIn: true };
+export const MAPS_UPLOAD: UploadLimits = { fileSize: MAPS_MAX_BYTES, files: 1, toDisk: true, timeoutMs: MAPS_UPLOAD_TIMEOUT_MS };
 
 /**
  * Whether a request carries a live session or API token. Checked before a large body is read, so
@@ -128,6 +126,18 @@ export function limitsFor(rawPath: string, intent?: string): UploadLimits | unde
   return match ? UPLOAD_ROUTES[match] : undefined;
 }
 
+/**
+ * Routes that read a JSON body: the JSON API, the sidecars' heartbeat and the crack-detection
+ * results (seed 001 §7). Every other action is a page's form: a body of another type (JSON,
+ * text/plain, XML) is refused with 415 before the route, and an empty body reads as an empty form.
+ */
+const takesJson = (rawPath: string) => {
+  const key = routeKey(rawPath);
+  return key.startsWith("/api/") || key === "/algorithm/getresults";
+};
+const FORM_BODIES_ONLY =
+  "This address takes forms only (application/x-www-form-urlencoded or multipart/form-data). 此地址只接受表单提交（application/x-www-form-urlencoded 或 multipart/form-data）。";
+
 const hasBody = (method: string) => method !== "GET" && method !== "HEAD" && method !== "OPTIONS";
 
 /**
@@ -150,6 +160,12 @@ export function multipartMiddleware(): RequestHandler {
     if (!limits) {
       if (req.is("multipart/form-data")) return refuse(415, "This address does not take file uploads.");
       const declared = req.headers["content-length"];
+      if (!takesJson(req.path)) {
+        // A page's action reads a form (request.formData()), which fails on any other body type.
+        const empty = (declared === undefined || declared === "0") && !req.headers["transfer-encoding"];
+        if (empty) req.headers["content-type"] = "application/x-www-form-urlencoded";
+        else if (!req.is("application/x-www-form-urlencoded")) return refuse(415, FORM_BODIES_ONLY);
+      }
       const cap = SMALL_BODY_ROUTES[routeKey(req.path)] ?? MAX_FORM_BODY_BYTES;
       if (declared === undefined) {
         if (req.headers["transfer-encoding"]) return refuse(411, "A request body must declare its length (Content-Length).");
@@ -160,43 +176,42 @@ export function multipartMiddleware(): RequestHandler {
       if (n > cap) return refuse(413, `The request body is larger than ${Math.round(cap / 1024)} KB and was refused.`);
       return next();
     }
-    if (limits.signedIn) {
-      // A refused body is read to its end and dropped before the answer, so the client sees the
-      // answer rather than a connection reset mid-upload; past 16 MiB the connection is closed
-      // with the answer instead. Nothing of it is written anywhere.
-      const afterBody = (answer: () => void) => {
-        let seen = 0;
-        let answered = false;
-        const once = () => {
-          if (answered) return;
-          answered = true;
-          answer();
-        };
-        req.on("data", (chunk: Buffer) => {
-          seen += chunk.length;
-          if (seen > PAGE_DRAIN_BYTES && !answered) {
-            res.set("Connection", "close");
-            once();
-          }
-        });
-        req.on("end", once);
+    // Every upload route is for signed-in users (or API tokens) only, so the session or token is
+    // checked before a byte of the body is read or buffered: an anonymous client cannot make the
+    // server hold 50 pictures in memory or write a 256 MiB zip to disk (docs/security.md).
+    // A refused body is read to its end and dropped before the answer, so the client sees the
+    // answer rather than a connection reset mid-upload; past 16 MiB the connection is closed
+    // with the answer instead. Nothing of it is written anywhere.
+    const afterBody = (answer: () => void) => {
+      let seen = 0;
+      let answered = false;
+      const once = () => {
+        if (answered) return;
+        answered = true;
+        answer();
       };
-      const unauthorised = () =>
-        afterBody(() => res.status(401).type("text/plain; charset=utf-8").send("Sign in (or send an API token) before uploading files here."));
-      // A page's own form (a browser asking for HTML, or Remix's fetch of the route's .data)
-      // goes on to the route with no fields and no files: its session check answers as for any
-      // form sent after the session ended, with the log-in page's 'token失效，请重新登录', the
-      // sentence that the upload was not saved and the way back (issue 12). The body is still
-      // dropped unread; scripts and the JSON API keep the plain 401.
-      const fromPage = !routeKey(req.path).startsWith("/api/") && (/\.data$/i.test(req.path) || String(req.headers.accept ?? "").includes("text/html"));
-      const toRoute = () => {
-        (req as typeof req & { uploads?: UploadedFiles }).uploads = { fields: {}, files: [] };
-        afterBody(next);
-      };
-      isSignedIn(req).then((ok) => (ok ? parse(limits) : fromPage ? toRoute() : unauthorised()), next);
-      return;
-    }
-    parse(limits);
+      req.on("data", (chunk: Buffer) => {
+        seen += chunk.length;
+        if (seen > PAGE_DRAIN_BYTES && !answered) {
+          res.set("Connection", "close");
+          once();
+        }
+      });
+      req.on("end", once);
+    };
+    const unauthorised = () =>
+      afterBody(() => res.status(401).type("text/plain; charset=utf-8").send("Sign in (or send an API token) before uploading files here."));
+    // A page's own form (a browser asking for HTML, or Remix's fetch of the route's .data)
+    // goes on to the route with no fields and no files: its session check answers as for any
+    // form sent after the session ended, with the log-in page's 'token失效，请重新登录', the
+    // sentence that the upload was not saved and the way back (issue 12). The body is still
+    // dropped unread; scripts and the JSON API keep the plain 401.
+    const fromPage = !routeKey(req.path).startsWith("/api/") && (/\.data$/i.test(req.path) || String(req.headers.accept ?? "").includes("text/html"));
+    const toRoute = () => {
+      (req as typeof req & { uploads?: UploadedFiles }).uploads = { fields: {}, files: [] };
+      afterBody(next);
+    };
+    isSignedIn(req).then((ok) => (ok ? parse(limits) : fromPage ? toRoute() : unauthorised()), next);
     function parse(limits: UploadLimits) {
       const timeoutMs = limits.timeoutMs ?? UPLOAD_TIMEOUT_MS;
       const timer = setTimeout(() => {

@@ -33,11 +33,19 @@ describe("safeRedirect", () => {
     expect(safeRedirect("/%E0%A4%A")).toBe("/homepage"); // malformed escape
     expect(safeRedirect("/" + "a".repeat(5000))).toBe("/homepage");
   });
+  it("sends a path with non-Latin-1 characters percent-encoded, so the Location header can carry it", () => {
+    expect(safeRedirect("/datasetInDetail?keyword=数据集")).toBe(`/datasetInDetail?keyword=${encodeURIComponent("数据集")}`);
+    expect(safeRedirect("/history?q=a b")).toBe("/history?q=a%20b");
+    expect(safeRedirect("/already%20encoded")).toBe("/already%20encoded");
+    expect(safeRedirect("/x\uD800")).toBe("/homepage"); // a lone surrogate has no UTF-8 form
+  });
   it("never throws and never leaves the site, for any string (fast-check)", () => {
     fc.assert(
       fc.property(fc.oneof(fc.string(), fc.fullUnicodeString(), fc.webUrl(), fc.constantFrom("/", "//", "/\\", "%2F", "%5C", "\t", "\\")), (to) => {
         expect(() => safeRedirect(to)).not.toThrow();
         expect(offSite(to)).toBe(false);
+        // What a redirect puts in its Location header must be bytes (a 500 otherwise).
+        expect(() => new Headers({ Location: safeRedirect(to) })).not.toThrow();
       }),
       { numRuns: 2000 },
     );
