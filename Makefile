@@ -45,13 +45,20 @@ seed: migrate
 # install shows one online server. Its first heartbeats may come before the app listens: it retries.
 # No SIDECAR_CALL_KEY is needed: the sidecar makes a key at each start and its heartbeat hands it
 # to the app (docs/grpc.md "Authentication"); one exported in the caller's shell is used by both.
+# A port already taken stops here with a message; the sidecar runs under a supervisor that
+# restarts it when it crashes (docs/architecture.md "Supervision"); when either process ends for
+# good, the other is stopped too, so the app never serves on without its compute server.
 serve: build
+	@node --import tsx scripts/checkPorts.ts PORT=$(PORT) SIDECAR_PORT=$(SIDECAR_PORT)@$${SIDECAR_HOST:-127.0.0.1}
 	@trap 'kill 0' EXIT INT TERM; \
 	APP_URL=http://127.0.0.1:$(PORT) SIDECAR_NAME="$${LOCAL_SIDECAR_NAME:-local}" \
 	SIDECAR_PASSWORD="$${LOCAL_SIDECAR_PASSWORD:-$$(cat var/local-sidecar.secret 2>/dev/null)}" \
 	SIDECAR_ADVERTISE_ADDRESS="$${SIDECAR_ADVERTISE_ADDRESS:-127.0.0.1:$(SIDECAR_PORT)}" \
-	SIDECAR_PORT=$(SIDECAR_PORT) node --import tsx sidecar/main.ts & \
-	NODE_ENV=production PORT=$(PORT) SIDECAR_PORT=$(SIDECAR_PORT) node --import tsx server.ts
+	SIDECAR_PORT=$(SIDECAR_PORT) node --import tsx scripts/superviseSidecar.ts & \
+	NODE_ENV=production PORT=$(PORT) SIDECAR_PORT=$(SIDECAR_PORT) node --import tsx server.ts & \
+	wait -n; status=$$?; \
+	echo "make start: the $$(jobs -r | grep -q superviseSidecar && echo web app || echo sidecar) stopped (status $$status); stopping the rest" >&2; \
+	exit $$status
 
 start: install debian-runtime build seed serve
 

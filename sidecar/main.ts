@@ -29,7 +29,9 @@ async function main() {
   }
   health.setStatus("", "SERVING");
   const bound = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (err, p) =>
+      err ? reject(/EADDRINUSE|address already in use/i.test(err.message) ? new PortInUse() : err) : resolve(p),
+    ),
   );
   logger.info(
     { host, port: bound, services: SERVICES.map((s) => s.name), callKey: configured ? "SIDECAR_CALL_KEY" : "per start, sent in heartbeats" },
@@ -37,21 +39,50 @@ async function main() {
   );
   if (!configured && !process.env.APP_URL)
     logger.warn("neither SIDECAR_CALL_KEY nor registration (APP_URL) is set: no caller can authenticate, so every call will be refused");
+  // Background loops start here, the registry's heartbeat first among them: a registered sidecar
+  // is online in its app before it takes any work (the app's jobs wait for one meanwhile).
   for (const svc of SERVICES) await svc.start?.({ port: bound, callKey });
-  const stop = () => {
-    logger.info("sidecar stopping");
-    health.setStatus("", "NOT_SERVING");
-    for (const svc of SERVICES) health.setStatus(svc.name, "NOT_SERVING");
-    for (const svc of SERVICES) svc.stop?.();
-    server.tryShutdown(() => process.exit(0));
-    setTimeout(() => process.exit(0), 3000).unref();
-  };
+  // A supervisor (scripts/superviseSidecar.ts) learns that this start succeeded: a process that
+  // ends after this is restarted, one that ends before it is a start-up failure.
+  process.send?.({ listening: bound });
+  let stopping: Promise<void> | null = null;
+  const stop = (signal: NodeJS.Signals) =>
+    (stopping ??= (async () => {
+      logger.info({ signal }, "sidecar stopping");
+      // The last resort: a pool that never finishes closing must not keep the process up.
+      setTimeout(() => process.exit(1), 15_000).unref();
+      health.setStatus("", "NOT_SERVING");
+      for (const svc of SERVICES) health.setStatus(svc.name, "NOT_SERVING");
+      // No new calls; calls in flight get two seconds, then are cut.
+      await new Promise<void>((resolve) => {
+        const cut = setTimeout(() => (server.forceShutdown(), resolve()), 2000);
+        server.tryShutdown(() => (clearTimeout(cut), resolve()));
+      });
+      // Then the worker pools, awaited: exiting while worker threads still run the tfjs wasm
+      // runtime tore them down mid-call and the process died of a segmentation fault.
+      await Promise.allSettled(SERVICES.map(async (svc) => svc.stop?.()));
+      logger.info("sidecar stopped");
+      process.exit(0);
+    })());
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
 }
 
+/** The port is taken: a restart will not help, so the exit status says so (EX_CONFIG). */
+class PortInUse extends Error {
+  constructor() {
+    super(
+      `port ${port} on ${host} is already in use by another process: stop that process, or start the sidecar on another port (SIDECAR_PORT, make start SIDECAR_PORT=…)`,
+    );
+  }
+}
+const EXIT_CONFIG = 78;
+
 main().catch((err) => {
   if (err instanceof CallKeyConfigError) logger.error(err.message);
-  else logger.error({ err }, "sidecar failed to start");
+  else if (err instanceof PortInUse) {
+    logger.error(err.message);
+    process.exit(EXIT_CONFIG);
+  } else logger.error({ err }, "sidecar failed to start");
   process.exit(1);
 });

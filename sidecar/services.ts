@@ -21,7 +21,8 @@ export interface SidecarService {
   register(server: grpc.Server): void | Promise<void>;
   /** Called once the server is bound (background loops: heartbeats, samplers). */
   start?(info: { port: number; callKey: string }): void | Promise<void>;
-  stop?(): void;
+  /** Ends background loops and worker pools; awaited before the process exits. */
+  stop?(): void | Promise<void>;
 }
 
 export const SERVICES: SidecarService[] = [

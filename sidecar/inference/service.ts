@@ -255,9 +255,11 @@ export const inferenceService: SidecarService = {
       return s ? s.workers - s.busy : defaultWorkerCount();
     });
   },
-  stop() {
+  async stop() {
     setWorkerSlotsProvider(null);
-    void pool?.close();
+    const closing = pool;
     pool = null;
+    // Awaited by the sidecar's shutdown: its threads must be gone before the process exits.
+    await closing?.close();
   },
 };

@@ -9,7 +9,7 @@
 // Every input is bounded here (ids, edit count, image bytes, counts, limits, names) and the rest
 // (edits naming nodes, candidates and classes of the tree) is checked by the worker against the
 // loaded tree, with INVALID_ARGUMENT for both.
-import { trainHandlers } from "./trainHandlers.ts";
+import { stopTraining, trainHandlers } from "./trainHandlers.ts";
 import fs from "node:fs";
 import path from "node:path";
 import { once } from "node:events";
@@ -327,4 +327,5 @@ export const treeService: SidecarService = {
   async register(server) {
     server.addService(metarankV1(PROTO).Tree.service, treeHandlers(trainHandlers()));
   },
+  stop: stopTraining,
 };

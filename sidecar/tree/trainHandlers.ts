@@ -171,6 +171,14 @@ export function busyTrainingThreads(): number {
   return busyThreads;
 }
 
+/** Training threads alive now: a stopping sidecar ends them before it exits (sidecar/main.ts). */
+const trainingWorkers = new Set<Worker>();
+
+/** Ends every training thread (their calls fail as the server shuts down). */
+export async function stopTraining(): Promise<void> {
+  await Promise.allSettled([...trainingWorkers].map((w) => w.terminate()));
+}
+
 export function trainHandlers(): Pick<TreeHandlers, "TaskOptions" | "Train"> {
   return {
     TaskOptions(_call, cb) {
@@ -225,6 +233,8 @@ export function trainHandlers(): Pick<TreeHandlers, "TaskOptions" | "Train"> {
       const worker = new Worker(WORKER_ENTRY, {
         workerData: { req: workerReq },
       });
+      trainingWorkers.add(worker);
+      worker.once("exit", () => trainingWorkers.delete(worker));
       let finished = false;
       const finish = () => {
         if (finished) return false;

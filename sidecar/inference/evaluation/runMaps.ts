@@ -169,7 +169,7 @@ export async function runMaps(call: grpc.ServerWritableStream<RunMapsRequest, Ev
     logger.error({ ...log, err }, "maps evaluation failed");
     if (!call.cancelled) call.emit("error", grpcError(grpc.status.INTERNAL, `evaluation of the maps on ${suite.id} failed: ${(err as Error).message}`));
   } finally {
-    ctx.activeRuns.delete(ctrl);
-    await pool.close();
+    // The run counts until its threads are gone: a stopping sidecar waits for that.
+    await pool.close().finally(() => ctx.activeRuns.delete(ctrl));
   }
 }

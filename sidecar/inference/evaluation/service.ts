@@ -270,8 +270,8 @@ export function evaluationHandlers(opts: { loaderModule?: string; backend?: stri
         if (!call.cancelled)
           call.emit("error", grpcError(grpc.status.INTERNAL, `evaluation of ${run.algorithm} on ${suite.id} failed: ${(err as Error).message}`));
       } finally {
-        activeRuns.delete(ctrl);
-        await pool.close();
+        // The run counts until its threads are gone: a stopping sidecar waits for that.
+        await pool.close().finally(() => activeRuns.delete(ctrl));
       }
     },
 
@@ -287,7 +287,10 @@ export const evaluationService: SidecarService = {
   register(server) {
     server.addService(metarankV1(PROTO).Evaluation.service, evaluationHandlers());
   },
-  stop() {
+  async stop() {
     for (const ctrl of activeRuns) ctrl.abort();
+    // Each run closes its pool as it ends; the process exits only once they are closed.
+    const until = Date.now() + 10_000;
+    while (activeRuns.size && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
   },
 };
