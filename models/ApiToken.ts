@@ -5,7 +5,8 @@ import { sequelize } from "./db.ts";
  * A personal API token (issue 13 §4): a script acts as its user through `/api/v1` with it. Only
  * the SHA-256 of the secret is stored (like session ids), so a database leak gives no usable
  * token; `prefix` (the secret's first characters) lets the owner tell tokens apart. Revoking
- * deletes the row: the token stops working on the very next request.
+ * deletes the row: the token stops working on the very next request. `expiresAt` (null: never)
+ * is chosen by the owner; a token past it is refused like a revoked one.
  */
 export class ApiToken extends Model<InferAttributes<ApiToken>, InferCreationAttributes<ApiToken>> {
   declare id: CreationOptional<number>;
@@ -14,6 +15,7 @@ export class ApiToken extends Model<InferAttributes<ApiToken>, InferCreationAttr
   declare tokenHash: string;
   declare prefix: string;
   declare lastUsedAt: CreationOptional<Date | null>;
+  declare expiresAt: CreationOptional<Date | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 }
@@ -26,6 +28,7 @@ ApiToken.init(
     tokenHash: { type: DataTypes.STRING(64), allowNull: false, unique: true },
     prefix: { type: DataTypes.STRING(16), allowNull: false },
     lastUsedAt: { type: DataTypes.DATE, allowNull: true },
+    expiresAt: { type: DataTypes.DATE, allowNull: true },
     createdAt: DataTypes.DATE,
     updatedAt: DataTypes.DATE,
   },

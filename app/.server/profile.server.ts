@@ -1,10 +1,11 @@
 import { messageRef } from "~/lib/forms/messages.ts";
 import { MSG, type FieldErrors } from "~/lib/rules/accounts.ts";
 import { validatePasswordChange, validateProfileEdit, type PasswordChangeInput, type ProfileEditInput } from "~/lib/rules/profile.ts";
-import { User } from "./db.server.ts";
+import { User, inWriteTransaction } from "./db.server.ts";
 import { adminRegisterCode } from "./env.server.ts";
 import { hashPassword, verifyPassword } from "./password.server.ts";
 import { adminCodeKeys, attemptSucceeded, beginAttempt, keysFor } from "./throttle.server.ts";
+import { revokeAllTokens } from "./apiTokens.server.ts";
 
 const tooMany = (seconds: number) => messageRef("account:msg.tooManyAttempts", { minutes: Math.ceil(seconds / 60) });
 
@@ -56,6 +57,12 @@ export async function changePassword(userId: number, input: PasswordChangeInput,
   if (wait > 0) return { ok: false, errors: { oldPassword: tooMany(wait) } };
   if (!(await verifyPassword(user.passwordHash, input.oldPassword))) return { ok: false, errors: { oldPassword: MSG.oldPasswordWrong } };
   await attemptSucceeded(keys);
-  await user.update({ passwordHash: await hashPassword(input.newPassword) });
+  const passwordHash = await hashPassword(input.newPassword);
+  // The new password and the end of every API token in one transaction: whoever knew the old
+  // password may have made a token with it, and a token must not outlive the password it came from.
+  await inWriteTransaction(async (transaction) => {
+    await user.update({ passwordHash }, { transaction });
+    await revokeAllTokens(user.id, transaction);
+  });
   return { ok: true, changed: true };
 }

@@ -17,7 +17,7 @@ import { i18nServer } from "~/.server/i18n.server.ts";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { checkFormData } from "~/.server/forms.server.ts";
 import { createToken, listTokens, revokeToken, type TokenRow } from "~/.server/apiTokens.server.ts";
-import { MAX_LIVE_TOKENS, TOKEN_MSG, TOKEN_NAME_MAX } from "~/lib/rules/apiTokens.ts";
+import { DEFAULT_TOKEN_EXPIRY, MAX_LIVE_TOKENS, TOKEN_EXPIRY_CHOICES, TOKEN_MSG, TOKEN_NAME_MAX } from "~/lib/rules/apiTokens.ts";
 import { translateMessage } from "~/lib/forms/messages.ts";
 
 export const handle = { i18n: "account" };
@@ -61,7 +61,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirect("/profile?msg=modified");
   }
   if (intent === "token-create") {
-    const r = await createToken(user.id, String(form.get("name") ?? ""));
+    const expiresIn = form.get("expiresIn");
+    const r = await createToken(user.id, String(form.get("name") ?? ""), typeof expiresIn === "string" ? expiresIn : null);
     if (!r.ok) return data<Result>({ intent, errors: { name: r.error } }, { status: 400 });
     // Not a redirect: the secret must reach this one page and no URL or later page.
     return data<Result>({ intent, created: { secret: r.secret, name: r.token.name } }, { headers: { "Cache-Control": "no-store" } });
@@ -158,6 +159,16 @@ function ApiTokens({ tokens, result, revoked }: { tokens: TokenRow[]; result?: R
           <InputText id="api-token-name" name="name" maxLength={TOKEN_NAME_MAX} required aria-describedby="api-token-name-error" />
           <FieldError id="api-token-name-error" message={result?.errors?.name} />
         </div>
+        <div className="field" style={{ marginBottom: 0 }}>
+          <label htmlFor="api-token-expiry">{t("apiTokens.expiresIn")}</label>
+          <select id="api-token-expiry" name="expiresIn" defaultValue={DEFAULT_TOKEN_EXPIRY} className="p-inputtext" data-testid="api-token-expiry">
+            {TOKEN_EXPIRY_CHOICES.map((choice) => (
+              <option key={choice} value={choice}>
+                {choice === "never" ? t("apiTokens.noExpiry") : t("apiTokens.days", { count: Number(choice) })}
+              </option>
+            ))}
+          </select>
+        </div>
         <Button type="submit" label={t("apiTokens.create")} loading={busy} disabled={tokens.length >= MAX_LIVE_TOKENS} />
       </Form>
       {tokens.length === 0 ? (
@@ -172,6 +183,7 @@ function ApiTokens({ tokens, result, revoked }: { tokens: TokenRow[]; result?: R
                 <th scope="col">{t("apiTokens.prefix")}</th>
                 <th scope="col">{t("apiTokens.created")}</th>
                 <th scope="col">{t("apiTokens.lastUsed")}</th>
+                <th scope="col">{t("apiTokens.expires")}</th>
                 <th scope="col">
                   <span className="visually-hidden">{t("apiTokens.revoke")}</span>
                 </th>
@@ -186,6 +198,10 @@ function ApiTokens({ tokens, result, revoked }: { tokens: TokenRow[]; result?: R
                   </td>
                   <td>{when(tok.createdAt)}</td>
                   <td>{when(tok.lastUsedAt)}</td>
+                  <td data-testid={`api-token-expires-${tok.id}`}>
+                    {tok.expiresAt ? when(tok.expiresAt) : t("apiTokens.noExpiry")}
+                    {tok.expired ? <strong> ({t("apiTokens.expired")})</strong> : null}
+                  </td>
                   <td>
                     <Form method="post" action="/profile#api-tokens">
                       <input type="hidden" name="intent" value="token-revoke" />

@@ -68,7 +68,9 @@ async function fromResponse(res: Response): Promise<ApiError> {
 async function run(access: Access, handler: Handler, options: EndpointOptions, args: LoaderFunctionArgs | ActionFunctionArgs): Promise<Response> {
   try {
     const caller = await identify(args.request, access);
-    const key = caller ? `token:${caller.tokenId}` : `ip:${args.context?.ip ?? "unknown"}`;
+    // Counted per user, not per token: a user may hold MAX_LIVE_TOKENS tokens, and ten tokens must
+    // not mean ten allowances.
+    const key = caller ? `user:${caller.user.id}` : `ip:${args.context?.ip ?? "unknown"}`;
     const wait = await spendApiCall(key, options.compute === true);
     if (wait > 0) throw new ApiError(429, "rate_limited", messageRef(API_MSG.rateLimited, { seconds: wait }), undefined, { "Retry-After": String(wait) });
     if (access === "admin" && !caller?.user.isAdmin) throw new ApiError(403, "forbidden", API_MSG.forbidden);

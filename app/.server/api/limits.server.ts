@@ -1,5 +1,6 @@
 // The JSON API's rate limits (docs/api.md "Rate limits", stated in the OpenAPI document too).
-// Counted per token, or per client address for calls without one, in the same store as the
+// Counted per user (all of a user's tokens together), or per client address for calls without a
+// token, in the same store as the
 // log-in throttles (table rate_limits, rate-limiter-flexible: atomic updates, shared by every
 // app process). Scoring and maps uploads cost the compute server, so they have a second, smaller
 // allowance on top of the general one.

@@ -38,8 +38,8 @@ const PUBLIC = [{}, { bearerAuth: [] }];
 const TOKEN = [{ bearerAuth: [] }];
 
 const RATE_TEXT =
-  `Rate limits: ${API_RATE_PER_MINUTE} calls per minute per token (per client address for calls without a token), every endpoint together; ` +
-  `scoring and maps uploads also spend a compute allowance of ${API_COMPUTE_PER_HOUR} per hour per token. Over a limit the answer is 429 with Retry-After (seconds).`;
+  `Rate limits: ${API_RATE_PER_MINUTE} calls per minute per user, all of its tokens together (per client address for calls without a token), every endpoint together; ` +
+  `scoring and maps uploads also spend a compute allowance of ${API_COMPUTE_PER_HOUR} per hour per user. Over a limit the answer is 429 with Retry-After (seconds).`;
 
 export const openApiDocument = {
   openapi: "3.1.0",

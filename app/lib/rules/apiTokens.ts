@@ -10,6 +10,23 @@ export const TOKEN_PATTERN = /^mr_[A-Za-z0-9_-]{43}$/;
 /** Characters of the secret kept in clear for display ("mr_AbCdEfGh…"). */
 export const TOKEN_PREFIX_LENGTH = 11;
 
+/** How long a new token may live, in days, as the creation form offers it; "never" is offered too. */
+export const TOKEN_EXPIRY_DAYS = [30, 90, 365] as const;
+/** The form's default: long enough for a project's pipeline, short enough that a forgotten token dies. */
+export const DEFAULT_TOKEN_EXPIRY = "90";
+/** The form's values: a number of days, or "never". */
+export const TOKEN_EXPIRY_CHOICES = [...TOKEN_EXPIRY_DAYS.map(String), "never"] as const;
+
+/**
+ * A chosen lifetime as days (null: never expires), or undefined for a value the form does not
+ * offer. A form without the field gets the default, so an older page or a script still works.
+ */
+export function parseTokenExpiry(value: string | null | undefined): number | null | undefined {
+  const v = value ?? DEFAULT_TOKEN_EXPIRY;
+  if (v === "never") return null;
+  return (TOKEN_EXPIRY_DAYS as readonly number[]).includes(Number(v)) && /^\d+$/.test(v) ? Number(v) : undefined;
+}
+
 export const TOKEN_MSG = {
   nameRequired: "account:apiTokens.msg.nameRequired",
   nameTooLong: "account:apiTokens.msg.nameTooLong",
@@ -17,6 +34,7 @@ export const TOKEN_MSG = {
   created: "account:apiTokens.msg.created",
   revoked: "account:apiTokens.msg.revoked",
   notFound: "account:apiTokens.msg.notFound",
+  expiryInvalid: "account:apiTokens.msg.expiryInvalid",
 } as const;
 
 export function checkTokenName(name: string): string | undefined {
