@@ -17,7 +17,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import yauzl from "yauzl";
 import { Op } from "sequelize";
-import { EvaluationRun, SubmissionDraft, type Suite } from "./db.server.ts";
+import { EvaluationRun, SubmissionDraft, User, inWriteTransaction, type Suite } from "./db.server.ts";
+import type { Transaction } from "sequelize";
 import { enqueueJob, type JobUser } from "./queue.server.ts";
 import { logger } from "./logger.server.ts";
 import { MAPS_DAILY_LIMIT, MAPS_MAX_BYTES, MAPS_MAX_UNPACKED_BYTES, checkMapsShape, mapsMessage, mib } from "~/lib/rules/maps.ts";
@@ -190,6 +191,15 @@ export async function readMapsForRun(mapsFile: string, tasks: readonly string[])
 
 // ---- starting a run ---------------------------------------------------------------------------
 
+/** The user's caps on maps runs: one queued or running at a time, MAPS_DAILY_LIMIT in 24 hours. */
+async function capProblem(userId: number, transaction?: Transaction): Promise<{ status: number; message: MessageRef } | null> {
+  const active = await EvaluationRun.count({ where: { userId, kind: "maps", state: { [Op.in]: ACTIVE } }, transaction });
+  if (active > 0) return { status: 409, message: mapsMessage("busy") };
+  const today = await EvaluationRun.count({ where: { userId, kind: "maps", createdAt: { [Op.gte]: new Date(Date.now() - 86_400_000) } }, transaction });
+  if (today >= MAPS_DAILY_LIMIT) return { status: 429, message: mapsMessage("daily", { count: MAPS_DAILY_LIMIT }) };
+  return null;
+}
+
 async function discard(file: string) {
   await fs.rm(file, { force: true }).catch(() => undefined);
 }
@@ -207,10 +217,9 @@ export async function startMapsRun(user: JobUser, suite: Suite, upload: MapsUplo
     if (!upload || upload.size === 0) return refuse(400, mapsMessage("required"));
     if (!upload.originalName.toLowerCase().endsWith(".zip")) return refuse(400, mapsMessage("notZip"));
     if (upload.size > MAPS_MAX_BYTES) return refuse(413, mapsMessage("tooLarge", { limit: mib(MAPS_MAX_BYTES) }));
-    const active = await EvaluationRun.count({ where: { userId: user.id, kind: "maps", state: { [Op.in]: ACTIVE } } });
-    if (active > 0) return refuse(409, mapsMessage("busy"));
-    const today = await EvaluationRun.count({ where: { userId: user.id, kind: "maps", createdAt: { [Op.gte]: new Date(Date.now() - 86_400_000) } } });
-    if (today >= MAPS_DAILY_LIMIT) return refuse(429, mapsMessage("daily", { count: MAPS_DAILY_LIMIT }));
+    // Checked now so a refused upload costs no zip reading, and again where the run is created.
+    const capped = await capProblem(user.id);
+    if (capped) return refuse(capped.status, capped.message);
 
     // Each task's input size, where the suite records its network, so H, W and C are checked now too.
     const models = parseTaskModels(suite.taskModelsJson);
@@ -223,16 +232,33 @@ export async function startMapsRun(user: JobUser, suite: Suite, upload: MapsUplo
     await fs.mkdir(mapsDir(), { recursive: true });
     await fs.rename(upload.path, mapsPath(stored));
     const name = methodName.trim();
-    const run = await EvaluationRun.create({
-      userId: user.id,
-      suiteId: suite.id,
-      kind: "maps",
-      mapsFile: stored,
-      mapsName: cleanFileName(upload.originalName, "maps.zip"),
-      method: name,
-      paramsJson: "{}",
-      imageLimit: suite.splitImages,
+    const imageLimit = suite.splitImages;
+    // "One queued or running, ten a day" is counted and the run created in one write transaction
+    // with the user's row locked (SQLite takes the write lock at BEGIN), so uploads sent at the
+    // same moment are counted one after another: the second sees the first run.
+    const created = await inWriteTransaction(async (transaction) => {
+      await User.findByPk(user.id, { transaction, lock: transaction.LOCK.UPDATE });
+      const problem = await capProblem(user.id, transaction);
+      if (problem) return problem;
+      return EvaluationRun.create(
+        {
+          userId: user.id,
+          suiteId: suite.id,
+          kind: "maps",
+          mapsFile: stored,
+          mapsName: cleanFileName(upload.originalName, "maps.zip"),
+          method: name,
+          paramsJson: "{}",
+          imageLimit,
+        },
+        { transaction },
+      );
     });
+    if (!(created instanceof EvaluationRun)) {
+      await discard(mapsPath(stored));
+      return refuse(created.status, created.message);
+    }
+    const run = created;
     try {
       const job = await enqueueJob("evaluation", { suite: suite.id, method: name, limit: suite.splitImages, runId: run.id, params: "{}" }, user);
       await EvaluationRun.update({ jobId: job.id }, { where: { id: run.id, jobId: null } });

@@ -10,6 +10,7 @@ import { startStack, type Stack } from "../support/stack.ts";
 import { Client } from "../support/client.ts";
 import { login, register, userClient } from "../support/accounts.ts";
 import { CAPTCHA } from "../support/stack.ts";
+import { mapsZip } from "../support/maps.ts";
 
 let stack: Stack;
 beforeAll(async () => {
@@ -186,6 +187,27 @@ describe(`request bodies on ${process.env.TEST_DB}`, () => {
     }
     const own = await eve.request("/signout", { method: "POST", headers: { Origin: `http://${hostname}:${port}` } });
     expect(own.status).toBe(302);
+  });
+
+  it("five maps uploads of one user sent at the same moment: one is queued, the others are refused (one at a time)", async () => {
+    const erin = await userClient(stack.baseUrl, "maps-race-erin");
+    const zip = new Blob([await mapsZip()], { type: "application/zip" });
+    const upload = (i: number) => {
+      const maps = new FormData();
+      maps.set("suite", "metarank-local-v1");
+      maps.set("method", `Race maps ${i}`);
+      maps.set("maps", zip, "maps.zip");
+      return erin.post("/submission?suite=metarank-local-v1&intent=upload-maps", maps).then((r) => r.status);
+    };
+    const statuses = await Promise.all(Array.from({ length: 5 }, (_, i) => upload(i)));
+    expect(
+      statuses.filter((s) => s === 302),
+      statuses.join(","),
+    ).toHaveLength(1);
+    expect(
+      statuses.filter((s) => s === 409),
+      statuses.join(","),
+    ).toHaveLength(4);
   });
 
   it("the 500 KB limit of result files holds for every spelling of the submission path", async () => {

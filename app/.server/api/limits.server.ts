@@ -1,9 +1,8 @@
 // The JSON API's rate limits (docs/api.md "Rate limits", stated in the OpenAPI document too).
 // Counted per user (all of a user's tokens together), or per client address for calls without a
-// token, in the same store as the
-// log-in throttles (table rate_limits, rate-limiter-flexible: atomic updates, shared by every
-// app process). Scoring and maps uploads cost the compute server, so they have a second, smaller
-// allowance on top of the general one.
+// token, in the same store as the log-in throttles (table rate_limits, rate-limiter-flexible:
+// atomic updates, shared by every app process). Scoring and maps uploads cost the compute server,
+// so they have a second, smaller allowance on top of the general one.
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { requestCounter } from "../throttle.server.ts";
 
