@@ -7,14 +7,16 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { ForeignKeyConstraintError, Op, UniqueConstraintError } from "sequelize";
+import sharp, { type Metadata, type OutputInfo } from "sharp";
 import { CrackDetection, Dataset, InspectionRun, Picture, User, type InspectionState } from "../../models/index.ts";
 import type { DetectorInfoReply__Output } from "../../proto/generated/metarank/v1/DetectorInfoReply.ts";
+import { PICTURE_LIMITS } from "~/lib/rules/datasets.ts";
 import { INSPECTION_LIMITS, INSPECTION_MSG } from "~/lib/rules/inspection.ts";
 import { visibleWhere, type Viewer } from "./datasets.server.ts";
 import { inWriteTransaction } from "./db.server.ts";
 import { logger } from "./logger.server.ts";
 import { readStored, removeStored, storedFile } from "./pictures.server.ts";
-import { RetryableJobError, isRetryable, type JobContext, type JobQueue } from "./queue.server.ts";
+import { RetryableJobError, isRetryable, untilSidecarServes, type JobContext, type JobQueue } from "./queue.server.ts";
 import { rpc, SidecarCallError, unary } from "./sidecar.server.ts";
 
 const log = logger("inspection");
@@ -290,6 +292,52 @@ async function writeAtomically(relative: string, bytes: Uint8Array): Promise<voi
   await fs.rename(tmp, full);
 }
 
+/** The detector's own bound when no sidecar describes itself (sidecar/inspection/photo.ts). */
+const DEFAULT_MAX_PIXELS = 4_000_000;
+
+export interface PhotoForDetection {
+  image: Uint8Array;
+  mmPerPixel: number;
+  /** The photo as a viewer sees it (EXIF orientation applied), when it had to be scaled down. */
+  original: { width: number; height: number; format: string } | null;
+}
+
+/**
+ * A photo larger than the detector accepts (a phone's 12 megapixels against its 4) is scaled down
+ * for detection only: the stored original stays what the pages show. Each detected pixel then
+ * covers more of the wall, so the scale grows by the same factor and lengths and widths stay in
+ * millimetres. It is turned upright first (EXIF orientation), as browsers show it, so the mask
+ * lies over the photo on the results page. A photo sharp cannot read goes to the detector as it
+ * is, which says why it is refused.
+ */
+export async function fitForDetection(bytes: Uint8Array, mmPerPixel: number, maxPixels: number): Promise<PhotoForDetection> {
+  const unchanged = { image: bytes, mmPerPixel, original: null };
+  let meta: Metadata;
+  try {
+    meta = await sharp(bytes, { limitInputPixels: PICTURE_LIMITS.maxPixels }).metadata();
+  } catch {
+    return unchanged;
+  }
+  if (!meta.width || !meta.height || meta.width * meta.height <= maxPixels) return unchanged;
+  const sideways = (meta.orientation ?? 1) >= 5;
+  const [width, height] = sideways ? [meta.height, meta.width] : [meta.width, meta.height];
+  const factor = Math.sqrt(maxPixels / (width * height));
+  const box = { width: Math.max(1, Math.floor(width * factor)), height: Math.max(1, Math.floor(height * factor)) };
+  let scaled: { data: Buffer; info: OutputInfo };
+  try {
+    scaled = await sharp(bytes, { limitInputPixels: PICTURE_LIMITS.maxPixels })
+      .rotate()
+      .resize({ ...box, fit: "inside" })
+      .removeAlpha()
+      .jpeg({ quality: 95 })
+      .toBuffer({ resolveWithObject: true });
+  } catch {
+    return unchanged; // a header that promises more than the file holds: the detector says so
+  }
+  const { data, info } = scaled;
+  return { image: data, mmPerPixel: mmPerPixel * (width / info.width), original: { width, height, format: meta.format ?? "jpeg" } };
+}
+
 export async function runInspectionJob(job: JobContext<{ runId: number }>): Promise<unknown> {
   const id = Number(job.payload.runId);
   // Claim: queued (or running, when an earlier attempt died) → running; finished runs stay finished.
@@ -299,6 +347,10 @@ export async function runInspectionJob(job: JobContext<{ runId: number }>): Prom
   const pictures = await Picture.findAll({ where: { datasetId: run.datasetId }, order: [["id", "ASC"]], attributes: ["id", "filePath", "size"] });
   const done = new Set((await CrackDetection.findAll({ where: { runId: id }, attributes: ["pictureId"] })).map((d) => d.pictureId));
   await InspectionRun.update({ photosTotal: pictures.length }, { where: { id } });
+  const info = await detectorInfo();
+  const maxPixels = info?.maxPixels || DEFAULT_MAX_PIXELS;
+  // 0 asks the detector for its own scale; a photo scaled down needs the number itself.
+  const mmPerPixel = run.mmPerPixel || info?.defaultMmPerPixel || INSPECTION_LIMITS.mmPerPixel.default;
   let position = 0;
   for (const picture of pictures) {
     position++;
@@ -308,8 +360,15 @@ export async function runInspectionJob(job: JobContext<{ runId: number }>): Prom
     const bytes = await readStored(picture.filePath);
     if (!bytes) continue; // deleted while the run went on: nothing to detect
     let reply;
+    let photo: PhotoForDetection;
     try {
-      reply = await unary(rpc().inspection.DetectCracks, { image: bytes, mmPerPixel: run.mmPerPixel }, { deadlineMs: 90_000 });
+      photo = await fitForDetection(bytes, mmPerPixel, maxPixels);
+      if (photo.original) log.info({ runId: id, pictureId: picture.id, ...photo.original }, "photo scaled down for detection");
+      reply = await unary(
+        rpc().inspection.DetectCracks,
+        { image: photo.image, mmPerPixel: photo.original ? photo.mmPerPixel : run.mmPerPixel },
+        { deadlineMs: 90_000 },
+      );
     } catch (err) {
       if (err instanceof SidecarCallError && err.kind === "user") {
         // This photo cannot be read as one (e.g. a GIF): skip it and say so; the run goes on.
@@ -325,9 +384,10 @@ export async function runInspectionJob(job: JobContext<{ runId: number }>): Prom
         runId: id,
         pictureId: picture.id,
         position,
-        format: reply.format,
-        width: reply.width,
-        height: reply.height,
+        // The row describes the photo as uploaded, not the copy the detector saw.
+        format: photo.original?.format ?? reply.format,
+        width: photo.original?.width ?? reply.width,
+        height: photo.original?.height ?? reply.height,
         fileSize: bytes.length,
         isCrack: reply.hasCrack,
         lengthMm: reply.lengthMm,
@@ -368,7 +428,12 @@ export async function registerInspectionJobs(queue: JobQueue): Promise<void> {
     "inspection",
     async (job) => {
       try {
-        return await runInspectionJob(job);
+        // No compute server online or answering (or all busy): the run waits as queued and asks
+        // again, without spending an attempt (app/.server/queue.server.ts untilSidecarServes); it
+        // continues from its last detected photo. A cancel meanwhile is seen at the next claim.
+        return await untilSidecarServes(() => runInspectionJob(job), {
+          onWait: async () => void (await InspectionRun.update({ state: "queued" }, { where: { id: job.payload.runId, state: "running" } })),
+        });
       } catch (err) {
         // A failure the queue will not retry (bad input, a bug), or the last attempt: say why on
         // the run. Otherwise the queue tries again, and the run waits for it as queued.

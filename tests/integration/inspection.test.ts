@@ -150,6 +150,14 @@ describe("a user's run over a private dataset", () => {
       const p = generateCrackPhoto(i, "test");
       fd.append("pictures", new Blob([encodePng({ width: p.width, height: p.height, channels: 3, data: p.image })], { type: "image/png" }), `deck-${i}.png`);
     }
+    // A phone's photo: 4032 × 3024 pixels, three times what the detector takes. It is scaled down
+    // for detection (not skipped), and its row describes the photo as uploaded.
+    const big = generateCrackPhoto(withCrack, "test");
+    const phone = await sharp(encodePng({ width: big.width, height: big.height, channels: 3, data: big.image }))
+      .resize(4032, 3024)
+      .jpeg({ quality: 90 })
+      .toBuffer();
+    fd.append("pictures", new Blob([phone], { type: "image/jpeg" }), "phone.jpg");
     expect((await alice.post(`/datasetInDetail?dataset=${datasetId}`, fd)).status).toBe(302);
 
     // Bad input first: the messages of the page, nothing queued.
@@ -168,12 +176,16 @@ describe("a user's run over a private dataset", () => {
     const html = text(await finished(alice, query));
     expect(runState(html)).toBe("completed");
     expect(html).toContain("at 0.25 mm per pixel");
+    expect(html).toContain("3 of 3 photos detected");
     const rows = (
       (await (await alice.post("/algorithm/getResults", { modelName: "ridge-frangi-v1" })).json()) as {
         run: { id: number };
-        rows: { isCrack: boolean; length: number }[];
+        rows: { isCrack: boolean; length: number; type: string; size: string }[];
       }
     ).rows;
+    expect(rows).toHaveLength(3);
+    expect(rows[2].type).toBe("JPEG");
+    expect(rows[2].size).toMatch(/^4032 × 3024 px, /);
     // The newest completed run Alice may see is hers: the crack's length at half the scale is half the platform's figure.
     const truth = generateCrackPhoto(withCrack, "test").truth;
     expect(rows[0].isCrack).toBe(true);
