@@ -103,6 +103,30 @@ describe("approval layout", () => {
       await ctx.close();
     });
 
+  it("the last row's Details open in full: nothing of them is cut off by the table's scroll box", async () => {
+    const admin = await adminClient(stack.baseUrl);
+    const ctx = await newContext(browser, stack.baseUrl, true);
+    await signIn(ctx, admin, stack.baseUrl);
+    const page = await ctx.newPage();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await gotoHydrated(page, "/approval");
+    const last = page.getByTestId("approval-table").locator("tbody tr").last();
+    await last.getByText("Details").click();
+    const panel = last.locator("details[open] dl");
+    await panel.waitFor();
+    const measured = await panel.evaluate((dl) => {
+      let box = dl.parentElement;
+      while (box && !/(auto|scroll)/.test(getComputedStyle(box).overflowY)) box = box.parentElement;
+      const p = dl.getBoundingClientRect();
+      const b = box!.getBoundingClientRect();
+      return { panel: p.height, visible: Math.min(p.bottom, b.bottom) - Math.max(p.top, b.top), scrollsInside: box!.scrollHeight > box!.clientHeight + 1 };
+    });
+    // The whole panel shows, and the admin does not scroll inside the table to read it.
+    expect(measured.visible, JSON.stringify(measured)).toBeGreaterThanOrEqual(measured.panel - 1);
+    expect(measured.scrollsInside, JSON.stringify(measured)).toBe(false);
+    await ctx.close();
+  });
+
   it("a rejection's reason, typed in the dialog, reaches the submitter's history", async () => {
     const admin = await adminClient(stack.baseUrl);
     const ctx = await newContext(browser, stack.baseUrl, true);
