@@ -56,7 +56,14 @@ function Chart({ points, spec, utcOffsetMinutes }: { points: ChartPoint[]; spec:
   const yMax = known.length ? Math.max(...known.map((d) => d.y)) : 1;
   const yDomain = spec.domain ?? [0, yMax > 0 ? yMax * 1.15 : 1];
   return (
-    <figure className="server-chart" data-testid={`chart-${spec.key}`} data-points={known.length} data-latest={latest ?? ""} style={{ margin: 0 }}>
+    <figure
+      className="server-chart"
+      data-testid={`chart-${spec.key}`}
+      data-points={known.length}
+      data-latest={latest ?? ""}
+      // A phone is narrower than a chart's fixed width: the chart scrolls inside its figure, not the page.
+      style={{ margin: 0, minWidth: 0, overflowX: "auto" }}
+    >
       <figcaption style={{ fontWeight: 600, marginBottom: ".25rem" }}>
         {t(spec.title)} ({spec.unit}){" "}
         <span className="muted" data-testid={`latest-${spec.key}`}>
@@ -74,7 +81,10 @@ function Chart({ points, spec, utcOffsetMinutes }: { points: ChartPoint[]; spec:
           {known.length <= 30 ? <MarkSeries data={known} size={2.5} color="#15803d" animation={false} /> : null}
         </XYPlot>
       ) : (
-        <div className="muted" style={{ width: WIDTH, height: HEIGHT, display: "grid", placeItems: "center", border: "1px dashed #d1d5db", borderRadius: 8 }}>
+        <div
+          className="muted"
+          style={{ width: WIDTH, maxWidth: "100%", height: HEIGHT, display: "grid", placeItems: "center", border: "1px dashed #d1d5db", borderRadius: 8 }}
+        >
           {t("unknown")}
         </div>
       )}
@@ -87,7 +97,7 @@ export function ServerCharts({ points, utcOffsetMinutes }: { points: ChartPoint[
     <div
       className="server-charts"
       data-testid="server-charts"
-      style={{ display: "grid", gridTemplateColumns: `repeat(auto-fill, minmax(${WIDTH}px, 1fr))`, gap: "1.25rem" }}
+      style={{ display: "grid", gridTemplateColumns: `repeat(auto-fill, minmax(min(${WIDTH}px, 100%), 1fr))`, gap: "1.25rem" }}
     >
       {CHARTS.map((spec) => (
         <Chart key={spec.key} points={points} spec={spec} utcOffsetMinutes={utcOffsetMinutes} />

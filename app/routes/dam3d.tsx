@@ -240,17 +240,18 @@ function PanelTable({ panels, runId }: { panels: PanelView[]; runId: number }) {
 }
 
 const DAM_CSS = `
-.dam-layout { display: grid; grid-template-columns: minmax(260px, 1fr) 2.4fr; gap: 1.25rem; align-items: start; }
-@media (max-width: 900px) { .dam-layout { grid-template-columns: 1fr; } }
+.dam-layout { display: grid; grid-template-columns: minmax(260px, 1fr) minmax(0, 2.4fr); gap: 1.25rem; align-items: start; }
+.dam-layout > * { min-width: 0; }
+@media (max-width: 900px) { .dam-layout { grid-template-columns: minmax(0, 1fr); } }
 .dam-info dl { display: grid; grid-template-columns: max-content 1fr; gap: .35rem .9rem; margin: 0 0 1rem; }
 .dam-info dt { color: var(--mr-muted); }
 .dam-info dd { margin: 0; }
 .dam-pick { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
-.dam-pick select { max-width: 100%; min-width: 0; }
+.dam-pick select { flex: 1 1 12rem; max-width: 100%; min-width: 0; }
 .dam-canvas-host { width: 100%; height: 460px; border-radius: 8px; overflow: hidden; background: #dbe7f3; }
 .dam-canvas-host canvas { display: block; }
 .dam-picked { margin-top: 1rem; }
-.dam-picked-body { display: grid; grid-template-columns: 160px 1fr; gap: 1rem; align-items: start; }
+.dam-picked-body { display: grid; grid-template-columns: minmax(0, 160px) minmax(0, 1fr); gap: 1rem; align-items: start; }
 .dam-picked-body dl { display: grid; grid-template-columns: max-content 1fr; gap: .3rem .8rem; margin: 0; }
 .dam-picked-body dd { margin: 0; }
 .dam-picked-body a { grid-column: 1 / -1; }

@@ -87,7 +87,7 @@ export default function Profile() {
       {/* The last step's notice; an answer to a form on this page replaces it. */}
       {modified && !result ? <Notice kind="success">{MSG.modified}</Notice> : null}
       {result?.notice ? <Notice kind="info">{result.notice}</Notice> : null}
-      <div style={{ display: "flex", gap: "1.5rem", alignItems: "center", marginBottom: "1.5rem" }}>
+      <div className="profile-head">
         <div className="avatar" aria-hidden>
           {user.username.slice(0, 1).toUpperCase()}
         </div>

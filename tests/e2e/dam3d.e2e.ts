@@ -40,6 +40,16 @@ afterAll(async () => {
 });
 
 describe("the 3D dam viewer", () => {
+  it("fits a 390 px phone: the page never scrolls sideways, the canvas included", async () => {
+    const context = await browser.newContext({ baseURL: stack.baseUrl, viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await gotoHydrated(page, "/dam3d");
+    await page.locator('[data-testid="dam-canvas"][data-loaded="true"]').waitFor({ timeout: 60_000 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const canvas = (await page.getByTestId("dam-canvas").boundingBox())!;
+    expect(canvas.x + canvas.width).toBeLessThanOrEqual(390);
+    await context.close();
+  });
   it("with JavaScript: loads the model, draws it, and a click on a panel shows its detection", async () => {
     const context = await newContext(browser, stack.baseUrl, true);
     const page = await context.newPage();

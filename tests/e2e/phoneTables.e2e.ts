@@ -27,6 +27,10 @@ const PAGES: Array<[string, "visitor" | "user" | "admin"]> = [
   ["/admin/ranking", "admin"],
   ["/admin/manage_server", "admin"],
   ["/admin/evaluations", "admin"],
+  // Not tables, but pages that scrolled sideways at this width: the profile's facts beside its
+  // avatar, and a server's fixed-width charts (the seeded local sidecar's entry is server 1).
+  ["/profile", "user"],
+  ["/server_detail/1", "admin"],
 ];
 
 /** Every table's width, its scrolling ancestor's width and overflow, and the page's own scroll width. */
