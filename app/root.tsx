@@ -32,6 +32,17 @@ export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
+/**
+ * Chinese text laid out before its face of the interface font had arrived stayed in boxes in
+ * Chromium after the face loaded (the home page's first heading, bold, on a slow first load):
+ * neither font-display nor a fresh layout of the same style redrew it, only a style whose font
+ * description is new. So after each batch of font loads the page's letter spacing moves by a
+ * ten-thousandth of a pixel (nothing a person can see), and the text is shaped again with the
+ * fonts now there. Inline and first in the page, it runs before the app's scripts arrive; the
+ * preloads above make the race rare in the first place.
+ */
+const FONT_REDRAW = `document.fonts&&(function(n){document.fonts.addEventListener("loadingdone",function(){n++;document.documentElement.style.letterSpacing=n/1e4+"px"})})(0)`;
+
 export const meta: MetaFunction = () => [{ title: "Meta-Rank — benchmarking attribution methods" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -62,6 +73,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <link rel="preload" as="font" type="font/woff2" href={uiFontHref} crossOrigin="anonymous" />
         {locale === "zh" ? <link rel="preload" as="font" type="font/woff2" href={uiFontBoldHref} crossOrigin="anonymous" /> : null}
         <Links />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: FONT_REDRAW }} />
       </head>
       <body>
         <PrimeReactProvider value={{ ripple: false }}>

@@ -18,6 +18,35 @@ afterAll(async () => {
 });
 
 describe("interface languages in Chromium", () => {
+  it("draws a Chinese heading in the interface font when its bold face arrives after the first layout", async () => {
+    const ctx = await browser.newContext({ baseURL: stack.baseUrl, locale: "zh-CN" });
+    const page = await ctx.newPage();
+    // A slow first load: the bold face held back until the page has been laid out without it
+    // (the heading then stayed in boxes: Chromium did not redraw it when the face arrived).
+    await page.route(/noto-sans-sc-ui-700[^/]*\.woff2/, async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.continue();
+    });
+    await page.goto("/homepage");
+    const cdp = await ctx.newCDPSession(page);
+    await cdp.send("DOM.enable");
+    await cdp.send("CSS.enable");
+    /** The fonts Chromium drew the first card's heading with. */
+    const drawnWith = async () => {
+      const { root } = await cdp.send("DOM.getDocument", { depth: -1 });
+      const { nodeId } = await cdp.send("DOM.querySelector", { nodeId: root.nodeId, selector: "article.card h2" });
+      return (await cdp.send("CSS.getPlatformFontsForNode", { nodeId })).fonts.map((f) => f.postScriptName);
+    };
+    const until = Date.now() + 15_000;
+    let fonts = await drawnWith();
+    while (fonts.join() !== "NotoSansSC-Bold" && Date.now() < until) {
+      await page.waitForTimeout(250);
+      fonts = await drawnWith();
+    }
+    expect(fonts).toEqual(["NotoSansSC-Bold"]);
+    await ctx.close();
+  });
+
   for (const javaScriptEnabled of [true, false]) {
     it(`the toggle switches to Chinese and back (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async () => {
       const ctx = await newContext(browser, stack.baseUrl, javaScriptEnabled);
