@@ -521,10 +521,15 @@ function ResultFileStep(props: {
           <i className="pi pi-check-circle" /> {t(props.hydrated ? "page.uploaded" : "page.uploadedReplace", { name: props.current })}
         </div>
       ) : null}
-      <FieldError id={`${props.protocol}-error`} message={props.error} />
+      {/* "Please upload your … result!" is about a file that was missing: once one is uploaded
+          (the draft names it) the message is stale, though the scoring answer that carried it stays. */}
+      <FieldError id={`${props.protocol}-error`} message={props.current && props.error === MISSING[props.protocol] ? undefined : props.error} />
     </div>
   );
 }
+
+/** The messages of a result file that is not there (rules/submission.ts). */
+const MISSING = { morf: MSG.morfRequired, lerf: MSG.lerfRequired } as const;
 
 function PythonStep(props: { suiteId: string; current: string | null; hydrated: boolean; toast: React.RefObject<Toast>; error?: string }) {
   const { t } = useTranslation("submission");

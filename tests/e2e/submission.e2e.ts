@@ -56,6 +56,10 @@ describe("submission page", () => {
 
     await page.getByTestId("upload-morf").setInputFiles(csv("morf.csv", morfCsv(0.8)));
     await toast(page, "Morf file uploaded successfully.");
+    // The earlier "Please upload your morf result!" under the box goes once the file is there.
+    await page.getByTestId("morf-state").waitFor();
+    expect(await page.locator("#morf-error").count()).toBe(0);
+    expect(await page.locator("#lerf-error").innerText()).toContain("Please upload your lerf result!");
     await page.getByTestId("upload-lerf").setInputFiles(csv("lerf.csv", lerfCsv(0.8)));
     await toast(page, "Lerf file uploaded successfully.");
     await page.getByTestId("lerf-state").waitFor();
