@@ -3,11 +3,16 @@
 // start and completion time, progress (failed / waiting for training to complete / training
 // completed, with the share done while it trains), and actions: download (the seed's warning
 // that the model is taken from the prototype-tree page), cancel while it runs, delete (删除成功 /
-// 删除失败, then the list reloads: every action redirects back here). With JavaScript the list
-// reloads every 3 s while a task is queued or running; without it a refresh link does.
+// 删除失败, then the list reloads: every action redirects back here). Deleting asks first: the
+// row's Delete opens ?confirm=<id> (a GET), shown as a section of the page without JavaScript and
+// as PrimeReact's ConfirmDialog with it; only that step's button posts the deletion (confirmed=1).
+// With JavaScript the list reloads every 3 s while a task is queued or running; without it a
+// refresh link does.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Form, Link, useLoaderData, useNavigate, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
+import { Button } from "primereact/button";
+import { ConfirmDialog } from "primereact/confirmdialog";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/.server/session.server.ts";
 import { checkFormData } from "~/.server/forms.server.ts";
@@ -17,6 +22,7 @@ import { cancelTreeTask, deleteTreeTask, listTreeTasks } from "~/.server/treeTas
 import { OutcomeDialog, orDashes } from "~/components/tasks/OutcomeDialog.tsx";
 import { TaskProgress } from "~/components/tasks/TaskProgress.tsx";
 import { usePeriodicRevalidation } from "~/lib/usePeriodicRevalidation.ts";
+import { useHydrated } from "~/lib/useHydrated.ts";
 import { TASK_MSG } from "~/lib/rules/treeTasks.ts";
 
 export const handle = { i18n: ["tasks"] };
@@ -35,7 +41,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const page = Number(new URL(request.url).searchParams.get("page") ?? "1");
   const list = await listTreeTasks(user, Number.isFinite(page) ? page : 1);
-  return { ...list, active: list.tasks.some((x) => x.state === "queued" || x.state === "running") };
+  // The confirmation step of a deletion: one of the tasks listed on this page, else nothing to ask.
+  const asked = Number(new URL(request.url).searchParams.get("confirm"));
+  const named = list.tasks.find((x) => x.id === asked);
+  const confirm = named ? { id: named.id, name: named.name } : null;
+  return { ...list, confirm, active: list.tasks.some((x) => x.state === "queued" || x.state === "running") };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -47,6 +57,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const intent = String(form.get("intent") ?? "");
   try {
     if (intent === "delete") {
+      // Nothing is deleted without the confirmation step's own button.
+      if (form.get("confirmed") !== "1") return redirect(`/task/my_tasks?page=${page}&confirm=${id}`);
       await deleteTreeTask(user, id);
       return back("deleted");
     }
@@ -60,7 +72,8 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function MyTasks() {
-  const { tasks, page, pages, total, active } = useLoaderData<typeof loader>();
+  const { tasks, page, pages, total, active, confirm } = useLoaderData<typeof loader>();
+  const hydrated = useHydrated();
   const [params] = useSearchParams();
   const outcome = params.get("outcome");
   const shownOutcome = outcome && outcome in OUTCOMES ? OUTCOMES[outcome as keyof typeof OUTCOMES] : null;
@@ -70,6 +83,8 @@ export default function MyTasks() {
     <>
       <h2>{t("mine.title")}</h2>
       {shownOutcome ? <OutcomeDialog kind={shownOutcome.kind} message={shownOutcome.text} closeTo={`/task/my_tasks?page=${page}`} /> : null}
+      {confirm && !hydrated ? <ConfirmDeletePanel confirm={confirm} page={page} /> : null}
+      {confirm && hydrated ? <ConfirmDeleteDialog confirm={confirm} page={page} /> : null}
       <p className="muted">
         {t("mine.count", { count: total })}{" "}
         {active ? (
@@ -127,13 +142,16 @@ export default function MyTasks() {
                         </button>
                       </Form>
                     ) : null}
-                    <Form method="post" action="/task/my_tasks">
-                      <input type="hidden" name="id" value={task.id} />
-                      <input type="hidden" name="page" value={page} />
-                      <button type="submit" name="intent" value="delete" className="p-button p-button-sm p-button-danger">
-                        {t("mine.delete")}
-                      </button>
-                    </Form>
+                    {/* A link to the confirmation step: it asks, it does not delete. */}
+                    <Link
+                      to={`/task/my_tasks?page=${page}&confirm=${task.id}`}
+                      preventScrollReset
+                      className="p-button p-button-sm p-button-danger"
+                      aria-label={t("mine.deleteOne", { name: task.name })}
+                      data-testid={`delete-${task.id}`}
+                    >
+                      {t("mine.delete")}
+                    </Link>
                   </div>
                 </td>
               </tr>
@@ -154,5 +172,80 @@ export default function MyTasks() {
         </nav>
       ) : null}
     </>
+  );
+}
+
+type ConfirmDelete = { id: number; name: string };
+
+/** The deletion itself: posts the confirmed task, or goes back to the list. */
+function DeleteForm({ confirm, page }: { confirm: ConfirmDelete; page: number }) {
+  const busy = useNavigation().state === "submitting";
+  const { t } = useTranslation("tasks");
+  return (
+    <Form method="post" action="/task/my_tasks" className="decision-buttons" preventScrollReset>
+      <input type="hidden" name="id" value={confirm.id} />
+      <input type="hidden" name="page" value={page} />
+      <input type="hidden" name="confirmed" value="1" />
+      <Link to={`/task/my_tasks?page=${page}`} className="p-button p-button-text" preventScrollReset replace>
+        {t("mine.keep")}
+      </Link>
+      <Button type="submit" name="intent" value="delete" label={t("mine.confirmDelete")} severity="danger" loading={busy} data-testid="confirm-delete" />
+    </Form>
+  );
+}
+
+function DeleteQuestion({ confirm }: { confirm: ConfirmDelete }) {
+  const { t } = useTranslation("tasks");
+  return (
+    <>
+      <strong>{t("mine.deleteQuestion", { name: confirm.name })}</strong> {t("mine.deleteWarning")}
+    </>
+  );
+}
+
+/** Without JavaScript: the question as a section of the page, with Cancel and Delete. */
+function ConfirmDeletePanel({ confirm, page }: { confirm: ConfirmDelete; page: number }) {
+  const { t } = useTranslation("tasks");
+  return (
+    <div className="notice notice-warn" role="alertdialog" aria-label={t("mine.confirmTitle")} data-testid="confirm-delete-step">
+      <p>
+        <DeleteQuestion confirm={confirm} />
+      </p>
+      <DeleteForm confirm={confirm} page={page} />
+    </div>
+  );
+}
+
+/** With JavaScript: PrimeReact's ConfirmDialog; Delete posts the same form, Cancel or Escape returns to the list. */
+function ConfirmDeleteDialog({ confirm, page }: { confirm: ConfirmDelete; page: number }) {
+  const navigate = useNavigate();
+  const submit = useSubmit();
+  const { t } = useTranslation("tasks");
+  const back = () => navigate(`/task/my_tasks?page=${page}`, { replace: true, preventScrollReset: true });
+  const remove = () => {
+    const form = new FormData();
+    form.set("intent", "delete");
+    form.set("id", String(confirm.id));
+    form.set("page", String(page));
+    form.set("confirmed", "1");
+    submit(form, { method: "post", action: "/task/my_tasks", preventScrollReset: true });
+  };
+  return (
+    <ConfirmDialog
+      visible
+      header={t("mine.confirmTitle")}
+      message={<DeleteQuestion confirm={confirm} />}
+      icon="pi pi-exclamation-triangle"
+      acceptLabel={t("mine.confirmDelete")}
+      rejectLabel={t("mine.keep")}
+      acceptClassName="p-button-danger"
+      defaultFocus="reject"
+      accept={remove}
+      reject={back}
+      onHide={(result) => {
+        if (result !== "accept") back();
+      }}
+      style={{ width: "min(460px, 95vw)" }}
+    />
   );
 }

@@ -95,6 +95,23 @@ describe.each([true, false])("tree tasks with JavaScript %s", (js) => {
     await page.getByRole("heading", { name: "Images" }).waitFor();
     await page.getByRole("link", { name: "Training flow" }).click();
     await page.locator('[data-stage="training"][data-state="done"]').waitFor();
+
+    // Deleting the finished task asks first (a dialog, or a step in the page without JavaScript):
+    // Cancel keeps it, the question's own Delete removes it.
+    if (js) await gotoHydrated(page, "/task/my_tasks");
+    else await page.goto("/task/my_tasks");
+    const question = js ? page.locator(".p-confirm-dialog") : page.getByTestId("confirm-delete-step");
+    await row.getByRole("link", { name: `Delete the task ${name}` }).click();
+    await question.getByText(`Delete the task “${name}”?`).waitFor();
+    expect(await row.count()).toBe(1);
+    if (js) await question.getByRole("button", { name: "Cancel" }).click();
+    else await question.getByRole("link", { name: "Cancel" }).click();
+    await question.waitFor({ state: "detached" });
+    expect(await row.getAttribute("data-state")).toBe("completed");
+    await row.getByRole("link", { name: `Delete the task ${name}` }).click();
+    await question.getByRole("button", { name: "Delete" }).click();
+    await page.getByText("Deleted successfully").waitFor();
+    await row.waitFor({ state: "detached" });
     await context.close();
   }, 400_000);
 });

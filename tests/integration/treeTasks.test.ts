@@ -194,7 +194,7 @@ function describeStack(label: string, env: () => Record<string, string>) {
       expect(res.status).toBe(404);
       expect(await res.text()).toContain("The task does not exist or you have no permission");
       for (const tab of ["training_log", "vis_scalars", "vis_images", "vis_stages"]) expect((await bob.get(`/task_detail/${trained}/${tab}`)).status).toBe(404);
-      const del = await bob.post("/task/my_tasks", { intent: "delete", id: String(trained), page: "1" });
+      const del = await bob.post("/task/my_tasks", { intent: "delete", id: String(trained), page: "1", confirmed: "1" });
       expect(location(del)).toContain("outcome=delete-failed");
       expect(await bob.html(location(del)!)).toContain("Failed to delete");
       expect(await stateOf(alice, trained)).toBe("completed");
@@ -228,7 +228,14 @@ function describeStack(label: string, env: () => Record<string, string>) {
         expect(page).toMatch(new RegExp(`data-task-id="${badId}" data-state="failed"[\\s\\S]*?Failed[\\s\\S]*?data-testid="task-error"[^>]*>[^<]*backbone`));
       }
 
-      const del = await alice.post("/task/my_tasks", { intent: "delete", id: String(id), page: "1" });
+      // Deleting asks first: a post without the question's own confirmation only asks.
+      const ask = await alice.post("/task/my_tasks", { intent: "delete", id: String(id), page: "1" });
+      expect(location(ask)).toBe(`/task/my_tasks?page=1&confirm=${id}`);
+      const question = await alice.html(location(ask)!);
+      expect(question).toContain('data-testid="confirm-delete-step"');
+      expect(question).toContain(`Delete the task “long-${tag}”?`);
+      expect((await alice.get(`/task_detail/${id}/basic_task_info`)).status).toBe(200);
+      const del = await alice.post("/task/my_tasks", { intent: "delete", id: String(id), page: "1", confirmed: "1" });
       expect(location(del)).toContain("outcome=deleted");
       expect(await alice.html(location(del)!)).toContain("Deleted successfully");
       expect((await alice.get(`/task_detail/${id}/basic_task_info`)).status).toBe(404);
