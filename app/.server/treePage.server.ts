@@ -34,7 +34,7 @@ import {
   treePool,
 } from "./trees.server.ts";
 import type { DemoFailure } from "../components/DemoFailurePanel.tsx";
-import { NODE_ID, SAMPLE_ID, TREE_ALGORITHM, TREE_ID, TREE_MSG, checkPredict, parseClass, type TreeField } from "../lib/rules/trees.ts";
+import { NODE_ID, SAMPLE_ID, TREE_ALGORITHM, TREE_ID, TREE_MSG, checkPredict, parseClass, validModelName, type TreeField } from "../lib/rules/trees.ts";
 
 export const TREE_ROUTES: Record<TreePage, string> = { cub: "/cub", cars: "/cars" };
 
@@ -265,7 +265,7 @@ export async function treePageAction(request: Request, page: TreePage) {
       case "adjust":
       case "save": {
         const name = str("name");
-        if (intent === "save" && !/^[A-Za-z0-9._-]{1,64}$/.test(name)) return fail("name", TREE_MSG.nameRule);
+        if (intent === "save" && !validModelName(name)) return fail("name", TREE_MSG.nameRule);
         const jobId = await startTreeJob(user, intent, model, intent === "save" ? name : undefined);
         if (next.get("run") === "1") base.set("run", "1");
         base.set("job", jobId);

@@ -15,10 +15,10 @@ import * as grpc from "@grpc/grpc-js";
 import { TreeEdit as TreeEditRow } from "../../models/TreeEdit.ts";
 import { NotFoundError } from "./domainErrors.server.ts";
 import { logger } from "./logger.server.ts";
-import { type JobInfo, type JobQueue, enqueueJob, getJob } from "./queue.server.ts";
+import { type JobInfo, type JobQueue, enqueueJob, getJob, untilSidecarServes } from "./queue.server.ts";
 import { SidecarCallError, rpc, serverStream, unary } from "./sidecar.server.ts";
 import { messageRef } from "../lib/forms/messages.ts";
-import { CANDIDATE_ID, CANDIDATE_LIMIT, JOB_ID, MAX_EDITS, MODEL_NAME, NODE_ID, POOL_SIZE, SAMPLE_ID, TREE_ID, TREE_MSG } from "../lib/rules/trees.ts";
+import { CANDIDATE_ID, CANDIDATE_LIMIT, JOB_ID, MAX_EDITS, NODE_ID, POOL_SIZE, SAMPLE_ID, TREE_ID, TREE_MSG, validModelName } from "../lib/rules/trees.ts";
 import type { TreeModelInfo__Output } from "../../proto/generated/metarank/v1/TreeModelInfo.ts";
 import type { TreeGraph__Output } from "../../proto/generated/metarank/v1/TreeGraph.ts";
 import type { TreeEdit } from "../../proto/generated/metarank/v1/TreeEdit.ts";
@@ -350,7 +350,7 @@ export async function exportTree(
 // Long jobs: adjust the whole tree, save it under a name
 
 export async function startTreeJob(user: TreeUser, op: "adjust" | "save", treeId: string, name?: string): Promise<string> {
-  if (op === "save" && !(name && MODEL_NAME.test(name))) throw new TreeCallFailed(TREE_MSG.nameRule, "bad model name");
+  if (op === "save" && !(name && validModelName(name))) throw new TreeCallFailed(TREE_MSG.nameRule, "bad model name");
   const edits = await listEdits(user.id, treeId);
   if (op === "adjust" && !edits.length) throw new TreeCallFailed(TREE_MSG.noEdits, "no pending edits");
   // One attempt: a SaveTree retried after its tree was written would answer "name taken".
@@ -403,8 +403,13 @@ export function registerTreeJobs(queue: JobQueue): void {
         job.progress(Math.max(0, Math.min(100, Math.round(ev.progress * 100)))).catch(() => undefined);
       };
       const started = Date.now();
-      if (op === "adjust") await serverStream(rpc().tree.AdjustTree, { caller: who, treeId, edits: toProtoEdits(edits) }, onEvent);
-      else await serverStream(rpc().tree.SaveTree, { caller: who, treeId, edits: toProtoEdits(edits), name: name ?? "", adjust: edits.length > 0 }, onEvent);
+      // No compute server online or answering, or all busy: the job waits for one (its one
+      // attempt is not spent; app/.server/queue.server.ts untilSidecarServes).
+      await untilSidecarServes(() =>
+        op === "adjust"
+          ? serverStream(rpc().tree.AdjustTree, { caller: who, treeId, edits: toProtoEdits(edits) }, onEvent)
+          : serverStream(rpc().tree.SaveTree, { caller: who, treeId, edits: toProtoEdits(edits), name: name ?? "", adjust: edits.length > 0 }, onEvent),
+      );
       if (!out.done) throw new Error(`${op === "adjust" ? "AdjustTree" : "SaveTree"} ended without its result`);
       // Saved: the edits now live in the saved tree, so the original's pending list starts empty again.
       if (op === "save") {

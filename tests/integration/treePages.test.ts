@@ -141,8 +141,15 @@ describe("/cub", () => {
     expect(adjusted.done!.newAccuracy).toBeLessThanOrEqual(1);
     expect(await alice.html(location(adjust)!)).toMatch(/Test accuracy: \d+\.\d% → \d+\.\d%/);
 
-    const badName = await alice.post(`/cub?${q(base)}`, { intent: "save", model: platformTree, sample, name: "no spaces allowed" });
-    expect(await badName.text()).toContain("Please enter a model name of 1 to 64 letters");
+    // The name's rule is stated beside the field; a Chinese name gets that rule back from the server.
+    expect(decode(await alice.html(`/cub?${q({ ...base, save: "1" })}`))).toContain(
+      "Latin letters (a–z, A–Z), digits, '-', '_' and '.'; no spaces or Chinese characters",
+    );
+    for (const name of ["我的鸟树", "no spaces allowed", ".."]) {
+      const badName = await alice.post(`/cub?${q(base)}`, { intent: "save", model: platformTree, sample, name });
+      expect(badName.status, name).toBe(400);
+      expect(decode(await badName.text()), name).toContain("Please enter a model name of 1 to 64 Latin letters (a–z, A–Z), digits");
+    }
     const save = await alice.post(`/cub?${q(base)}`, { intent: "save", model: platformTree, sample, name: savedName });
     expect(save.status).toBe(302);
     const saveJob = new URL(location(save)!, "http://x").searchParams.get("job")!;

@@ -1,5 +1,5 @@
 // The seed's save dialog: the modified tree under a model name (the input's placeholder asks
-// for one; tree.proto's rule: 1–64 letters, digits, '-', '_', '.'), confirm / give up. Confirm
+// for one; tree.proto's rule, said beside it: 1–64 Latin letters, digits, '-', '_', '.'), confirm / give up. Confirm
 // starts a SaveTree job (app/.server/trees.server.ts) whose progress the page shows.
 import { Form, Link } from "@remix-run/react";
 import { Button } from "primereact/button";
@@ -20,16 +20,12 @@ export function SaveDialog({ model, sample, closeHref, edits, error }: { model: 
         <input type="hidden" name="sample" value={sample} />
         <div className="field">
           <label htmlFor="name">{t("modelName")}</label>
-          <input
-            id="name"
-            name="name"
-            className="p-inputtext"
-            placeholder={t("modelNamePlaceholder")}
-            maxLength={64}
-            pattern="[A-Za-z0-9._\-]{1,64}"
-            required
-            aria-describedby="name-error"
-          />
+          {/* The rule is said beside the field and checked by the server (validModelName): a browser
+              pattern answered a Chinese name with "Please match the requested format." and no rule. */}
+          <input id="name" name="name" className="p-inputtext" placeholder={t("modelNamePlaceholder")} required aria-describedby="name-rule name-error" />
+          <small id="name-rule" className="muted field-hint" data-testid="name-rule">
+            {t("modelNameRule")}
+          </small>
           <FieldError id="name-error" message={error} />
         </div>
         <div className="field">

@@ -35,6 +35,13 @@ export const CANDIDATE_LIMIT = 12;
 export const TREE_ID = /^(platform:[\w.-]{1,64}|user:.{1,200}:[\w.-]{1,64})$/;
 /** SaveTree's name rule (tree.proto): 1–64 letters, digits, '-', '_' and '.'. */
 export const MODEL_NAME = /^[A-Za-z0-9._-]{1,64}$/;
+/**
+ * A model name the compute server accepts (tree.proto; it names a folder there, so "." and ".."
+ * are not names). The save form states this rule beside its field, in words (trees:modelNameRule).
+ */
+export function validModelName(name: string): boolean {
+  return MODEL_NAME.test(name) && name !== "." && name !== "..";
+}
 /** Node ids ("node-<n>") and candidate ids ("train:<image>@<row>,<col>") as the sidecar writes them (sidecar/tree/edits.ts). */
 export const NODE_ID = /^[\w.:-]{1,64}$/;
 export const CANDIDATE_ID = /^[\w.:@,-]{1,128}$/;
