@@ -79,6 +79,15 @@ describe("server pages in Chromium", () => {
       null,
       { timeout: 60_000, polling: 500 },
     );
+    // Online and offline read apart at a glance: the two badges differ in colour, not only in word.
+    await page.reload();
+    const badge = (name: string) =>
+      page
+        .getByTestId(`server-${name}`)
+        .getByTestId("online-state")
+        .evaluate((e) => getComputedStyle(e).backgroundColor);
+    expect(await page.getByTestId("server-local").getAttribute("data-online")).toBe("false");
+    expect(await badge("gpu-e2e")).not.toBe(await badge("local"));
     await ctx.close();
   });
 

@@ -115,6 +115,22 @@ describe("admin-only pages and actions", () => {
     expect((await serverStates(admin)).has("local")).toBe(true); // the delete did not happen
   });
 
+  it("answer a user's /admin with the translated 403 page the other admin pages give, in both languages", async () => {
+    const userZh = await userClient(stack.baseUrl, "plain-user-zh");
+    await userZh.post("/language", { lng: "zh", redirectTo: "/homepage" });
+    for (const p of ["/admin", "/admin/manage_server"]) {
+      const en = await user.get(p);
+      expect(en.headers.get("content-type"), p).toMatch(/^text\/html/);
+      const html = await en.text();
+      expect(html, p).toContain("403 — Forbidden");
+      expect(html, p).toContain("Administrators only.");
+      expect(html, p).not.toContain("account:msg.adminsOnly");
+      const zh = await (await userZh.get(p)).text();
+      expect(zh, p).toContain("403 — 禁止访问");
+      expect(zh, p).toContain("仅限管理员。");
+    }
+  });
+
   it("keep /admin/queues for administrators only; without Redis it explains itself inside the layout", async () => {
     const anonymous = await anon().get("/admin/queues");
     expect(anonymous.status).toBe(302);
