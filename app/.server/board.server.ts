@@ -166,6 +166,15 @@ export async function listSuites(language?: string): Promise<SuiteSummary[]> {
   return suites.map((s) => summary(s, bySuite.get(s.id) ?? 0, language));
 }
 
+/**
+ * The baselines on a suite's public board: the methods the platform computed itself (rows of
+ * the suite's own folders), not approved submissions, which their contributors may have
+ * computed elsewhere (self-reported).
+ */
+export function countBaselines(suiteId: string): Promise<number> {
+  return BoardMethod.count({ where: { suiteId, submissionId: null, hidden: false } });
+}
+
 /** The suite asked for by id, else the one marked default, else the first with methods, else the first. */
 export function chooseSuite(suites: readonly SuiteSummary[], requested?: string | null): SuiteSummary | undefined {
   return (requested ? suites.find((s) => s.id === requested) : undefined) ?? suites.find((s) => s.isDefault) ?? suites.find((s) => s.methods > 0) ?? suites[0];

@@ -48,8 +48,8 @@ export function sessionSecret(): string {
 
 /**
  * Who runs this server, shown in the footer (SITE_TEAM, SITE_CONTACT). Null where unset: the
- * footer then says so plainly in the page's language (common.json footer.defaultTeam and
- * footer.defaultContact) instead of an English default on Chinese pages.
+ * footer then names the open-source contributors in the page's language (common.json
+ * footer.defaultTeam) and leaves the contact line out.
  */
 export function siteInfo(): { team: string | null; contact: string | null } {
   return { team: process.env.SITE_TEAM || null, contact: process.env.SITE_CONTACT || null };

@@ -8,7 +8,8 @@ export function SiteFooter({ site }: { site: { team: string | null; contact: str
       {site ? (
         <>
           <p>{t("footer.team", { team: site.team ?? t("footer.defaultTeam") })}</p>
-          <p>{t("footer.contact", { contact: site.contact ?? t("footer.defaultContact") })}</p>
+          {/* Unset, there is no one to name: a line saying so on every page helped nobody. */}
+          {site.contact ? <p>{t("footer.contact", { contact: site.contact })}</p> : null}
         </>
       ) : null}
       <p>{t("footer.copyright", { year: 2023 })}</p>

@@ -42,7 +42,6 @@ import { useTranslation } from "react-i18next";
 import { messageRef, translateMessage } from "~/lib/forms/messages.ts";
 import { parseForm, type FieldErrors } from "~/lib/forms/parse.ts";
 import {
-  DATASET_NAME_MAX,
   PICTURE_LIMITS,
   PICTURE_MB,
   createDatasetSchema,
@@ -218,7 +217,8 @@ function DatasetList({ type, q, result, notice, searchError }: Extract<ReturnTyp
             id="ds-name"
             name="name"
             className="p-inputtext"
-            maxLength={DATASET_NAME_MAX}
+            // No maxLength: the browser cut a pasted long name to 100 characters without a word;
+            // the server refuses it and says the limit (datasetNameField) instead.
             required
             aria-invalid={res?.fieldErrors?.name ? true : undefined}
             aria-describedby="ds-name-error"

@@ -3,7 +3,7 @@
 // datasets' with public datasets users shared. Dialogs (introduction, preview) are URL states:
 // PrimeReact dialogs with JavaScript, server-rendered sections without it.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { Link, useLoaderData, useNavigate } from "@remix-run/react";
 import { Dialog } from "primereact/dialog";
 import { TabView, TabPanel } from "primereact/tabview";
@@ -59,6 +59,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const intro = introKey && intros.has(introKey) ? intros.get(introKey)! : null;
   const lang: "en" | "zh" = sp.get("lang") === "zh" ? "zh" : "en";
   const detailsKey = sp.get("details");
+  // The storage warning is about data this server does not hold: an installed dataset's details are its pictures.
+  const installedCard = cards.find((c) => c.key === detailsKey && c.datasetId != null && c.samples.length > 0);
+  if (installedCard) throw redirect(`/datasetPreview?examples=${encodeURIComponent(installedCard.key)}`);
   const details = detailsKey && cards.some((c) => c.key === detailsKey) ? detailsKey : null;
   const previewCard = cards.find((c) => c.key === sp.get("preview")) ?? null;
   const preview = previewCard?.datasetId ? await platformPictureAt(previewCard.datasetId, Number(sp.get("i") ?? 0)) : null;
@@ -225,7 +228,11 @@ function GalleryCardView({ card }: { card: PublicData["cards"][number] }) {
         </p>
       )}
       <div className="ds-toolbar" style={{ marginBottom: 0 }}>
-        <Link to={`/datasetPreview?details=${card.key}`} className="p-button p-button-outlined p-component" preventScrollReset>
+        <Link
+          to={card.samples.length ? `/datasetPreview?examples=${card.key}` : `/datasetPreview?details=${card.key}`}
+          className="p-button p-button-outlined p-component"
+          preventScrollReset
+        >
           {t("gallery.dataDetails")}
         </Link>
         <Link to={`/datasetPreview?intro=${card.key}#introduction`} className="p-button p-component" preventScrollReset>

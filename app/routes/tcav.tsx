@@ -269,7 +269,7 @@ export default function ConceptPage() {
   const customChosen = datasets.find((d) => String(d.id) === selection.dataset);
   const chosenNames = [...selection.concepts, ...(customChosen ? [customChosen.name] : [])];
   return (
-    <main className="page tcav-page">
+    <section className="tcav-page">
       <InlineStyle css={CSS} />
       <h1>{t("title")}</h1>
       <p className="lead">{t("lead")}</p>
@@ -430,7 +430,7 @@ export default function ConceptPage() {
         </section>
       </Form>
       {result ? <Results result={result} samples={slots} /> : null}
-    </main>
+    </section>
   );
 }
 

@@ -127,3 +127,18 @@ describe("labelling without JavaScript", () => {
     await context.close();
   });
 });
+
+describe("creating a dataset", () => {
+  it("refuses a name longer than the limit with the rule, instead of the browser cutting it short", async () => {
+    const client = await userClient(stack.baseUrl, "long-name");
+    const context = await newContext(browser, stack.baseUrl, false);
+    await signIn(context, client, stack.baseUrl);
+    const page = await context.newPage();
+    await page.goto("/datasetInDetail");
+    await page.locator("#ds-name").fill("a very long dataset name ".repeat(15).trim());
+    await page.getByRole("button", { name: "Create" }).click();
+    await page.locator("#ds-name-error").waitFor();
+    expect(await page.locator("#ds-name-error").innerText()).toBe("The dataset name can be at most 100 characters.");
+    await context.close();
+  });
+});

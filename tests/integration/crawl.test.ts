@@ -129,6 +129,8 @@ describe("every page in both languages", () => {
         expect(shown, `${url}: unfilled variable`).not.toMatch(/\{\{\s*\w+\s*\}\}/);
         // React 18's stream wrote NUL bytes where a Chinese character met its buffer's end (app/.server/stripNul.server.ts).
         expect(html.includes("\u0000"), `${url}: NUL byte in the page`).toBe(false);
+        // The layout's <main> is the page's only one (/tcav once nested a second inside it).
+        expect(html.match(/<main[\s>]/g)?.length, `${url}: <main> count`).toBe(1);
         const headings = h1s(html);
         expect(headings.length, `${url}: h1 count (${headings.join(" | ")})`).toBe(1);
         // The brand name is the homepage's heading in both languages.

@@ -273,6 +273,11 @@ describe("public gallery", () => {
     expect(html).toContain("Installed on this platform");
     const details = await anon.html("/datasetPreview?details=food");
     expect(details).toContain("Sorry, dataset viewing is not available on this server due to insufficient storage space.");
+    // An installed dataset's details are its pictures, not the warning.
+    expect(html).toContain('href="/datasetPreview?examples=cifar"');
+    const installed = await anon.get("/datasetPreview?details=cifar");
+    expect(installed.status).toBe(302);
+    expect(location(installed)).toBe("/datasetPreview?examples=cifar");
     const intro = await anon.html("/datasetPreview?intro=nwpu&lang=zh");
     expect(intro).toContain("Introduction for NWPU-RESISC45");
     expect(intro).toContain("共 31,500 张图像、45 个场景类别，每类 700 张。");
