@@ -24,7 +24,17 @@ import type { RunMapsRequest } from "../../proto/generated/metarank/v1/RunMapsRe
 import type { EvaluationEvent__Output } from "../../proto/generated/metarank/v1/EvaluationEvent.ts";
 import { attachToDraft, detachFromDraft, readMapsForRun } from "./mapsRuns.server.ts";
 import { mapsMessage } from "~/lib/rules/maps.ts";
-import { RetryableJobError, enqueueJob, isRetryable, type JobContext, type JobPayloads, type JobQueue, type JobUser } from "./queue.server.ts";
+import {
+  RetryableJobError,
+  enqueueJob,
+  isRetryable,
+  sidecarWaitReason,
+  untilSidecarServes,
+  type JobContext,
+  type JobPayloads,
+  type JobQueue,
+  type JobUser,
+} from "./queue.server.ts";
 import { logger } from "./logger.server.ts";
 import { formatMetascore, insertCandidate, storedBoard } from "./board.server.ts";
 import { validatePair } from "./submissions.server.ts";
@@ -103,26 +113,15 @@ class RunCancelled extends Error {
 export const isBusy = (err: unknown) => err instanceof SidecarCallError && err.code === grpc.status.RESOURCE_EXHAUSTED;
 /** Shown on /admin/evaluations while a run waits (a message ref, translated there: app/locales/<lng>/admin.json). */
 export const busyNote = (seconds: number) => messageRef("admin:msg.evaluationBusy", { seconds });
-const BUSY_PAUSE_MAX_MS = 60_000;
+/** Shown while no compute server is online or the chosen one does not answer. */
+export const offlineNote = (seconds: number) => messageRef("admin:msg.evaluationOffline", { seconds });
 /** First pause after a busy answer (EVALUATION_BUSY_PAUSE_MS, default 5 s); it doubles up to a minute. */
 const busyPauseMs = () => Number(process.env.EVALUATION_BUSY_PAUSE_MS) || 5_000;
 /** How long a run may wait for a busy sidecar before it fails (EVALUATION_BUSY_WAIT_MS, default 24 h). */
 const busyWaitMs = () => Number(process.env.EVALUATION_BUSY_WAIT_MS) || 24 * 3600_000;
 
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new RunCancelled());
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new RunCancelled());
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}
+/** A compute server's failure as people see it: its status, translated (docs/grpc.md). */
+const computeFailed = (code: grpc.status) => messageRef("admin:msg.evaluationComputeFailed", { status: grpc.status[code] ?? String(code) });
 
 const DEFAULT_DEADLINE_MS = 6 * 3600_000;
 const DEFAULT_IDLE_MS = 180_000;
@@ -170,14 +169,11 @@ export async function streamEvaluation(
   } catch (err) {
     if (idleFailure) throw idleFailure;
     if (opts.signal?.aborted) throw new RunCancelled();
-    // Admins read this on the run's page: say which status the sidecar ended with.
-    if (err instanceof SidecarCallError && err.kind !== "user" && !isBusy(err))
-      throw new SidecarCallError(
-        `The compute server failed during the evaluation (${grpc.status[err.code] ?? err.code}: ${err.details}).`,
-        err.code,
-        err.details,
-        err.kind,
-      );
+    // People read this on the run's page (admins) and through the API (a maps run's owner): the
+    // status the sidecar ended with, translated, never its raw text (which may name its internal
+    // address); the details are in the log (sidecar.server.ts).
+    if (err instanceof SidecarCallError && err.kind !== "user" && !sidecarWaitReason(err))
+      throw new SidecarCallError(computeFailed(err.code), err.code, err.details, err.kind);
     throw err;
   } finally {
     clearTimeout(idle);
@@ -293,30 +289,35 @@ export async function runEvaluationJob(job: JobContext<EvaluationJobPayload>): P
   };
 
   try {
-    let result: ResultMsg | null = null;
-    const waitingSince = Date.now();
-    for (let pauseMs = busyPauseMs(); result === null; pauseMs = Math.min(2 * pauseMs, BUSY_PAUSE_MAX_MS)) {
-      const target = await pickSidecar();
-      await EvaluationRun.update({ sidecar: target.address }, { where: { id } });
-      try {
+    // No compute server online, the chosen one down, or every one at its limit of concurrent runs
+    // (EVALUATION_MAX_RUNS): the run waits in the queue, backing off, without spending one of its
+    // attempts (a long run elsewhere would otherwise use them all up in a minute or two).
+    const result = await untilSidecarServes(
+      async () => {
+        const target = await pickSidecar();
+        await EvaluationRun.update({ sidecar: target.address }, { where: { id } });
         const request =
           row.kind === "maps"
             ? { maps: { suiteId: row.suiteId, methodName: row.method, maps: await readMapsForRun(row.mapsFile!, await suiteTasks(row.suiteId)) } }
             : { suiteId: row.suiteId, method: row.method, paramsJson: row.paramsJson, limit: row.imageLimit };
-        result = await streamEvaluation(target, request, { signal: ctrl.signal, onProgress });
-      } catch (err) {
-        // The sidecar is at its limit of concurrent runs (EVALUATION_MAX_RUNS): the run waits in
-        // the queue for room, backing off, without spending one of its attempts (a long run
-        // elsewhere would otherwise use them all up in a minute or two).
-        if (!isBusy(err) || Date.now() - waitingSince + pauseMs > busyWaitMs()) throw err;
-        const seconds = Math.max(1, Math.round(pauseMs / 1000));
-        await transitionRun(id, ["running"], "queued", { error: busyNote(seconds), etaSeconds: null });
-        log.info({ runId: id, pauseMs }, "every compute server is busy with evaluation runs; waiting");
-        await pause(pauseMs, ctrl.signal);
+        return streamEvaluation(target, request, { signal: ctrl.signal, onProgress });
+      },
+      {
+        signal: ctrl.signal,
+        firstPauseMs: busyPauseMs(),
+        maxWaitMs: busyWaitMs(),
+        onWait: async (reason, pauseMs) => {
+          const seconds = Math.max(1, Math.round(pauseMs / 1000));
+          await transitionRun(id, ["running"], "queued", { error: reason === "busy" ? busyNote(seconds) : offlineNote(seconds), etaSeconds: null });
+        },
         // Cancelled from the page (maybe by another app process) while it waited.
-        if (!(await transitionRun(id, ["queued"], "running", { error: null }))) throw new RunCancelled();
-      }
-    }
+        onResume: async () => {
+          if (!(await transitionRun(id, ["queued"], "running", { error: null }))) throw new RunCancelled();
+        },
+      },
+    ).catch((err) => {
+      throw ctrl.signal.aborted ? new RunCancelled() : err;
+    });
     await writing;
     const resultDir = await writeResultFiles(id, result);
     const score = await scoreAgainstBoard(row.suiteId, result.morfCsv, result.lerfCsv);
@@ -363,9 +364,12 @@ export async function runEvaluationJob(job: JobContext<EvaluationJobPayload>): P
     const message =
       row.kind === "maps" && err instanceof SidecarCallError && err.kind === "user" ? mapsMessage("refused", { detail: err.details || raw }) : raw;
     const retry = isRetryable(err) && job.attempt < job.maxAttempts;
+    const computeStatus = err instanceof SidecarCallError && err.kind !== "user" ? (grpc.status[err.code] ?? String(err.code)) : null;
     if (retry)
       await transitionRun(id, ["running"], "queued", {
-        error: `Attempt ${job.attempt} of ${job.maxAttempts} failed: ${message} It will be retried.`,
+        error: computeStatus
+          ? messageRef("admin:msg.evaluationRetryingCompute", { attempt: job.attempt, of: job.maxAttempts, status: computeStatus })
+          : `Attempt ${job.attempt} of ${job.maxAttempts} failed: ${message} It will be retried.`,
         etaSeconds: null,
       });
     else await transitionRun(id, ["running"], "failed", { error: message, etaSeconds: null, finishedAt: new Date() });

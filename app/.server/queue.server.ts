@@ -8,9 +8,12 @@
 // A handler that throws a sidecar failure (SidecarUnavailableError, a gRPC error that is not
 // the sidecar refusing the input, or RetryableJobError) is retried with exponential backoff;
 // any other error fails the job at once, because running it again would fail the same way.
+// A handler whose sidecar call finds no compute server (none online, down, busy) waits for one
+// through untilSidecarServes instead, without spending an attempt.
+import * as grpc from "@grpc/grpc-js";
 import Bull from "bull";
 import { logger } from "./logger.server.ts";
-import { SidecarCallError } from "./sidecar.server.ts";
+import { SidecarCallError, SidecarUnavailableError } from "./sidecar.server.ts";
 
 const log = logger("queue");
 
@@ -85,6 +88,67 @@ export function isRetryable(err: unknown): boolean {
   // RESOURCE_EXHAUSTED (a sidecar at its limit of evaluation runs, or its queue full) is `retryable` too.
   if (err instanceof SidecarCallError) return err.kind !== "user";
   return false;
+}
+
+// ---- waiting for a compute server ------------------------------------------------------------
+// One mechanism for every job that calls a sidecar (evaluation runs, crack detection, tree
+// training, tree edits, regeneration shards): a call that fails for want of a compute server —
+// none online (before the local sidecar's first heartbeat, say), the chosen one not answering
+// (UNAVAILABLE: killed, restarting under its supervisor) or every one busy (RESOURCE_EXHAUSTED) —
+// makes the job wait and ask again, backing off, inside the same attempt. Spending attempts on
+// it used them all up in about 30 s (docs/architecture.md "Supervision").
+
+export type SidecarWaitReason = "offline" | "busy";
+
+/** Why a sidecar call failed for want of a compute server, or null for any other failure. */
+export function sidecarWaitReason(err: unknown): SidecarWaitReason | null {
+  if (err instanceof SidecarUnavailableError) return "offline";
+  if (!(err instanceof SidecarCallError)) return null;
+  if (err.code === grpc.status.UNAVAILABLE) return "offline";
+  if (err.code === grpc.status.RESOURCE_EXHAUSTED) return "busy";
+  return null;
+}
+
+export interface SidecarWaitOptions {
+  /** Ends a pause early (the job was cancelled); the failure is then thrown. */
+  signal?: AbortSignal;
+  /** First pause (default QUEUE_SIDECAR_PAUSE_MS or 2 s); it doubles up to a minute. */
+  firstPauseMs?: number;
+  /** How long a job may wait in all before the failure is thrown (default QUEUE_SIDECAR_WAIT_MS or 24 h). */
+  maxWaitMs?: number;
+  /** Before each pause: show the wait where people look (a translated message on the job's row). */
+  onWait?: (reason: SidecarWaitReason, pauseMs: number) => Promise<void> | void;
+  /** After each pause, before asking again: throw to stop (the job was cancelled meanwhile). */
+  onResume?: () => Promise<void> | void;
+}
+
+const SIDECAR_PAUSE_MAX_MS = 60_000;
+
+/** Runs `work` until it returns or fails for another reason than a missing or busy compute server. */
+export async function untilSidecarServes<T>(work: () => Promise<T>, opts: SidecarWaitOptions = {}): Promise<T> {
+  const since = Date.now();
+  const maxWaitMs = opts.maxWaitMs ?? (Number(process.env.QUEUE_SIDECAR_WAIT_MS) || 24 * 3600_000);
+  for (let pauseMs = opts.firstPauseMs ?? (Number(process.env.QUEUE_SIDECAR_PAUSE_MS) || 2_000); ; pauseMs = Math.min(2 * pauseMs, SIDECAR_PAUSE_MAX_MS)) {
+    try {
+      return await work();
+    } catch (err) {
+      const reason = sidecarWaitReason(err);
+      if (!reason || opts.signal?.aborted || Date.now() - since + pauseMs > maxWaitMs) throw err;
+      await opts.onWait?.(reason, pauseMs);
+      log.info({ reason, pauseMs }, reason === "busy" ? "every compute server is busy; waiting" : "no compute server answers; waiting");
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, pauseMs);
+        function done() {
+          clearTimeout(timer);
+          opts.signal?.removeEventListener("abort", done);
+          resolve();
+        }
+        opts.signal?.addEventListener("abort", done, { once: true });
+      });
+      await opts.onResume?.();
+      if (opts.signal?.aborted) throw err;
+    }
+  }
 }
 
 export interface JobOptions {

@@ -18,10 +18,9 @@ import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { Op, fn, col } from "sequelize";
 import { TreeTask, TreeTaskImage, TreeTaskLog, transitionTreeTask, type TreeTaskState } from "./db.server.ts";
-import { SidecarCallError, SidecarUnavailableError, pickSidecar, rpc, serverStream, unary } from "./sidecar.server.ts";
-import { RetryableJobError, enqueueJob, isRetryable, type JobContext, type JobQueue, type JobUser } from "./queue.server.ts";
+import { SidecarCallError, pickSidecar, rpc, serverStream, unary } from "./sidecar.server.ts";
+import { RetryableJobError, enqueueJob, isRetryable, untilSidecarServes, type JobContext, type JobQueue, type JobUser } from "./queue.server.ts";
 import { NotFoundError } from "./domainErrors.server.ts";
-import { isBusy } from "./evaluations.server.ts";
 import { logger } from "./logger.server.ts";
 import { messageRef } from "~/lib/forms/messages.ts";
 import { TASKS_PER_PAGE, TASK_MSG, checkTaskForm, progressLabel, type TaskFormOptions, type TaskProgressLabel } from "~/lib/rules/treeTasks.ts";
@@ -355,31 +354,30 @@ async function streamTraining(row: TreeTask, rec: TaskRecorder, user: JobUser): 
 const busyWaitMs = () => Number(process.env.TREE_TASK_BUSY_WAIT_MS) || 24 * 3600_000;
 
 /**
- * A sidecar at its limit of trainings answers RESOURCE_EXHAUSTED before it starts anything: the
- * task waits for room (backing off from 5 s to a minute, the row saying so) without spending one
- * of its attempts, as evaluation runs wait (app/.server/evaluations.server.ts). The form keeps
- * ddp_num within the host's max_ddp, so a busy answer means "full", not "never".
+ * No compute server online, the chosen one not answering (killed, restarting), or one at its
+ * limit of trainings (RESOURCE_EXHAUSTED, before it starts anything): the task waits (backing off
+ * from TREE_TASK_PAUSE_MS, 5 s, to a minute, the row saying so) without spending one of its
+ * attempts, through the queue's one mechanism (untilSidecarServes, app/.server/queue.server.ts).
+ * The form keeps ddp_num within the host's max_ddp, so a busy answer means "full", not "never".
  */
 async function trainWhenRoom(row: TreeTask, rec: TaskRecorder, user: JobUser): Promise<TrainDone__Output> {
-  const since = Date.now();
-  for (let pauseMs = 5_000; ; pauseMs = Math.min(2 * pauseMs, 60_000)) {
-    try {
-      return await streamTraining(row, rec, user);
-    } catch (err) {
-      if (!isBusy(err) || Date.now() - since + pauseMs > busyWaitMs()) throw err;
+  return untilSidecarServes(() => streamTraining(row, rec, user), {
+    signal: rec.ctrl.signal,
+    firstPauseMs: Number(process.env.TREE_TASK_PAUSE_MS) || 5_000,
+    maxWaitMs: busyWaitMs(),
+    onWait: async (reason, pauseMs) => {
+      const seconds = Math.round(pauseMs / 1000);
       await TreeTask.update(
-        { error: messageRef("tasks:msg.waitingForRoom", { seconds: Math.round(pauseMs / 1000) }) },
+        { error: messageRef(reason === "busy" ? "tasks:msg.waitingForRoom" : "tasks:msg.waitingForServer", { seconds }) },
         { where: { id: row.id, state: "running" } },
       );
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pauseMs);
-        rec.ctrl.signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
-      });
+    },
+    onResume: async () => {
       // Cancelled while it waited (here or, seen by this read, in another app process).
       if (rec.ctrl.signal.aborted || (await TreeTask.count({ where: { id: row.id, state: "running" } })) === 0) throw new TaskCancelled();
       await TreeTask.update({ error: null }, { where: { id: row.id, state: "running" } });
-    }
-  }
+    },
+  });
 }
 
 export async function runTreeTaskJob(job: JobContext<{ taskId: number }>): Promise<unknown> {
@@ -433,17 +431,16 @@ export async function runTreeTaskJob(job: JobContext<{ taskId: number }>): Promi
       return { taskId: id, state: "cancelled" };
     }
     // The sidecar's own words for what it refused (INVALID_ARGUMENT, FAILED_PRECONDITION, ...);
-    // other failures say which status the compute server ended with.
-    const message =
-      err instanceof SidecarCallError && err.kind !== "user" && err.details && !(err instanceof SidecarUnavailableError)
-        ? `The compute server failed the training (${grpc.status[err.code] ?? err.code}: ${err.details})`
-        : err instanceof Error
-          ? err.message
-          : String(err);
+    // other failures say which status the compute server ended with, translated, never its raw
+    // text (which may name its internal address: the log has it, sidecar.server.ts).
+    const status = err instanceof SidecarCallError && err.kind !== "user" ? (grpc.status[err.code] ?? String(err.code)) : null;
+    const message = status ? messageRef("tasks:msg.computeFailed", { status }) : err instanceof Error ? err.message : String(err);
     const retry = isRetryable(err) && job.attempt < job.maxAttempts;
     if (retry)
       await transitionTreeTask(id, ["running"], "queued", {
-        error: messageRef("tasks:msg.retrying", { attempt: job.attempt, of: job.maxAttempts, reason: message }),
+        error: status
+          ? messageRef("tasks:msg.retryingCompute", { attempt: job.attempt, of: job.maxAttempts, status })
+          : messageRef("tasks:msg.retrying", { attempt: job.attempt, of: job.maxAttempts, reason: message }),
       });
     else await transitionTreeTask(id, ["running"], "failed", { error: message });
     log.warn({ taskId: id, attempt: job.attempt, retry, err: message }, "tree task attempt failed");
