@@ -6,11 +6,13 @@
 // run is who may see its dataset (datasets.server.ts visibleWhere).
 import fs from "node:fs/promises";
 import path from "node:path";
+import * as grpc from "@grpc/grpc-js";
 import { ForeignKeyConstraintError, Op, UniqueConstraintError } from "sequelize";
 import sharp, { type Metadata, type OutputInfo } from "sharp";
 import { CrackDetection, Dataset, InspectionRun, Picture, User, type InspectionState } from "../../models/index.ts";
 import type { DetectorInfoReply__Output } from "../../proto/generated/metarank/v1/DetectorInfoReply.ts";
 import { PICTURE_LIMITS } from "~/lib/rules/datasets.ts";
+import { messageRef } from "~/lib/forms/messages.ts";
 import { INSPECTION_LIMITS, INSPECTION_MSG } from "~/lib/rules/inspection.ts";
 import { visibleWhere, type Viewer } from "./datasets.server.ts";
 import { inWriteTransaction } from "./db.server.ts";
@@ -439,7 +441,16 @@ export async function registerInspectionJobs(queue: JobQueue): Promise<void> {
         // the run. Otherwise the queue tries again, and the run waits for it as queued.
         if (!isRetryable(err) || job.attempt >= job.maxAttempts)
           await InspectionRun.update(
-            { state: "failed", error: (err as Error).message, finishedAt: new Date() },
+            {
+              state: "failed",
+              // A compute server's failure: its status, translated on the page; never its raw text
+              // (which may name its internal address: the log has it, sidecar.server.ts).
+              error:
+                err instanceof SidecarCallError && err.kind !== "user"
+                  ? messageRef("inspection:runs.computeFailed", { status: grpc.status[err.code] ?? String(err.code) })
+                  : (err as Error).message,
+              finishedAt: new Date(),
+            },
             { where: { id: job.payload.runId, state: ACTIVE } },
           );
         else await InspectionRun.update({ state: "queued" }, { where: { id: job.payload.runId, state: "running" } });

@@ -34,6 +34,7 @@ import { Pager } from "~/components/datasets/Pager.tsx";
 import { DATASET_CSS } from "~/components/datasets/styles.tsx";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { INSPECTION_LIMITS, INSPECTION_MSG } from "~/lib/rules/inspection.ts";
+import { translateMessage } from "~/lib/forms/messages.ts";
 import { useHydrated } from "~/lib/useHydrated.ts";
 import { usePeriodicRevalidation } from "~/lib/usePeriodicRevalidation.ts";
 import { InlineStyle } from "~/components/InlineStyle.tsx";
@@ -257,7 +258,7 @@ function RunStatus({ run }: { run: RunView }) {
           ) : null}
         </>
       ) : null}
-      {run.error ? <Notice kind="error">{t("runs.failed", { error: run.error })}</Notice> : null}
+      {run.error ? <Notice kind="error">{t("runs.failed", { error: translateMessage(t, run.error) })}</Notice> : null}
     </div>
   );
 }
