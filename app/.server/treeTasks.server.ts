@@ -366,7 +366,7 @@ async function trainWhenRoom(row: TreeTask, rec: TaskRecorder, user: JobUser): P
     firstPauseMs: Number(process.env.TREE_TASK_PAUSE_MS) || 5_000,
     maxWaitMs: busyWaitMs(),
     onWait: async (reason, pauseMs) => {
-      const seconds = Math.round(pauseMs / 1000);
+      const seconds = Math.max(1, Math.round(pauseMs / 1000));
       await TreeTask.update(
         { error: messageRef(reason === "busy" ? "tasks:msg.waitingForRoom" : "tasks:msg.waitingForServer", { seconds }) },
         { where: { id: row.id, state: "running" } },
