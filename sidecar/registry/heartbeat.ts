@@ -120,6 +120,7 @@ export class HeartbeatClient {
   private running = false;
   private failures = 0;
   private lastOutcome: HeartbeatOutcome | null = null;
+  private everAccepted = false;
 
   constructor(
     private readonly cfg: HeartbeatConfig,
@@ -182,12 +183,19 @@ export class HeartbeatClient {
     }
     this.failures = outcome === "ok" ? 0 : this.failures + 1;
     this.lastOutcome = outcome;
+    if (outcome === "ok") this.everAccepted = true;
     return outcome;
   }
 
   /** Delay before the next beat: the interval, doubling per consecutive failure, capped, ±10 % jitter. */
   nextDelayMs(): number {
-    const base = this.failures === 0 ? this.cfg.intervalMs : Math.min(this.cfg.maxBackoffMs, this.cfg.intervalMs * 2 ** Math.min(this.failures - 1, 16));
+    // Before the first accepted beat, an app that is not listening yet (`make start` starts both
+    // processes at once) is asked again after 1 s, 2 s, 4 s… up to the interval: the sidecar is
+    // online in the app seconds after start, and the jobs waiting for a compute server go on.
+    const starting = !this.everAccepted && this.lastOutcome === "failed";
+    const first = starting ? Math.min(1000, this.cfg.intervalMs) : this.cfg.intervalMs;
+    const cap = starting ? this.cfg.intervalMs : this.cfg.maxBackoffMs;
+    const base = this.failures === 0 ? this.cfg.intervalMs : Math.min(cap, first * 2 ** Math.min(this.failures - 1, 16));
     // Jitter spreads many sidecars out after an app restart instead of all beating at once.
     return Math.round(base * (0.9 + Math.random() * 0.2));
   }

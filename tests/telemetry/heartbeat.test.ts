@@ -98,7 +98,20 @@ describe("heartbeat", () => {
     const hb = client("multi-gpu", config(`http://127.0.0.1:${port}`));
     expect(await hb.beat()).toBe("failed");
     expect(await hb.beat()).toBe("failed");
-    expect(hb.nextDelayMs()).toBeGreaterThan(40);
+    // Never accepted yet: it asks again within the interval (40 ms here, ±10 %).
+    expect(hb.nextDelayMs()).toBeGreaterThanOrEqual(36);
+  });
+
+  it("asks an app that is not listening yet again within a second or two until its first beat is accepted", async () => {
+    const port = await freePort(); // the app of `make start`, still starting
+    const hb = client("multi-gpu", config(`http://127.0.0.1:${port}`, { intervalMs: 15_000, maxBackoffMs: 60_000 }));
+    expect(await hb.beat()).toBe("failed");
+    expect(hb.nextDelayMs()).toBeLessThanOrEqual(1100);
+    expect(await hb.beat()).toBe("failed");
+    expect(hb.nextDelayMs()).toBeLessThanOrEqual(2200);
+    for (let i = 0; i < 6; i++) await hb.beat();
+    // Never past the interval while starting.
+    expect(hb.nextDelayMs()).toBeLessThanOrEqual(16_500);
   });
 
   it("a GPU-less host advertises gpuIndex -1, free worker slots and its RAM", async () => {
