@@ -92,7 +92,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   // Control characters (NUL included) in any field: 400 with the message (app/.server/forms.server.ts).
   const source: FormData | Record<string, string> = uploads ? checkFields(uploads.fields) : checkFormData(await request.formData());
-  const rawIntent = (source instanceof FormData ? source.get("intent") : source.intent) ?? "run";
+  // The page's only multipart form is the upload: a browser's upload whose session had ended
+  // reaches here with no fields (the body is dropped unread before sign-in, uploads.server.ts)
+  // and is answered as an upload, with the log-in page.
+  const rawIntent = (source instanceof FormData ? source.get("intent") : source.intent) ?? (uploads ? "upload" : "run");
   const intent = demoIntentSchema.safeParse(rawIntent || "run");
   if (!intent.success) return data<ActionResult>({ errors: { model: CLASSIFICATION_MSG.unknownAction } }, { status: 400 });
   const url = new URL(request.url);

@@ -107,6 +107,15 @@ describe(`request bodies on ${process.env.TEST_DB}`, () => {
       expect(res.status, route).toBe(401);
       expect(await res.text(), route).toContain("Sign in (or send an API token) before uploading files here.");
     }
+    // A browser's own form (it asks for HTML) gets the log-in page from the route instead, the body still unread.
+    for (const route of ["/datasetInDetail", "/UserImgclassification?tab=pool"]) {
+      const fd = new FormData();
+      fd.append("intent", "upload");
+      fd.append("pictures", new Blob([Buffer.alloc(64 * 1024, 0x61)], { type: "image/png" }), "a.png");
+      const res = await new Client(stack.baseUrl).request(route, { method: "POST", body: fd, headers: { Accept: "text/html" } });
+      expect(res.status, route).toBe(302);
+      expect(res.headers.get("location"), route).toMatch(/^\/signin\?notice=login-first/);
+    }
     // What the old order cost: 50 pictures of up to 10 MB each were held in memory before the
     // sign-in check. Four at once, each twelve 2 MiB pictures (24 MiB), sent whole.
     const pid = stack.webPid()!;
