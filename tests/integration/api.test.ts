@@ -127,6 +127,30 @@ describe("tokens on /profile", () => {
     const other = await c.post("/profile", { intent: "token-revoke", id: "1" });
     expect(other.status).toBe(404);
   });
+
+  it("a token lives as long as its owner chose, shown on the page; a password change revokes every token", async () => {
+    const c = await userClient(stack.baseUrl, "token_expiry");
+    const page = await c.html("/profile");
+    expect(page).toMatch(/<option value="90" selected="">90 days<\/option>/);
+    expect(page).toContain('<option value="never">never expires</option>');
+    const month = await c.post("/profile", { intent: "token-create", name: "month", expiresIn: "30" });
+    const secret = (await month.text()).match(/mr_[A-Za-z0-9_-]{43}/)![0];
+    await c.post("/profile", { intent: "token-create", name: "forever", expiresIn: "never" });
+    const odd = await c.post("/profile", { intent: "token-create", name: "odd", expiresIn: "7" });
+    expect(odd.status).toBe(400);
+    expect(await odd.text()).toContain("Please choose one of the offered lifetimes.");
+    const listed = await c.html("/profile");
+    const expires = [...listed.matchAll(/data-testid="api-token-expires-\d+">([^<]*)</g)].map((m) => m[1]);
+    expect(expires).toEqual([new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10) + expires[0].slice(10), "never expires"]);
+    expect((await call("GET", "/api/v1/submissions", { token: secret })).status).toBe(200);
+    const changed = await c.post("/profile", { intent: "password", oldPassword: "secret-pass-1", newPassword: "pw-654321", confirmPassword: "pw-654321" });
+    expect(changed.status).toBeLessThan(400);
+    expect((await call("GET", "/api/v1/submissions", { token: secret })).status).toBe(401);
+    expect(await c.html("/profile")).toContain("You have no API tokens.");
+    await c.post("/language", { lng: "zh", redirectTo: "/profile" });
+    const zh = await c.html("/profile");
+    for (const text of ["有效期", "90 天", "永不过期", "修改密码会撤销您的全部令牌"]) expect(zh).toContain(text);
+  });
 });
 
 describe("public reads", () => {
