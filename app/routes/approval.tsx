@@ -120,7 +120,8 @@ function Details({ row }: { row: SubmissionRow }) {
       <span>{t("approval.notProvided")}</span>
     );
   return (
-    <details data-testid={`details-${row.id}`}>
+    // Keyed by the status: a decided row's panel closes with the decision instead of staying open.
+    <details key={row.status} data-testid={`details-${row.id}`}>
       <summary>{t("approval.details")}</summary>
       <dl>
         <dt>{t("approval.morfFile")}</dt>
