@@ -39,7 +39,7 @@ for (const algorithm of ["Feature_Ablation", "LayerGradCAM"]) {
     const seg = segment({ modelId: model.id, image: { tensor } });
     if (!seg.classes.length) continue;
     const t0 = performance.now();
-    explainSegment({ modelId: model.id, image: { tensor }, algorithm, targetClass: seg.classes[0].id });
+    await explainSegment({ modelId: model.id, image: { tensor }, algorithm, targetClass: seg.classes[0].id });
     times.push(performance.now() - t0);
   }
   console.log(`${algorithm}: median ${median(times).toFixed(1)} ms per explanation (${times.length} pictures, one thread)`);

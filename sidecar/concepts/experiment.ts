@@ -154,7 +154,7 @@ export interface TcavJobResult extends TcavResult {
 }
 
 /** One TCAV request, as the worker runs it: the scored class is the picked image's prediction. */
-export function tcavJob(job: TcavJob, store?: CavStore, onProgress?: (done: number, total: number) => void): TcavJobResult {
+export async function tcavJob(job: TcavJob, store?: CavStore, onProgress?: (done: number, total: number) => void): Promise<TcavJobResult> {
   const net = getNet(job.modelId);
   const shape = net.inputShape;
   const ds = heldOut(net.manifest.dataset);
@@ -179,7 +179,7 @@ export function tcavJob(job: TcavJob, store?: CavStore, onProgress?: (done: numb
     const concepts = [...job.concepts.map((c) => textureExamples(c, shape)), ...job.custom.map((c) => customExamples(c.key, c.name, c.images, shape))];
     const { randoms, baselines } = randomAndBaselineSets(shape);
     sets.push(...concepts, ...randoms, ...baselines);
-    const result = runTcav({
+    const result = await runTcav({
       net,
       modelKey: `${net.id}:${net.manifest.weightsSha256}`,
       layers,

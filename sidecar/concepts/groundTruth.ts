@@ -38,7 +38,10 @@ export interface GroundTruthRow {
 }
 
 /** TCAV of one class for its own texture, the other classes' textures and a random concept. */
-export function groundTruthFor(className: (typeof TEXTURED_SHAPE_CLASSES)[number], concepts: string[] = [...TEXTURED_SHAPE_CLASSES]): GroundTruthRow[] {
+export async function groundTruthFor(
+  className: (typeof TEXTURED_SHAPE_CLASSES)[number],
+  concepts: string[] = [...TEXTURED_SHAPE_CLASSES],
+): Promise<GroundTruthRow[]> {
   const net = getNet(GROUND_TRUTH_MODEL);
   const target = TEXTURED_SHAPE_CLASSES.indexOf(className);
   const { images: inputs } = classInputs(heldOut("textured-shapes"), target, net.inputShape);
@@ -46,7 +49,7 @@ export function groundTruthFor(className: (typeof TEXTURED_SHAPE_CLASSES)[number
   const { randoms, baselines } = randomAndBaselineSets(net.inputShape);
   let r: TcavResult;
   try {
-    r = runTcav({
+    r = await runTcav({
       net,
       modelKey: `${net.id}:${net.manifest.weightsSha256}`,
       layers: tcavLayers(net.layers),
@@ -79,7 +82,8 @@ export const GROUND_TRUTH_FILE = path.resolve(path.dirname(new URL(import.meta.u
 if (process.argv[1]?.endsWith("groundTruth.ts")) {
   await initBackend("wasm");
   const t0 = performance.now();
-  const rows = TEXTURED_SHAPE_CLASSES.flatMap((c) => groundTruthFor(c));
+  const rows: GroundTruthRow[] = [];
+  for (const c of TEXTURED_SHAPE_CLASSES) rows.push(...(await groundTruthFor(c)));
   const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
   const out = {
     model: GROUND_TRUTH_MODEL,

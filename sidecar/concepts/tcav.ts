@@ -80,8 +80,8 @@ export function layerActivations(net: Net, images: tf.Tensor4D, layer: string, b
 }
 
 /** Flattened ∂ logit[target] / ∂ activation of `layer`, one row per image (Captum's LayerGradientXActivation without the activation). */
-export function layerTargetGradients(net: Net, images: tf.Tensor4D, layer: string, target: number): Float32Array[] {
-  const { activation, gradients } = layerGradients(net, images, target, layer);
+export async function layerTargetGradients(net: Net, images: tf.Tensor4D, layer: string, target: number): Promise<Float32Array[]> {
+  const { activation, gradients } = await layerGradients(net, images, target, layer);
   activation.dispose();
   const flat = gradients.dataSync() as Float32Array;
   gradients.dispose();
@@ -146,7 +146,7 @@ export interface TcavResult {
   cavsReused: number;
 }
 
-export function runTcav(req: TcavRequest): TcavResult {
+export async function runTcav(req: TcavRequest): Promise<TcavResult> {
   const R = req.randomSets.length;
   if (R < 2 || req.baselineSets.length !== R) throw new RangeError("TCAV needs R ≥ 2 random sets and as many baseline sets");
   const total = req.layers.length * (req.concepts.length + 1) * R;
@@ -155,8 +155,8 @@ export function runTcav(req: TcavRequest): TcavResult {
     reused = 0;
   const results: TcavResult = { concepts: req.concepts.map((c) => ({ key: c.key, layers: [] })), random: [], cavsTrained: 0, cavsReused: 0 };
   for (const layer of req.layers) {
-    const grads = layerTargetGradients(req.net, req.inputs, layer, req.target);
-    const probeGrads = req.probe ? layerTargetGradients(req.net, req.probe, layer, req.target) : [];
+    const grads = await layerTargetGradients(req.net, req.inputs, layer, req.target);
+    const probeGrads = req.probe ? await layerTargetGradients(req.net, req.probe, layer, req.target) : [];
     const acts = new Map<string, Float32Array[]>();
     const activationsOf = (set: ExampleSet) => {
       let a = acts.get(set.key);

@@ -68,7 +68,7 @@ async function run(argv: string[]): Promise<unknown> {
   }
   await initBackend();
   if (values.method === "none") {
-    const p = predict({ modelId: values.model, image: { png } });
+    const p = await predict({ modelId: values.model, image: { png } });
     return { model: values.model, prediction: p.predictedClass, predictedLabel: p.predictedLabel, probabilities: p.probabilities, output: p.logits };
   }
   const params: Record<string, unknown> = {};

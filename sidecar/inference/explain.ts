@@ -6,7 +6,7 @@ import type { ParamSpec } from "./attribution/index.ts";
 import { InferenceInputError } from "./errors.ts";
 import { renderAttribution } from "./heatmap.ts";
 import { toModelInput, type ImageInput } from "./imageInput.ts";
-import { getNet } from "./models.ts";
+import { getServedNet } from "./models.ts";
 import type { ZooNet } from "../zoo/zooNet.ts";
 
 export interface PredictRequest {
@@ -59,9 +59,10 @@ function inputTensor(net: ZooNet, image: ImageInput): { x: tf.Tensor4D; pixels: 
   return { x: tf.tensor4d(pixels, [1, ...net.inputShape]), pixels };
 }
 
-function predictOn(net: ZooNet, x: tf.Tensor4D): PredictResult {
+async function predictOn(net: ZooNet, x: tf.Tensor4D): Promise<PredictResult> {
+  const raw = net.native ? await net.native.logits(x.dataSync() as Float32Array, 1) : null;
   const [logits, probs] = tf.tidy(() => {
-    const l = net.forward(x);
+    const l = raw ? tf.tensor2d(raw, [1, raw.length]) : net.forward(x);
     return [Array.from(l.dataSync()), Array.from(tf.softmax(l).dataSync())];
   });
   let best = 0;
@@ -69,11 +70,11 @@ function predictOn(net: ZooNet, x: tf.Tensor4D): PredictResult {
   return { predictedClass: best, predictedLabel: net.classNames[best], probabilities: probs, logits, classNames: net.classNames };
 }
 
-export function predict(req: PredictRequest): PredictResult {
-  const net = getNet(req.modelId);
+export async function predict(req: PredictRequest): Promise<PredictResult> {
+  const net = await getServedNet(req.modelId);
   const { x } = inputTensor(net, req.image);
   try {
-    return predictOn(net, x);
+    return await predictOn(net, x);
   } finally {
     x.dispose();
   }
@@ -81,12 +82,12 @@ export function predict(req: PredictRequest): PredictResult {
 
 export async function explain(req: ExplainRequest): Promise<ExplainResult> {
   const started = performance.now();
-  const net = getNet(req.modelId);
+  const net = await getServedNet(req.modelId);
   // Resolve the algorithm before decoding, so an unknown name is reported first and cheaply.
   const algo = getAlgorithm(req.algorithm);
   const { x, pixels } = inputTensor(net, req.image);
   try {
-    const pred = predictOn(net, x);
+    const pred = await predictOn(net, x);
     let target = pred.predictedClass;
     if (req.target != null && req.target >= 0) {
       if (!Number.isInteger(req.target) || req.target >= net.classNames.length) {

@@ -5,7 +5,10 @@ import path from "node:path";
 import { CheckpointError, checkpointDir, listManifests, type CheckpointManifest } from "../zoo/checkpoint.ts";
 import { loadZooNet, type ZooNet } from "../zoo/zooNet.ts";
 // Operators' ONNX imports (docs/onnx-import.md) are served beside the zoo's checkpoints.
-import { importedModelDir, loadImportedNet } from "../zoo/onnx/graphNet.ts";
+import { importedModelDir, isImportedManifest, loadImportedNet } from "../zoo/onnx/graphNet.ts";
+import { exportZooNet } from "../zoo/onnx/export.ts";
+import { NativeModel } from "../engine/nativeModel.ts";
+import { logger } from "../log.ts";
 import { InferenceInputError } from "./errors.ts";
 
 /** What the catalogue tells clients about a checkpoint: its manifest, with the input shape spelled out. */
@@ -68,7 +71,62 @@ export function getNet(id: string, dir = checkpointDir(), importedDir = imported
   }
 }
 
+/** ENGINE=native (default) serves networks on onnxruntime; ENGINE=tfjs keeps everything on tfjs. */
+export function nativeEngineOn(): boolean {
+  return (process.env.ENGINE ?? "native").trim().toLowerCase() !== "tfjs";
+}
+
+/**
+ * The ONNX file a served net runs from: a zoo checkpoint through the exporter (the very graph
+ * researchers download), an imported model as the operator gave it (importOnnx.ts keeps a copy).
+ * null for imports made before copies were kept: those stay on tfjs until imported again.
+ */
+function onnxOf(net: ZooNet, importedDir: string): Uint8Array | null {
+  if (!isImportedManifest(net.manifest)) return exportZooNet(net);
+  const file = path.join(importedDir, `${net.id}.onnx`);
+  return fs.existsSync(file) ? fs.readFileSync(file) : null;
+}
+
+const nativeLoads = new Map<string, Promise<ZooNet>>();
+
+/**
+ * The network with its native runtime attached (net.native), loaded once per worker. Gradient
+ * methods use it where the gradient graph covers the model's operators (net.nativeGradients says
+ * why not otherwise); a model the native runtime cannot load at all is served by tfjs and logged.
+ */
+export function getServedNet(id: string, dir = checkpointDir(), importedDir = importedModelDir()): Promise<ZooNet> {
+  const net = getNet(id, dir, importedDir);
+  if (!nativeEngineOn()) return Promise.resolve(net);
+  let p = nativeLoads.get(id);
+  if (!p) {
+    p = (async () => {
+      const onnx = onnxOf(net, importedDir);
+      if (!onnx) return net;
+      try {
+        const m = net.manifest;
+        const graph = isImportedManifest(m) ? m.graph : null;
+        net.native = await NativeModel.load(id, onnx, {
+          inputShape: net.inputShape,
+          normalize: graph?.normalize ?? null,
+          stripSoftmax: graph?.strippedSoftmax ?? false,
+        });
+        net.nativeGradients = await net.native.gradientSupport();
+        if (net.nativeGradients !== true) logger.warn({ model: id, reason: net.nativeGradients }, "gradient methods stay on tfjs for this model");
+      } catch (err) {
+        logger.warn({ model: id, err: (err as Error).message }, "model served by tfjs: the native runtime could not load it");
+      }
+      return net;
+    })();
+    nativeLoads.set(id, p);
+  }
+  return p;
+}
+
 export function forgetNets(): void {
-  for (const net of cache.values()) net.dispose();
+  for (const net of cache.values()) {
+    void net.native?.release();
+    net.dispose();
+  }
   cache.clear();
+  nativeLoads.clear();
 }

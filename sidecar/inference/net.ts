@@ -4,6 +4,7 @@
 // Deconvolution) and read or replace an inner layer's activation (LayerGradCam)
 // without rebuilding the model.
 import type * as tf from "@tensorflow/tfjs";
+import type { NativeModel } from "../engine/nativeModel.ts";
 
 export type ReluMode = "normal" | "guided" | "deconv";
 
@@ -34,4 +35,8 @@ export interface Net {
   forward(x: tf.Tensor4D, opts?: ForwardOptions): tf.Tensor2D;
   /** Trainable weights (what an optimizer updates and a checkpoint stores). */
   trainableVariables(): tf.Variable[];
+  /** The same network on onnxruntime (sidecar/engine), where the sidecar serves it natively. */
+  native?: NativeModel;
+  /** true when gradients run on `native`; otherwise why they stay on tfjs (the operator that keeps them there). */
+  nativeGradients?: true | string;
 }

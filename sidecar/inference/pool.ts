@@ -12,7 +12,8 @@ import { MessageChannel, type MessagePort } from "node:worker_threads";
 import { Piscina } from "piscina";
 import type { ExplainRequest, ExplainResult, PredictRequest, PredictResult } from "./explain.ts";
 import { CHECKPOINT_ERROR_NAMES, INPUT_ERROR_NAMES } from "./errors.ts";
-import type { TcavProgressMessage, WorkerInit, WorkerReply, WorkerTask } from "./poolProtocol.ts";
+import type { FlaggedTask, TcavProgressMessage, WorkerInit, WorkerReply, WorkerTask } from "./poolProtocol.ts";
+import { newJobFlags, requestStop } from "../engine/nativeGuard.ts";
 import type { TcavJob, TcavJobResult } from "../concepts/experiment.ts";
 import type { VqaJob, VqaJobResult } from "../vqa/job.ts";
 import type { SegExplainRequest, SegExplainResult, SegmentRequest, SegmentResult } from "./segmentation/job.ts";
@@ -75,7 +76,7 @@ export class InferencePool {
   readonly maxQueue: number;
   backend = "starting";
   restarts = 0;
-  private piscina: Piscina<WorkerTask, WorkerReply>;
+  private piscina: Piscina<FlaggedTask, WorkerReply>;
   private running = 0;
   private created = 0;
   private closed = false;
@@ -114,30 +115,46 @@ export class InferencePool {
     const timeLimit = opts.timeLimitMs && opts.timeLimitMs > 0 ? AbortSignal.timeout(opts.timeLimitMs) : null;
     const signals = [opts.signal, timeLimit].filter((s): s is AbortSignal => Boolean(s));
     const signal = signals.length ? AbortSignal.any(signals) : undefined;
-    this.running++;
-    let reply: WorkerReply;
-    try {
-      reply = await this.piscina.run(task, { ...(signal ? { signal } : {}), ...(transferList.length ? { transferList } : {}) });
-    } catch (err) {
-      const e = err as Error;
-      if (e?.message === "Task queue is at limit" || e?.message === "No task queue available and all Workers are busy") throw queueFull();
+    // piscina stops a job by terminating its thread, which must not happen mid onnxruntime run
+    // (sidecar/engine/nativeGuard.ts): the stop reaches piscina once no run is in flight.
+    const flags = newJobFlags();
+    const stopped = (): PoolRequestError | null => {
       if (timeLimit?.aborted)
-        throw new PoolRequestError(
+        return new PoolRequestError(
           "timeout",
           `the request ran longer than its time limit of ${Math.round(opts.timeLimitMs! / 1000)} s and was stopped`,
           "TimeLimit",
         );
-      if (opts.signal?.aborted) throw new PoolRequestError("cancelled", "the request was cancelled by its caller", "Cancelled");
-      throw new PoolRequestError(
-        "internal",
-        `the inference worker stopped while running this request (${e?.message ?? String(err)}); it has been restarted, try again`,
-        "WorkerCrashed",
+      if (opts.signal?.aborted) return new PoolRequestError("cancelled", "the request was cancelled by its caller", "Cancelled");
+      return null;
+    };
+    const stop = new AbortController();
+    const onAbort = () => void requestStop(flags).then(() => stop.abort());
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener("abort", onAbort, { once: true });
+    this.running++;
+    let reply: WorkerReply;
+    try {
+      reply = await this.piscina.run({ ...task, flags }, { ...(signal ? { signal: stop.signal } : {}), ...(transferList.length ? { transferList } : {}) });
+    } catch (err) {
+      const e = err as Error;
+      if (e?.message === "Task queue is at limit" || e?.message === "No task queue available and all Workers are busy") throw queueFull();
+      throw (
+        stopped() ??
+        new PoolRequestError(
+          "internal",
+          `the inference worker stopped while running this request (${e?.message ?? String(err)}); it has been restarted, try again`,
+          "WorkerCrashed",
+        )
       );
     } finally {
+      signal?.removeEventListener("abort", onAbort);
       this.running--;
     }
     this.backend = reply.backend;
     if (reply.ok) return reply.result as T;
+    // The job noticed the stop between two onnxruntime runs and ended itself.
+    if (reply.error.name === "NativeRunStopped") throw stopped() ?? new PoolRequestError("cancelled", "the request was stopped", "Cancelled");
     const kind = INPUT_ERROR_NAMES.has(reply.error.name) ? "input" : CHECKPOINT_ERROR_NAMES.has(reply.error.name) ? "checkpoint" : "internal";
     throw new PoolRequestError(kind, reply.error.message, reply.error.name);
   }

@@ -50,6 +50,9 @@ export interface TcavProgressMessage {
   total: number;
 }
 
+/** Every task carries its job's stop flags (sidecar/engine/nativeGuard.ts). */
+export type FlaggedTask = WorkerTask & { flags?: SharedArrayBuffer };
+
 export interface WorkerInit {
   backend?: string;
   checkpointDir?: string;

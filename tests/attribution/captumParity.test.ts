@@ -37,12 +37,12 @@ describe.each(backends)("Captum parity on %s", (backend) => {
     // BasicModel2 and BasicModel3, for every approximation method, and Σattr equals
     // F(x) − F(baseline) within 0.05 with the delta as reported.
     for (const method of APPROXIMATION_METHODS) {
-      it(`BasicModel2 and BasicModel3, ${method}`, () => {
+      it(`BasicModel2 and BasicModel3, ${method}`, async () => {
         const x = rows([[3, 1]]);
         const b = rows([[0, 0]]);
         const sums: number[] = [];
         for (const net of [basicModel2(), basicModel3()]) {
-          const { attributions, delta } = integratedGradients(net, x, b, 0, { method, nSteps: 1500 });
+          const { attributions, delta } = await integratedGradients(net, x, b, 0, { method, nSteps: 1500 });
           expectClose(attributions, [1.5, -0.5], 0.05);
           const attrSum = attributions.sum().dataSync()[0];
           const f = targetOutputs(net, tf.concat([x, b]) as tf.Tensor4D, 0);
@@ -57,14 +57,14 @@ describe.each(backends)("Captum parity on %s", (backend) => {
       });
     }
 
-    it("batched attributions equal per-example attributions (_compute_attribution_batch_helper_evaluate)", () => {
+    it("batched attributions equal per-example attributions (_compute_attribution_batch_helper_evaluate)", async () => {
       const net = basicModelMultiLayer();
       const batch = [
         [1.5, 2.0, 1.3],
         [0.5, 0.1, 2.3],
         [1.5, 2.0, 1.3],
       ];
-      const all = integratedGradients(
+      const all = await integratedGradients(
         net,
         rows(batch),
         rows([
@@ -76,11 +76,11 @@ describe.each(backends)("Captum parity on %s", (backend) => {
         { nSteps: 1500, method: "riemann_trapezoid" },
       );
       let total = 0;
-      batch.forEach((row, i) => {
-        const one = integratedGradients(net, rows([row]), rows([[0, 0, 0]]), 0, { nSteps: 1500, method: "riemann_trapezoid" });
+      for (const [i, row] of batch.entries()) {
+        const one = await integratedGradients(net, rows([row]), rows([[0, 0, 0]]), 0, { nSteps: 1500, method: "riemann_trapezoid" });
         expectClose(all.attributions.slice([i, 0, 0, 0], [1, -1, -1, -1]), Array.from(one.attributions.dataSync()), 1e-3);
         total += one.delta[0];
-      });
+      }
       const summed = all.delta.reduce((a, b) => a + b, 0);
       expect(Math.abs(summed - total)).toBeLessThanOrEqual(0.005);
     });
@@ -89,23 +89,23 @@ describe.each(backends)("Captum parity on %s", (backend) => {
   describe("Saliency and InputXGradient (test_saliency / test_input_x_gradient basic config)", () => {
     // BasicModel on [1, 2, 3, 0, −1, 7]: gradients [0, 0, 0, 1, 1, 0].
     const input = [[1, 2, 3, 0, -1, 7]];
-    it("Saliency is |gradient|", () => {
-      expectClose(saliency(basicModel(6), rows(input), 0), [0, 0, 0, 1, 1, 0], 0);
+    it("Saliency is |gradient|", async () => {
+      expectClose(await saliency(basicModel(6), rows(input), 0), [0, 0, 0, 1, 1, 0], 0);
     });
-    it("Saliency with abs=false keeps the sign", () => {
+    it("Saliency with abs=false keeps the sign", async () => {
       const net = basicModel(6);
       // −x has gradient −1 through the active branch.
-      expectClose(saliency(net, rows([[1, 2, 3, 0, -1, 7]]), 0, { abs: false }), [0, 0, 0, 1, 1, 0], 0);
+      expectClose(await saliency(net, rows([[1, 2, 3, 0, -1, 7]]), 0, { abs: false }), [0, 0, 0, 1, 1, 0], 0);
     });
-    it("InputXGradient is input ⊙ gradient", () => {
-      expectClose(inputXGradient(basicModel(6), rows(input), 0), [0, 0, 0, 0, -1, 0], 0);
+    it("InputXGradient is input ⊙ gradient", async () => {
+      expectClose(await inputXGradient(basicModel(6), rows(input), 0), [0, 0, 0, 0, -1, 0], 0);
     });
   });
 
   describe("GuidedBackprop and Deconvolution on BasicModel_ConvNet_One_Conv (target 0, delta 0.01)", () => {
-    it("GuidedBackprop, one input (test_simple_input_conv_gb)", () => {
+    it("GuidedBackprop, one input (test_simple_input_conv_gb)", async () => {
       expectClose(
-        guidedBackprop(basicModelConvNetOneConv(), image(arange16()), 0),
+        await guidedBackprop(basicModelConvNetOneConv(), image(arange16()), 0),
         [
           [0, 1, 1, 1],
           [1, 3, 3, 2],
@@ -115,10 +115,10 @@ describe.each(backends)("Captum parity on %s", (backend) => {
         0.01,
       );
     });
-    it("GuidedBackprop, x + ones (test_simple_multi_input_conv_gb)", () => {
+    it("GuidedBackprop, x + ones (test_simple_multi_input_conv_gb)", async () => {
       const net = basicModelConvNetOneConv(tf.ones([1, 4, 4, 1]) as tf.Tensor4D);
       expectClose(
-        guidedBackprop(net, image(arange16()), 0),
+        await guidedBackprop(net, image(arange16()), 0),
         [
           [1, 2, 2, 1],
           [2, 4, 4, 2],
@@ -128,21 +128,21 @@ describe.each(backends)("Captum parity on %s", (backend) => {
         0.01,
       );
     });
-    it("Deconvolution, one input and x + ones (test_simple_input_conv_deconv)", () => {
+    it("Deconvolution, one input and x + ones (test_simple_input_conv_deconv)", async () => {
       const exp = [
         [2, 3, 3, 1],
         [3, 5, 5, 2],
         [3, 5, 5, 2],
         [1, 2, 2, 1],
       ];
-      expectClose(deconvolution(basicModelConvNetOneConv(), image(arange16()), 0), exp, 0.01);
-      expectClose(deconvolution(basicModelConvNetOneConv(tf.ones([1, 4, 4, 1]) as tf.Tensor4D), image(arange16()), 0), exp, 0.01);
+      expectClose(await deconvolution(basicModelConvNetOneConv(), image(arange16()), 0), exp, 0.01);
+      expectClose(await deconvolution(basicModelConvNetOneConv(tf.ones([1, 4, 4, 1]) as tf.Tensor4D), image(arange16()), 0), exp, 0.01);
     });
   });
 
   describe("LayerGradCam (tests/attr/layer/test_grad_cam.py, delta 0.01)", () => {
-    it("conv1 of BasicModel_ConvNet_One_Conv", () => {
-      const map = layerGradCam(basicModelConvNetOneConv(), image(arange16()), 0, "conv1");
+    it("conv1 of BasicModel_ConvNet_One_Conv", async () => {
+      const map = await layerGradCam(basicModelConvNetOneConv(), image(arange16()), 0, "conv1");
       expect(map.shape).toEqual([1, 2, 2, 1]);
       expectClose(
         map,
@@ -153,9 +153,9 @@ describe.each(backends)("Captum parity on %s", (backend) => {
         0.01,
       );
     });
-    it("relu1 of BasicModel_ConvNet_One_Conv", () => {
+    it("relu1 of BasicModel_ConvNet_One_Conv", async () => {
       expectClose(
-        layerGradCam(basicModelConvNetOneConv(), image(arange16()), 0, "relu1"),
+        await layerGradCam(basicModelConvNetOneConv(), image(arange16()), 0, "relu1"),
         [
           [0, 4],
           [28, 32.5],
@@ -163,10 +163,10 @@ describe.each(backends)("Captum parity on %s", (backend) => {
         0.01,
       );
     });
-    it("conv1 with x + ones (test_simple_multi_input_conv)", () => {
+    it("conv1 with x + ones (test_simple_multi_input_conv)", async () => {
       const net = basicModelConvNetOneConv(tf.ones([1, 4, 4, 1]) as tf.Tensor4D);
       expectClose(
-        layerGradCam(net, image(arange16()), 0, "conv1"),
+        await layerGradCam(net, image(arange16()), 0, "conv1"),
         [
           [14.5, 19.0],
           [32.5, 37.0],
@@ -174,12 +174,12 @@ describe.each(backends)("Captum parity on %s", (backend) => {
         0.01,
       );
     });
-    it("a non-convolutional layer (linear0 of BasicModel_MultiLayer)", () => {
-      expectClose(layerGradCam(basicModelMultiLayer(), rows([[0, 100, 0]]), 0, "linear0"), [400], 0.01);
+    it("a non-convolutional layer (linear0 of BasicModel_MultiLayer)", async () => {
+      expectClose(await layerGradCam(basicModelMultiLayer(), rows([[0, 100, 0]]), 0, "linear0"), [400], 0.01);
     });
-    it("through a fused linear-activation conv the values are the same", () => {
+    it("through a fused linear-activation conv the values are the same", async () => {
       expectClose(
-        layerGradCam(basicModelConvNetOneConv(undefined, true), image(arange16()), 0, "conv1"),
+        await layerGradCam(basicModelConvNetOneConv(undefined, true), image(arange16()), 0, "conv1"),
         [
           [11.25, 13.5],
           [20.25, 22.5],
@@ -191,22 +191,22 @@ describe.each(backends)("Captum parity on %s", (backend) => {
 
   describe("Occlusion (tests/attr/test_occlusion.py)", () => {
     const net = basicModelMultiLayer();
-    it("test_simple_input: window 1", () => {
+    it("test_simple_input: window 1", async () => {
       for (const per of [1, 2, 3]) {
         expectClose(occlusion(net, rows([[20, 50, 30]]), 0, { slidingWindowShapes: [1, 1, 1], perturbationsPerEval: per }), [80, 200, 120]);
       }
     });
-    it("test_simple_input_larger_shape: window 2, baseline 10", () => {
+    it("test_simple_input_larger_shape: window 2, baseline 10", async () => {
       expectClose(occlusion(net, rows([[20, 50, 30]]), 0, { slidingWindowShapes: [1, 1, 2], baselines: 10 }), [200, 220, 240]);
     });
-    it("test_simple_input_shape_with_stride: window 2, stride 2", () => {
+    it("test_simple_input_shape_with_stride: window 2, stride 2", async () => {
       expectClose(occlusion(net, rows([[20, 50, 30]]), 0, { slidingWindowShapes: [1, 1, 2], strides: [1, 1, 2] }), [280, 280, 120]);
     });
-    it("test_multi_sample_ablation, row by row", () => {
+    it("test_multi_sample_ablation, row by row", async () => {
       expectClose(occlusion(net, rows([[2, 10, 3]]), 0, { slidingWindowShapes: [1, 1, 1] }), [8, 35, 12]);
       expectClose(occlusion(net, rows([[20, 50, 30]]), 0, { slidingWindowShapes: [1, 1, 1] }), [80, 200, 120]);
     });
-    it("test_simple_multi_input_conv: windows (1,4,4) and (1,2,3)/(1,1,2) with strides", () => {
+    it("test_simple_multi_input_conv: windows (1,4,4) and (1,2,3)/(1,1,2) with strides", async () => {
       const ones = tf.ones([1, 4, 4, 1]) as tf.Tensor4D;
       const arange = image(arange16());
       // Attributions of the first input, the second (ones) added as a constant, and vice versa.
@@ -231,20 +231,20 @@ describe.each(backends)("Captum parity on %s", (backend) => {
 
   describe("FeatureAblation (tests/attr/test_feature_ablation.py)", () => {
     const net = basicModelMultiLayer();
-    it("test_simple_ablation", () => {
+    it("test_simple_ablation", async () => {
       for (const per of [1, 2, 3]) expectClose(featureAblation(net, rows([[20, 50, 30]]), 0, { perturbationsPerEval: per }), [80, 200, 120]);
     });
-    it("test_simple_ablation_with_mask", () => {
+    it("test_simple_ablation_with_mask", async () => {
       expectClose(featureAblation(net, rows([[20, 50, 30]]), 0, { featureMask: maskFrom([0, 0, 1], 1, 1, 3) }), [280, 280, 120]);
     });
-    it("test_simple_ablation_with_baselines", () => {
+    it("test_simple_ablation_with_baselines", async () => {
       expectClose(featureAblation(net, rows([[20, 50, 30]]), 0, { featureMask: maskFrom([0, 0, 1], 1, 1, 3), baselines: 4 }), [248, 248, 104]);
     });
-    it("test_multi_sample_ablation_with_mask, row by row", () => {
+    it("test_multi_sample_ablation_with_mask, row by row", async () => {
       expectClose(featureAblation(net, rows([[2, 10, 3]]), 0, { featureMask: maskFrom([0, 0, 1], 1, 1, 3) }), [41, 41, 12]);
       expectClose(featureAblation(net, rows([[20, 50, 30]]), 0, { featureMask: maskFrom([1, 1, 0], 1, 1, 3) }), [280, 280, 120]);
     });
-    it("test_simple_multi_input_conv", () => {
+    it("test_simple_multi_input_conv", async () => {
       const ones = tf.ones([1, 4, 4, 1]) as tf.Tensor4D;
       const arange = image(arange16());
       const first = basicModelConvNetOneConv(ones);

@@ -47,7 +47,7 @@ describe("approximation methods (tests/attr/test_approximation_methods.py, delta
     },
   };
   for (const [n, e] of Object.entries(cases)) {
-    it(`riemann rules with n = ${n}`, () => {
+    it(`riemann rules with n = ${n}`, async () => {
       const k = Number(n);
       expectClose(riemann("riemann_left", k).stepSizes, e.lrm, 0.05);
       expectClose(riemann("riemann_right", k).stepSizes, e.lrm, 0.05);
@@ -59,10 +59,10 @@ describe("approximation methods (tests/attr/test_approximation_methods.py, delta
       expectClose(riemann("riemann_trapezoid", k).alphas, e.trapA, 0.05);
     });
   }
-  it("riemann rejects fewer than two steps (test_riemann_0)", () => {
+  it("riemann rejects fewer than two steps (test_riemann_0)", async () => {
     expect(() => riemann("riemann_left", 0)).toThrow(/larger than one/);
   });
-  it("gauss-legendre matches numpy.polynomial.legendre.leggauss rescaled to [0, 1]", () => {
+  it("gauss-legendre matches numpy.polynomial.legendre.leggauss rescaled to [0, 1]", async () => {
     const g2 = gaussLegendre(2);
     expectClose(g2.alphas, [0.5 - 0.5 / Math.sqrt(3), 0.5 + 0.5 / Math.sqrt(3)], 1e-12);
     expectClose(g2.stepSizes, [0.5, 0.5], 1e-12);
@@ -82,36 +82,40 @@ describe("approximation methods (tests/attr/test_approximation_methods.py, delta
 describe("NoiseTunnel behaviour", () => {
   const net = basicModelMultiLayer();
   const x = rows([[1.5, 2.0, 1.3]]);
-  it("with stdevs 0, smoothgrad is the base method, smoothgrad_sq its square and vargrad 0", () => {
-    const base = Array.from(saliency(net, x, 0).dataSync());
-    const run = (ntType: "smoothgrad" | "smoothgrad_sq" | "vargrad") =>
-      Array.from(noiseTunnel((noisy) => ({ attributions: saliency(net, noisy, 0) }), x, { ntType, ntSamples: 4, stdevs: 0 }).attributions.dataSync());
-    expectClose(run("smoothgrad"), base, 1e-6);
+  it("with stdevs 0, smoothgrad is the base method, smoothgrad_sq its square and vargrad 0", async () => {
+    const base = Array.from((await saliency(net, x, 0)).dataSync());
+    const run = async (ntType: "smoothgrad" | "smoothgrad_sq" | "vargrad") =>
+      Array.from(
+        (await noiseTunnel(async (noisy) => ({ attributions: await saliency(net, noisy, 0) }), x, { ntType, ntSamples: 4, stdevs: 0 })).attributions.dataSync(),
+      );
+    expectClose(await run("smoothgrad"), base, 1e-6);
     expectClose(
-      run("smoothgrad_sq"),
+      await run("smoothgrad_sq"),
       base.map((v) => v * v),
       1e-5,
     );
-    expectClose(run("vargrad"), [0, 0, 0], 1e-5);
+    expectClose(await run("vargrad"), [0, 0, 0], 1e-5);
   });
-  it("is reproducible with a seed and differs with another seed", () => {
-    const run = (seed: number) =>
+  it("is reproducible with a seed and differs with another seed", async () => {
+    const run = async (seed: number) =>
       Array.from(
-        noiseTunnel((noisy) => ({ attributions: saliency(net, noisy, 0, { abs: false }) }), rows([[0.1, -0.2, 0.05]]), {
-          ntSamples: 8,
-          stdevs: 1,
-          seed,
-        }).attributions.dataSync(),
+        (
+          await noiseTunnel(async (noisy) => ({ attributions: await saliency(net, noisy, 0, { abs: false }) }), rows([[0.1, -0.2, 0.05]]), {
+            ntSamples: 8,
+            stdevs: 1,
+            seed,
+          })
+        ).attributions.dataSync(),
       );
-    expect(run(7)).toEqual(run(7));
-    expect(run(7)).not.toEqual(run(8));
+    expect(await run(7)).toEqual(await run(7));
+    expect(await run(7)).not.toEqual(await run(8));
   });
-  it("over IG on BasicModel2/3 keeps completeness (test_integrated_gradients_basic, smoothgrad, 20 samples, stdevs 0.002)", () => {
+  it("over IG on BasicModel2/3 keeps completeness (test_integrated_gradients_basic, smoothgrad, 20 samples, stdevs 0.002)", async () => {
     for (const model of [basicModel2(), basicModel3()]) {
       const b = rows([[0, 0]]);
-      const res = noiseTunnel(
-        (noisy) => {
-          const r = integratedGradients(model, noisy, tf.broadcastTo(b, noisy.shape) as tf.Tensor4D, 0, { nSteps: 50 });
+      const res = await noiseTunnel(
+        async (noisy) => {
+          const r = await integratedGradients(model, noisy, tf.broadcastTo(b, noisy.shape) as tf.Tensor4D, 0, { nSteps: 50 });
           return { attributions: r.attributions, delta: r.delta };
         },
         rows([[3, 1]]),
@@ -128,22 +132,22 @@ describe("GradientShap (tests/attr/test_gradient_shap.py)", () => {
   // BasicLinearModel's weights are torch's random init in Captum; any fixed weights test the same properties.
   const w = [0.3, -0.2, 0.1, 0.25, -0.35, 0.05, 0.15];
   const net = basicLinearModel(w, 0.1);
-  it("test_basic_multi_input: deltas ≈ 0 (< 0.0006), attributions match IG (0.005)", () => {
+  it("test_basic_multi_input: deltas ≈ 0 (< 0.0006), attributions match IG (0.005)", async () => {
     const inputs = rows(Array.from({ length: 10 }, () => new Array(7).fill(1)));
     const baselines = rows(Array.from({ length: 20 }, () => new Array(7).fill(0)));
-    const { attributions, delta } = gradientShap(net, inputs, baselines, 0, { nSamples: 50, seed: 0 });
+    const { attributions, delta } = await gradientShap(net, inputs, baselines, 0, { nSamples: 50, seed: 0 });
     expect(attributions.shape).toEqual(inputs.shape);
     expect(delta.length).toBe(10 * 50);
     for (let i = 0; i < 10; i++) {
       const mean = delta.slice(i * 50, (i + 1) * 50).reduce((a, b) => a + b, 0) / 50;
       expect(Math.abs(mean)).toBeLessThan(0.0006);
     }
-    const ig = integratedGradients(net, inputs, rows(Array.from({ length: 10 }, () => new Array(7).fill(0))), 0);
+    const ig = await integratedGradients(net, inputs, rows(Array.from({ length: 10 }, () => new Array(7).fill(0))), 0);
     expectClose(attributions.dataSync(), Array.from(ig.attributions.dataSync()), 0.005);
   });
-  it("test_basic_relu_multi_input: BasicModel2, 30000 samples, close to IG", () => {
-    const { attributions, delta } = gradientShap(basicModel2(), rows([[3, 1]]), rows([[0, 0]]), 0, { nSamples: 30000, seed: 0, batchSize: 4096 });
-    const ig = integratedGradients(basicModel2(), rows([[3, 1]]), rows([[0, 0]]), 0);
+  it("test_basic_relu_multi_input: BasicModel2, 30000 samples, close to IG", async () => {
+    const { attributions, delta } = await gradientShap(basicModel2(), rows([[3, 1]]), rows([[0, 0]]), 0, { nSamples: 30000, seed: 0, batchSize: 4096 });
+    const ig = await integratedGradients(basicModel2(), rows([[3, 1]]), rows([[0, 0]]), 0);
     // Captum asserts 0.005 with torch's seed 0; each draw here is a Bernoulli outcome
     // (x1's gradient is 1 iff α > ½), so the tolerance is set at 3 standard errors
     // of the 30000-draw mean: 3 · 3 · √(0.25 / 30000) ≈ 0.026.
@@ -156,22 +160,22 @@ describe("GradientShap (tests/attr/test_gradient_shap.py)", () => {
 describe("Lime (tests/attr/test_lime.py: cosine kernel width 10, Lasso alpha 1.0, delta 1.0 max)", () => {
   const net = basicModelMultiLayer();
   const opts = { distanceMode: "cosine" as const, kernelWidth: 10, alpha: 1.0, seed: 0 };
-  it("test_simple_lime: 500 samples", () => {
+  it("test_simple_lime: 500 samples", async () => {
     for (const per of [1, 2, 3]) {
       const r = lime(net, rows([[20, 50, 30]]), 0, { ...opts, featureMask: elementMask(1, 1, 3), nSamples: 500, perturbationsPerEval: per });
       expectClose(r.attributions.dataSync(), [73.3716, 193.3349, 113.3349], 1.0);
     }
   });
-  it("test_simple_lime_with_mask: 500 samples", () => {
+  it("test_simple_lime_with_mask: 500 samples", async () => {
     const r = lime(net, rows([[20, 50, 30]]), 0, { ...opts, featureMask: maskFrom([0, 0, 1], 1, 1, 3), nSamples: 500 });
     expectClose(r.attributions.dataSync(), [271.0, 271.0, 111.0], 1.0);
     expectClose(r.coefficients, [271.0, 111.0], 1.0);
   });
-  it("test_simple_lime_with_baselines: baseline 4, 100 samples", () => {
+  it("test_simple_lime_with_baselines: baseline 4, 100 samples", async () => {
     const r = lime(net, rows([[20, 50, 30]]), 0, { ...opts, featureMask: maskFrom([0, 0, 1], 1, 1, 3), baselines: 4, nSamples: 100 });
     expectClose(r.attributions.dataSync(), [244.0, 244.0, 100.0], 1.0);
   });
-  it("test_simple_batch_lime second row: 800 samples", () => {
+  it("test_simple_batch_lime second row: 800 samples", async () => {
     const r = lime(net, rows([[10, 14, 4]]), 0, { ...opts, featureMask: elementMask(1, 1, 3), nSamples: 800 });
     expectClose(r.attributions.dataSync(), [32.11, 48.0, 11.0], 1.0);
   });
@@ -179,31 +183,31 @@ describe("Lime (tests/attr/test_lime.py: cosine kernel width 10, Lasso alpha 1.0
 
 describe("KernelShap (tests/attr/test_kernel_shap.py, delta 1.0 max)", () => {
   const net = basicModelMultiLayer();
-  it("test_linear_kernel_shap: baseline [10, 20, 10]", () => {
+  it("test_linear_kernel_shap: baseline [10, 20, 10]", async () => {
     const r = kernelShap(net, rows([[20, 50, 30]]), 0, { featureMask: elementMask(1, 1, 3), baselines: rows([[10, 20, 10]]), nSamples: 500 });
     expectClose(r.attributions.dataSync(), [40, 120, 80], 1.0);
   });
-  it("test_simple_kernel_shap: 500 samples", () => {
+  it("test_simple_kernel_shap: 500 samples", async () => {
     for (const per of [1, 2, 3]) {
       const r = kernelShap(net, rows([[20, 50, 30]]), 0, { featureMask: elementMask(1, 1, 3), nSamples: 500, perturbationsPerEval: per });
       expectClose(r.attributions.dataSync(), [76.66666, 196.66666, 116.66666], 1.0);
     }
   });
-  it("test_simple_kernel_shap_with_mask and with_baselines: 100 samples", () => {
+  it("test_simple_kernel_shap_with_mask and with_baselines: 100 samples", async () => {
     const masked = kernelShap(net, rows([[20, 50, 30]]), 0, { featureMask: maskFrom([0, 0, 1], 1, 1, 3), nSamples: 100 });
     expectClose(masked.attributions.dataSync(), [275, 275, 115], 1.0);
     expectClose(masked.coefficients, [275, 115], 1.0);
     const based = kernelShap(net, rows([[20, 50, 30]]), 0, { featureMask: maskFrom([0, 0, 1], 1, 1, 3), baselines: 4, nSamples: 100 });
     expectClose(based.attributions.dataSync(), [248, 248, 104], 1.0);
   });
-  it("test_simple_batch_kernel_shap first row: 20000 samples", () => {
+  it("test_simple_batch_kernel_shap first row: 20000 samples", async () => {
     const r = kernelShap(net, rows([[2, 10, 3]]), 0, { featureMask: elementMask(1, 1, 3), nSamples: 20000, perturbationsPerEval: 512 });
     expectClose(r.attributions.dataSync(), [7.0, 32.5, 10.5], 1.0);
   });
 });
 
 describe("interpretable models", () => {
-  it("weighted Lasso follows sklearn's objective: α shrinks an orthogonal design by α / var", () => {
+  it("weighted Lasso follows sklearn's objective: α shrinks an orthogonal design by α / var", async () => {
     // Balanced ±1 design, y = 3 z1 − 2 z2 + 1: sklearn gives coef = sign·max(|β|·var − α, 0)/var.
     const X = [
       [0, 0],
@@ -217,7 +221,7 @@ describe("interpretable models", () => {
     // Weights scale-free: multiplying all weights leaves the fit unchanged.
     expectClose(lasso(X, y, [5, 5, 5, 5], 0.25).coef, [2, -1], 1e-9);
   });
-  it("weighted linear regression recovers exact coefficients and intercept", () => {
+  it("weighted linear regression recovers exact coefficients and intercept", async () => {
     const X = [
       [0, 0, 1],
       [1, 0, 0],

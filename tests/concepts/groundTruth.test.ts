@@ -11,8 +11,8 @@ beforeAll(async () => {
 });
 
 describe("TCAV on a model whose class is a texture", () => {
-  it("finds the class's texture (score ≥ 0.8 at every layer, significant at the first two) and no random concept", () => {
-    const rows = groundTruthFor("striped", ["striped"]);
+  it("finds the class's texture (score ≥ 0.8 at every layer, significant at the first two) and no random concept", async () => {
+    const rows = await groundTruthFor("striped", ["striped"]);
     const own = rows.filter((r) => r.concept === "striped");
     const random = rows.filter((r) => r.concept === "random");
     expect(own).toHaveLength(4);

@@ -79,7 +79,7 @@ function linearToy(W: number[][]): Net {
 }
 
 describe("runTcav on the linear toy", () => {
-  it("gives 1 for a concept the class weight points along, 0 against it, and a random concept no significance", () => {
+  it("gives 1 for a concept the class weight points along, 0 against it, and a random concept no significance", async () => {
     const net = linearToy([
       [0.5, -0.5],
       [2, -1],
@@ -90,7 +90,7 @@ describe("runTcav on the linear toy", () => {
     const set = (shift: number[] | null, n = 30) =>
       tf.tensor4d(Array.from({ length: n }, () => [0, 1, 2, 3].map((i) => rng.normal() * 0.5 + (shift ? shift[i] : 0))).flat(), [n, 1, 1, 4]);
     const inputs = set(null, 20);
-    const res = runTcav({
+    const res = await runTcav({
       net,
       modelKey: "toy",
       layers: ["feat"],

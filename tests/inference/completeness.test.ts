@@ -17,11 +17,11 @@ beforeAll(async () => {
 });
 
 describe(`IG completeness on ${MODEL}`, () => {
-  it("is a trained checkpoint that classifies the real samples", () => {
+  it("is a trained checkpoint that classifies the real samples", async () => {
     const m = readManifest(MODEL);
     expect(m.testAccuracy).toBeGreaterThanOrEqual(0.9);
     for (const f of ["fashion-mnist-0.png", "fashion-mnist-1.png"]) {
-      const p = predict({ modelId: MODEL, image: { png: fs.readFileSync(path.join(SAMPLES, f)) } });
+      const p = await predict({ modelId: MODEL, image: { png: fs.readFileSync(path.join(SAMPLES, f)) } });
       expect(p.predictedClass).toBe(labels[f]);
       expect(p.probabilities.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 4);
     }

@@ -27,18 +27,20 @@ describe("InferencePool bounds (one worker, queue of one)", () => {
     const err = await long;
     expect(err).toBeInstanceOf(PoolRequestError);
     expect(err.kind).toBe("cancelled");
-    // Cancellation reaches the worker: the thread that ran the job is terminated (not left to finish).
-    while (pool.threadIds().includes(runner) && performance.now() - t0 < 1000) await new Promise((r) => setTimeout(r, 10));
+    // Cancellation reaches the worker, not left to finish: a job on the native runtime ends itself
+    // after its current batch (sidecar/engine/nativeGuard.ts) and the thread serves on; a job
+    // inside a tfjs loop has its thread terminated and replaced.
+    const ended = () => pool.stats().busy === 0 || !pool.threadIds().includes(runner);
+    while (!ended() && performance.now() - t0 < 1000) await new Promise((r) => setTimeout(r, 10));
     const stoppedMs = performance.now() - t0;
-    expect(pool.threadIds()).not.toContain(runner);
+    expect(ended()).toBe(true);
     const r = await pool.predict({ modelId: MODEL, image: { png } });
     const freedMs = performance.now() - t0;
     expect(r.predictedLabel).toBe("Ankle boot");
-    // The replacement starts its runtime and loads the model again (about 0.8 s on an idle machine);
-    // the long job alone would have held the worker for about a minute.
-    console.log(`cancel → job's thread ended in ${Math.round(stoppedMs)} ms; next request answered in ${Math.round(freedMs)} ms`);
+    // A replacement thread starts its runtime and loads the model again (about 0.8 s on an idle
+    // machine); the long job alone would have held the worker for about a minute.
+    console.log(`cancel → job ended in ${Math.round(stoppedMs)} ms; next request answered in ${Math.round(freedMs)} ms`);
     expect(freedMs).toBeLessThan(20_000);
-    expect(pool.stats().restarts).toBeGreaterThanOrEqual(1);
   });
 
   it("stops a job that runs past its time limit", async () => {

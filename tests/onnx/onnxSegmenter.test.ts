@@ -117,7 +117,7 @@ describe("ONNX import of a segmenter", () => {
     const result = segmentWith(seg, image);
     expect(result.classes.map((c) => c.id).sort()).toEqual([1, 2]);
     for (const algorithm of ["Feature_Ablation", "LayerGradCAM"]) {
-      const r = explainSegmentWith(seg, { algorithm, targetClass: 2, image });
+      const r = await explainSegmentWith(seg, { algorithm, targetClass: 2, image });
       expect(r.attribution.data.every(Number.isFinite)).toBe(true);
       expect(r.attribution.data.some((v) => v !== 0)).toBe(true);
     }

@@ -80,19 +80,19 @@ describe("class-sum wrapper (Captum segmentation tutorial)", () => {
     net.dispose();
   });
 
-  it("LayerGradCAM weights the layer by the mean gradient of the class sum", () => {
+  it("LayerGradCAM weights the layer by the mean gradient of the class sum", async () => {
     const x = input();
     const net = classSumNet(toy, [1, 0, 1, 2]);
     // ∂F1/∂feat = [2, 0, 2, 0], mean 1: the map is the activation itself.
-    const cam = layerGradCam(net, x, 1, "feat");
+    const cam = await layerGradCam(net, x, 1, "feat");
     Array.from(cam.dataSync()).forEach((v, i) => expect(v).toBeCloseTo(X[i], 5));
     tf.dispose([x, cam]);
     net.dispose();
   });
 
-  it("the Explain job reports the wrapper's score and per-segment drops, and refuses a class not predicted", () => {
+  it("the Explain job reports the wrapper's score and per-segment drops, and refuses a class not predicted", async () => {
     const tensor = { shape: [2, 2, 1], data: X };
-    const r = explainSegmentWith(toy, { image: { tensor }, algorithm: "Feature_Ablation", targetClass: 2 });
+    const r = await explainSegmentWith(toy, { image: { tensor }, algorithm: "Feature_Ablation", targetClass: 2 });
     expect(r.targetScore).toBeCloseTo(1.075, 5);
     expect(r.classes.map((c) => c.id)).toEqual([1, 2]);
     const byId = Object.fromEntries(r.segmentAttributions.map((s) => [s.id, s.value]));
@@ -102,9 +102,9 @@ describe("class-sum wrapper (Captum segmentation tutorial)", () => {
     expect(r.heatmapPng.length).toBeGreaterThan(0);
     // [0.9, 0.8, 0.6, 0.7]: mean 0.75, class 1 wins everywhere (2x − 0.5 > 1.05 − x), so class 2 is absent.
     const allOne = { tensor: { shape: [2, 2, 1], data: [0.9, 0.8, 0.6, 0.7] } };
-    expect(() => explainSegmentWith(toy, { image: allOne, algorithm: "Feature_Ablation", targetClass: 2 })).toThrow(
+    await expect(explainSegmentWith(toy, { image: allOne, algorithm: "Feature_Ablation", targetClass: 2 })).rejects.toThrow(
       /class 2 is not in this image's segmentation/,
     );
-    expect(() => explainSegmentWith(toy, { image: { tensor }, algorithm: "Occlusion", targetClass: 2 })).toThrow(/unknown segmentation algorithm/);
+    await expect(explainSegmentWith(toy, { image: { tensor }, algorithm: "Occlusion", targetClass: 2 })).rejects.toThrow(/unknown segmentation algorithm/);
   });
 });

@@ -6,7 +6,7 @@ import type { Net } from "../net.ts";
 import { inputGradients, type Targets } from "./gradients.ts";
 import type { AttributionSpec } from "./spec.ts";
 
-export function deconvolution(net: Net, inputs: tf.Tensor4D, target: Targets, opts: { batchSize?: number } = {}): tf.Tensor4D {
+export function deconvolution(net: Net, inputs: tf.Tensor4D, target: Targets, opts: { batchSize?: number } = {}): Promise<tf.Tensor4D> {
   return inputGradients(net, inputs, target, { relu: "deconv", batchSize: opts.batchSize });
 }
 
@@ -16,5 +16,5 @@ export const deconvolutionSpec: AttributionSpec = {
   description: "Input gradient where ReLUs pass back only positive gradients, ignoring the forward pass (Zeiler & Fergus 2014).",
   params: [],
   hasBaseline: false,
-  compute: (net, x, t) => ({ attribution: deconvolution(net, x, t) }),
+  compute: async (net, x, t) => ({ attribution: await deconvolution(net, x, t) }),
 };

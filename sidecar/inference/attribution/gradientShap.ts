@@ -6,7 +6,7 @@
 // delta is Σ attr − (F(x̃) − F(x')), whose mean is ≈ 0 in expectation.
 import * as tf from "@tensorflow/tfjs";
 import type { Net } from "../net.ts";
-import { inputGradients, targetOutputs, type Targets } from "./gradients.ts";
+import { inputGradients, targetOutputsOf, type Targets } from "./gradients.ts";
 import { STDEVS, noiseTunnel } from "./noiseTunnel.ts";
 import { createRng, type Rng } from "./types.ts";
 import { GRADIENT, num, said, str, type AttributionSpec } from "./spec.ts";
@@ -28,19 +28,19 @@ export interface GradientShapResult {
   delta: Float32Array;
 }
 
-export function gradientShap(
+export async function gradientShap(
   net: Net,
   inputs: tf.Tensor4D,
   baselineDistribution: tf.Tensor4D,
   target: Targets,
   opts: GradientShapOptions = {},
-): GradientShapResult {
+): Promise<GradientShapResult> {
   const nSamples = opts.nSamples ?? 5;
   const rng = opts.rng ?? createRng(opts.seed ?? 0);
   const nb = baselineDistribution.shape[0];
   const n = inputs.shape[0];
-  const res = noiseTunnel(
-    (noisy) => {
+  const res = await noiseTunnel(
+    async (noisy) => {
       const rows = noisy.shape[0]; // n × k, example-major
       const k = rows / n;
       const picks = Array.from({ length: rows }, () => rng.int(nb));
@@ -49,13 +49,13 @@ export function gradientShap(
       const base = tf.gather(baselineDistribution, tf.tensor1d(picks, "int32")) as tf.Tensor4D;
       const diff = tf.sub(noisy, base) as tf.Tensor4D;
       const points = tf.tidy(() => tf.add(base, tf.mul(tf.tensor1d(alphas).reshape([rows, 1, 1, 1]), diff)) as tf.Tensor4D);
-      const grads = inputGradients(net, points, rowTargets, { batchSize: opts.batchSize });
+      const grads = await inputGradients(net, points, rowTargets, { batchSize: opts.batchSize });
       points.dispose();
       const attributions = tf.mul(diff, grads) as tf.Tensor4D;
       grads.dispose();
       diff.dispose();
       const ends = tf.concat([noisy, base], 0) as tf.Tensor4D;
-      const f = targetOutputs(net, ends, typeof rowTargets === "number" ? rowTargets : [...rowTargets, ...rowTargets]);
+      const f = await targetOutputsOf(net, ends, typeof rowTargets === "number" ? rowTargets : [...rowTargets, ...rowTargets]);
       ends.dispose();
       base.dispose();
       const sums = tf.tidy(() => tf.sum(attributions.reshape([rows, -1]), 1).dataSync());
@@ -87,7 +87,7 @@ export const gradientShapSpec: AttributionSpec = {
     SEED_PARAM,
   ],
   hasBaseline: true,
-  compute: (net, x, t, p) => {
+  compute: async (net, x, t, p) => {
     const kind = str(p, "baselines");
     const seed = num(p, "seed");
     const dist = tf.tidy(() => {
@@ -99,7 +99,7 @@ export const gradientShapSpec: AttributionSpec = {
       const vals = new Float32Array(10 * x.size).map(() => lo + (hi - lo) * rng.uniform());
       return tf.tensor4d(vals, [10, ...x.shape.slice(1)] as [number, number, number, number]);
     });
-    const r = gradientShap(net, x, dist, t, { nSamples: num(p, "n_samples"), stdevs: num(p, "stdevs"), seed });
+    const r = await gradientShap(net, x, dist, t, { nSamples: num(p, "n_samples"), stdevs: num(p, "stdevs"), seed });
     const baseline = tf.mean(dist, 0, true) as tf.Tensor4D;
     dist.dispose();
     let s = 0;

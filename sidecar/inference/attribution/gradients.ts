@@ -98,6 +98,30 @@ function withoutFilterGradients<T>(fn: () => T): T {
   }
 }
 
+// ---- the native runtime ---------------------------------------------------------
+// A net served by onnxruntime (net.native, sidecar/engine/nativeModel.ts) answers gradients from
+// its derived gradient graph; the tfjs tape below remains for nets without one (a graph whose
+// operators the gradient graphs do not cover says why in net.nativeGradients).
+
+function targetList(target: Targets, n: number): ArrayLike<number> | number {
+  return typeof target === "number" ? target : Array.from({ length: n }, (_, i) => target[i]);
+}
+
+function pickRows(logits: Float32Array, classes: number, target: Targets, n: number): Float32Array {
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i++) out[i] = logits[i * classes + targetAt(target, i)];
+  return out;
+}
+
+/** NCHW (how ONNX holds feature maps) to the NHWC the attribution code reads. */
+function fromNchw(data: Float32Array, dims: number[]): tf.Tensor {
+  const t = tf.tensor(data, dims);
+  if (dims.length !== 4) return t;
+  const out = tf.transpose(t, [0, 2, 3, 1]);
+  t.dispose();
+  return out;
+}
+
 // ---- public helpers -------------------------------------------------------------
 
 function rowsOf(x: tf.Tensor4D, start: number, count: number): tf.Tensor4D {
@@ -107,21 +131,26 @@ function rowsOf(x: tf.Tensor4D, start: number, count: number): tf.Tensor4D {
 /**
  * ∂ logit[target_i] / ∂ x_i for every row i of an NHWC batch. The caller owns the result.
  */
-export function inputGradients(net: Net, x: tf.Tensor4D, target: Targets, opts: GradientOptions = {}): tf.Tensor4D {
-  return inputGradientsAndOutputs(net, x, target, opts).gradients;
+export async function inputGradients(net: Net, x: tf.Tensor4D, target: Targets, opts: GradientOptions = {}): Promise<tf.Tensor4D> {
+  return (await inputGradientsAndOutputs(net, x, target, opts)).gradients;
 }
 
 /**
  * Gradients as above plus the target logits F(x_i) from the same forward pass
  * (what IntegratedGradients needs for its convergence delta without a second pass).
  */
-export function inputGradientsAndOutputs(
+export async function inputGradientsAndOutputs(
   net: Net,
   x: tf.Tensor4D,
   target: Targets,
   opts: GradientOptions = {},
-): { gradients: tf.Tensor4D; outputs: Float32Array } {
+): Promise<{ gradients: tf.Tensor4D; outputs: Float32Array }> {
   const n = x.shape[0];
+  if (net.native && net.nativeGradients === true) {
+    targetIndices(target, 0, n, net.native.classes);
+    const r = await net.native.gradients(x.dataSync() as Float32Array, n, targetList(target, n), opts.relu ?? "normal", opts.batchSize);
+    return { gradients: tf.tensor4d(r.gradients, x.shape), outputs: pickRows(r.logits, net.native.classes, target, n) };
+  }
   const batch = Math.max(1, opts.batchSize ?? DEFAULT_GRADIENT_BATCH);
   const outputs = new Float32Array(n);
   const parts: tf.Tensor4D[] = [];
@@ -153,7 +182,15 @@ export function inputGradientsAndOutputs(
   return { gradients, outputs };
 }
 
-/** The target logits F(x_i) alone, batched, without any gradient bookkeeping. */
+/** The target logits F(x_i), on the native runtime where the net has one. */
+export async function targetOutputsOf(net: Net, x: tf.Tensor4D, target: Targets): Promise<Float32Array> {
+  if (!net.native) return targetOutputs(net, x, target);
+  const n = x.shape[0];
+  targetIndices(target, 0, n, net.native.classes);
+  return pickRows(await net.native.logits(x.dataSync() as Float32Array, n), net.native.classes, target, n);
+}
+
+/** The target logits F(x_i) alone, batched, without any gradient bookkeeping (tfjs). */
 export function targetOutputs(net: Net, x: tf.Tensor4D, target: Targets, batchSize = 64): Float32Array {
   const n = x.shape[0];
   const out = new Float32Array(n);
@@ -175,17 +212,22 @@ export function targetOutputs(net: Net, x: tf.Tensor4D, target: Targets, batchSi
  * layer's output through the net's tap, so the forward values are unchanged and the
  * gradient w.r.t. it equals the gradient w.r.t. the activation.
  */
-export function layerGradients(
+export async function layerGradients(
   net: Net,
   x: tf.Tensor4D,
   target: Targets,
   layer: string,
   opts: GradientOptions = {},
-): { activation: tf.Tensor; gradients: tf.Tensor } {
+): Promise<{ activation: tf.Tensor; gradients: tf.Tensor }> {
   if (!net.layers.includes(layer)) {
     throw new RangeError(`layer "${layer}" is not one of this model's layers (${net.layers.join(", ")})`);
   }
   const n = x.shape[0];
+  if (net.native && net.nativeGradients === true) {
+    targetIndices(target, 0, n, net.native.classes);
+    const r = await net.native.layerGradients(x.dataSync() as Float32Array, n, targetList(target, n), layer, opts.batchSize);
+    return { activation: fromNchw(r.activation, r.dims), gradients: fromNchw(r.gradients, r.dims) };
+  }
   const batch = Math.max(1, opts.batchSize ?? DEFAULT_GRADIENT_BATCH);
   const acts: tf.Tensor[] = [];
   const grads: tf.Tensor[] = [];

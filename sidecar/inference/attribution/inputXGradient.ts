@@ -4,8 +4,8 @@ import type { Net } from "../net.ts";
 import { inputGradients, type Targets } from "./gradients.ts";
 import type { AttributionSpec } from "./spec.ts";
 
-export function inputXGradient(net: Net, inputs: tf.Tensor4D, target: Targets, opts: { batchSize?: number } = {}): tf.Tensor4D {
-  const grads = inputGradients(net, inputs, target, { batchSize: opts.batchSize });
+export async function inputXGradient(net: Net, inputs: tf.Tensor4D, target: Targets, opts: { batchSize?: number } = {}): Promise<tf.Tensor4D> {
+  const grads = await inputGradients(net, inputs, target, { batchSize: opts.batchSize });
   const out = tf.mul(inputs, grads) as tf.Tensor4D;
   grads.dispose();
   return out;
@@ -17,5 +17,5 @@ export const inputXGradientSpec: AttributionSpec = {
   description: "Input multiplied element-wise by the gradient of the class score.",
   params: [],
   hasBaseline: false,
-  compute: (net, x, t) => ({ attribution: inputXGradient(net, x, t) }),
+  compute: async (net, x, t) => ({ attribution: await inputXGradient(net, x, t) }),
 };

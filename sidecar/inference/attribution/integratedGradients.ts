@@ -6,7 +6,7 @@
 import * as tf from "@tensorflow/tfjs";
 import type { Net, ReluMode } from "../net.ts";
 import { APPROXIMATION_METHODS, approximationParameters, type ApproximationMethod } from "./approximation.ts";
-import { inputGradients, targetOutputs, type Targets } from "./gradients.ts";
+import { inputGradients, targetOutputsOf, type Targets } from "./gradients.ts";
 import { constantBaseline } from "./common.ts";
 import { BASELINE_VALUE, GRADIENT, num, said, str, type AttributionSpec } from "./spec.ts";
 import { AttributionParamError, type ParamSpec } from "./types.ts";
@@ -25,13 +25,13 @@ export interface IntegratedGradientsResult {
   delta: Float32Array;
 }
 
-export function integratedGradients(
+export async function integratedGradients(
   net: Net,
   inputs: tf.Tensor4D,
   baselines: tf.Tensor4D,
   target: Targets,
   opts: IntegratedGradientsOptions = {},
-): IntegratedGradientsResult {
+): Promise<IntegratedGradientsResult> {
   const nSteps = opts.nSteps ?? 50;
   const { stepSizes, alphas } = approximationParameters(opts.method ?? "gausslegendre", nSteps);
   const n = inputs.shape[0];
@@ -44,7 +44,7 @@ export function integratedGradients(
     return tf.add(base.reshape([1, n, h, w, c]), tf.mul(a, diff.reshape([1, n, h, w, c]))).reshape([nSteps * n, h, w, c]) as tf.Tensor4D;
   });
   const stepTargets = typeof target === "number" ? target : Array.from({ length: nSteps * n }, (_, i) => target[i % n]);
-  const grads = inputGradients(net, scaled, stepTargets, {
+  const grads = await inputGradients(net, scaled, stepTargets, {
     relu: opts.relu,
     batchSize: opts.internalBatchSize ?? nSteps * n,
   });
@@ -58,7 +58,7 @@ export function integratedGradients(
 
   const ends = tf.concat([inputs, base], 0) as tf.Tensor4D;
   const endTargets = typeof target === "number" ? target : [...Array.from(target), ...Array.from(target)];
-  const f = targetOutputs(net, ends, endTargets);
+  const f = await targetOutputsOf(net, ends, endTargets);
   ends.dispose();
   if (base !== baselines) base.dispose();
   const sums = tf.tidy(() => tf.sum(attributions.reshape([n, -1]), 1).dataSync());
@@ -97,10 +97,10 @@ export const integratedGradientsSpec: AttributionSpec = {
   description: "Path integral of gradients from a baseline to the input (Sundararajan et al. 2017); reports the convergence delta.",
   params: [N_STEPS, METHOD, INTERNAL_BATCH, BASELINE_VALUE],
   hasBaseline: true,
-  compute: (net, x, t, p) => {
+  compute: async (net, x, t, p) => {
     checkSteps("IntegratedGradients", str(p, "method"), num(p, "n_steps"));
     const baseline = constantBaseline(x, num(p, "baseline_value"));
-    const r = integratedGradients(net, x, baseline, t, {
+    const r = await integratedGradients(net, x, baseline, t, {
       nSteps: num(p, "n_steps"),
       method: str(p, "method") as ApproximationMethod,
       internalBatchSize: num(p, "internal_batch_size"),

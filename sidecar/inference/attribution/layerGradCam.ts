@@ -15,8 +15,8 @@ export interface LayerGradCamOptions {
   batchSize?: number;
 }
 
-export function layerGradCam(net: Net, inputs: tf.Tensor4D, target: Targets, layer: string, opts: LayerGradCamOptions = {}): tf.Tensor {
-  const { activation, gradients } = layerGradients(net, inputs, target, layer, { batchSize: opts.batchSize });
+export async function layerGradCam(net: Net, inputs: tf.Tensor4D, target: Targets, layer: string, opts: LayerGradCamOptions = {}): Promise<tf.Tensor> {
+  const { activation, gradients } = await layerGradients(net, inputs, target, layer, { batchSize: opts.batchSize });
   const map = tf.tidy(() => {
     let scaled: tf.Tensor;
     if (activation.rank > 2) {
@@ -41,14 +41,14 @@ export function interpolateMap(map: tf.Tensor4D, size: [number, number], mode: I
   return mode === "nearest" ? tf.image.resizeNearestNeighbor(map, size, false, false) : tf.image.resizeBilinear(map, size, false, true);
 }
 
-export function gradCam(
+export async function gradCam(
   net: Net,
   inputs: tf.Tensor4D,
   target: Targets,
   layer: string,
   opts: LayerGradCamOptions & { interpolateMode?: InterpolateMode } = {},
-): tf.Tensor4D {
-  const map = layerGradCam(net, inputs, target, layer, opts);
+): Promise<tf.Tensor4D> {
+  const map = await layerGradCam(net, inputs, target, layer, opts);
   if (map.rank !== 4) {
     map.dispose();
     throw new RangeError(`GradCAM needs a convolutional layer; "${layer}" has no spatial dimensions`);
@@ -87,8 +87,8 @@ export const layerGradCamSpec: AttributionSpec = {
     "Grad-CAM map of a convolutional layer: channels weighted by their mean gradient (Selvaraju et al. 2017); returned at the layer's resolution [1, h, w, 1].",
   params: [LAYER, { name: "relu_attributions", type: "bool", default: false, description: "apply ReLU to the map (Captum default: no)" }],
   hasBaseline: false,
-  compute: (net, x, t, p) => ({
-    attribution: layerGradCam(net, x, t, camLayer("LayerGradCam", net, p.layer as string | null), { reluAttributions: bool(p, "relu_attributions") }),
+  compute: async (net, x, t, p) => ({
+    attribution: await layerGradCam(net, x, t, camLayer("LayerGradCam", net, p.layer as string | null), { reluAttributions: bool(p, "relu_attributions") }),
   }),
 };
 
@@ -102,8 +102,8 @@ export const gradCamSpec: AttributionSpec = {
     { name: "interpolate_mode", type: "choice", default: "nearest", choices: ["nearest", "bilinear"], description: "upsampling (Captum's default: nearest)" },
   ],
   hasBaseline: false,
-  compute: (net, x, t, p) => ({
-    attribution: gradCam(net, x, t, camLayer("GradCAM", net, p.layer as string | null), {
+  compute: async (net, x, t, p) => ({
+    attribution: await gradCam(net, x, t, camLayer("GradCAM", net, p.layer as string | null), {
       reluAttributions: bool(p, "relu_attributions"),
       interpolateMode: str(p, "interpolate_mode") as InterpolateMode,
     }),

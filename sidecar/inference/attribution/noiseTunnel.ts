@@ -54,7 +54,11 @@ export function addNoise(x: tf.Tensor4D, stdev: number, rng: Rng): tf.Tensor4D {
   return tf.tidy(() => tf.add(x, tf.tensor(noise, x.shape)) as tf.Tensor4D);
 }
 
-export function noiseTunnel(attribute: (noisy: tf.Tensor4D) => TunnelledResult, inputs: tf.Tensor4D, opts: NoiseTunnelOptions = {}): NoiseTunnelResult {
+export async function noiseTunnel(
+  attribute: (noisy: tf.Tensor4D) => TunnelledResult | Promise<TunnelledResult>,
+  inputs: tf.Tensor4D,
+  opts: NoiseTunnelOptions = {},
+): Promise<NoiseTunnelResult> {
   const ntType = opts.ntType ?? "smoothgrad";
   const ntSamples = opts.ntSamples ?? 5;
   const stdevs = opts.stdevs ?? 1.0;
@@ -74,7 +78,7 @@ export function noiseTunnel(attribute: (noisy: tf.Tensor4D) => TunnelledResult, 
     const repeated = repeatRows(inputs, k); // [x0 × k, x1 × k, …]
     const noisy = addNoise(repeated, stdevs, rng);
     repeated.dispose();
-    const res = attribute(noisy);
+    const res = await attribute(noisy);
     noisy.dispose();
     const [s, sq] = tf.tidy(() => {
       const a = res.attributions.reshape([n, k, h, w, c]);
@@ -121,14 +125,14 @@ const NT_TYPE = (def: NoiseTunnelType): ParamSpec => ({
 });
 
 /** Gradient methods that NoiseTunnel can wrap, each attributing a batch of rows. */
-const TUNNELABLE: Record<string, (net: Net, x: tf.Tensor4D, target: number, p: P) => TunnelledResult> = {
-  Saliency: (net, x, t, p) => ({ attributions: saliency(net, x, t, { abs: bool(p, "abs") }) }),
-  InputXGradient: (net, x, t) => ({ attributions: inputXGradient(net, x, t) }),
-  GuidedBackprop: (net, x, t) => ({ attributions: guidedBackprop(net, x, t) }),
-  Deconvolution: (net, x, t) => ({ attributions: deconvolution(net, x, t) }),
-  IntegratedGradients: (net, x, t, p) => {
+const TUNNELABLE: Record<string, (net: Net, x: tf.Tensor4D, target: number, p: P) => Promise<TunnelledResult>> = {
+  Saliency: async (net, x, t, p) => ({ attributions: await saliency(net, x, t, { abs: bool(p, "abs") }) }),
+  InputXGradient: async (net, x, t) => ({ attributions: await inputXGradient(net, x, t) }),
+  GuidedBackprop: async (net, x, t) => ({ attributions: await guidedBackprop(net, x, t) }),
+  Deconvolution: async (net, x, t) => ({ attributions: await deconvolution(net, x, t) }),
+  IntegratedGradients: async (net, x, t, p) => {
     const baseline = constantBaseline(x, num(p, "baseline_value"));
-    const r = integratedGradients(net, x, baseline, t, {
+    const r = await integratedGradients(net, x, baseline, t, {
       nSteps: num(p, "n_steps"),
       method: str(p, "method") as ApproximationMethod,
       internalBatchSize: num(p, "internal_batch_size"),
@@ -138,8 +142,8 @@ const TUNNELABLE: Record<string, (net: Net, x: tf.Tensor4D, target: number, p: P
   },
 };
 
-function tunnel(base: string, net: Net, input: tf.Tensor4D, target: number, p: P): AttributionResult {
-  const res = noiseTunnel((noisy) => TUNNELABLE[base](net, noisy, target, p), input, {
+async function tunnel(base: string, net: Net, input: tf.Tensor4D, target: number, p: P): Promise<AttributionResult> {
+  const res = await noiseTunnel((noisy) => TUNNELABLE[base](net, noisy, target, p), input, {
     ntType: str(p, "nt_type") as NoiseTunnelType,
     ntSamples: num(p, "nt_samples"),
     stdevs: num(p, "stdevs"),

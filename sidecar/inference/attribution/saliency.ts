@@ -11,8 +11,8 @@ export interface SaliencyOptions {
   batchSize?: number;
 }
 
-export function saliency(net: Net, inputs: tf.Tensor4D, target: Targets, opts: SaliencyOptions = {}): tf.Tensor4D {
-  const grads = inputGradients(net, inputs, target, { relu: opts.relu, batchSize: opts.batchSize });
+export async function saliency(net: Net, inputs: tf.Tensor4D, target: Targets, opts: SaliencyOptions = {}): Promise<tf.Tensor4D> {
+  const grads = await inputGradients(net, inputs, target, { relu: opts.relu, batchSize: opts.batchSize });
   if (opts.abs === false) return grads;
   const out = tf.abs(grads);
   grads.dispose();
@@ -25,5 +25,5 @@ export const saliencySpec: AttributionSpec = {
   description: "Gradient of the class score w.r.t. the input pixels, absolute value by default (Simonyan et al. 2013).",
   params: [{ name: "abs", type: "bool", default: true, description: "return |gradient|" }],
   hasBaseline: false,
-  compute: (net, x, t, p) => ({ attribution: saliency(net, x, t, { abs: bool(p, "abs") }) }),
+  compute: async (net, x, t, p) => ({ attribution: await saliency(net, x, t, { abs: bool(p, "abs") }) }),
 };

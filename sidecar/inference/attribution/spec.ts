@@ -20,7 +20,7 @@ export interface AttributionSpec {
   description: string;
   params: ParamSpec[];
   hasBaseline: boolean;
-  compute(net: Net, input: tf.Tensor4D, target: number, p: P): AttributionResult;
+  compute(net: Net, input: tf.Tensor4D, target: number, p: P): AttributionResult | Promise<AttributionResult>;
   /** Model evaluations of one run (cost.ts bounds them); one gradient when absent. */
   cost?(p: P, shape: InputShape): Cost;
 }

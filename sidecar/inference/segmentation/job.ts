@@ -203,7 +203,7 @@ export function checkSegAlgorithm(name: string): SegAlgorithm {
   return name as SegAlgorithm;
 }
 
-export function explainSegmentWith(seg: PixelClassifier, req: Omit<SegExplainRequest, "modelId">): SegExplainResult {
+export async function explainSegmentWith(seg: PixelClassifier, req: Omit<SegExplainRequest, "modelId">): Promise<SegExplainResult> {
   const started = performance.now();
   const algorithm = checkSegAlgorithm(req.algorithm);
   const pixels = toModelInput(req.image, seg.inputShape, seg.id);
@@ -231,7 +231,7 @@ export function explainSegmentWith(seg: PixelClassifier, req: Omit<SegExplainReq
           return p >= 0 ? [{ id, value: data[p * c] }] : [];
         });
       } else {
-        attr = layerGradCam(net, x, target, seg.defaultCamLayer ?? seg.layers[seg.layers.length - 1]);
+        attr = await layerGradCam(net, x, target, seg.defaultCamLayer ?? seg.layers[seg.layers.length - 1]);
       }
       try {
         const attribution = { shape: attr.shape, data: Array.from(attr.dataSync()) };
@@ -259,6 +259,6 @@ export function explainSegmentWith(seg: PixelClassifier, req: Omit<SegExplainReq
   }
 }
 
-export function explainSegment(req: SegExplainRequest): SegExplainResult {
+export function explainSegment(req: SegExplainRequest): Promise<SegExplainResult> {
   return explainSegmentWith(getSegmenter(req.modelId), req);
 }
