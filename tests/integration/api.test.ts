@@ -401,7 +401,7 @@ describe("docs/api.md", () => {
 });
 
 describe("rate limits", () => {
-  it(`answers 429 with Retry-After after ${RATE_PER_MINUTE} calls a minute per token`, async () => {
+  it(`answers 429 with Retry-After after ${RATE_PER_MINUTE} calls a minute per user`, async () => {
     const c = await userClient(stack.baseUrl, "hammer");
     const { secret } = await createTokenOnProfile(c, "hammer");
     const statuses: number[] = [];
@@ -414,7 +414,9 @@ describe("rate limits", () => {
     expect(last!.status).toBe(429);
     expect(Number(last!.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect(errorOf(last!).code).toBe("rate_limited");
-    // Another token is counted on its own.
+    // The same user's other token shares the allowance (tests/unit/apiTokens.test.ts); another user's is counted on its own.
+    const { secret: second } = await createTokenOnProfile(c, "hammer-2");
+    expect((await call("GET", "/api/v1/suites", { token: second })).status).toBe(429);
     expect((await call("GET", "/api/v1/suites", { token: userToken })).status).toBe(200);
   });
 });
