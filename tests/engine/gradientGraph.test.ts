@@ -132,6 +132,13 @@ const CASES: Case[] = [
     [weight("w", [3, 2, 3, 3])],
   ),
   C("Conv SAME_UPPER", [2, 7, 7], [["Conv", ["x", "w"], "y", [str("auto_pad", "SAME_UPPER"), ints("strides", [2, 2])]]], "y", [weight("w", [3, 2, 4, 4])]),
+  C(
+    "Conv stride 1, 2 groups, dilated, asymmetric pads",
+    [4, 6, 7],
+    [["Conv", ["x", "w"], "y", [int("group", 2), ints("dilations", [1, 2]), ints("pads", [2, 1, 0, 3])]]],
+    "y",
+    [weight("w", [6, 2, 3, 3])],
+  ),
   C("Conv depthwise", [3, 5, 5], [["Conv", ["x", "w"], "y", [int("group", 3), ints("pads", [1, 1, 1, 1])]]], "y", [weight("w", [3, 1, 3, 3])]),
   C(
     "Gemm transB, then Gemm transA-free",

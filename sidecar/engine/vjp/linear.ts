@@ -1,8 +1,8 @@
 // Backward rules of the linear operators: Conv (its input gradient is the transposed
 // convolution with the same weights), Gemm and MatMul (products with the other operand
 // transposed, reduced over broadcast batch axes).
-import { attrFloat, attrInt, float, int, ints } from "../onnxModel.ts";
-import { UnsupportedGradientError, dims, intsOr, reduceTo, transposeLast2, windowPads, type Grad, type VjpRule } from "./context.ts";
+import { attrFloat, attrInt, float, int, ints, tensorValues, type OnnxTensor } from "../onnxModel.ts";
+import { UnsupportedGradientError, dims, intsOr, reduceTo, transposeLast2, windowPads, type Grad, type VjpContext, type VjpRule } from "./context.ts";
 
 /**
  * ConvTranspose(g, W) with the Conv's strides, dilations, groups and pads gives ∂/∂X; the
@@ -20,6 +20,10 @@ export const conv: VjpRule = (ctx, node, [g]) => {
   const strides = intsOr(node, "strides", n, 1);
   const dil = intsOr(node, "dilations", n, 1);
   const pads = windowPads(node, xd.slice(2), yd.slice(2), kernel, strides, dil);
+  const init = ctx.initializers.get(w);
+  if (init && strides.every((st) => st === 1) && n === 2 && pads.every((p, i) => p <= (kernel[i % n] - 1) * dil[i % n])) {
+    return [flippedConv(ctx, g, init, wd, dil, pads, attrInt(node, "group", 1)), null, null];
+  }
   const outPad: number[] = [];
   for (let i = 0; i < n; i++) {
     const covered = (yd[2 + i] - 1) * strides[i] + (kernel[i] - 1) * dil[i] + 1 - pads[i] - pads[n + i];
@@ -34,6 +38,28 @@ export const conv: VjpRule = (ctx, node, [g]) => {
   );
   return [dx, null, null];
 };
+
+/**
+ * A stride-1 Conv's input gradient as a Conv ("full" correlation with the kernel flipped and its
+ * channel axes swapped within each group): the same values as ConvTranspose, but onnxruntime runs
+ * it on its fast blocked-layout convolution kernels, where ConvTranspose goes through col2im.
+ */
+function flippedConv(ctx: VjpContext, g: string, w: OnnxTensor, wd: number[], dil: number[], pads: number[], group: number): string {
+  const [co, cig, kh, kw] = wd;
+  const cog = co / group;
+  const src = tensorValues(w);
+  const out = new Float32Array(src.length);
+  // W'[gi·cig + i, o, y, x] = W[gi·cog + o, i, kh−1−y, kw−1−x]
+  for (let gi = 0; gi < group; gi++)
+    for (let o = 0; o < cog; o++)
+      for (let i = 0; i < cig; i++)
+        for (let y = 0; y < kh; y++)
+          for (let x = 0; x < kw; x++)
+            out[(((gi * cig + i) * cog + o) * kh + y) * kw + x] = src[(((gi * cog + o) * cig + i) * kh + (kh - 1 - y)) * kw + (kw - 1 - x)];
+  const flipped = ctx.e.constFloat([cig * group, cog, kh, kw], out, "flipped_kernel");
+  const full = [(kh - 1) * dil[0] - pads[0], (kw - 1) * dil[1] - pads[1], (kh - 1) * dil[0] - pads[2], (kw - 1) * dil[1] - pads[3]];
+  return ctx.e.op("Conv", [g, flipped], [ints("dilations", dil), int("group", group), ints("pads", full)]);
+}
 
 /** Y = α·op(A)·op(B) + β·C. */
 export const gemm: VjpRule = (ctx, node, [g]) => {

@@ -780,7 +780,7 @@ export function parseLabels(text: string): string[] {
 }
 
 /**
- * Converts and writes `<id>.json` + `<id>.weights.bin` into `dir`. Refuses an id that a zoo
+ * Converts and writes `<id>.onnx` (the file as given), `<id>.json` + `<id>.weights.bin` into `dir`. Refuses an id that a zoo
  * checkpoint already has (ListModels would show two models under one id) or that exists
  * in `dir` unless `replace` is set.
  */
@@ -801,5 +801,12 @@ export function importOnnxModel(bytes: Uint8Array, opts: ImportOptions & { dir?:
     throw new OnnxImportError(`${dir} already holds a model "${opts.id}"; pass --replace to overwrite it`);
   const { manifest, arrays } = convertOnnx(bytes, opts);
   const { weights: _w, weightsFile: _f, weightsSha256: _s, format: _fmt, dtype: _d, ...rest } = manifest;
+  // The file as given, beside the checkpoint: the sidecar serves it on onnxruntime
+  // (sidecar/engine); the converted graph serves it on tfjs. Written first, so no manifest ever
+  // names a model whose file is missing.
+  fs.mkdirSync(dir, { recursive: true });
+  const onnxFile = path.join(dir, `${opts.id}.onnx`);
+  fs.writeFileSync(`${onnxFile}.part`, bytes);
+  fs.renameSync(`${onnxFile}.part`, onnxFile);
   return writeCheckpoint(dir, rest, arrays, "float32") as ImportedManifest;
 }
