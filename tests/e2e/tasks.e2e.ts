@@ -83,7 +83,7 @@ describe.each([true, false])("tree tasks with JavaScript %s", (js) => {
     }
     expect(await row.getAttribute("data-state")).toBe("completed");
     expect(await row.textContent()).toContain("Training completed");
-    await row.getByRole("link", { name }).click();
+    await row.getByRole("link", { name, exact: true }).click();
     await page.waitForURL(/basic_task_info/);
     expect(await page.getByTestId("task-info").textContent()).toContain(`user:tasks-${js ? "js" : "nojs"}:${name}`);
     await page.getByRole("link", { name: "Training log" }).click();
