@@ -9,7 +9,7 @@ SIDECAR_PORT ?= 50051
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APP_SOURCES := $(shell find app public -type f 2>/dev/null) vite.config.ts tsconfig.json
 
-.PHONY: start install build migrate seed serve test validate typecheck lint format-check proto check-proto test-unit test-integration test-e2e debian-runtime debian-test import-baselines doc-video dam-model clean
+.PHONY: start install build migrate seed serve test validate typecheck lint format-check proto check-proto test-unit test-integration test-e2e debian-runtime debian-test import-baselines doc-video dam-model gpu-check clean
 
 # `npm install` rather than `npm ci`: it installs the locked versions too, but npm 11 with
 # omit-lockfile-registry-resolved leaves other platforms' optional packages (rollup, esbuild,
@@ -47,10 +47,13 @@ seed: migrate
 # to the app (docs/grpc.md "Authentication"); one exported in the caller's shell is used by both.
 # A port already taken stops here with a message; the sidecar runs under a supervisor that
 # restarts it when it crashes (docs/architecture.md "Supervision"); when either process ends for
-# good, the other is stopped too, so the app never serves on without its compute server.
+# good, the other is stopped too, so the app never serves on without its compute server. The
+# shell stops its own two jobs and waits for them: `trap 'kill 0'` signalled the shell itself from
+# its own trap, over and over, until bash died of a segmentation fault on Ctrl-C or SIGTERM.
 serve: build
 	@node --import tsx scripts/checkPorts.ts PORT=$(PORT) SIDECAR_PORT=$(SIDECAR_PORT)@$${SIDECAR_HOST:-127.0.0.1}
-	@trap 'kill 0' EXIT INT TERM; \
+	@stop() { trap - EXIT INT TERM; kill $$(jobs -p) 2>/dev/null; wait; }; \
+	trap 'stop; exit 0' INT TERM; trap stop EXIT; \
 	APP_URL=http://127.0.0.1:$(PORT) SIDECAR_NAME="$${LOCAL_SIDECAR_NAME:-local}" \
 	SIDECAR_PASSWORD="$${LOCAL_SIDECAR_PASSWORD:-$$(cat var/local-sidecar.secret 2>/dev/null)}" \
 	SIDECAR_ADVERTISE_ADDRESS="$${SIDECAR_ADVERTISE_ADDRESS:-127.0.0.1:$(SIDECAR_PORT)}" \
@@ -81,6 +84,11 @@ proto: node_modules/.installed
 check-proto: node_modules/.installed
 	@tmp=$$(mktemp -d); $(PROTO_GEN) -O $$tmp $(PROTO_FILES) >/dev/null && \
 	  diff -r $$tmp proto/generated >/dev/null || { echo "proto/generated is stale: run 'make proto' and commit the result"; rm -rf $$tmp; exit 1; }; rm -rf $$tmp
+
+# Which onnxruntime execution providers run here, with logits and Saliency parity against the CPU
+# provider and timings (docs/engine.md "GPU hosts"); exits 1 when no GPU provider ran.
+gpu-check: node_modules/.installed
+	node --import tsx scripts/gpuCheck.ts
 
 # The /dam3d viewer's model (committed; tests/inspection/damModel.test.ts checks it is what this writes).
 dam-model: node_modules/.installed

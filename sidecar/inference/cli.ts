@@ -9,7 +9,14 @@ import { initBackend } from "./runtime/backend.ts";
 import { ALGORITHMS } from "./attribution/index.ts";
 import { explain, listAlgorithms, predict } from "./explain.ts";
 import { INPUT_ERROR_NAMES, CHECKPOINT_ERROR_NAMES } from "./errors.ts";
-import { listModels } from "./models.ts";
+import { listModels, nativeEngineOn } from "./models.ts";
+import { chosenProvider, installedProviders, threadsPerSession } from "../engine/runtime.ts";
+
+/** What runs the networks here (docs/engine.md): the engine, its execution provider and threads. */
+function engineInfo() {
+  if (!nativeEngineOn()) return { runtime: "tfjs (ENGINE=tfjs)" };
+  return { runtime: "onnxruntime-node", provider: chosenProvider(), installedProviders: installedProviders(), threadsPerSession: threadsPerSession() };
+}
 
 const USAGE = `usage: npm run -s explain -- --list
        npm run -s explain -- --model ID --image FILE.png --method NAME|none [--target K] [--steps N] [--param name=value ...]`;
@@ -56,6 +63,7 @@ async function run(argv: string[]): Promise<unknown> {
         testAccuracy: m.testAccuracy,
       })),
       algorithms: listAlgorithms().map((a) => ({ name: a.name, hasBaseline: a.hasBaseline, params: a.params })),
+      engine: engineInfo(),
     };
   }
   if (!values.model || !values.image || !values.method) throw new UsageError(`--model, --image and --method are required\n${USAGE}`);
