@@ -3,7 +3,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, startStack, type Stack } from "../support/stack.ts";
+import { createSequelize } from "../../models/db.ts";
+import { ADMIN, ROOT, startStack, type Stack } from "../support/stack.ts";
 import { Client, location } from "../support/client.ts";
 import { userClient } from "../support/accounts.ts";
 import { DEMO_PAGES } from "../../app/lib/navigation.ts";
@@ -11,6 +12,25 @@ import { DEMO_PAGES } from "../../app/lib/navigation.ts";
 let stack: Stack;
 beforeAll(async () => {
   stack = await startStack({ sidecar: false });
+  // An approved self-reported submission on the default board, written straight into the
+  // database before any page is rendered (so no page cache holds the board without it): the
+  // home page's count of the platform's own baselines must not include it.
+  const db = createSequelize(stack.dbUrl);
+  try {
+    const now = new Date();
+    const [[admin]] = (await db.query("SELECT id FROM users WHERE username = ?", { replacements: [ADMIN.username] })) as [{ id: number }[], unknown];
+    await db.query(
+      "INSERT INTO submissions (user_id, suite_id, algorithm, status, metascore, ranking, scores_json, morf_file, morf_name, lerf_file, lerf_name, email, info, provenance, created_at, updated_at) VALUES (?, 'metarank-local', 'Self-CAM', 'Approved', 0, 1, '[]', 'x', 'morf.csv', 'x', 'lerf.csv', 'me@example.org', '', 'self-reported', ?, ?)",
+      { replacements: [admin.id, now, now] },
+    );
+    const [[submission]] = (await db.query("SELECT id FROM submissions WHERE algorithm = 'Self-CAM'")) as [{ id: number }[], unknown];
+    await db.query(
+      "INSERT INTO board_methods (suite_id, source_key, submission_id, contributor, institute, algorithm, scores_json, metascore, morf_metascore, lerf_metascore, provenance, created_at, updated_at) VALUES ('metarank-local', NULL, ?, 'someone', 'somewhere', 'Self-CAM', '[]', 0, 0, 0, 'self-reported', ?, ?)",
+      { replacements: [submission.id, now, now] },
+    );
+  } finally {
+    await db.close();
+  }
 });
 afterAll(async () => {
   await stack?.stop();
@@ -25,7 +45,8 @@ describe(`public pages on ${process.env.TEST_DB}`, () => {
     expect(home).not.toContain("The paper has not been published yet");
     expect(await c.html("/homepage?paper=1")).toContain("The paper has not been published yet");
     // The sentence about the board says what this server's board covers, counted from the suite
-    // (seeds/suites/metarank-local: its tasks are <dataset>_<model>, its baselines the methods).
+    // (seeds/suites/metarank-local: its tasks are <dataset>_<model>, its baselines the methods;
+    // the approved submission written in beforeAll is not one of them).
     const suite = JSON.parse(fs.readFileSync(path.join(ROOT, "seeds/suites/metarank-local/suite.json"), "utf8")) as {
       tasks: string[];
       evaluation: { methods: unknown[] };
@@ -39,6 +60,8 @@ describe(`public pages on ${process.env.TEST_DB}`, () => {
       `${datasets} datasets, ${models} models, two masking orders and ${suite.evaluation.methods.length} attribution methods, with ${suite.tasks.length} tasks (${2 * suite.tasks.length} cases) per method`,
     );
     expect(coverage).toContain("marked self-reported");
+    // … while the approved submission is on that board.
+    expect(await c.html("/leaderboard?suite=metarank-local")).toContain("Self-CAM");
     // "Try the demos" and "read the docs" are links.
     expect(home).toMatch(/<a [^>]*href="\/demos"/);
     expect(home).toMatch(/<a [^>]*href="\/document"/);
