@@ -23,6 +23,29 @@ async function main() {
   // The standard health service; its Watch streams every change of a service's status.
   const health = new HealthImplementation({ "": "NOT_SERVING" });
   health.addToServer(server);
+  // Signals are handled from here on, so a stop that comes while the services are still starting
+  // is as clean as a later one.
+  let stopping: Promise<void> | null = null;
+  const stop = (signal: NodeJS.Signals) =>
+    (stopping ??= (async () => {
+      logger.info({ signal }, "sidecar stopping");
+      // The last resort: a pool that never finishes closing must not keep the process up.
+      setTimeout(() => process.exit(1), 15_000).unref();
+      health.setStatus("", "NOT_SERVING");
+      for (const svc of SERVICES) health.setStatus(svc.name, "NOT_SERVING");
+      // No new calls; calls in flight get two seconds, then are cut.
+      await new Promise<void>((resolve) => {
+        const cut = setTimeout(() => (server.forceShutdown(), resolve()), 2000);
+        server.tryShutdown(() => (clearTimeout(cut), resolve()));
+      });
+      // Then the worker pools, awaited: the process exits only once no worker thread is left
+      // running a tensor runtime (ending one mid-run can abort the whole process).
+      await Promise.allSettled(SERVICES.map(async (svc) => svc.stop?.()));
+      logger.info("sidecar stopped");
+      process.exit(0);
+    })());
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
   for (const svc of SERVICES) {
     await svc.register(server);
     health.setStatus(svc.name, "SERVING");
@@ -45,27 +68,6 @@ async function main() {
   // A supervisor (scripts/superviseSidecar.ts) learns that this start succeeded: a process that
   // ends after this is restarted, one that ends before it is a start-up failure.
   process.send?.({ listening: bound });
-  let stopping: Promise<void> | null = null;
-  const stop = (signal: NodeJS.Signals) =>
-    (stopping ??= (async () => {
-      logger.info({ signal }, "sidecar stopping");
-      // The last resort: a pool that never finishes closing must not keep the process up.
-      setTimeout(() => process.exit(1), 15_000).unref();
-      health.setStatus("", "NOT_SERVING");
-      for (const svc of SERVICES) health.setStatus(svc.name, "NOT_SERVING");
-      // No new calls; calls in flight get two seconds, then are cut.
-      await new Promise<void>((resolve) => {
-        const cut = setTimeout(() => (server.forceShutdown(), resolve()), 2000);
-        server.tryShutdown(() => (clearTimeout(cut), resolve()));
-      });
-      // Then the worker pools, awaited: exiting while worker threads still run the tfjs wasm
-      // runtime tore them down mid-call and the process died of a segmentation fault.
-      await Promise.allSettled(SERVICES.map(async (svc) => svc.stop?.()));
-      logger.info("sidecar stopped");
-      process.exit(0);
-    })());
-  process.on("SIGTERM", stop);
-  process.on("SIGINT", stop);
 }
 
 /** The port is taken: a restart will not help, so the exit status says so (EX_CONFIG). */

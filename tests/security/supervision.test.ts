@@ -128,6 +128,56 @@ describe.skipIf(process.env.TEST_DB === "mariadb")("supervision of make start's 
     expect(sup.out()).toContain("not restarting it");
   }, 60_000);
 
+  it("make serve stops the web app when the sidecar cannot start, and SIGTERM stops it without a segmentation fault", async () => {
+    const [web, sidecar] = [await freePort(), await freePort()];
+    // A throwaway database: the web app only starts here, it never serves.
+    const scratch = `${ROOT}/var/test/supervision_${process.pid}`;
+    const env = {
+      DATABASE_URL: `sqlite:${scratch}.sqlite`,
+      UPLOAD_DIR: `${scratch}/uploads`,
+      EVALUATION_DIR: `${scratch}/evaluations`,
+      TREE_TASK_DIR: `${scratch}/tasks`,
+      LOG_LEVEL: "info",
+      METRICS_PORT: "0",
+    };
+    const args = ["-s", "-o", "build", "-o", "build/.built", "serve", `PORT=${web}`, `SIDECAR_PORT=${sidecar}`];
+    try {
+      // An invalid call key: the sidecar's first start fails, so the supervisor gives up and make stops the rest.
+      const failing = launch("make", args, { ...env, SIDECAR_CALL_KEY: "short" });
+      const code = await Promise.race([failing.exited, new Promise<"hung">((r) => setTimeout(() => r("hung"), 40_000))]);
+      expect(code, failing.out()).toBe(2);
+      expect(failing.out()).toContain("make start: the sidecar stopped (status 1); stopping the rest");
+      const webUp = await new Promise<boolean>((res) =>
+        net
+          .connect(web, "127.0.0.1")
+          .on("connect", () => res(true))
+          .on("error", () => res(false)),
+      );
+      expect(webUp).toBe(false);
+
+      // SIGTERM to make's process group (as a service manager or Ctrl-C sends it): the recipe's
+      // shell stops its jobs and exits; `trap 'kill 0'` made bash signal itself until it segfaulted.
+      const serving = launch("make", args, { ...env, SIDECAR_CALL_KEY: TEST_CALL_KEY });
+      await until("the sidecar", () => listeningPids(serving.out()).length === 1, 60_000);
+      process.kill(-serving.proc.pid!, "SIGTERM");
+      await serving.exited;
+      // make itself ends with the signal; its recipe's jobs finish stopping just after.
+      await until("the sidecar to stop", () => serving.out().includes("sidecar supervisor stopped"), 30_000);
+      expect(serving.out()).not.toMatch(/Segmentation fault/);
+      expect(serving.out()).toContain("sidecar stopped");
+      const left = await new Promise<boolean>((res) =>
+        net
+          .connect(sidecar, "127.0.0.1")
+          .on("connect", () => res(true))
+          .on("error", () => res(false)),
+      );
+      expect(left).toBe(false);
+    } finally {
+      fs.rmSync(`${scratch}.sqlite`, { force: true });
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it("make serve stops with a clear message when the web port or the sidecar port is taken", async () => {
     for (const which of ["PORT", "SIDECAR_PORT"] as const) {
       const [web, sidecar] = [await freePort(), await freePort()];
