@@ -193,18 +193,18 @@ describe.each(backends)("Captum parity on %s", (backend) => {
     const net = basicModelMultiLayer();
     it("test_simple_input: window 1", async () => {
       for (const per of [1, 2, 3]) {
-        expectClose(occlusion(net, rows([[20, 50, 30]]), 0, { slidingWindowShapes: [1, 1, 1], perturbationsPerEval: per }), [80, 200, 120]);
+        expectClose(await occlusion(net, rows([[20, 50, 30]]), 0, { slidingWindowShapes: [1, 1, 1], perturbationsPerEval: per }), [80, 200, 120]);
       }
     });
     it("test_simple_input_larger_shape: window 2, baseline 10", async () => {
-      expectClose(occlusion(net, rows([[20, 50, 30]]), 0, { slidingWindowShapes: [1, 1, 2], baselines: 10 }), [200, 220, 240]);
+      expectClose(await occlusion(net, rows([[20, 50, 30]]), 0, { slidingWindowShapes: [1, 1, 2], baselines: 10 }), [200, 220, 240]);
     });
     it("test_simple_input_shape_with_stride: window 2, stride 2", async () => {
-      expectClose(occlusion(net, rows([[20, 50, 30]]), 0, { slidingWindowShapes: [1, 1, 2], strides: [1, 1, 2] }), [280, 280, 120]);
+      expectClose(await occlusion(net, rows([[20, 50, 30]]), 0, { slidingWindowShapes: [1, 1, 2], strides: [1, 1, 2] }), [280, 280, 120]);
     });
     it("test_multi_sample_ablation, row by row", async () => {
-      expectClose(occlusion(net, rows([[2, 10, 3]]), 0, { slidingWindowShapes: [1, 1, 1] }), [8, 35, 12]);
-      expectClose(occlusion(net, rows([[20, 50, 30]]), 0, { slidingWindowShapes: [1, 1, 1] }), [80, 200, 120]);
+      expectClose(await occlusion(net, rows([[2, 10, 3]]), 0, { slidingWindowShapes: [1, 1, 1] }), [8, 35, 12]);
+      expectClose(await occlusion(net, rows([[20, 50, 30]]), 0, { slidingWindowShapes: [1, 1, 1] }), [80, 200, 120]);
     });
     it("test_simple_multi_input_conv: windows (1,4,4) and (1,2,3)/(1,1,2) with strides", async () => {
       const ones = tf.ones([1, 4, 4, 1]) as tf.Tensor4D;
@@ -212,15 +212,15 @@ describe.each(backends)("Captum parity on %s", (backend) => {
       // Attributions of the first input, the second (ones) added as a constant, and vice versa.
       const first = basicModelConvNetOneConv(ones);
       const second = basicModelConvNetOneConv(arange);
-      expectClose(occlusion(first, arange, 0, { slidingWindowShapes: [4, 4, 1], perturbationsPerEval: 8 }), new Array(16).fill(67));
-      expectClose(occlusion(second, ones, 0, { slidingWindowShapes: [4, 4, 1] }), new Array(16).fill(13));
-      expectClose(occlusion(first, arange, 0, { slidingWindowShapes: [2, 3, 1], strides: [2, 1, 1], perturbationsPerEval: 7 }), [
+      expectClose(await occlusion(first, arange, 0, { slidingWindowShapes: [4, 4, 1], perturbationsPerEval: 8 }), new Array(16).fill(67));
+      expectClose(await occlusion(second, ones, 0, { slidingWindowShapes: [4, 4, 1] }), new Array(16).fill(13));
+      expectClose(await occlusion(first, arange, 0, { slidingWindowShapes: [2, 3, 1], strides: [2, 1, 1], perturbationsPerEval: 7 }), [
         [17, 17, 17, 17],
         [17, 17, 17, 17],
         [64, 65.5, 65.5, 67],
         [64, 65.5, 65.5, 67],
       ]);
-      expectClose(occlusion(second, ones, 0, { slidingWindowShapes: [1, 2, 1], strides: [1, 2, 1], perturbationsPerEval: 3 }), [
+      expectClose(await occlusion(second, ones, 0, { slidingWindowShapes: [1, 2, 1], strides: [1, 2, 1], perturbationsPerEval: 3 }), [
         [3, 3, 3, 3],
         [3, 3, 3, 3],
         [3, 3, 3, 3],
@@ -232,32 +232,32 @@ describe.each(backends)("Captum parity on %s", (backend) => {
   describe("FeatureAblation (tests/attr/test_feature_ablation.py)", () => {
     const net = basicModelMultiLayer();
     it("test_simple_ablation", async () => {
-      for (const per of [1, 2, 3]) expectClose(featureAblation(net, rows([[20, 50, 30]]), 0, { perturbationsPerEval: per }), [80, 200, 120]);
+      for (const per of [1, 2, 3]) expectClose(await featureAblation(net, rows([[20, 50, 30]]), 0, { perturbationsPerEval: per }), [80, 200, 120]);
     });
     it("test_simple_ablation_with_mask", async () => {
-      expectClose(featureAblation(net, rows([[20, 50, 30]]), 0, { featureMask: maskFrom([0, 0, 1], 1, 1, 3) }), [280, 280, 120]);
+      expectClose(await featureAblation(net, rows([[20, 50, 30]]), 0, { featureMask: maskFrom([0, 0, 1], 1, 1, 3) }), [280, 280, 120]);
     });
     it("test_simple_ablation_with_baselines", async () => {
-      expectClose(featureAblation(net, rows([[20, 50, 30]]), 0, { featureMask: maskFrom([0, 0, 1], 1, 1, 3), baselines: 4 }), [248, 248, 104]);
+      expectClose(await featureAblation(net, rows([[20, 50, 30]]), 0, { featureMask: maskFrom([0, 0, 1], 1, 1, 3), baselines: 4 }), [248, 248, 104]);
     });
     it("test_multi_sample_ablation_with_mask, row by row", async () => {
-      expectClose(featureAblation(net, rows([[2, 10, 3]]), 0, { featureMask: maskFrom([0, 0, 1], 1, 1, 3) }), [41, 41, 12]);
-      expectClose(featureAblation(net, rows([[20, 50, 30]]), 0, { featureMask: maskFrom([1, 1, 0], 1, 1, 3) }), [280, 280, 120]);
+      expectClose(await featureAblation(net, rows([[2, 10, 3]]), 0, { featureMask: maskFrom([0, 0, 1], 1, 1, 3) }), [41, 41, 12]);
+      expectClose(await featureAblation(net, rows([[20, 50, 30]]), 0, { featureMask: maskFrom([1, 1, 0], 1, 1, 3) }), [280, 280, 120]);
     });
     it("test_simple_multi_input_conv", async () => {
       const ones = tf.ones([1, 4, 4, 1]) as tf.Tensor4D;
       const arange = image(arange16());
       const first = basicModelConvNetOneConv(ones);
       const second = basicModelConvNetOneConv(arange);
-      expectClose(featureAblation(first, arange, 0, { featureMask: maskFrom(new Array(16).fill(0), 4, 4, 1) }), new Array(16).fill(67));
-      expectClose(featureAblation(second, ones, 0, { featureMask: maskFrom(new Array(16).fill(1), 4, 4, 1) }), new Array(16).fill(13));
-      expectClose(featureAblation(first, arange, 0, { perturbationsPerEval: 7 }), [
+      expectClose(await featureAblation(first, arange, 0, { featureMask: maskFrom(new Array(16).fill(0), 4, 4, 1) }), new Array(16).fill(67));
+      expectClose(await featureAblation(second, ones, 0, { featureMask: maskFrom(new Array(16).fill(1), 4, 4, 1) }), new Array(16).fill(13));
+      expectClose(await featureAblation(first, arange, 0, { perturbationsPerEval: 7 }), [
         [0, 2, 4, 3],
         [4, 9, 10, 7],
         [4, 13, 14, 11],
         [0, 0, 0, 0],
       ]);
-      expectClose(featureAblation(second, ones, 0, { perturbationsPerEval: 14 }), [
+      expectClose(await featureAblation(second, ones, 0, { perturbationsPerEval: 14 }), [
         [1, 2, 2, 1],
         [1, 2, 2, 1],
         [1, 2, 2, 1],

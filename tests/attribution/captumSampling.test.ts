@@ -162,21 +162,21 @@ describe("Lime (tests/attr/test_lime.py: cosine kernel width 10, Lasso alpha 1.0
   const opts = { distanceMode: "cosine" as const, kernelWidth: 10, alpha: 1.0, seed: 0 };
   it("test_simple_lime: 500 samples", async () => {
     for (const per of [1, 2, 3]) {
-      const r = lime(net, rows([[20, 50, 30]]), 0, { ...opts, featureMask: elementMask(1, 1, 3), nSamples: 500, perturbationsPerEval: per });
+      const r = await lime(net, rows([[20, 50, 30]]), 0, { ...opts, featureMask: elementMask(1, 1, 3), nSamples: 500, perturbationsPerEval: per });
       expectClose(r.attributions.dataSync(), [73.3716, 193.3349, 113.3349], 1.0);
     }
   });
   it("test_simple_lime_with_mask: 500 samples", async () => {
-    const r = lime(net, rows([[20, 50, 30]]), 0, { ...opts, featureMask: maskFrom([0, 0, 1], 1, 1, 3), nSamples: 500 });
+    const r = await lime(net, rows([[20, 50, 30]]), 0, { ...opts, featureMask: maskFrom([0, 0, 1], 1, 1, 3), nSamples: 500 });
     expectClose(r.attributions.dataSync(), [271.0, 271.0, 111.0], 1.0);
     expectClose(r.coefficients, [271.0, 111.0], 1.0);
   });
   it("test_simple_lime_with_baselines: baseline 4, 100 samples", async () => {
-    const r = lime(net, rows([[20, 50, 30]]), 0, { ...opts, featureMask: maskFrom([0, 0, 1], 1, 1, 3), baselines: 4, nSamples: 100 });
+    const r = await lime(net, rows([[20, 50, 30]]), 0, { ...opts, featureMask: maskFrom([0, 0, 1], 1, 1, 3), baselines: 4, nSamples: 100 });
     expectClose(r.attributions.dataSync(), [244.0, 244.0, 100.0], 1.0);
   });
   it("test_simple_batch_lime second row: 800 samples", async () => {
-    const r = lime(net, rows([[10, 14, 4]]), 0, { ...opts, featureMask: elementMask(1, 1, 3), nSamples: 800 });
+    const r = await lime(net, rows([[10, 14, 4]]), 0, { ...opts, featureMask: elementMask(1, 1, 3), nSamples: 800 });
     expectClose(r.attributions.dataSync(), [32.11, 48.0, 11.0], 1.0);
   });
 });
@@ -184,24 +184,24 @@ describe("Lime (tests/attr/test_lime.py: cosine kernel width 10, Lasso alpha 1.0
 describe("KernelShap (tests/attr/test_kernel_shap.py, delta 1.0 max)", () => {
   const net = basicModelMultiLayer();
   it("test_linear_kernel_shap: baseline [10, 20, 10]", async () => {
-    const r = kernelShap(net, rows([[20, 50, 30]]), 0, { featureMask: elementMask(1, 1, 3), baselines: rows([[10, 20, 10]]), nSamples: 500 });
+    const r = await kernelShap(net, rows([[20, 50, 30]]), 0, { featureMask: elementMask(1, 1, 3), baselines: rows([[10, 20, 10]]), nSamples: 500 });
     expectClose(r.attributions.dataSync(), [40, 120, 80], 1.0);
   });
   it("test_simple_kernel_shap: 500 samples", async () => {
     for (const per of [1, 2, 3]) {
-      const r = kernelShap(net, rows([[20, 50, 30]]), 0, { featureMask: elementMask(1, 1, 3), nSamples: 500, perturbationsPerEval: per });
+      const r = await kernelShap(net, rows([[20, 50, 30]]), 0, { featureMask: elementMask(1, 1, 3), nSamples: 500, perturbationsPerEval: per });
       expectClose(r.attributions.dataSync(), [76.66666, 196.66666, 116.66666], 1.0);
     }
   });
   it("test_simple_kernel_shap_with_mask and with_baselines: 100 samples", async () => {
-    const masked = kernelShap(net, rows([[20, 50, 30]]), 0, { featureMask: maskFrom([0, 0, 1], 1, 1, 3), nSamples: 100 });
+    const masked = await kernelShap(net, rows([[20, 50, 30]]), 0, { featureMask: maskFrom([0, 0, 1], 1, 1, 3), nSamples: 100 });
     expectClose(masked.attributions.dataSync(), [275, 275, 115], 1.0);
     expectClose(masked.coefficients, [275, 115], 1.0);
-    const based = kernelShap(net, rows([[20, 50, 30]]), 0, { featureMask: maskFrom([0, 0, 1], 1, 1, 3), baselines: 4, nSamples: 100 });
+    const based = await kernelShap(net, rows([[20, 50, 30]]), 0, { featureMask: maskFrom([0, 0, 1], 1, 1, 3), baselines: 4, nSamples: 100 });
     expectClose(based.attributions.dataSync(), [248, 248, 104], 1.0);
   });
   it("test_simple_batch_kernel_shap first row: 20000 samples", async () => {
-    const r = kernelShap(net, rows([[2, 10, 3]]), 0, { featureMask: elementMask(1, 1, 3), nSamples: 20000, perturbationsPerEval: 512 });
+    const r = await kernelShap(net, rows([[2, 10, 3]]), 0, { featureMask: elementMask(1, 1, 3), nSamples: 20000, perturbationsPerEval: 512 });
     expectClose(r.attributions.dataSync(), [7.0, 32.5, 10.5], 1.0);
   });
 });

@@ -41,13 +41,13 @@ const X = [0.9, 0.1, 0.6, -0.5];
 const input = () => tf.tensor4d(X, [1, 2, 2, 1]);
 
 describe("class-sum wrapper (Captum segmentation tutorial)", () => {
-  it("predicts the hand-computed segments", () => {
+  it("predicts the hand-computed segments", async () => {
     const x = input();
     expect(Array.from(predictedSegments(toy, x))).toEqual([1, 0, 1, 2]);
     x.dispose();
   });
 
-  it("sums each class's logits over the pixels predicted as that class", () => {
+  it("sums each class's logits over the pixels predicted as that class", async () => {
     const x = input();
     const net = classSumNet(toy, [1, 0, 1, 2]);
     const out = tf.tidy(() => Array.from(net.forward(x).dataSync()));
@@ -64,17 +64,17 @@ describe("class-sum wrapper (Captum segmentation tutorial)", () => {
     net.dispose();
   });
 
-  it("Feature_Ablation over the predicted segments gives the hand-computed drops", () => {
+  it("Feature_Ablation over the predicted segments gives the hand-computed drops", async () => {
     const x = input();
     const selection = [1, 0, 1, 2];
     const net = classSumNet(toy, selection);
     const mask = segmentMask(selection, [2, 2, 1]);
     // Target 2 (F = 1.075): ablating segment 0 (p1) → mean 0.25, score 1.05, drop 0.025;
     // segment 1 (p0, p2) → mean −0.1, score 0.7, drop 0.375; segment 2 (p3) → mean 0.4, score 0.7, drop 0.375.
-    const a2 = featureAblation(net, x, 2, { featureMask: mask, baselines: 0 });
+    const a2 = await featureAblation(net, x, 2, { featureMask: mask, baselines: 0 });
     Array.from(a2.dataSync()).forEach((v, i) => expect(v).toBeCloseTo([0.375, 0.025, 0.375, 0.375][i], 5));
     // Target 1 (F = 2): only its own segment matters; ablated, its pixels score −0.5 each: drop 3.
-    const a1 = featureAblation(net, x, 1, { featureMask: mask, baselines: 0 });
+    const a1 = await featureAblation(net, x, 1, { featureMask: mask, baselines: 0 });
     Array.from(a1.dataSync()).forEach((v, i) => expect(v).toBeCloseTo([3, 0, 3, 0][i], 5));
     tf.dispose([x, a1, a2]);
     net.dispose();

@@ -1,7 +1,7 @@
 // Small tensor utilities shared by the algorithm files: baselines and batching.
 import * as tf from "@tensorflow/tfjs";
 import type { Net } from "../net.ts";
-import { targetOutputs } from "./gradients.ts";
+import { targetOutputsOf } from "./gradients.ts";
 
 /** A baseline of the input's shape filled with `value` (Captum's scalar baseline; 0 by default). */
 export function constantBaseline(input: tf.Tensor4D, value: number): tf.Tensor4D {
@@ -15,14 +15,20 @@ export function repeatRows(x: tf.Tensor4D, times: number): tf.Tensor4D {
   return tf.tidy(() => tf.tile(x.reshape([n, 1, h, w, c]), [1, times, 1, 1, 1]).reshape([n * times, h, w, c]));
 }
 
-/** Evaluates F(·)[target] on a list of inputs built lazily, `perEval` rows per forward pass. */
-export function evaluateInBatches(net: Net, count: number, perEval: number, build: (start: number, n: number) => tf.Tensor4D, target: number): Float32Array {
+/** Evaluates F(·)[target] on a list of inputs built lazily, `perEval` rows per forward pass (native where the net has it). */
+export async function evaluateInBatches(
+  net: Net,
+  count: number,
+  perEval: number,
+  build: (start: number, n: number) => tf.Tensor4D,
+  target: number,
+): Promise<Float32Array> {
   const out = new Float32Array(count);
   for (let start = 0; start < count; start += perEval) {
     const n = Math.min(perEval, count - start);
     const batch = build(start, n);
     try {
-      out.set(targetOutputs(net, batch, target, n), start);
+      out.set(await targetOutputsOf(net, batch, target), start);
     } finally {
       batch.dispose();
     }
@@ -35,7 +41,7 @@ export function evaluateInBatches(net: Net, count: number, perEval: number, buil
  * F(x)[target] − F(x with the masked elements replaced by the baseline)[target].
  * `fillMask(i, rows, offset)` sets the elements of mask i to 1 in a zeroed row at `offset`.
  */
-export function maskedOutputDrops(
+export async function maskedOutputDrops(
   net: Net,
   inputs: tf.Tensor4D,
   target: number,
@@ -43,13 +49,13 @@ export function maskedOutputDrops(
   count: number,
   perEval: number,
   fillMask: (i: number, rows: Float32Array, offset: number) => void,
-): Float64Array {
+): Promise<Float64Array> {
   const [, H, W, C] = inputs.shape;
   const size = H * W * C;
   const baseline = typeof baselines === "object" ? baselines : constantBaseline(inputs, baselines ?? 0);
   try {
-    const fx = targetOutputs(net, inputs, target)[0];
-    const perturbed = evaluateInBatches(
+    const fx = (await targetOutputsOf(net, inputs, target))[0];
+    const perturbed = await evaluateInBatches(
       net,
       count,
       Math.max(1, perEval),

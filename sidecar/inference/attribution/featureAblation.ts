@@ -16,7 +16,7 @@ export interface FeatureAblationOptions {
 }
 
 /** Feature ablation of one example (inputs [1, H, W, C]) for one target. */
-export function featureAblation(net: Net, inputs: tf.Tensor4D, target: number, opts: FeatureAblationOptions = {}): tf.Tensor4D {
+export async function featureAblation(net: Net, inputs: tf.Tensor4D, target: number, opts: FeatureAblationOptions = {}): Promise<tf.Tensor4D> {
   const [n, H, W, C] = inputs.shape;
   if (n !== 1) throw new RangeError("feature ablation attributes one example at a time");
   const mask = opts.featureMask ?? elementMask(H, W, C);
@@ -25,7 +25,7 @@ export function featureAblation(net: Net, inputs: tf.Tensor4D, target: number, o
   let minId = Infinity;
   for (const v of mask.ids) minId = Math.min(minId, v);
   const ids = Array.from({ length: mask.count - minId }, (_, i) => minId + i);
-  const drops = maskedOutputDrops(net, inputs, target, opts.baselines, ids.length, opts.perturbationsPerEval ?? 1, (i, rows, offset) => {
+  const drops = await maskedOutputDrops(net, inputs, target, opts.baselines, ids.length, opts.perturbationsPerEval ?? 1, (i, rows, offset) => {
     const id = ids[i];
     for (let e = 0; e < size; e++) if (mask.ids[e] === id) rows[offset + e] = 1;
   });
@@ -48,9 +48,9 @@ export const featureAblationSpec: AttributionSpec = {
     PER_EVAL,
   ],
   hasBaseline: true,
-  compute: (net, x, t, p) => {
+  compute: async (net, x, t, p) => {
     const baseline = constantBaseline(x, num(p, "baseline_value"));
-    const attribution = featureAblation(net, x, t, {
+    const attribution = await featureAblation(net, x, t, {
       featureMask: maskFor("FeatureAblation", net, str(p, "feature_mask"), num(p, "superpixel_size")),
       baselines: baseline,
       perturbationsPerEval: num(p, "perturbations_per_eval"),

@@ -33,7 +33,7 @@ function sizeDistribution(m: number): number[] {
   return probs.map((p) => (acc += p / total));
 }
 
-export function kernelShap(net: Net, inputs: tf.Tensor4D, target: number, opts: KernelShapOptions): LimeBaseResult {
+export async function kernelShap(net: Net, inputs: tf.Tensor4D, target: number, opts: KernelShapOptions): Promise<LimeBaseResult> {
   const rng = opts.rng ?? createRng(opts.seed ?? 0);
   const m = opts.featureMask.count;
   const cdf = m >= 2 ? sizeDistribution(m) : [];
@@ -79,9 +79,9 @@ export const kernelShapSpec: AttributionSpec = {
     SEED_PARAM,
   ],
   hasBaseline: true,
-  compute: (net, x, t, p) => {
+  compute: async (net, x, t, p) => {
     const { baseline, featureMask } = superpixelSetup("KernelShap", net, x, p);
-    const r = kernelShap(net, x, t, {
+    const r = await kernelShap(net, x, t, {
       featureMask,
       baselines: baseline,
       nSamples: num(p, "n_samples"),

@@ -49,7 +49,7 @@ export function expKernelSimilarity(distanceMode: "cosine" | "euclidean" = "cosi
   };
 }
 
-export function lime(net: Net, inputs: tf.Tensor4D, target: number, opts: LimeOptions): LimeBaseResult {
+export async function lime(net: Net, inputs: tf.Tensor4D, target: number, opts: LimeOptions): Promise<LimeBaseResult> {
   const rng = opts.rng ?? createRng(opts.seed ?? 0);
   const count = opts.featureMask.count;
   const alpha = opts.alpha ?? 0.01;
@@ -83,9 +83,9 @@ export const limeSpec: AttributionSpec = {
     SEED_PARAM,
   ],
   hasBaseline: true,
-  compute: (net, x, t, p) => {
+  compute: async (net, x, t, p) => {
     const { baseline, featureMask } = superpixelSetup("Lime", net, x, p);
-    const r = lime(net, x, t, {
+    const r = await lime(net, x, t, {
       featureMask,
       baselines: baseline,
       nSamples: num(p, "n_samples"),

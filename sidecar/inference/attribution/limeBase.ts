@@ -26,7 +26,7 @@ export interface LimeBaseResult {
   coefficients: Float64Array;
 }
 
-export function limeBase(net: Net, inputs: tf.Tensor4D, target: number, opts: LimeBaseOptions): LimeBaseResult {
+export async function limeBase(net: Net, inputs: tf.Tensor4D, target: number, opts: LimeBaseOptions): Promise<LimeBaseResult> {
   const [n, H, W, C] = inputs.shape;
   if (n !== 1) throw new RangeError("Lime/KernelShap attribute one example at a time");
   const size = H * W * C;
@@ -46,7 +46,7 @@ export function limeBase(net: Net, inputs: tf.Tensor4D, target: number, opts: Li
     samples.push(z);
     weights[k] = opts.similarity(x, perturbed(z), z);
   }
-  const outputs = evaluateInBatches(
+  const outputs = await evaluateInBatches(
     net,
     opts.nSamples,
     Math.max(1, opts.perturbationsPerEval ?? 1),

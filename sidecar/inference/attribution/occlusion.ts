@@ -30,7 +30,7 @@ function windowStarts(dim: number, win: number, stride: number): number[] {
 }
 
 /** Occlusion of one example (inputs [1, H, W, C]) for one target. */
-export function occlusion(net: Net, inputs: tf.Tensor4D, target: number, opts: OcclusionOptions): tf.Tensor4D {
+export async function occlusion(net: Net, inputs: tf.Tensor4D, target: number, opts: OcclusionOptions): Promise<tf.Tensor4D> {
   const [n, H, W, C] = inputs.shape;
   if (n !== 1) throw new RangeError("occlusion attributes one example at a time");
   const [wh, ww, wc] = opts.slidingWindowShapes;
@@ -46,7 +46,7 @@ export function occlusion(net: Net, inputs: tf.Tensor4D, target: number, opts: O
       for (let x = p[1]; x < Math.min(W, p[1] + ww); x++) for (let ch = p[2]; ch < Math.min(C, p[2] + wc); ch++) into[offset + (y * W + x) * C + ch] = 1;
   };
 
-  const drops = maskedOutputDrops(net, inputs, target, opts.baselines, positions.length, opts.perturbationsPerEval ?? 1, (i, rows, offset) =>
+  const drops = await maskedOutputDrops(net, inputs, target, opts.baselines, positions.length, opts.perturbationsPerEval ?? 1, (i, rows, offset) =>
     windowMask(positions[i], rows, offset),
   );
 
@@ -97,13 +97,13 @@ function occlusionPreset(name: string, description: string, window224: number, s
       PER_EVAL,
     ],
     hasBaseline: true,
-    compute: (net, x, t, p) => {
+    compute: async (net, x, t, p) => {
       const [h, w, c] = net.inputShape;
       const win = (p.window as number | null) ?? scaledWindow(h, window224);
       const stride = (p.stride as number | null) ?? scaledWindow(h, stride224);
       if (win > Math.min(h, w)) throw new AttributionParamError(`${name}: window must be at most ${Math.min(h, w)} pixels (got ${win})`);
       const baseline = constantBaseline(x, num(p, "baseline_value"));
-      const attribution = occlusion(net, x, t, {
+      const attribution = await occlusion(net, x, t, {
         slidingWindowShapes: [win, win, c],
         strides: [stride, stride, c],
         baselines: baseline,

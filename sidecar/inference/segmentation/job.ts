@@ -222,7 +222,7 @@ export async function explainSegmentWith(seg: PixelClassifier, req: Omit<SegExpl
       let attr: tf.Tensor;
       let segmentAttributions: Array<{ id: number; value: number }> = [];
       if (algorithm === "Feature_Ablation") {
-        attr = featureAblation(net, x, target, { featureMask: segmentMask(selection, seg.inputShape), baselines: 0, perturbationsPerEval: 8 });
+        attr = await featureAblation(net, x, target, { featureMask: segmentMask(selection, seg.inputShape), baselines: 0, perturbationsPerEval: 8 });
         const data = attr.dataSync();
         const c = seg.inputShape[2];
         // Every element of a segment carries the segment's attribution: read it at the segment's first pixel.
