@@ -4,7 +4,6 @@
 // Everything goes in and out as flat Float32Arrays in the platform's NHWC pixel layout.
 import type * as ortTypes from "onnxruntime-node";
 import { buildGradientGraph, GRAD_INPUT, GRAD_SEED, layerGradName } from "./gradientGraph.ts";
-import { guardedRun } from "./nativeGuard.ts";
 import { probeModel, PROBE_BATCH, type Probe } from "./probe.ts";
 import { chosenProvider, createSession, ort, type ProviderName } from "./runtime.ts";
 import { PIXELS, serveModel, type ServeOptions } from "./servedModel.ts";
@@ -77,7 +76,7 @@ export class NativeModel {
     const batch = this.batchSize("forward");
     for (let start = 0; start < n; start += batch) {
       const count = Math.min(batch, n - start);
-      const r = await guardedRun(() => this.forwardSession.run({ [PIXELS]: this.pixels(x, start, count) }));
+      const r = await this.forwardSession.run({ [PIXELS]: this.pixels(x, start, count) });
       const y = r[this.forwardSession.outputNames[0]];
       out.set(y.data as Float32Array, start * this.classes);
       y.dispose?.();
@@ -134,7 +133,7 @@ export class NativeModel {
     const batch = Math.min(batchSize ?? Infinity, this.batchSize("gradient"));
     for (let start = 0; start < n; start += batch) {
       const count = Math.min(batch, n - start);
-      const r = await guardedRun(() => session.run({ [PIXELS]: this.pixels(x, start, count), [GRAD_SEED]: this.seeds(targets, start, count) }));
+      const r = await session.run({ [PIXELS]: this.pixels(x, start, count), [GRAD_SEED]: this.seeds(targets, start, count) });
       gradients.set(r[GRAD_INPUT].data as Float32Array, start * size);
       logits.set(r[session.outputNames[0]].data as Float32Array, start * this.classes);
       for (const t of Object.values(r)) t.dispose?.();
@@ -154,7 +153,7 @@ export class NativeModel {
     const batch = Math.min(batchSize ?? Infinity, this.batchSize("gradient"));
     for (let start = 0; start < n; start += batch) {
       const count = Math.min(batch, n - start);
-      const r = await guardedRun(() => session.run({ [PIXELS]: this.pixels(x, start, count), [GRAD_SEED]: this.seeds(targets, start, count) }));
+      const r = await session.run({ [PIXELS]: this.pixels(x, start, count), [GRAD_SEED]: this.seeds(targets, start, count) });
       activation.set(r[layer].data as Float32Array, start * per);
       gradients.set(r[layerGradName(layer)].data as Float32Array, start * per);
       logits.set(r[session.outputNames[0]].data as Float32Array, start * this.classes);

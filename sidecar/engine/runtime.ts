@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import * as ort from "onnxruntime-node";
+import { guardedRun } from "./nativeGuard.ts";
 
 export type ProviderName = "cpu" | "cuda" | "tensorrt" | "webgpu";
 const PROVIDERS: readonly ProviderName[] = ["cpu", "cuda", "tensorrt", "webgpu"];
@@ -74,7 +75,21 @@ export interface SessionOptions {
   threads?: number;
 }
 
+/**
+ * A session whose creation, runs and release are each guarded (nativeGuard.ts): onnxruntime
+ * works on its own threads during all three, and a job must not be stopped by terminating its
+ * worker thread meanwhile.
+ */
 export async function createSession(bytes: Uint8Array, opts: SessionOptions = {}): Promise<ort.InferenceSession> {
+  const session = await guardedRun(() => openSession(bytes, opts));
+  const run = session.run.bind(session) as (...args: unknown[]) => Promise<ort.InferenceSession.ReturnType>;
+  const release = session.release.bind(session);
+  session.run = ((...args: unknown[]) => guardedRun(() => run(...args))) as typeof session.run;
+  session.release = () => guardedRun(release);
+  return session;
+}
+
+function openSession(bytes: Uint8Array, opts: SessionOptions): Promise<ort.InferenceSession> {
   const provider = opts.provider ?? chosenProvider();
   return ort.InferenceSession.create(bytes, {
     executionProviders: provider === "cpu" ? ["cpu"] : [provider, "cpu"],
