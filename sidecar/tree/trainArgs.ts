@@ -3,6 +3,7 @@
 // a bad request before a thread is started) and the training thread (trainWorker.ts).
 import * as grpc from "@grpc/grpc-js";
 import { listManifests } from "../zoo/checkpoint.ts";
+import { TrainArgError } from "./trainErrors.ts";
 import { DEFAULT_TRAIN_OPTIONS, type ProtoTreeTrainOptions } from "./trainProtoTree.ts";
 import { treeDatasets } from "./treeDatasets.ts";
 import type { BackboneLayer } from "./protoTree.ts";
@@ -110,16 +111,7 @@ export interface WorkerTrainRequest {
   seed: number;
 }
 
-/** A task's arguments are wrong (INVALID_ARGUMENT) or cannot be served here (FAILED_PRECONDITION). */
-export class TrainArgError extends Error {
-  constructor(
-    readonly code: grpc.status,
-    message: string,
-  ) {
-    super(message);
-    this.name = "TrainArgError";
-  }
-}
+export { TrainArgError } from "./trainErrors.ts";
 
 /** The ProtoTree options of a request, every value checked against TaskOptions' bounds. */
 export function protoTreeOptions(req: WorkerTrainRequest): ProtoTreeTrainOptions {

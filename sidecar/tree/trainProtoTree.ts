@@ -29,6 +29,10 @@ import { CHECKPOINT_DIR as ZOO_DIR } from "../zoo/checkpoint.ts";
 import { loadZooNet } from "../zoo/zooNet.ts";
 import type { WeightMap } from "../zoo/layers.ts";
 import { savePlatformTree } from "./checkpoint.ts";
+import { TrainArgError } from "./trainErrors.ts";
+
+/** grpc.status.INVALID_ARGUMENT (the trainer stays free of the gRPC package). */
+const INVALID_ARGUMENT = 3;
 import { treeDatasets, loadTreeDataset } from "./treeDatasets.ts";
 import { DataParallelStep, type BatchRows } from "./dataParallel.ts";
 import {
@@ -269,10 +273,15 @@ async function train(opts: ProtoTreeTrainOptions, dp: DataParallelStep, emit: (e
   const C = data.train.classNames.length;
   const backboneId = opts.backbone || defaultBackbone(opts.dataset);
   const zoo = readCheckpoint(backboneId, process.env.CHECKPOINT_DIR ?? ZOO_DIR);
-  if (zoo.manifest.arch !== "resnet") throw new Error(`backbone ${backboneId} is a ${zoo.manifest.arch}; ProtoTree here uses the zoo's ResNet body`);
+  // A backbone that does not fit the task's data is the request's mistake (INVALID_ARGUMENT), said in its words.
+  if (zoo.manifest.arch !== "resnet")
+    throw new TrainArgError(INVALID_ARGUMENT, `backbone ${backboneId} is a ${zoo.manifest.arch}; ProtoTree here uses the zoo's ResNet body`);
   const [H, W, Ch] = zoo.manifest.inputShape;
   if (H !== data.train.height || W !== data.train.width || Ch !== data.train.channels)
-    throw new Error(`backbone ${backboneId} takes ${H}×${W}×${Ch} images, ${opts.dataset} has ${data.train.height}×${data.train.width}×${data.train.channels}`);
+    throw new TrainArgError(
+      INVALID_ARGUMENT,
+      `backbone ${backboneId} takes ${H}×${W}×${Ch} images, ${opts.dataset} has ${data.train.height}×${data.train.width}×${data.train.channels}`,
+    );
   if (zoo.manifest.classNames.length !== C || zoo.manifest.dataset !== opts.dataset)
     log(`note: backbone ${backboneId} was trained on ${zoo.manifest.dataset}, the tree on ${opts.dataset}`);
   const layer = opts.layer || defaultLayer(zoo.manifest);
