@@ -210,6 +210,7 @@ export function evaluationHandlers(opts: { loaderModule?: string; backend?: stri
       }
       const ctrl = new AbortController();
       activeRuns.add(ctrl);
+      let finished = false;
       // The client went away (cancelled, deadline, connection lost): stop the threads.
       call.on("cancelled", () => ctrl.abort());
       const backend = opts.backend ?? suite.evaluation?.backend ?? process.env.TENSOR_BACKEND ?? "auto";
@@ -257,7 +258,7 @@ export function evaluationHandlers(opts: { loaderModule?: string; backend?: stri
         };
         if (!call.cancelled) {
           call.write({ result });
-          call.end();
+          finished = true;
         }
         logger.info({ ...log, seconds: outcome.seconds }, "evaluation finished");
       } catch (err) {
@@ -270,8 +271,11 @@ export function evaluationHandlers(opts: { loaderModule?: string; backend?: stri
         if (!call.cancelled)
           call.emit("error", grpcError(grpc.status.INTERNAL, `evaluation of ${run.algorithm} on ${suite.id} failed: ${(err as Error).message}`));
       } finally {
-        // The run counts until its threads are gone: a stopping sidecar waits for that.
+        // The run counts until its threads are gone: a stopping sidecar waits for that. Its stream
+        // ends only then, so a caller that starts the next run on hearing the end finds the room
+        // free (a regeneration shard queue does exactly that).
         await pool.close().finally(() => activeRuns.delete(ctrl));
+        if (finished && !call.cancelled) call.end();
       }
     },
 
