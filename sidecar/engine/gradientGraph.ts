@@ -86,6 +86,13 @@ export async function buildGradientGraph(forward: Uint8Array, input: string, pro
 
   const initializers = new Map<string, OnnxTensor>();
   for (const t of graph.initializer) if (t.name) initializers.set(t.name, t);
+  // torch.onnx.export shares a weight used twice through Identity nodes and writes some as
+  // Constant nodes: both are stored constants to the rules that need one (BatchNormalization).
+  for (const n of graph.node) {
+    const value = n.opType === "Constant" ? n.attribute?.find((a) => a.name === "value")?.t : undefined;
+    if (value) initializers.set(n.output[0], value);
+    else if (n.opType === "Identity" && initializers.has(n.input[0])) initializers.set(n.output[0], initializers.get(n.input[0])!);
+  }
   const constants = new Map<string, number[]>();
   for (const n of graph.node) {
     const t = n.opType === "Constant" ? n.attribute?.find((a) => a.name === "value")?.t : undefined;
