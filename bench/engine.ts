@@ -6,7 +6,9 @@
 //   Gauss-Legendre steps, baseline 0, internal_batch_size 50) of the top class, the values' max
 //   error against PyTorch's relative to max |attribution|, and raw onnxruntime-node's forward.
 // --old adds the tfjs engine (the converted graph, wasm, one thread) for Saliency.
-// Run: npx tsx bench/engine.ts [--models resnet18,squeezenet1_1] [--dir var/bench/torchvision] [--old] [--no-torch]
+// --sweep checks every model exported in --dir instead (no timings): loads, gradient graph built,
+// logits and Saliency against PyTorch, one IntegratedGradients at default parameters.
+// Run: npx tsx bench/engine.ts [--models resnet18,squeezenet1_1] [--dir var/bench/torchvision] [--old] [--no-torch] [--sweep]
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -27,6 +29,7 @@ const { values } = parseArgs({
     dir: { type: "string", default: "var/bench/torchvision" },
     old: { type: "boolean", default: false },
     "no-torch": { type: "boolean", default: false },
+    sweep: { type: "boolean", default: false },
   },
 });
 const dir = values.dir!;
@@ -64,6 +67,70 @@ const fmt = (ms: number | undefined) => (ms === undefined ? "—" : ms >= 1000 ?
 const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? "" : ` (${(a / b).toFixed(2)}×)`);
 
 await initBackend("wasm");
+
+/** A Net over a NativeModel alone, as the registry's algorithms take it. */
+function nativeNet(name: string, m: NativeModel, size: number): Net {
+  return {
+    id: name,
+    inputShape: [size, size, 3],
+    classNames: Array.from({ length: m.classes }, (_, i) => String(i)),
+    layers: [],
+    native: m,
+    nativeGradients: true,
+    forward: () => {
+      throw new Error("native only");
+    },
+    trainableVariables: () => [],
+  };
+}
+
+if (values.sweep) {
+  const names = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => f.slice(0, -5))
+    .sort();
+  console.log("| model | px | ONNX MB | served | gradients | logits error | Saliency error | IG (defaults) error | IG time |");
+  console.log("|---|---|---|---|---|---|---|---|---|");
+  let ok = 0;
+  for (const name of names) {
+    const meta = JSON.parse(fs.readFileSync(path.join(dir, `${name}.json`), "utf8"));
+    if (meta.exportError) {
+      console.log(`| ${name} | | | PyTorch 1.13's export failed: ${String(meta.exportError).split("\n")[0].slice(0, 80)} | | | | | |`);
+      continue;
+    }
+    const size = meta.size as number;
+    const onnx = fs.readFileSync(path.join(dir, `${name}.onnx`));
+    const cells: string[] = [name, String(size), (onnx.length / 1e6).toFixed(0)];
+    try {
+      const m = await NativeModel.load(name, onnx, { inputShape: [size, size, 3], provider: "cpu" });
+      cells.push("yes");
+      const x = nchwToNhwc(f32(path.join(dir, `${name}.input.bin`)), 3, size, size);
+      const support = await m.gradientSupport();
+      cells.push(support === true ? "yes" : `no: ${support.slice(0, 90)}`);
+      cells.push(relError(await m.logits(x, 1), f32(path.join(dir, `${name}.logits.bin`))).toExponential(1));
+      if (support === true) {
+        const { gradients } = await m.gradients(x, 1, meta.target);
+        cells.push(relError(gradients, nchwToNhwc(f32(path.join(dir, `${name}.saliency.bin`)), 3, size, size)).toExponential(1));
+        const xt = tf.tensor4d(x, [1, size, size, 3]);
+        const t0 = performance.now();
+        const r = await getAlgorithm("IntegratedGradients").run(nativeNet(name, m, size), xt, meta.target, {});
+        const igMs = performance.now() - t0;
+        cells.push(relError(r.attribution.dataSync(), nchwToNhwc(f32(path.join(dir, `${name}.ig.bin`)), 3, size, size)).toExponential(1), fmt(igMs));
+        r.attribution.dispose();
+        xt.dispose();
+        ok++;
+      } else cells.push("", "", "");
+      await m.release();
+    } catch (err) {
+      cells.push(`no: ${(err as Error).message.split("\n")[0].slice(0, 90)}`, "", "", "", "", "");
+    }
+    console.log(`| ${cells.join(" | ")} |`);
+  }
+  console.log(`\n${ok} of ${names.length} exported models explained with Saliency and IntegratedGradients at default parameters`);
+  process.exit(0);
+}
+
 const load = os
   .loadavg()
   .map((l) => l.toFixed(2))
@@ -111,18 +178,7 @@ for (const name of values.models!.split(",")) {
       const { gradients } = await m.gradients(x, 1, meta.target);
       const salMs = await timed(() => m.gradients(x, 1, meta.target));
       row("Saliency", meta[`saliencyMs${threads}`], salMs, "", relError(gradients, refSal).toExponential(1));
-      const net: Net = {
-        id: name,
-        inputShape: [size, size, 3],
-        classNames: Array.from({ length: m.classes }, (_, i) => String(i)),
-        layers: [],
-        native: m,
-        nativeGradients: true,
-        forward: () => {
-          throw new Error("native only");
-        },
-        trainableVariables: () => [],
-      };
+      const net = nativeNet(name, m, size);
       const ig = getAlgorithm("IntegratedGradients");
       const xt = tf.tensor4d(x, [1, size, size, 3]);
       const r = await ig.run(net, xt, meta.target, {});
