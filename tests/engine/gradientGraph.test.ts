@@ -366,6 +366,30 @@ describe("gradient graphs equal finite differences, one rule at a time", () => {
   }
 });
 
+describe("a graph exported with its batch fixed to 1 (torch.onnx.export without dynamic_axes)", () => {
+  it("runs batches: the Reshape that names the batch keeps the input's, and each row equals its own run", async () => {
+    const m0 = model(
+      [2, 3, 3],
+      [
+        ["Reshape", ["x", "flat"], "f"],
+        ["Gemm", ["f", "w"], "logits", [int("transB", 1)]],
+      ],
+      [int64Tensor("flat", [2], [1, -1]), weight("w", [4, 18])],
+      "logits",
+    );
+    m0.graph.input[0].type!.tensorType!.shape!.dim![0] = { dimValue: 1 };
+    const m = await NativeModel.load("fixed", encodeModel(m0), { inputShape: [3, 3, 2], provider: "cpu", threads: 1 });
+    const x = Float32Array.from({ length: 3 * 18 }, () => rng.uniform());
+    const all = await m.gradients(x, 3, 2);
+    for (let k = 0; k < 3; k++) {
+      const one = await m.gradients(x.slice(k * 18, (k + 1) * 18), 1, 2);
+      expect(Array.from(all.logits.subarray(k * 4, (k + 1) * 4))).toEqual(Array.from(one.logits));
+      expect(Array.from(all.gradients.subarray(k * 18, (k + 1) * 18))).toEqual(Array.from(one.gradients));
+    }
+    await m.release();
+  });
+});
+
 describe("ReLU rules and the max-pool tie rule, by hand", () => {
   // logits = w · relu(x) (Gemm over 4 values): normal w·[x>0], guided relu(w)·[x>0], deconv relu(w).
   const bytes = encodeModel(
