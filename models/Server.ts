@@ -27,6 +27,8 @@ export class Server extends Model<InferAttributes<Server>, InferCreationAttribut
   declare totalMemoryMiB: CreationOptional<number | null>;
   declare driverVersion: CreationOptional<string | null>;
   declare cudaVersion: CreationOptional<string | null>;
+  /** The onnxruntime execution provider the sidecar serves with (cpu, cuda, tensorrt, webgpu). */
+  declare executionProvider: CreationOptional<string | null>;
   declare processesJson: CreationOptional<string>;
   declare lastLogin: CreationOptional<Date | null>;
   declare createdAt: CreationOptional<Date>;
@@ -54,6 +56,7 @@ Server.init(
     totalMemoryMiB: { type: DataTypes.BIGINT, allowNull: true, field: "total_memory_mib" },
     driverVersion: { type: DataTypes.STRING(64), allowNull: true },
     cudaVersion: { type: DataTypes.STRING(64), allowNull: true },
+    executionProvider: { type: DataTypes.STRING(64), allowNull: true },
     processesJson: { type: DataTypes.TEXT, allowNull: false, defaultValue: "[]", field: "processes_json" },
     lastLogin: { type: DataTypes.DATE, allowNull: true },
     createdAt: DataTypes.DATE,

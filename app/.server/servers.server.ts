@@ -126,6 +126,7 @@ export interface Heartbeat {
   totalMemoryMiB: number;
   driverVersion: string;
   cudaVersion: string;
+  executionProvider: string;
   processes: ServerProcess[];
 }
 
@@ -158,6 +159,7 @@ export function parseHeartbeat(body: unknown): Heartbeat | null {
     totalMemoryMiB: Math.max(0, Math.round(num(b.totalMemoryMiB) ?? 0)),
     driverVersion: str(b.driverVersion, 64),
     cudaVersion: str(b.cudaVersion, 64),
+    executionProvider: str(b.executionProvider, 64),
     processes,
   };
 }
@@ -198,6 +200,7 @@ export async function recordHeartbeat(body: unknown, from: string): Promise<Hear
     totalMemoryMiB: hb.totalMemoryMiB,
     driverVersion: hb.driverVersion || null,
     cudaVersion: hb.cudaVersion || null,
+    executionProvider: hb.executionProvider || null,
     processesJson: JSON.stringify(hb.processes),
     lastLogin: new Date(),
   });

@@ -37,6 +37,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       lastLogin: formatDateTime(server.lastLogin),
       online: isOnline(server.lastLogin),
       grpcAddress: server.grpcAddress,
+      executionProvider: server.executionProvider,
     },
     // The sidecar's snapshot is current; the last heartbeat's values stand in while it is away.
     driverVersion: (telemetry.ok && telemetry.driverVersion) || server.driverVersion || null,
@@ -72,6 +73,8 @@ export default function ServerDetail() {
         <dd data-testid="driver-version">{driverVersion ?? t("unknown")}</dd>
         <dt>{t("detail.cuda")}</dt>
         <dd data-testid="cuda-version">{cudaVersion ?? t("unknown")}</dd>
+        <dt>{t("detail.provider")}</dt>
+        <dd data-testid="execution-provider">{server.executionProvider ?? t("unknown")}</dd>
         {telemetry.ok && telemetry.gpuName ? (
           <>
             <dt>{t("detail.firstGpu")}</dt>

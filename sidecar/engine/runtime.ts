@@ -63,6 +63,21 @@ export function chosenProvider(value = process.env.EXECUTION_PROVIDER): Provider
   return v as ProviderName;
 }
 
+/** ENGINE=native (default) serves networks on onnxruntime; ENGINE=tfjs keeps everything on tfjs. */
+export function nativeEngineOn(): boolean {
+  return (process.env.ENGINE ?? "native").trim().toLowerCase() !== "tfjs";
+}
+
+/** What runs this sidecar's networks, as its heartbeat and /server_detail say it: a provider, or "tfjs". */
+export function engineProvider(): string {
+  if (!nativeEngineOn()) return "tfjs";
+  try {
+    return chosenProvider();
+  } catch (err) {
+    return `unavailable: ${(err as Error).message}`.slice(0, 64);
+  }
+}
+
 /** Intra-op threads per session: SIDECAR_THREADS, else the cores shared among the workers. */
 export function threadsPerSession(workers = Number(process.env.SIDECAR_WORKERS) || os.availableParallelism()): number {
   const set = Number(process.env.SIDECAR_THREADS);

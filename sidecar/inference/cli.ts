@@ -9,8 +9,8 @@ import { initBackend } from "./runtime/backend.ts";
 import { ALGORITHMS } from "./attribution/index.ts";
 import { explain, listAlgorithms, predict } from "./explain.ts";
 import { INPUT_ERROR_NAMES, CHECKPOINT_ERROR_NAMES } from "./errors.ts";
-import { listModels, nativeEngineOn } from "./models.ts";
-import { chosenProvider, installedProviders, threadsPerSession } from "../engine/runtime.ts";
+import { listModels } from "./models.ts";
+import { chosenProvider, installedProviders, nativeEngineOn, threadsPerSession } from "../engine/runtime.ts";
 
 /** What runs the networks here (docs/engine.md): the engine, its execution provider and threads. */
 function engineInfo() {

@@ -8,6 +8,7 @@ import { loadZooNet, type ZooNet } from "../zoo/zooNet.ts";
 import { importedModelDir, isImportedManifest, loadImportedNet } from "../zoo/onnx/graphNet.ts";
 import { exportZooNet } from "../zoo/onnx/export.ts";
 import { NativeModel } from "../engine/nativeModel.ts";
+import { nativeEngineOn } from "../engine/runtime.ts";
 import { logger } from "../log.ts";
 import { InferenceInputError } from "./errors.ts";
 
@@ -69,11 +70,6 @@ export function getNet(id: string, dir = checkpointDir(), importedDir = imported
     }
     throw err;
   }
-}
-
-/** ENGINE=native (default) serves networks on onnxruntime; ENGINE=tfjs keeps everything on tfjs. */
-export function nativeEngineOn(): boolean {
-  return (process.env.ENGINE ?? "native").trim().toLowerCase() !== "tfjs";
 }
 
 /**

@@ -3,6 +3,7 @@
 // a sidecar online while its last heartbeat is < 60 s old, so this loop must never die:
 // refusals (401) and network errors are logged and retried with backoff.
 import os from "node:os";
+import { engineProvider } from "../engine/runtime.ts";
 import { logger } from "../log.ts";
 import type { SidecarService } from "../services.ts";
 import { readGpuProcesses, type GpuProcess, type GpuStats } from "../telemetry/nvidiaSmi.ts";
@@ -36,6 +37,8 @@ export interface HeartbeatBody {
   driverVersion: string;
   /** "" = unknown. */
   cudaVersion: string;
+  /** What runs the networks: the onnxruntime execution provider, or "tfjs" (docs/engine.md). */
+  executionProvider: string;
   processes: { pid: number; name: string; memoryMiB: number | null; gpuIndex: number }[];
 }
 
@@ -145,6 +148,7 @@ export class HeartbeatClient {
       totalMemoryMiB: best ? sample.gpus.reduce((sum, g) => sum + (g.memoryTotalMiB ?? 0), 0) : Math.round(os.totalmem() / (1024 * 1024)),
       driverVersion: sample.gpus.find((g) => g.driverVersion)?.driverVersion ?? "",
       cudaVersion: cudaVersion ?? "",
+      executionProvider: engineProvider(),
       processes: processes.map((p) => ({ pid: p.pid, name: p.name, memoryMiB: p.memoryMiB, gpuIndex: p.gpuIndex ?? -1 })),
     };
   }

@@ -260,6 +260,8 @@ describe("sidecar registration and heartbeats", () => {
       });
       expect(detail).toMatch(/data-testid="driver-version">535\.161\.08</);
       expect(detail).toMatch(/data-testid="cuda-version">12\.2</);
+      // What runs its networks, from its heartbeat: this host's onnxruntime offers no GPU provider.
+      expect(detail).toMatch(/data-testid="execution-provider">cpu</);
       expect(detail).toMatch(/data-testid="server-state">online</);
       // Six charts of GPU 0; its fan reads [N/A] (a passively cooled A100), so that one says unknown, not 0.
       expect(detail.match(/class="server-chart"/g)?.length).toBe(6);

@@ -274,7 +274,7 @@ describe.each([
     expect(text).not.toMatch(/^DCGM_/m);
 
     await waitFor("a heartbeat", () => app.posts[0]);
-    expect(app.posts[0].body).toMatchObject({ gpuIndex: -1, driverVersion: "", cudaVersion: "", processes: [] });
+    expect(app.posts[0].body).toMatchObject({ gpuIndex: -1, driverVersion: "", cudaVersion: "", processes: [], executionProvider: "cpu" });
     expect(app.posts[0].body.freeCompute).toBeGreaterThanOrEqual(0);
   });
 });
