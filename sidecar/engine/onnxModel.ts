@@ -2,40 +2,15 @@
 // ModelProto subset in sidecar/zoo/onnx/onnx.proto, attribute and initializer readers, and a
 // small emitter that appends nodes and constants under fresh names. The gradient graphs
 // (gradientGraph.ts) are built with it; nothing here knows about any operator's meaning.
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import protobuf from "protobufjs";
-
-const PROTO_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "../zoo/onnx/onnx.proto");
-let modelType: protobuf.Type | null = null;
-function modelProto(): protobuf.Type {
-  return (modelType ??= protobuf.loadSync(PROTO_FILE).lookupType("onnx.ModelProto"));
-}
+import { modelProto, type AttrMsg, type TensorMsg } from "../zoo/onnx/proto.ts";
 
 /** TensorProto.DataType values the engine meets (onnx.proto). */
 export const DT = { FLOAT: 1, UINT8: 2, INT8: 3, INT32: 6, INT64: 7, BOOL: 9, FLOAT16: 10, DOUBLE: 11 } as const;
 /** AttributeProto.AttributeType values (onnx.proto). */
 const AT = { FLOAT: 1, INT: 2, STRING: 3, TENSOR: 4, FLOATS: 6, INTS: 7 } as const;
 
-export interface OnnxTensor {
-  name?: string;
-  dims?: number[];
-  dataType?: number;
-  floatData?: number[];
-  int32Data?: number[];
-  int64Data?: number[];
-  rawData?: Uint8Array;
-}
-export interface OnnxAttribute {
-  name: string;
-  type?: number;
-  f?: number;
-  i?: number;
-  s?: Uint8Array;
-  t?: OnnxTensor;
-  floats?: number[];
-  ints?: number[];
-}
+export type OnnxTensor = TensorMsg;
+export type OnnxAttribute = AttrMsg;
 export interface OnnxNode {
   name?: string;
   opType: string;

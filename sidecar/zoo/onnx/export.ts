@@ -9,9 +9,7 @@
 // Conv and MaxPool gets explicit (possibly asymmetric) pads computed from its known input size.
 // Each architecture's graph below mirrors its forward function in architectures.ts line by line;
 // tests/zoo/onnxExport.test.ts runs the result in onnxruntime-web against the zoo's own logits.
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import protobuf from "protobufjs";
+import { modelProto } from "./proto.ts";
 import type { ArchConfig } from "../architectures.ts";
 import { readCheckpoint, type CheckpointManifest } from "../checkpoint.ts";
 import { samePool } from "../maxPool.ts";
@@ -22,12 +20,6 @@ export const ONNX_OPSET = 17;
 export const ONNX_IR_VERSION = 8;
 export const ONNX_INPUT = "input";
 export const ONNX_OUTPUT = "logits";
-
-const PROTO_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "onnx.proto");
-let modelType: protobuf.Type | null = null;
-function modelProto(): protobuf.Type {
-  return (modelType ??= protobuf.loadSync(PROTO_FILE).lookupType("onnx.ModelProto"));
-}
 
 /** TensorProto.DataType.FLOAT and AttributeProto.AttributeType.INT / INTS (onnx.proto). */
 const FLOAT = 1;

@@ -19,11 +19,10 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import protobuf from "protobufjs";
 import * as tf from "@tensorflow/tfjs";
 import type { ArchName } from "../architectures.ts";
 import { BN_EPSILON } from "../layers.ts";
+import { modelProto, type AttrMsg, type TensorMsg } from "./proto.ts";
 import { fromHalf } from "../half.ts";
 import { segCheckpointDir } from "../segmenter.ts";
 import { writeCheckpoint, readManifest, checkpointDir, type NamedArray, CheckpointError } from "../checkpoint.ts";
@@ -79,32 +78,7 @@ export class OnnxImportError extends Error {
   }
 }
 
-const PROTO_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "onnx.proto");
-let modelType: protobuf.Type | null = null;
-function modelProto(): protobuf.Type {
-  return (modelType ??= protobuf.loadSync(PROTO_FILE).lookupType("onnx.ModelProto"));
-}
-
 // The decoded messages (toObject with longs as numbers), as far as the importer reads them.
-interface TensorMsg {
-  name?: string;
-  dims?: number[];
-  dataType?: number;
-  floatData?: number[];
-  int32Data?: number[];
-  int64Data?: number[];
-  rawData?: Uint8Array;
-}
-interface AttrMsg {
-  name: string;
-  type?: number;
-  f?: number;
-  i?: number;
-  s?: Uint8Array;
-  t?: TensorMsg;
-  floats?: number[];
-  ints?: number[];
-}
 interface NodeMsg {
   name?: string;
   opType?: string;
