@@ -11,13 +11,13 @@ import http from "node:http";
 import { promisify } from "node:util";
 import { QueryTypes } from "sequelize";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import yazl from "yazl";
 import { createSequelize } from "../../models/db.ts";
 import { generateCrackPhoto } from "../../sidecar/data/cracks.ts";
 import { encodePng } from "../../sidecar/data/png.ts";
 import { ROOT, startStack, type Stack } from "../support/stack.ts";
 import { Client, location } from "../support/client.ts";
 import { userClient } from "../support/accounts.ts";
+import { mapsZip } from "../support/maps.ts";
 
 let stack: Stack;
 const storage = path.join(ROOT, `var/test/integrity_${process.pid}_${Date.now()}`);
@@ -82,37 +82,6 @@ const files = (dir: string): string[] =>
   fs.existsSync(dir)
     ? fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]))
     : [];
-
-/** A .npy (version 1.0, little-endian float32) of the given shape. */
-function npy(shape: number[]): Buffer {
-  const n = shape.reduce((a, b) => a * b, 1);
-  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${shape.join(", ")},), }`;
-  header += " ".repeat(64 - ((10 + header.length + 1) % 64)) + "\n";
-  const head = Buffer.alloc(10);
-  head.write("\x93NUMPY", 0, "latin1");
-  head.writeUInt8(1, 6);
-  head.writeUInt8(0, 7);
-  head.writeUInt16LE(header.length, 8);
-  const data = new Float32Array(n).map((_, i) => (i % 13) / 13);
-  return Buffer.concat([head, Buffer.from(header, "latin1"), Buffer.from(data.buffer)]);
-}
-
-/** A maps zip for the 12-case suite: every task's N×H×W maps. */
-async function mapsZip(): Promise<Buffer> {
-  const suite = JSON.parse(fs.readFileSync(path.join(ROOT, "seeds/suites/metarank-local-v1/suite.json"), "utf8")) as {
-    tasks: string[];
-    evaluation: { images: number };
-  };
-  const zip = new yazl.ZipFile();
-  for (const task of suite.tasks) {
-    const side = task.startsWith("fashionmnist") ? 28 : 32;
-    zip.addBuffer(npy([suite.evaluation.images, side, side]), `${task}.npy`);
-  }
-  zip.end();
-  const chunks: Buffer[] = [];
-  for await (const c of zip.outputStream) chunks.push(c as Buffer);
-  return Buffer.concat(chunks);
-}
 
 async function createDataset(c: Client, name: string): Promise<number> {
   const res = await c.post("/datasetInDetail", { intent: "create", name, visibility: "private" });
