@@ -4,6 +4,7 @@
 // targets). Rather than re-implement ONNX shape inference for every operator, the forward graph
 // runs once with every value as an output, on two images: a batch of two tells the batch axis
 // apart from axes of size one, so broadcasting in the backward pass is read off, not guessed.
+import { Rng } from "../data/prng.ts";
 import { decodeModel, encodeModel, type OnnxModel } from "./onnxModel.ts";
 import { createSession, ort } from "./runtime.ts";
 
@@ -36,13 +37,8 @@ export function withSymbolicBatch(model: OnnxModel, input: string): OnnxModel {
 }
 
 function seededImage(count: number): Float32Array {
-  const x = new Float32Array(count);
-  let s = 12345;
-  for (let i = 0; i < count; i++) {
-    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
-    x[i] = (s >>> 8) / 16777216;
-  }
-  return x;
+  const rng = new Rng(12345);
+  return Float32Array.from({ length: count }, () => rng.float());
 }
 
 /**
