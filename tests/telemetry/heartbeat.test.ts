@@ -63,6 +63,8 @@ describe("heartbeat", () => {
       totalMemoryMiB: 2 * 81920 + 2 * 24576,
       driverVersion: "535.161.08",
       cudaVersion: "12.2",
+      // What runs its networks (docs/engine.md): this host's onnxruntime has no GPU provider installed.
+      executionProvider: "cpu",
       processes: [
         { pid: 21877, name: "/opt/conda/envs/xai/bin/python", memoryMiB: 40110, gpuIndex: 0 },
         { pid: 30411, name: "python train.py --lr 0.1", memoryMiB: 9000, gpuIndex: 2 },
