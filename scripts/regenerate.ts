@@ -74,15 +74,21 @@ async function main(): Promise<number> {
 
   const key = process.env.SIDECAR_CALL_KEY || null;
   const fromList = (list: string[]) => list.map((address) => ({ address, callKey: key }));
-  const targets = args.sidecars?.length
-    ? fromList(args.sidecars)
-    : await registeredSidecars().then((r) => (r.length ? r : fromList((process.env.SIDECARS ?? "").split(",").filter(Boolean))));
+  const online = async () => {
+    const registered = await registeredSidecars();
+    return registered.length ? registered : fromList((process.env.SIDECARS ?? "").split(",").filter(Boolean));
+  };
+  const fixed = args.sidecars?.length ? fromList(args.sidecars) : null;
+  const targets = fixed ?? (await online());
   if (targets.length === 0) {
     console.error("regenerate: no sidecar online (start one, or name them with --sidecars HOST:PORT,...)");
     return 1;
   }
   const queue = createJobQueue({ redisUrl: process.env.REDIS_URL || null, prefix: process.env.QUEUE_PREFIX || "metarank", attempts: 3, backoffMs: 2000 });
-  registerShardHandler(queue, targets);
+  // Without --sidecars the registry is asked again before each shard, so a sidecar that restarts
+  // or comes online meanwhile is used; a shard that finds none online, or all busy, waits for one
+  // without spending an attempt (app/.server/regeneration.server.ts).
+  registerShardHandler(queue, fixed ?? online, { concurrency: targets.length });
   const started = performance.now();
   console.error(
     `regenerating ${suite.id}: ${methods.length} methods × ${tasks.length} tasks × ${images} images over ${targets.length} sidecar(s) (${queue.backend} queue)`,

@@ -9,8 +9,8 @@
 // The command: scripts/regenerate.ts (npm run -s regenerate).
 import fs from "node:fs";
 import path from "node:path";
-import type { JobQueue, JobUser } from "./queue.server.ts";
-import { rpc, serverStream, type SidecarTarget } from "./sidecar.server.ts";
+import { untilSidecarServes, type JobQueue, type JobUser } from "./queue.server.ts";
+import { SidecarUnavailableError, rpc, serverStream, type SidecarTarget } from "./sidecar.server.ts";
 import type { EvaluationEvent__Output } from "../../proto/generated/metarank/v1/EvaluationEvent.ts";
 
 declare module "./queue.server.ts" {
@@ -41,52 +41,95 @@ export interface BoardMethodSpec {
 }
 
 /**
+ * The sidecars a shard may run on: a fixed list (`--sidecars`, SIDECARS), or a function asked
+ * again before each try (the server registry's online sidecars), so a sidecar that comes online
+ * while a regeneration waits is used.
+ */
+export type ShardTargets = SidecarTarget[] | (() => Promise<SidecarTarget[]>);
+
+export interface ShardHandlerOptions {
+  /** Shards one sidecar runs at once (default 1). */
+  perSidecar?: number;
+  /** Shards run at once in this process when `targets` is a function (default 1 × perSidecar). */
+  concurrency?: number;
+  /** First pause of a shard waiting for a compute server (default QUEUE_SIDECAR_PAUSE_MS; it doubles to a minute). */
+  firstPauseMs?: number;
+  /** Longest wait before the shard fails after all (default QUEUE_SIDECAR_WAIT_MS, 24 h). */
+  maxWaitMs?: number;
+}
+
+/**
  * Spreads shard jobs over the given sidecars: each job runs on the sidecar with the fewest shards
  * in flight, so N sidecars each evaluate one shard at a time while the queue holds the rest.
+ *
+ * A shard that finds no compute server — none online yet, the chosen one not answering
+ * (UNAVAILABLE: killed, restarting under its supervisor) or at its limit of evaluation runs
+ * (RESOURCE_EXHAUSTED) — waits and asks again, choosing afresh, inside the same attempt, as every
+ * other queued job does (app/.server/queue.server.ts untilSidecarServes; issue 34 item 9): a
+ * regeneration's shards used to spend their attempts in seconds and fail the whole board when a
+ * sidecar restarted or another run held it.
  */
-export function registerShardHandler(queue: JobQueue, targets: SidecarTarget[], opts: { perSidecar?: number } = {}): void {
-  if (targets.length === 0) throw new Error("no sidecar to regenerate on");
-  const inFlight = new Map(targets.map((t) => [t.address, 0]));
+export function registerShardHandler(queue: JobQueue, targets: ShardTargets, opts: ShardHandlerOptions = {}): void {
+  if (Array.isArray(targets) && targets.length === 0) throw new Error("no sidecar to regenerate on");
+  const listTargets = Array.isArray(targets) ? async () => targets : targets;
+  const inFlight = new Map<string, number>();
+  const busy = (t: SidecarTarget) => inFlight.get(t.address) ?? 0;
+  const perSidecar = opts.perSidecar ?? 1;
   queue.registerJobHandler(
     "regeneration-shard",
-    async (job) => {
-      const target = targets.reduce((best, t) => (inFlight.get(t.address)! < inFlight.get(best.address)! ? t : best));
-      inFlight.set(target.address, inFlight.get(target.address)! + 1);
-      try {
-        let result: EvaluationEvent__Output["result"] = null;
-        const { suite, algorithm, params, task, images } = job.payload;
-        await serverStream(
-          rpc().evaluation.Run,
-          { suiteId: suite, method: algorithm, paramsJson: params, limit: images, tasks: [task] },
-          (event) => {
-            if (event.progress && event.progress.imagesTotal > 0) void job.progress(Math.floor((100 * event.progress.imagesDone) / event.progress.imagesTotal));
-            if (event.result) result = event.result;
-          },
-          { address: target },
-        );
-        const r = result as EvaluationEvent__Output["result"];
-        if (!r) throw new Error(`${algorithm} on ${task}: the sidecar ended without a result`);
-        const [header, morfRow] = r.morfCsv.trimEnd().split("\n");
-        const lerfRow = r.lerfCsv.trimEnd().split("\n")[1];
-        const loc = r.localisation.find((l) => l.task === task);
-        const out: ShardResult = {
-          task,
-          header,
-          morfRow,
-          lerfRow,
-          images: JSON.parse(r.imagesJson) as Record<string, unknown>,
-          backend: r.backend,
-          sidecar: target.address,
-          seconds: r.seconds,
-        };
-        if (loc) out.localisation = loc.share ?? null;
-        return out;
-      } finally {
-        inFlight.set(target.address, inFlight.get(target.address)! - 1);
-      }
-    },
-    { concurrency: targets.length * (opts.perSidecar ?? 1) },
+    (job) =>
+      untilSidecarServes(
+        async () => {
+          const candidates = await listTargets();
+          if (candidates.length === 0) throw new SidecarUnavailableError();
+          const target = candidates.reduce((best, t) => (busy(t) < busy(best) ? t : best));
+          inFlight.set(target.address, busy(target) + 1);
+          try {
+            return await runShard(job.payload, target, (percent) => void job.progress(percent));
+          } finally {
+            inFlight.set(target.address, busy(target) - 1);
+          }
+        },
+        { firstPauseMs: opts.firstPauseMs, maxWaitMs: opts.maxWaitMs },
+      ),
+    { concurrency: opts.concurrency ?? (Array.isArray(targets) ? targets.length : 1) * perSidecar },
   );
+}
+
+/** One Evaluation.Run of one method on one task, on the given sidecar. */
+async function runShard(
+  payload: { suite: string; algorithm: string; params: string; task: string; images: number },
+  target: SidecarTarget,
+  progress: (percent: number) => void,
+): Promise<ShardResult> {
+  let result: EvaluationEvent__Output["result"] = null;
+  const { suite, algorithm, params, task, images } = payload;
+  await serverStream(
+    rpc().evaluation.Run,
+    { suiteId: suite, method: algorithm, paramsJson: params, limit: images, tasks: [task] },
+    (event) => {
+      if (event.progress && event.progress.imagesTotal > 0) progress(Math.floor((100 * event.progress.imagesDone) / event.progress.imagesTotal));
+      if (event.result) result = event.result;
+    },
+    { address: target },
+  );
+  const r = result as EvaluationEvent__Output["result"];
+  if (!r) throw new Error(`${algorithm} on ${task}: the sidecar ended without a result`);
+  const [header, morfRow] = r.morfCsv.trimEnd().split("\n");
+  const lerfRow = r.lerfCsv.trimEnd().split("\n")[1];
+  const loc = r.localisation.find((l) => l.task === task);
+  const out: ShardResult = {
+    task,
+    header,
+    morfRow,
+    lerfRow,
+    images: JSON.parse(r.imagesJson) as Record<string, unknown>,
+    backend: r.backend,
+    sidecar: target.address,
+    seconds: r.seconds,
+  };
+  if (loc) out.localisation = loc.share ?? null;
+  return out;
 }
 
 /** The folder files of one method from its tasks' shards, as writeMethodFolder formats them. */
