@@ -233,7 +233,8 @@ export async function uploadPictures(
   let saved = 0;
   for (const f of pictures) {
     try {
-      const prepared = await preparePicture(f.buffer, f.originalName);
+      // Pages stream pictures to disk (uploads.server.ts UPLOAD_ROUTES): read from the file, never held whole.
+      const prepared = await preparePicture(f.path ? { path: f.path, size: f.size } : f.buffer, f.originalName);
       const stored = await storePicture(prepared);
       try {
         await Picture.create({

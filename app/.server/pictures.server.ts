@@ -51,39 +51,61 @@ export function displayNameOf(clientName: string): string {
   return (clean || "picture").slice(0, FILE_NAME_MAX);
 }
 
+/**
+ * An uploaded picture: its bytes in memory, or the file it was streamed to
+ * (var/uploads/incoming/*.part, app/.server/uploads.server.ts). Pages stream pictures to disk so a
+ * signed-in upload of 50 × 10 MB is never held in the web process (docs/security.md "Uploads").
+ */
+export type PictureSource = Buffer | { path: string; size: number };
+
 export interface PreparedPicture {
   mimeType: ImageMime;
   width: number;
   height: number;
   size: number;
-  bytes: Buffer;
+  source: PictureSource;
   thumb: Buffer;
 }
 
 /** A refused file; its message is a message ref (app/lib/rules/datasets.ts DATASET_MSG). */
 export class PictureRejected extends Error {}
 
+/** The first bytes of a picture: enough for every magic number sniffImageType reads. */
+async function headOf(source: PictureSource): Promise<Buffer> {
+  if (Buffer.isBuffer(source)) return source.subarray(0, 16);
+  const fh = await fs.open(source.path, "r");
+  try {
+    const { buffer, bytesRead } = await fh.read(Buffer.alloc(16), 0, 16, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
 /** Checks one upload and renders its thumbnail; throws PictureRejected with a message for people. */
-export async function preparePicture(bytes: Buffer, clientName: string): Promise<PreparedPicture> {
+export async function preparePicture(source: PictureSource, clientName: string): Promise<PreparedPicture> {
   const shown = displayNameOf(clientName);
-  if (bytes.length > PICTURE_LIMITS.maxBytes) throw new PictureRejected(DATASET_MSG.fileTooBig(shown));
-  const mimeType = sniffImageType(bytes);
+  const size = Buffer.isBuffer(source) ? source.length : source.size;
+  if (size > PICTURE_LIMITS.maxBytes) throw new PictureRejected(DATASET_MSG.fileTooBig(shown));
+  const mimeType = sniffImageType(await headOf(source));
   if (!mimeType) throw new PictureRejected(DATASET_MSG.notAnImage(shown));
+  // sharp reads a file by its path itself, so a streamed picture is never read into memory whole here.
+  const input = Buffer.isBuffer(source) ? source : source.path;
   let meta: Metadata;
   try {
-    meta = await sharp(bytes, { limitInputPixels: PICTURE_LIMITS.maxPixels }).metadata();
+    meta = await sharp(input, { limitInputPixels: PICTURE_LIMITS.maxPixels }).metadata();
   } catch {
     throw new PictureRejected(DATASET_MSG.unreadable(shown));
   }
   if (!meta.width || !meta.height) throw new PictureRejected(DATASET_MSG.unreadable(shown));
   let thumb: Buffer;
   try {
-    thumb = await makeThumbnail(bytes, meta.width, meta.height);
+    thumb = await makeThumbnail(input, meta.width, meta.height);
   } catch {
     // Magic bytes right but the body is broken (truncated, a renamed fragment).
     throw new PictureRejected(DATASET_MSG.unreadable(shown));
   }
-  return { mimeType, width: meta.width, height: meta.height, size: bytes.length, bytes, thumb };
+  return { mimeType, width: meta.width, height: meta.height, size, source, thumb };
 }
 
 /**
@@ -92,7 +114,7 @@ export async function preparePicture(bytes: Buffer, clientName: string): Promise
  * images (28×28 Fashion-MNIST, 32×32 CIFAR) are scaled up by a whole factor with hard pixel
  * edges, every source pixel the same size; larger ones are reduced to fit the box.
  */
-export async function makeThumbnail(bytes: Buffer, width: number, height: number): Promise<Buffer> {
+export async function makeThumbnail(bytes: Buffer | string, width: number, height: number): Promise<Buffer> {
   const box = PICTURE_LIMITS.thumbBox;
   const side = Math.max(width, height);
   const img = sharp(bytes, { limitInputPixels: PICTURE_LIMITS.maxPixels, animated: false }).rotate();
@@ -108,15 +130,26 @@ export async function makeThumbnail(bytes: Buffer, width: number, height: number
   return img.resize({ width: box, height: box, fit: "inside", kernel: "lanczos3" }).png({ compressionLevel: 9 }).toBuffer();
 }
 
-/** Writes the file and its thumbnail under fresh random names; returns their relative paths. */
+/**
+ * Writes the file and its thumbnail under fresh random names; returns their relative paths. The
+ * files are complete before the caller creates the row that points at them (docs/security.md
+ * "Files"). A streamed picture is moved, not copied: its `.part` file lies under the same upload
+ * root (incoming/), so the rename is atomic and the picture appears whole or not at all.
+ */
 export async function storePicture(p: PreparedPicture): Promise<{ filePath: string; thumbPath: string }> {
   const id = crypto.randomUUID();
   const dir = path.posix.join("datasets", id.slice(0, 2));
   const filePath = path.posix.join(dir, `${id}.${EXT[p.mimeType]}`);
   const thumbPath = path.posix.join(dir, `${id}.thumb.png`);
   await fs.mkdir(storedFile(dir), { recursive: true });
-  await fs.writeFile(storedFile(filePath), p.bytes, { flag: "wx" });
-  await fs.writeFile(storedFile(thumbPath), p.thumb, { flag: "wx" });
+  try {
+    if (Buffer.isBuffer(p.source)) await fs.writeFile(storedFile(filePath), p.source, { flag: "wx" });
+    else await fs.rename(p.source.path, storedFile(filePath));
+    await fs.writeFile(storedFile(thumbPath), p.thumb, { flag: "wx" });
+  } catch (e) {
+    await removeStored([filePath, thumbPath]);
+    throw e;
+  }
   return { filePath, thumbPath };
 }
 

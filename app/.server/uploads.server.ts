@@ -76,8 +76,10 @@ export function incomingDir(): string {
 /** Route path prefix → limits. The longest matching prefix wins. */
 export const UPLOAD_ROUTES: Record<string, UploadLimits> = {
   "/submission": { fileSize: MAX_UPLOAD_BYTES, files: 3 },
-  "/datasetInDetail": { fileSize: PICTURE_LIMITS.maxBytes, files: PICTURE_LIMITS.maxFiles },
-  "/UserImgclassification": { fileSize: PICTURE_LIMITS.maxBytes, files: PICTURE_LIMITS.demoFiles },
+  // Pictures are streamed to disk too: a signed-in upload may carry 50 × 10 MB, which memory
+  // storage held in the web process until the action ran (issue 34 item 4; docs/security.md).
+  "/datasetInDetail": { fileSize: PICTURE_LIMITS.maxBytes, files: PICTURE_LIMITS.maxFiles, toDisk: true },
+  "/UserImgclassification": { fileSize: PICTURE_LIMITS.maxBytes, files: PICTURE_LIMITS.demoFiles, toDisk: true },
 };
 
 /** The seeds' upload timeout: a body that has not arrived in 30 s is refused, not waited for. */

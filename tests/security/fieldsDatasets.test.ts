@@ -233,3 +233,64 @@ describe("classification demo", () => {
     expect(await snapshot()).toEqual(before);
   });
 });
+
+describe("signed-in picture uploads", () => {
+  // Issue 34 item 4: a signed-in upload of up to 50 × 10 MB used to be held in the web process
+  // (multer's memory storage) until the action ran. Pictures now stream to
+  // UPLOAD_DIR/incoming/*.part (app/.server/uploads.server.ts UPLOAD_ROUTES) and the action reads
+  // them from there; whatever the action did not move is removed with the response.
+  it("four parallel 24 MiB bodies do not grow the web process; no .part file is left behind; a real picture is still stored", async () => {
+    const rssKiB = (pid: number) => Number(fs.readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+)/)![1]);
+    const incoming = path.join(uploadDir, "incoming");
+    const parts = () => (fs.existsSync(incoming) ? fs.readdirSync(incoming).filter((n) => n.endsWith(".part")) : []);
+    const cookie = [...alice.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    const junk = Buffer.alloc(2 * 1024 * 1024, 0x62);
+    const boundary = "----metarank-signed-in";
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="intent"\r\n\r\nupload\r\n`),
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="datasetId"\r\n\r\n${datasetId}\r\n`),
+      ...Array.from({ length: 12 }, (_, i) =>
+        Buffer.concat([
+          Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="pictures"; filename="p${i}.png"\r\nContent-Type: image/png\r\n\r\n`),
+          junk,
+          Buffer.from("\r\n"),
+        ]),
+      ),
+      Buffer.from(`--${boundary}--\r\n`),
+    ]);
+    const before = await snapshot();
+    const pid = stack.webPid()!;
+    const rss = rssKiB(pid);
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        fetch(`${stack.baseUrl}/datasetInDetail?dataset=${datasetId}`, {
+          method: "POST",
+          body,
+          headers: { "Content-Type": `multipart/form-data; boundary=${boundary}`, Cookie: cookie },
+          redirect: "manual",
+        }),
+      ),
+    );
+    // Read, refused as not images (each named), nothing stored.
+    for (const res of answers) {
+      expect(res.status).toBe(400);
+      expect(await res.text()).toContain("&quot;p11.png&quot; is not a PNG, JPEG, GIF or WebP image.");
+    }
+    expect(rssKiB(pid) - rss).toBeLessThan(48 * 1024); // the four bodies are 96 MiB together
+    expect(await snapshot()).toEqual(before);
+    // The files are removed as each response closes.
+    await expect.poll(parts, { timeout: 5_000 }).toEqual([]);
+
+    const fd = new FormData();
+    fd.append("intent", "upload");
+    fd.append("datasetId", String(datasetId));
+    fd.append("pictures", new Blob([fixture("red.png")], { type: "image/png" }), "streamed.png");
+    expect((await alice.post(`/datasetInDetail?dataset=${datasetId}`, fd)).status).toBe(302);
+    const [row] = await db.query<{ file_path: string; thumb_path: string }>("SELECT file_path, thumb_path FROM pictures WHERE display_name = 'streamed.png'", {
+      type: QueryTypes.SELECT,
+    });
+    expect(fs.readFileSync(path.join(uploadDir, row.file_path))).toEqual(fixture("red.png"));
+    expect(fs.existsSync(path.join(uploadDir, row.thumb_path))).toBe(true);
+    expect(parts()).toEqual([]);
+  });
+});
