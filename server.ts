@@ -2,7 +2,8 @@
 // Express needs from the app (start-up, multipart parsing, bull-board) comes from the build's
 // entry module (app/entry.server.tsx `integration`), so every app module is loaded once
 // (docs/architecture.md). `make start` runs it in production mode; NODE_ENV=development
-// serves the app through Vite's dev server instead of build/.
+// serves the app through Vite's dev server instead of build/. With WEB_PROCESSES > 1 (the default on
+// a machine with several cores) it is the primary of a group of such processes (server/cluster.ts).
 import crypto from "node:crypto";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -10,7 +11,8 @@ import express from "express";
 import compression from "compression";
 import { createRequestHandler } from "@remix-run/express";
 import type { AppLoadContext, ServerBuild } from "@remix-run/node";
-import type { AppServerIntegration } from "./server/appEntry.ts";
+import type { AppServerIntegration, ProcessGroup } from "./server/appEntry.ts";
+import { announceListening, isClusterWorker, runPrimary, webProcessCount, workerGroup } from "./server/cluster.ts";
 import { pageCache } from "./server/pageCache.ts";
 import { errorHandler } from "./server/errorPage.ts";
 import { originCheck } from "./server/originCheck.ts";
@@ -29,7 +31,8 @@ function integrationOf(build: ServerBuild): AppServerIntegration {
   return integration;
 }
 
-export async function createApp() {
+/** The web app; `group` when it is one of several web processes (server/cluster.ts). */
+export async function createApp(group?: ProcessGroup) {
   const app = express();
   app.disable("x-powered-by");
   // Behind reverse proxies, X-Forwarded-For is believed only for the configured hops (a number of
@@ -50,7 +53,7 @@ export async function createApp() {
     build = (await import(pathToFileURL(path.join(root, "build/server/index.js")).href)) as ServerBuild;
     integration = integrationOf(build);
   }
-  const { logger } = await integration.startRuntime();
+  const { logger } = await integration.startRuntime(group);
 
   // One log line per request: method, path (no query string: it may carry tokens), status, ms, id.
   app.use((req: Req, res, next) => {
@@ -102,13 +105,15 @@ export async function createApp() {
   return { app, integration };
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  // The database, uploads and secrets this process writes are readable by its account only.
-  process.umask(0o077);
-  const port = Number(process.env.PORT ?? 3000);
-  createApp()
+/** One web process: the app on `port`, stopped cleanly by SIGTERM or SIGINT. */
+function serveOneProcess(port: number, group?: ProcessGroup) {
+  createApp(group)
     .then(({ app, integration }) => {
-      const server = app.listen(port, () => console.log(JSON.stringify({ level: 30, msg: `Meta-Rank listening on http://localhost:${port}`, port })));
+      const server = app.listen(port, () => {
+        // Several processes: the primary says it once, when every one of them listens.
+        if (group) announceListening();
+        else console.log(JSON.stringify({ level: 30, msg: `Meta-Rank listening on http://localhost:${port}`, port }));
+      });
       // Node closes an idle keep-alive socket after 5 s, the moment a client may be sending its next
       // request on it: a POST then fails with a reset (no client retries one). Idle sockets are kept
       // longer than clients keep them (browsers and proxies ~60 s), so the client closes first.
@@ -126,5 +131,26 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     .catch((err) => {
       console.error("web app failed to start", err);
       process.exit(1);
+    });
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  // The database, uploads and secrets this process writes are readable by its account only.
+  process.umask(0o077);
+  const port = Number(process.env.PORT ?? 3000);
+  let processes = 1;
+  try {
+    processes = webProcessCount();
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(1);
+  }
+  if (processes === 1) serveOneProcess(port);
+  else if (isClusterWorker()) serveOneProcess(port, workerGroup());
+  else
+    runPrimary({
+      processes,
+      port,
+      log: (level, msg, extra) => console.log(JSON.stringify({ level, msg, ...extra })),
     });
 }

@@ -52,6 +52,11 @@ export function LocalExplanation({ title, prediction, children }: { title: strin
       <p data-testid="leaf">
         {t("leafReached", { leaf: prediction.leafId })} {top.map((c) => `${c.name} ${(c.p * 100).toFixed(1)}%`).join(" · ")}
       </p>
+      {prediction.greedyPredicted !== prediction.predicted ? (
+        <p className="muted" data-testid="leaf-differs">
+          {t("leafDiffers", { name: prediction.greedyPredictedName, predicted: prediction.predictedName })}
+        </p>
+      ) : null}
       {children}
     </div>
   );

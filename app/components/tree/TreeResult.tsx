@@ -33,7 +33,13 @@ export function TreeResult({ title, prediction, source, edits }: { title: string
       <p className="muted" data-testid="probability-note">
         {t("probabilityNote")}
       </p>
-      {prediction.greedyPredicted !== prediction.predicted ? <p className="muted">{t("greedyDiffers", { name: prediction.greedyPredictedName })}</p> : null}
+      {/* Issue 36 §1: "Prediction: Sneaker" beside a path ending at a leaf predicting Sandal read as a
+          bug; the two come from soft and greedy routing (docs/tree-service.md "Calls", Predict). */}
+      {prediction.greedyPredicted !== prediction.predicted ? (
+        <p className="notice notice-warn" data-testid="greedy-differs">
+          {t("greedyDiffers", { name: prediction.greedyPredictedName, predicted: prediction.predictedName })}
+        </p>
+      ) : null}
       <p className="muted" data-testid="tree-source">
         {t(source.owner ? "sourceMine" : "sourcePlatform", {
           name: source.name,
