@@ -36,6 +36,7 @@ import {
   type JobUser,
 } from "./queue.server.ts";
 import { logger } from "./logger.server.ts";
+import { broadcast, onBroadcast } from "./shared.server.ts";
 import { formatMetascore, insertCandidate, storedBoard } from "./board.server.ts";
 import { validatePair } from "./submissions.server.ts";
 import { MSG, cancelledBy, checkStartInput, type StartErrors, type StartInput } from "../lib/rules/evaluation.ts";
@@ -89,12 +90,17 @@ export async function startEvaluation(user: JobUser, input: StartInput): Promise
   }
 }
 
-/** Runs being evaluated by this process, so a cancel here stops the stream at once. */
+/**
+ * Runs being evaluated by this process, so a cancel here stops the stream at once; a cancel in
+ * another web process reaches the one running it as a broadcast (shared.server.ts).
+ */
 const controllers = new Map<number, AbortController>();
+const CANCEL_TOPIC = "evaluation-cancel";
 
 export async function cancelEvaluation(id: number, admin: { username: string }): Promise<boolean> {
   const moved = await transitionRun(id, ACTIVE, "cancelled", { error: cancelledBy(admin.username), finishedAt: new Date(), etaSeconds: null });
   controllers.get(id)?.abort();
+  broadcast(CANCEL_TOPIC, id);
   return moved;
 }
 
@@ -479,6 +485,7 @@ export async function registerEvaluationJobs(queue: JobQueue): Promise<void> {
   queue.registerJobHandler("evaluation", (job) => runEvaluationJob(job), {
     concurrency: Math.max(1, Number(process.env.EVALUATION_CONCURRENCY) || 1),
   });
+  onBroadcast((topic, id) => topic === CANCEL_TOPIC && controllers.get(Number(id))?.abort());
   // In-process jobs die with the process: rows they left queued or running would wait
   // forever, so they are marked failed (with Redis the jobs survive and pick the rows up).
   if (queue.backend !== "memory") return;

@@ -4,38 +4,72 @@
 // cached page is never older than the data (docs/performance.md, "Page cache").
 import type { Model, ModelStatic, Sequelize, Transaction } from "sequelize";
 import { requestLanguage } from "./i18n.server.ts";
+import { logger } from "./logger.server.ts";
 import { sessionCookie } from "./session.server.ts";
+import { incrementCounter, onCounter, readCounter } from "./shared.server.ts";
 
 /** Pages whose HTML depends only on the URL, the language and the public content. */
 const CACHEABLE_PATHS = new Set(["/homepage", "/leaderboard", "/datasetPreview", "/document", "/demos", "/Algorithm"]);
 /** Tables those pages read: a write to any of them changes what a page may show. */
 const CONTENT_MODELS = new Set(["Suite", "BoardMethod", "Submission", "Dataset", "Picture"]);
 
-let contentVersion = 0;
+/** The shared counter (shared.server.ts) that is the content version. */
+const COUNTER = "public-content";
 
+let contentVersion = 0;
+/** Bumps that have not heard back from the shared counter yet (see publicPageKey). */
+let pendingBumps = 0;
+
+/**
+ * The version of what the public pages show. Every web process of every host reads the same value
+ * for the same content (it comes from one shared counter: Redis with REDIS_URL, else the primary
+ * of this machine's processes), so a version — and the ETag made from it — means one content.
+ */
 export function publicContentVersion(): number {
   return contentVersion;
+}
+
+function seen(value: number) {
+  if (value > contentVersion) contentVersion = value;
+}
+
+async function bump(): Promise<void> {
+  pendingBumps++;
+  try {
+    seen(await incrementCounter(COUNTER));
+  } catch (err) {
+    // The shared store is down: this process at least moves on (others follow within the page
+    // cache's lifetime of an entry, docs/performance.md).
+    contentVersion++;
+    logger("publicPages").warn({ err: (err as Error).message }, "could not share the content version");
+  } finally {
+    pendingBumps--;
+  }
 }
 
 /**
  * Bumps the version on every write to a content table, and again when its transaction
  * commits (a page rendered between the write and the commit would otherwise be cached with
- * the new version and the old data). Installed once by startRuntime().
+ * the new version and the old data). The hooks wait for the shared counter, and Sequelize waits
+ * for the hooks, so the write's caller answers only once every process was sent the new version.
+ * Installed once by startRuntime(), after startShared().
  */
-export function watchPublicContent(sequelize: Sequelize): void {
-  const bump = (modelName: string | undefined, options?: { transaction?: Transaction | null }) => {
+export async function watchPublicContent(sequelize: Sequelize): Promise<void> {
+  seen(await readCounter(COUNTER));
+  onCounter((name, value) => name === COUNTER && seen(value));
+  const bumpFor = async (modelName: string | undefined, options?: { transaction?: Transaction | null }) => {
     if (!modelName || !CONTENT_MODELS.has(modelName)) return;
-    contentVersion++;
-    options?.transaction?.afterCommit(() => void contentVersion++);
+    options?.transaction?.afterCommit(() => bump());
+    await bump();
   };
-  const instanceHook = (instance: Model, options: { transaction?: Transaction | null }) => bump((instance.constructor as ModelStatic<Model>).name, options);
-  const bulkHook = (options: { model?: ModelStatic<Model>; transaction?: Transaction | null }) => bump(options.model?.name, options);
+  const instanceHook = (instance: Model, options: { transaction?: Transaction | null }) => bumpFor((instance.constructor as ModelStatic<Model>).name, options);
+  const bulkHook = (options: { model?: ModelStatic<Model>; transaction?: Transaction | null }) => bumpFor(options.model?.name, options);
   sequelize.addHook("afterCreate", "publicContent", instanceHook);
   sequelize.addHook("afterUpdate", "publicContent", instanceHook);
   sequelize.addHook("afterDestroy", "publicContent", instanceHook);
   sequelize.addHook("afterSave", "publicContent", instanceHook);
-  sequelize.addHook("afterBulkCreate", "publicContent", (instances: readonly Model[], options: { transaction?: Transaction | null }) => {
-    if (instances[0]) instanceHook(instances[0], options);
+  sequelize.addHook("afterBulkCreate", "publicContent", async (instances: readonly Model[], options: { transaction?: Transaction | null }) => {
+    if (instances[0]) await instanceHook(instances[0], options);
   });
   sequelize.addHook("afterBulkUpdate", "publicContent", bulkHook);
   sequelize.addHook("afterBulkDestroy", "publicContent", bulkHook);
@@ -56,6 +90,9 @@ export async function publicPageKey(req: {
 }): Promise<string | null> {
   if (req.method !== "GET" && req.method !== "HEAD") return null;
   if (!CACHEABLE_PATHS.has(req.path)) return null;
+  // A write is between its hook and the shared counter's answer: the version is about to change,
+  // so nothing is kept (or served) under the old one meanwhile.
+  if (pendingBumps > 0) return null;
   // A search is counted each time its results are shown (searchAnalytics.server.ts): never served from the cache.
   if (new URL(req.url, "http://local").searchParams.get("q")) return null;
   const cookie = typeof req.headers.cookie === "string" ? req.headers.cookie : "";

@@ -453,9 +453,46 @@ export function createJobQueue(cfg: QueueConfig = {}): JobQueue {
 // graph that loads this file, so a plain module variable is the one queue (docs/architecture.md).
 let appQueue: JobQueue | null = null;
 
-/** The app's queue from REDIS_URL and QUEUE_PREFIX; created by startRuntime(), not on import. */
-export function createAppQueue(): JobQueue {
+/**
+ * The in-process queue of the leading web process as another process of its group sees it
+ * (docs/architecture.md "Several web processes"): without Redis, jobs run in the leader alone, so
+ * a job queued through any process is one job, runs once, and reads the same from every process.
+ * `call` is ProcessGroup.callLeader; payloads, users and results travel as JSON.
+ */
+export function leaderQueueProxy(call: (op: string, args: unknown[]) => Promise<unknown>): JobQueue {
+  return {
+    backend: "memory",
+    registerJobHandler(kind) {
+      throw new Error(`Only the leading web process runs jobs (a handler for "${kind}" was registered in another).`);
+    },
+    enqueueJob: async (kind, payload, user, opts) => (await call("enqueueJob", [kind, payload, user, opts ?? {}])) as JobInfo<any>,
+    getJob: async (kind, id) => (await call("getJob", [kind, id])) as JobInfo<any> | null,
+    listJobs: async (kind, filter) => (await call("listJobs", [kind, filter ?? {}])) as JobInfo<any>[],
+    bullQueues: () => [],
+    onQueueCreated() {},
+    async close() {},
+  };
+}
+
+/** On the leader: answers leaderQueueProxy's calls from its own queue. */
+export function answerQueueCalls(queue: JobQueue): (op: string, args: unknown[]) => Promise<unknown> {
+  return async (op, args) => {
+    const [kind, a, b, c] = args as [JobKind, any, any, any];
+    if (op === "enqueueJob") return queue.enqueueJob(kind, a, b, c);
+    if (op === "getJob") return queue.getJob(kind, a);
+    if (op === "listJobs") return queue.listJobs(kind, a);
+    throw new Error(`unknown queue call ${op}`);
+  };
+}
+
+/**
+ * The app's queue from REDIS_URL and QUEUE_PREFIX; created by startRuntime(), not on import.
+ * `leader`: without Redis, a web process that does not lead its group gets the leader's queue
+ * through the group (leaderQueueProxy); with Redis every process reaches the same bull queues.
+ */
+export function createAppQueue(group?: { leader: boolean; callLeader(op: string, args: unknown[]): Promise<unknown> }): JobQueue {
   if (appQueue) return appQueue;
+  if (group && !group.leader && !process.env.REDIS_URL) return (appQueue = leaderQueueProxy((op, args) => group.callLeader(op, args)));
   appQueue = createJobQueue({
     redisUrl: process.env.REDIS_URL || null,
     prefix: process.env.QUEUE_PREFIX || "metarank",

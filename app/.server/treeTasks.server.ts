@@ -21,6 +21,7 @@ import { TreeTask, TreeTaskImage, TreeTaskLog, transitionTreeTask, type TreeTask
 import { SidecarCallError, pickSidecar, rpc, serverStream, unary } from "./sidecar.server.ts";
 import { RetryableJobError, enqueueJob, isRetryable, untilSidecarServes, type JobContext, type JobQueue, type JobUser } from "./queue.server.ts";
 import { NotFoundError } from "./domainErrors.server.ts";
+import { broadcast, onBroadcast } from "./shared.server.ts";
 import { logger } from "./logger.server.ts";
 import { messageRef } from "~/lib/forms/messages.ts";
 import { TASKS_PER_PAGE, TASK_MSG, checkTaskForm, progressLabel, type TaskFormOptions, type TaskProgressLabel } from "~/lib/rules/treeTasks.ts";
@@ -144,8 +145,16 @@ async function queueTask(id: number, user: JobUser): Promise<boolean> {
   }
 }
 
-/** Tasks trained by this process, so a cancel here stops the stream at once. */
+/**
+ * Tasks trained by this process, so a cancel here stops the stream at once; a cancel in another
+ * web process reaches the one training it as a broadcast (shared.server.ts).
+ */
 const controllers = new Map<number, AbortController>();
+const CANCEL_TOPIC = "tree-task-cancel";
+const abortTask = (id: number) => {
+  abortTask(id);
+  broadcast(CANCEL_TOPIC, id);
+};
 
 /** The task, if it is the viewer's: another user's task is "not found", as an unknown id is. */
 export async function ownTask(viewer: { id: number }, id: number): Promise<TreeTask> {
@@ -157,7 +166,7 @@ export async function ownTask(viewer: { id: number }, id: number): Promise<TreeT
 export async function cancelTreeTask(viewer: { id: number; username: string }, id: number): Promise<boolean> {
   await ownTask(viewer, id);
   const moved = await transitionTreeTask(id, ACTIVE, "cancelled", { error: messageRef("tasks:msg.cancelledBy", { user: viewer.username }) });
-  controllers.get(id)?.abort();
+  abortTask(id);
   return moved;
 }
 
@@ -165,7 +174,7 @@ export async function cancelTreeTask(viewer: { id: number; username: string }, i
 export async function deleteTreeTask(viewer: { id: number; username: string }, id: number): Promise<void> {
   await ownTask(viewer, id);
   await transitionTreeTask(id, ACTIVE, "cancelled", { error: messageRef("tasks:msg.cancelledBy", { user: viewer.username }) });
-  controllers.get(id)?.abort();
+  abortTask(id);
   // Rows first: a file left behind by a crash is never shown; a row without its file would be.
   await TreeTaskImage.destroy({ where: { taskId: id } });
   await TreeTaskLog.destroy({ where: { taskId: id } });
@@ -456,6 +465,7 @@ export async function runTreeTaskJob(job: JobContext<{ taskId: number }>): Promi
  */
 export async function registerTreeTaskJobs(queue: JobQueue): Promise<void> {
   queue.registerJobHandler("tree-task", (job) => runTreeTaskJob(job), { concurrency: Math.max(1, Number(process.env.TREE_TASK_CONCURRENCY) || 1) });
+  onBroadcast((topic, id) => topic === CANCEL_TOPIC && controllers.get(Number(id))?.abort());
   const startedAt = new Date();
   try {
     const left = await TreeTask.findAll({

@@ -4,9 +4,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { PROGRESS_KEY, readProgress } from "~/.server/progress.server.ts";
 
-export function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request }: LoaderFunctionArgs) {
   const key = new URL(request.url).searchParams.get("key") ?? "";
-  const p = PROGRESS_KEY.test(key) ? readProgress(key) : null;
+  const p = PROGRESS_KEY.test(key) ? await readProgress(key) : null;
   if (!p) return Response.json({ error: "no such request" }, { status: 404, headers: { "Cache-Control": "no-store" } });
   return Response.json(p, { headers: { "Cache-Control": "no-store" } });
 }

@@ -86,6 +86,11 @@ export interface Stack {
   webPid(): number | undefined;
   /** Stops the web app only (the sidecar and database stay), e.g. to test a restart. */
   restartWeb(): Promise<void>;
+  /**
+   * Another web app (server.ts) on a port of its own over the same database, sidecar, secret and
+   * Redis, as a second host would run it; `env` adds to or overrides the stack's (stopped with it).
+   */
+  startWeb(env?: Record<string, string | undefined>): Promise<{ baseUrl: string; pid: number | undefined; stop(): Promise<void> }>;
   stop(): Promise<void>;
 }
 
@@ -94,6 +99,8 @@ export interface StackOptions {
   /** Start the sidecar process (default true). */
   sidecar?: boolean;
   db?: string;
+  /** WEB_PROCESSES of the web app (server/cluster.ts); default 1, so webPid() is the one process that serves. */
+  webProcesses?: number;
 }
 
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
@@ -116,6 +123,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     // worker: off unless a test asks for it (tests/integration/inspection.test.ts).
     SEED_INSPECTION_RUN: "0",
     SEED_INSPECTION_PICTURES: "8",
+    // One web process unless a test asks for more: a group of them per test file would double
+    // every stack's memory and start-up on the 2-core CI machine (server/cluster.ts).
+    WEB_PROCESSES: String(opts.webProcesses ?? 1),
     ...opts.env,
     // Always the harness's own: a PORT or SIDECAR_PORT inherited from the caller (make
     // exports them for `make start`) must not send two stacks to the same port.
@@ -125,8 +135,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   };
   let log = "";
   const procs: ChildProcess[] = [];
-  const launch = (script: string) => {
-    const p = spawn(process.execPath, ["--import", "tsx", script], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const launch = (script: string, extraEnv: Record<string, string | undefined> = {}) => {
+    const p = spawn(process.execPath, ["--import", "tsx", script], { cwd: ROOT, env: { ...env, ...extraEnv }, stdio: ["ignore", "pipe", "pipe"] });
     p.stdout!.on("data", (d) => (log += d));
     p.stderr!.on("data", (d) => (log += d));
     procs.push(p);
@@ -142,11 +152,11 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     });
   const baseUrl = `http://127.0.0.1:${webPort}`;
   let web: ChildProcess;
-  const webUp = () =>
+  const webUp = (url = baseUrl, proc = web) =>
     waitFor(
-      async () => (await fetch(`${baseUrl}/healthz`)).ok,
+      async () => (await fetch(`${url}/healthz`)).ok,
       "web app",
-      web,
+      proc,
       () => log,
     );
   try {
@@ -191,6 +201,13 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       await kill(web);
       web = launch("server.ts");
       await webUp();
+    },
+    async startWeb(extraEnv = {}) {
+      const port = await freePort();
+      const p = launch("server.ts", { ...extraEnv, PORT: String(port) });
+      const url = `http://127.0.0.1:${port}`;
+      await webUp(url, p);
+      return { baseUrl: url, pid: p.pid, stop: () => kill(p) };
     },
     async stop() {
       await Promise.all(procs.map(kill));
