@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, useSearchParams } from "@remix-run/react";
-import { useRef, useState } from "react";
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
+import { useEffect, useRef, useState, type FormEvent, type RefObject } from "react";
+import { solveWork, type WorkChallenge } from "~/lib/captchaWork.ts";
 import { useHydrated } from "~/lib/useHydrated.ts";
 import { useTranslation } from "react-i18next";
 import { i18nServer } from "~/.server/i18n.server.ts";
@@ -85,7 +86,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   if (intent === "register") {
     const parsed = parseForm(form, registerSchema);
-    const result = parsed.ok ? await registerUser(parsed.value, String(form.get("captchaId") ?? ""), context.ip) : parsed;
+    const result = parsed.ok
+      ? await registerUser(parsed.value, String(form.get("captchaId") ?? ""), context.ip, String(form.get("captchaWork") ?? ""))
+      : parsed;
     if (result.ok) {
       // Back to log in, still on the way to where the visitor was going.
       const redirectTo = form.get("redirectTo");
@@ -142,7 +145,49 @@ export default function SignIn() {
   );
 }
 
-function Captcha({ captcha, name, error, onBlur }: { captcha: { id: string; image: string }; name: string; error?: string; onBlur?: (value: string) => void }) {
+type IssuedCaptcha = { id: string; image: string; work: WorkChallenge };
+
+/**
+ * The captcha's proof of work (app/lib/captchaWork.ts, docs/security.md "Captcha"), found while the
+ * person reads the picture and types. A form sent before the number is found waits for it, then
+ * goes; without JavaScript the field stays empty and the server counts the form against the
+ * address's no-JavaScript allowance instead.
+ */
+function useCaptchaWork(captcha: IssuedCaptcha) {
+  const input = useRef<HTMLInputElement>(null);
+  const found = useRef<Promise<number | null>>(Promise.resolve(null));
+  const submit = useSubmit();
+  useEffect(() => {
+    const ctrl = new AbortController();
+    if (input.current) input.current.value = "";
+    found.current = solveWork(captcha.work, ctrl.signal).then((n) => {
+      if (n !== null && !ctrl.signal.aborted && input.current) input.current.value = String(n);
+      return n;
+    });
+    return () => ctrl.abort();
+  }, [captcha.id, captcha.work]);
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    if (input.current?.value) return;
+    e.preventDefault();
+    const form = e.currentTarget;
+    void found.current.then(() => submit(form, { method: "post", replace: true }));
+  };
+  return { input, onSubmit };
+}
+
+function Captcha({
+  captcha,
+  name,
+  error,
+  onBlur,
+  workInput,
+}: {
+  captcha: IssuedCaptcha;
+  name: string;
+  error?: string;
+  onBlur?: (value: string) => void;
+  workInput: RefObject<HTMLInputElement>;
+}) {
   const location = useLocation();
   const { t } = useTranslation("account");
   return (
@@ -159,7 +204,7 @@ function Captcha({ captcha, name, error, onBlur }: { captcha: { id: string; imag
           aria-describedby={`${name}-error`}
           onBlur={(e) => onBlur?.(e.currentTarget.value)}
         />
-        <img src={captcha.image} alt={t("signin.captchaAlt")} width={120} height={44} />
+        <img src={captcha.image} alt={t("signin.captchaAlt")} width={132} height={44} />
         <Link
           to={{ search: location.search }}
           preventScrollReset
@@ -170,25 +215,20 @@ function Captcha({ captcha, name, error, onBlur }: { captcha: { id: string; imag
         />
       </div>
       <input type="hidden" name="captchaId" value={captcha.id} />
+      {/* The challenge is in the markup too, so any script (not only this page's bundle) can solve it. */}
+      <input type="hidden" name="captchaWork" defaultValue="" ref={workInput} key={`work-${captcha.id}`} data-work={JSON.stringify(captcha.work)} />
       <FieldError id={`${name}-error`} message={error} />
     </div>
   );
 }
 
-function LoginForm({
-  captcha,
-  redirectTo,
-  result,
-}: {
-  captcha: { id: string; image: string };
-  redirectTo: string;
-  result?: Extract<ActionResult, { intent: "login" }>;
-}) {
+function LoginForm({ captcha, redirectTo, result }: { captcha: IssuedCaptcha; redirectTo: string; result?: Extract<ActionResult, { intent: "login" }> }) {
   const busy = useNavigation().state === "submitting";
   const { t } = useTranslation("account");
+  const work = useCaptchaWork(captcha);
   const err = (f: string) => (result?.field === f ? result.error : undefined);
   return (
-    <Form method="post" replace aria-label={t("signin.logIn")}>
+    <Form method="post" replace aria-label={t("signin.logIn")} onSubmit={work.onSubmit}>
       <input type="hidden" name="intent" value="login" />
       <input type="hidden" name="redirectTo" value={redirectTo} />
       {result?.field === "form" ? <Notice kind="error">{result.error}</Notice> : null}
@@ -209,30 +249,23 @@ function LoginForm({
         <InputText id="password" name="password" type="password" autoComplete="current-password" required />
         <FieldError id="password-error" message={err("password")} />
       </div>
-      <Captcha captcha={captcha} name="code" error={err("code")} />
+      <Captcha captcha={captcha} name="code" error={err("code")} workInput={work.input} />
       <Button type="submit" label={t("signin.logIn")} icon="pi pi-sign-in" loading={busy} className="w-full" />
     </Form>
   );
 }
 
-function RegisterForm({
-  captcha,
-  redirectTo,
-  result,
-}: {
-  captcha: { id: string; image: string };
-  redirectTo: string;
-  result?: Extract<ActionResult, { intent: "register" }>;
-}) {
+function RegisterForm({ captcha, redirectTo, result }: { captcha: IssuedCaptcha; redirectTo: string; result?: Extract<ActionResult, { intent: "register" }> }) {
   const busy = useNavigation().state === "submitting";
   const { t } = useTranslation("account");
+  const work = useCaptchaWork(captcha);
   const { errorOf, check } = useBlurChecks(result?.errors);
   const [authority, setAuthority] = useState(result?.values.authority ?? "0");
   const passRef = useRef<HTMLInputElement>(null);
   const hydrated = useHydrated();
   const v = result?.values ?? {};
   return (
-    <Form method="post" replace aria-label={t("signin.register")}>
+    <Form method="post" replace aria-label={t("signin.register")} onSubmit={work.onSubmit}>
       <input type="hidden" name="intent" value="register" />
       <input type="hidden" name="redirectTo" value={redirectTo} />
       {result?.errors.form ? <Notice kind="error">{result.errors.form}</Notice> : null}
@@ -315,6 +348,7 @@ function RegisterForm({
         name="verificationCode"
         error={errorOf("verificationCode")}
         onBlur={(value) => check("verificationCode", checkCodePresent(value))}
+        workInput={work.input}
       />
       <Button type="submit" label={t("signin.register")} icon="pi pi-user-plus" loading={busy} className="w-full" />
     </Form>

@@ -110,6 +110,11 @@ describe("accounts in Chromium", () => {
     const picture = login.getByRole("img", { name: "verification code" });
     const firstId = await login.locator('input[name="captchaId"]').inputValue();
     const firstSrc = await picture.getAttribute("src");
+    // A PNG drawn on the server, and the proof of work found by the page's script while the person
+    // types (app/lib/captchaWork.ts; docs/security.md "Captcha"): the form carries the number.
+    expect(firstSrc).toMatch(/^data:image\/png;base64,/);
+    const work = login.locator('input[name="captchaWork"]');
+    await expect.poll(() => work.inputValue(), { timeout: 20_000 }).toMatch(/^\d+$/);
     await login.getByLabel("Username").fill("captcha-user");
     await login.getByLabel("Password").fill("wrong-password");
     await login.getByRole("textbox", { name: "Verification code" }).fill(CAPTCHA);
@@ -120,6 +125,9 @@ describe("accounts in Chromium", () => {
     await expect.poll(() => login.locator('input[name="captchaId"]').inputValue(), { timeout: 15_000 }).not.toBe(firstId);
     await expect.poll(() => picture.getAttribute("src"), { timeout: 15_000 }).not.toBe(firstSrc);
     expect(await login.getByRole("textbox", { name: "Verification code" }).inputValue()).toBe("");
+    // The new captcha's work is found again; the server refuses a number for another captcha, so
+    // the log-in below passes only with this one's.
+    await expect.poll(() => work.inputValue(), { timeout: 20_000 }).toMatch(/^\d+$/);
     await login.getByLabel("Password").fill("pw-123456");
     await login.getByRole("textbox", { name: "Verification code" }).fill(CAPTCHA);
     await login.getByRole("button", { name: "Log in" }).click();

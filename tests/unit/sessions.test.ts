@@ -10,7 +10,9 @@ process.env.CAPTCHA_FIXED_ANSWER = "";
 const models = await import("../../models/index.ts");
 const { migrate } = await import("../../models/migrate.ts");
 const { hashPassword, verifyPassword } = await import("../../models/password.ts");
-const { issueCaptcha, consumeCaptcha } = await import("../../app/.server/captcha.server.ts");
+const { issueCaptcha, consumeCaptcha, NOSCRIPT_ANSWERS } = await import("../../app/.server/captcha.server.ts");
+// The browser's part, as the page's script does it, on Node's WebCrypto.
+const { solveWork } = await import("../../app/lib/captchaWork.ts");
 const throttle = await import("../../app/.server/throttle.server.ts");
 const session = await import("../../app/.server/session.server.ts");
 
@@ -36,27 +38,49 @@ describe("argon2id", () => {
 });
 
 describe("captcha", () => {
-  it("keeps the answer server-side and accepts it once", async () => {
+  const answer = async (id: string) => (await models.Captcha.findByPk(id))!.answer;
+  const check = async (id: string, text: string, work = "", ip = "10.9.0.1") => (await consumeCaptcha({ id, answer: text, work, ip })).ok;
+
+  it("keeps the answer server-side, draws a PNG, and accepts the answer once with the proof of work", async () => {
     const c = await issueCaptcha();
-    expect(c.image.startsWith("data:image/svg+xml;base64,")).toBe(true);
-    const row = await models.Captcha.findByPk(c.id);
-    expect(row).not.toBeNull();
-    expect(await consumeCaptcha(c.id, row!.answer.toUpperCase())).toBe(true);
-    expect(await consumeCaptcha(c.id, row!.answer)).toBe(false); // replay
+    expect(c.image.startsWith("data:image/png;base64,")).toBe(true);
+    expect(Buffer.from(c.image.split(",")[1], "base64").subarray(1, 4).toString()).toBe("PNG");
+    const work = String(await solveWork(c.work));
+    const text = await answer(c.id);
+    expect(await check(c.id, text.toUpperCase(), work)).toBe(true);
+    expect(await check(c.id, text, work)).toBe(false); // replay
   });
-  it("a wrong answer burns the captcha", async () => {
+  it("a wrong answer, or a wrong number for the work, burns the captcha", async () => {
     const c = await issueCaptcha();
-    const row = await models.Captcha.findByPk(c.id);
-    expect(await consumeCaptcha(c.id, "nope")).toBe(false);
-    expect(await consumeCaptcha(c.id, row!.answer)).toBe(false);
+    const text = await answer(c.id);
+    expect(await check(c.id, "nope", String(await solveWork(c.work)))).toBe(false);
+    expect(await check(c.id, text)).toBe(false);
+    const d = await issueCaptcha();
+    const n = (await solveWork(d.work))!;
+    expect(await check(d.id, await answer(d.id), String((n + 1) % d.work.max))).toBe(false);
+  });
+  it("without the work (JavaScript off) an address has NOSCRIPT_ANSWERS answers in 15 minutes; others are unaffected", async () => {
+    for (let i = 0; i < NOSCRIPT_ANSWERS; i++) {
+      const c = await issueCaptcha();
+      expect(await check(c.id, await answer(c.id), "", "10.9.0.2")).toBe(true);
+    }
+    const c = await issueCaptcha();
+    const refused = await consumeCaptcha({ id: c.id, answer: await answer(c.id), ip: "10.9.0.2" });
+    expect(refused).toMatchObject({ ok: false });
+    expect((refused as { waitS?: number }).waitS).toBeGreaterThan(0);
+    const other = await issueCaptcha();
+    expect(await check(other.id, await answer(other.id), "", "10.9.0.3")).toBe(true);
+    // With the work the address still gets through.
+    const d = await issueCaptcha();
+    expect(await check(d.id, await answer(d.id), String(await solveWork(d.work)), "10.9.0.2")).toBe(true);
   });
   it("expired captchas fail", async () => {
     const c = await issueCaptcha();
     const row = await models.Captcha.findByPk(c.id);
     await row!.update({ expiresAt: new Date(Date.now() - 1000) });
-    expect(await consumeCaptcha(c.id, row!.answer)).toBe(false);
+    expect(await check(c.id, row!.answer, String(await solveWork(c.work)))).toBe(false);
   });
-  it("forged ids fail", async () => expect(await consumeCaptcha("f".repeat(32), "abcd")).toBe(false));
+  it("forged ids fail", async () => expect(await check("f".repeat(32), "abcd", "1")).toBe(false));
 });
 
 describe("login throttle", () => {
