@@ -152,9 +152,12 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     });
   const baseUrl = `http://127.0.0.1:${webPort}`;
   let web: ChildProcess;
-  const webUp = (url = baseUrl, proc = web) =>
+  // A group of web processes answers as soon as its first one listens: it is up when its primary
+  // says all of them listen (server/cluster.ts), so a test or bench meets every process.
+  const groupListening = (port: string) => new RegExp(`listening on http://localhost:${port}","port":${port},"processes"`);
+  const webUp = (url = baseUrl, proc = web, processes = env.WEB_PROCESSES) =>
     waitFor(
-      async () => (await fetch(`${url}/healthz`)).ok,
+      async () => (await fetch(`${url}/healthz`)).ok && (Number(processes) <= 1 || groupListening(new URL(url).port).test(log)),
       "web app",
       proc,
       () => log,
@@ -206,7 +209,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       const port = await freePort();
       const p = launch("server.ts", { ...extraEnv, PORT: String(port) });
       const url = `http://127.0.0.1:${port}`;
-      await webUp(url, p);
+      await webUp(url, p, extraEnv.WEB_PROCESSES ?? env.WEB_PROCESSES);
       return { baseUrl: url, pid: p.pid, stop: () => kill(p) };
     },
     async stop() {
