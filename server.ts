@@ -8,7 +8,7 @@ import crypto from "node:crypto";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import express from "express";
-import compression from "compression";
+import { responseCompression } from "./server/compression.ts";
 import { createRequestHandler } from "@remix-run/express";
 import type { AppLoadContext, ServerBuild } from "@remix-run/node";
 import type { AppServerIntegration, ProcessGroup } from "./server/appEntry.ts";
@@ -72,7 +72,8 @@ export async function createApp(group?: ProcessGroup) {
   });
   app.use(securityHeaders({ csp: !useVite }));
   app.use(methodCheck());
-  app.use(compression());
+  // Static files and cached pages are compressed once and kept; the rest as it streams (server/compression.ts).
+  app.use(responseCompression({ staticRoot: useVite ? null : path.join(root, "build/client") }));
   app.get("/healthz", (_req, res) => res.json({ ok: true }));
 
   if (viteServer) app.use(viteServer.middlewares);

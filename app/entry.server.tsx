@@ -13,6 +13,7 @@ import { CLIENT_IP_HEADER } from "./.server/auth.server.ts";
 import { requestLanguage } from "./.server/i18n.server.ts";
 import { i18nConfig, resources } from "./i18n/config.ts";
 import { NonceProvider } from "./lib/nonce.tsx";
+import { FragmentProvider } from "./components/SharedHtml.tsx";
 import { mountExpressRoutes } from "./.server/express.server.ts";
 import { logger } from "./.server/logger.server.ts";
 import { publicPageKey } from "./.server/publicPages.server.ts";
@@ -47,9 +48,12 @@ export default async function handleRequest(
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <I18nextProvider i18n={i18n}>
-          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} nonce={nonce} />
-        </I18nextProvider>
+        {/* The shared fragments the loaders fetched (app/.server/fragments.server.tsx). */}
+        <FragmentProvider value={loadContext.fragments ?? null}>
+          <I18nextProvider i18n={i18n}>
+            <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} nonce={nonce} />
+          </I18nextProvider>
+        </FragmentProvider>
       </NonceProvider>,
       {
         nonce,

@@ -4,15 +4,22 @@
 // a browser's revalidation (If-None-Match) with 304, so the leaderboard or homepage is rendered
 // once per content change and language rather than once per request. Signed-in visitors are
 // never served from it (their top bar is personal).
+//
+// An entry keeps its body in the codings browsers ask for, brotli and gzip, compressed once when
+// the entry is made (server/encoding.ts), so a hit costs no compression at all. The stored body
+// is therefore sent byte for byte to everyone: instead of a per-answer nonce, its inline scripts
+// are allowed by their SHA-256 hashes in the Content-Security-Policy of each answer
+// (docs/security.md, "Headers"); the nonce it was rendered with is taken out of it.
 import crypto from "node:crypto";
 import type { RequestHandler, Response } from "express";
+import { addVary, chooseEncoding, encodeBodies, type EncodedBodies } from "./encoding.ts";
 
 export interface PageCacheOptions {
   /** The cache key of a request, or null to render it. */
   keyOf(req: { method: string; path: string; url: string; headers: Record<string, string | string[] | undefined> }): Promise<string | null>;
   /** Entries kept (least recently used go first). */
   maxEntries?: number;
-  /** Total bytes kept. */
+  /** Total bytes kept (all codings of every entry). */
   maxBytes?: number;
   /** An entry is rendered again after this long even if no write was seen (writes by other processes). */
   ttlMs?: number;
@@ -20,15 +27,37 @@ export interface PageCacheOptions {
 
 interface Entry {
   etag: string;
-  /** The CSP nonce the stored page was rendered with; each answer gets the request's own instead. */
-  nonce: string;
   headers: [string, string][];
-  body: Buffer;
+  /** The `script-src` sources that allow this body's inline scripts: one SHA-256 hash each. */
+  scriptHashes: string;
+  identity: Buffer;
+  /** The compressed bodies once made; `encoding` is their promise meanwhile (null: failed). */
+  encoded: EncodedBodies | null;
+  encoding: Promise<EncodedBodies | null>;
   storedAt: number;
+  bytes: number;
 }
 
 /** Headers a cached answer repeats; per-request ones (cookies, ids, lengths, encodings) are not kept. */
 const KEPT_HEADERS = new Set(["content-type", "link", "content-language", "vary"]);
+/**
+ * What a cached page's content depends on besides its URL: the language comes from
+ * Accept-Language or the language cookie, and a session cookie means it is not served from here.
+ */
+const VARY = ["Accept-Encoding", "Accept-Language", "Cookie"];
+
+/** The body without the nonce it was rendered with, and the hashes of its inline scripts. */
+export function neutralisePage(html: string, nonce: string): { html: string; scriptHashes: string } {
+  const body = nonce ? html.replaceAll(` nonce="${nonce}"`, "") : html;
+  const hashes = new Set<string>();
+  // A script element's text is raw text (no character references), so the bytes between its
+  // tags are what the browser hashes (CSP Level 3, "Does element match source list").
+  for (const m of body.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+    if (/\bsrc\s*=/i.test(m[1]) || m[2] === "") continue;
+    hashes.add(`'sha256-${crypto.createHash("sha256").update(m[2], "utf8").digest("base64")}'`);
+  }
+  return { html: body, scriptHashes: [...hashes].join(" ") };
+}
 
 export function pageCache(opts: PageCacheOptions): RequestHandler {
   const maxEntries = opts.maxEntries ?? 500;
@@ -41,28 +70,58 @@ export function pageCache(opts: PageCacheOptions): RequestHandler {
     for (const [key, e] of entries) {
       if (entries.size <= maxEntries && bytes <= maxBytes) break;
       entries.delete(key);
-      bytes -= e.body.length;
+      bytes -= e.bytes;
     }
   };
-  const send = (res: Response, e: Entry, method: string, ifNoneMatch: string | undefined) => {
+  const store = (key: string, e: Omit<Entry, "encoded" | "encoding" | "bytes">, previous: Entry | undefined) => {
+    // The same page again (an entry re-rendered after its time-to-live): its codings are reused.
+    const same = previous && previous.encoded && previous.identity.equals(e.identity) ? previous.encoded : null;
+    const entry: Entry = { ...e, encoded: same, encoding: Promise.resolve(same), bytes: e.identity.length };
+    if (!same) {
+      entry.encoding = encodeBodies(e.identity).then(
+        (done) => {
+          entry.encoded = done;
+          if (entries.get(key) === entry) {
+            entry.bytes += done.br.length + done.gzip.length;
+            bytes += done.br.length + done.gzip.length;
+            evict();
+          }
+          return done;
+        },
+        () => null,
+      );
+    } else entry.bytes += same.br.length + same.gzip.length;
+    if (previous) bytes -= previous.bytes;
+    entries.delete(key);
+    entries.set(key, entry);
+    bytes += entry.bytes;
+    evict();
+  };
+
+  const send = async (res: Response, e: Entry, method: string, ifNoneMatch: string | undefined, acceptEncoding: string | string[] | undefined) => {
     res.setHeader("ETag", e.etag);
     res.setHeader("Cache-Control", "private, no-cache");
     res.setHeader("X-Page-Cache", "hit");
+    res.setHeader("Vary", addVary(e.headers.find(([k]) => k === "vary")?.[1], ...VARY));
     if (ifNoneMatch === e.etag) {
       // A 304's headers replace the stored ones in the browser's cache (RFC 9111 §4.3.4), but the
-      // body it keeps is the copy it already has, whose scripts carry that copy's nonce: a policy
-      // with this request's new nonce would block every script of the page (a revisited
-      // /leaderboard lost its JavaScript). Without the header the stored, matching one stays.
+      // body it keeps is the copy it already has: the policy it keeps is the one that allows that
+      // copy's scripts, so none is sent (a revisited /leaderboard once lost its JavaScript).
       res.removeHeader("Content-Security-Policy");
       return void res.status(304).end();
     }
-    for (const [k, v] of e.headers) res.setHeader(k, v);
+    for (const [k, v] of e.headers) if (k !== "vary") res.setHeader(k, v);
+    // The stored body is the same for everyone: its scripts are allowed by hash, not by this
+    // answer's nonce (server/securityHeaders.ts set the header with one).
+    const csp = res.getHeader("Content-Security-Policy");
+    if (typeof csp === "string") res.setHeader("Content-Security-Policy", csp.replace(/'nonce-[^']*'/, e.scriptHashes || "'none'"));
+    const coding = chooseEncoding(acceptEncoding);
+    const encoded = coding === "identity" ? null : (e.encoded ?? (await e.encoding));
+    const body = encoded && coding !== "identity" ? encoded[coding] : e.identity;
+    if (encoded && coding !== "identity") res.setHeader("Content-Encoding", coding);
+    res.setHeader("Content-Length", String(body.length));
     res.status(200);
-    if (method === "HEAD") return void res.end();
-    // A nonce must not repeat across answers: the stored page's is swapped for this response's
-    // (server/securityHeaders.ts set it and the matching header).
-    const nonce = typeof res.locals.cspNonce === "string" ? res.locals.cspNonce : "";
-    res.end(e.nonce && nonce ? Buffer.from(e.body.toString("utf8").replaceAll(`nonce="${e.nonce}"`, `nonce="${nonce}"`)) : e.body);
+    res.end(method === "HEAD" ? undefined : body);
   };
 
   return (req, res, next) => {
@@ -76,10 +135,10 @@ export function pageCache(opts: PageCacheOptions): RequestHandler {
           // Most recently used last, so eviction takes the oldest first.
           entries.delete(key);
           entries.set(key, hit);
-          return send(res, hit, req.method, ifNoneMatch);
+          return send(res, hit, req.method, ifNoneMatch, req.headers["accept-encoding"]);
         }
         const etag = `W/"${crypto.createHash("sha256").update(key).digest("base64url").slice(0, 27)}"`;
-        if (ifNoneMatch === etag && hit) return send(res, hit, req.method, ifNoneMatch);
+        if (ifNoneMatch === etag && hit) return send(res, hit, req.method, ifNoneMatch, req.headers["accept-encoding"]);
         // Render, keep a copy of what goes out, store it when it is a complete 200 without cookies.
         const chunks: Buffer[] = [];
         const write = res.write.bind(res) as (...a: unknown[]) => boolean;
@@ -96,20 +155,18 @@ export function pageCache(opts: PageCacheOptions): RequestHandler {
           take(chunk, encoding);
           const cacheable = res.statusCode === 200 && !res.getHeader("set-cookie") && req.method === "GET";
           if (cacheable) {
-            const body = Buffer.concat(chunks);
+            const nonce = typeof res.locals.cspNonce === "string" ? res.locals.cspNonce : "";
+            const page = neutralisePage(Buffer.concat(chunks).toString("utf8"), nonce);
             const headers: [string, string][] = [];
             for (const [k, v] of Object.entries(res.getHeaders())) if (KEPT_HEADERS.has(k) && v !== undefined) headers.push([k, String(v)]);
-            const old = entries.get(key);
-            if (old) bytes -= old.body.length;
-            entries.set(key, { etag, nonce: typeof res.locals.cspNonce === "string" ? res.locals.cspNonce : "", headers, body, storedAt: Date.now() });
-            bytes += body.length;
-            evict();
+            store(key, { etag, headers, scriptHashes: page.scriptHashes, identity: Buffer.from(page.html, "utf8"), storedAt: Date.now() }, entries.get(key));
           }
           return end(chunk, encoding, cb);
         }) as Response["end"];
         res.setHeader("ETag", etag);
         res.setHeader("Cache-Control", "private, no-cache");
         res.setHeader("X-Page-Cache", "miss");
+        res.setHeader("Vary", addVary(res.getHeader("Vary"), ...VARY));
         next();
       })
       .catch(next);

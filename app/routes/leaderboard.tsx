@@ -1,34 +1,43 @@
 // LEADERBOARD (public, server-rendered): every suite's board — overall, MoRF-only and
 // LeRF-only — 8 rows a page, each table paged by its own query parameter.
+// Nothing on this page is personal but the top bar (app/root.tsx): the boards are one shared
+// fragment and the rest of the loader's data is shared too, both kept per content version,
+// language and query (app/.server/fragments.server.tsx), so a signed-in researcher's request
+// renders only the top bar and the small interactive parts; the plots are lazy SVG images of
+// their own (app/routes/leaderboard_.plots.$plot.ts; docs/performance.md "Plots", "Fragments").
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import metarankHref from "~/styles/metarank.css?url";
-import reactVisCss from "react-vis/dist/style.css?url";
-import { chooseSuite, listSuites, pageParam, paginate, suiteBoards } from "~/.server/board.server.ts";
-import { RankTable, useHrefWith } from "~/components/RankTable.tsx";
+import { chooseSuite, listSuites, pageParam, paginate, suiteBoards, type SuiteSummary } from "~/.server/board.server.ts";
+import { RankTable, useHrefWith, type PageInfo, type RankTableRow } from "~/components/RankTable.tsx";
 import { HEATMAP_METHODS, suiteInconsistency } from "~/.server/inconsistency.server.ts";
 import { Inconsistency } from "~/components/Inconsistency.tsx";
 import { taskCurves } from "~/.server/curves.server.ts";
-import { MethodCurves } from "~/components/MethodCurves.tsx";
+import { MethodCurves, summariseCurves } from "~/components/MethodCurves.tsx";
 import { TaskModels } from "~/components/TaskModels.tsx";
+import { SharedHtml } from "~/components/SharedHtml.tsx";
 import { Trans, useTranslation } from "react-i18next";
 import { i18nServer, requestLanguage } from "~/.server/i18n.server.ts";
+import { fragmentKey, sharedData, sharedFragment } from "~/.server/fragments.server.tsx";
+import { publicContentVersion } from "~/.server/publicPages.server.ts";
 
 export const handle = { i18n: ["common", "board"] };
 
-// react-vis's own stylesheet: without it its line series are filled black (app/components/MethodCurves.tsx).
-export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: metarankHref },
-  { rel: "stylesheet", href: reactVisCss },
-];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: metarankHref }];
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.title ?? "Leaderboard"} — Meta-Rank` }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const url = new URL(request.url);
+interface BoardsOfSuite {
+  suites: { id: string; name: string; methods: number }[];
+  suite: SuiteSummary;
+  boards: { overall: PageInfo<RankTableRow>; morf: PageInfo<RankTableRow>; lerf: PageInfo<RankTableRow> };
+}
+
+/** Everything the page shows for this query and language (the same for every viewer). */
+async function loadBoardPage(request: Request, url: URL) {
   const suites = await listSuites(await requestLanguage(request));
   const suite = chooseSuite(suites, url.searchParams.get("suite"));
   const title = (await i18nServer.getFixedT(request, "board"))("title");
-  if (!suite) return { title, suites: [], suite: null, boards: null, inconsistency: null, curves: null };
+  if (!suite) return { title, body: null, inconsistency: null, curves: null, curvesTotal: 0 };
   // The curves' task: the one asked for if the suite has it, else its first.
   const asked = url.searchParams.get("curvesTask");
   const curvesTask = asked && suite.tasks.includes(asked) ? asked : suite.tasks[0];
@@ -37,8 +46,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     suiteInconsistency(suite),
     curvesTask ? taskCurves(suite, curvesTask) : null,
   ]);
-  return {
-    title,
+  const body: BoardsOfSuite = {
     suites: suites.map((s) => ({ id: s.id, name: s.name, methods: s.methods })),
     suite,
     boards: {
@@ -46,28 +54,44 @@ export async function loader({ request }: LoaderFunctionArgs) {
       morf: paginate(morf, pageParam(url, "morfPage")),
       lerf: paginate(lerf, pageParam(url, "lerfPage")),
     },
-    inconsistency: inconsistency ? { ...inconsistency, limit: HEATMAP_METHODS } : null,
-    curves: curves && curves.methods.length > 0 ? curves : null,
+  };
+  return {
+    title,
+    body,
+    // The page needs the matrices' sizes and the spread table; the matrices are images.
+    inconsistency: inconsistency
+      ? { cases: inconsistency.cases.length, methods: inconsistency.methods.length, meanTau: inconsistency.agreement.meanTau, spread: inconsistency.spread }
+      : null,
+    curves: curves && curves.methods.length > 0 ? summariseCurves(curves) : null,
+    curvesTotal: curves?.methods.length ?? 0,
   };
 }
 
-export default function Leaderboard() {
-  const { suites, suite, boards, inconsistency, curves } = useLoaderData<typeof loader>();
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const lng = await requestLanguage(request);
+  // Read before the data: a write meanwhile makes the next request load again, never this one's keep stale data.
+  const version = publicContentVersion();
+  const page = await sharedData(fragmentKey("leaderboard-data", lng, url.search), () => loadBoardPage(request, url));
+  const { title, body, inconsistency, curves, curvesTotal } = page;
+  if (!body) return { title, suiteId: null, tasks: [], version, board: null, inconsistency: null, limit: HEATMAP_METHODS, curves: null, curvesTotal: 0 };
+  const board = await sharedFragment(request, context, {
+    name: "leaderboard",
+    lng,
+    inputs: url.search,
+    url: url.pathname + url.search,
+    render: async () => <BoardBody {...body} />,
+  });
+  return { title, suiteId: body.suite.id, tasks: body.suite.tasks, version, board, inconsistency, limit: HEATMAP_METHODS, curves, curvesTotal };
+}
+
+/** The boards: the shared fragment of the page (rendered once, static HTML; links work without JavaScript). */
+function BoardBody({ suites, suite, boards }: BoardsOfSuite) {
   const hrefWith = useHrefWith();
   const { t } = useTranslation("board");
-  if (!suite || !boards) {
-    return (
-      <section className="card">
-        <h1>{t("title")}</h1>
-        <p>
-          <Trans t={t} i18nKey="noSuite" components={{ c: <code /> }} />
-        </p>
-      </section>
-    );
-  }
   const empty = boards.overall.total === 0;
   return (
-    <section className="card">
+    <>
       <h1>{t("title")}</h1>
       {suites.length > 1 ? (
         <nav className="tabs" aria-label={t("suites")}>
@@ -137,8 +161,28 @@ export default function Leaderboard() {
       <p className="muted">
         {t("sideBoards")} <Link to={hrefWith({ page: null, morfPage: null, lerfPage: null })}>{t("firstPages")}</Link>
       </p>
-      {inconsistency ? <Inconsistency data={inconsistency} suiteId={suite.id} limit={inconsistency.limit} /> : null}
-      {curves ? <MethodCurves data={curves} suiteId={suite.id} tasks={suite.tasks} /> : null}
+    </>
+  );
+}
+
+export default function Leaderboard() {
+  const { suiteId, tasks, version, board, inconsistency, limit, curves, curvesTotal } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("board");
+  if (!suiteId || !board) {
+    return (
+      <section className="card">
+        <h1>{t("title")}</h1>
+        <p>
+          <Trans t={t} i18nKey="noSuite" components={{ c: <code /> }} />
+        </p>
+      </section>
+    );
+  }
+  return (
+    <section className="card">
+      <SharedHtml fragment={board} className="shared-fragment" />
+      {inconsistency ? <Inconsistency data={inconsistency} suiteId={suiteId} limit={limit} version={version} /> : null}
+      {curves ? <MethodCurves data={curves} total={curvesTotal} suiteId={suiteId} tasks={tasks} version={version} /> : null}
     </section>
   );
 }

@@ -78,8 +78,15 @@ describe(`inconsistency views on ${process.env.TEST_DB}`, () => {
     const html = await c.html(`/leaderboard?suite=metarank-local&curvesTask=${task}`);
     const charts = html.match(/data-testid="curve-chart"/g) ?? [];
     expect(charts).toHaveLength(METHODS);
-    // Two shaded areas and two lines per chart, drawn on the server.
-    expect((html.match(/rv-xy-plot__series--line/g) ?? []).length).toBeGreaterThanOrEqual(2 * METHODS);
+    // Each chart is an SVG of its own (app/routes/leaderboard_.plots.$plot.ts), lazy, with its
+    // numbers in the alt text; two shaded areas and two lines, drawn on the server by react-vis.
+    const images = [...html.matchAll(/<img src="(\/leaderboard\/plots\/curve\.svg\?[^"]+)"[^>]*loading="lazy"[^>]*alt="([^"]+)"/g)];
+    expect(images).toHaveLength(METHODS);
+    expect(images[0][2]).toMatch(/MoRF area \d\.\d{3}, LeRF area \d\.\d{3}/);
+    const svg = await c.get(images[0][1].replaceAll("&amp;", "&"));
+    expect(svg.headers.get("content-type")).toMatch(/^image\/svg\+xml/);
+    expect(svg.headers.get("etag")).toMatch(/^W\//);
+    expect(((await svg.text()).match(/rv-xy-plot__series--line/g) ?? []).length).toBeGreaterThanOrEqual(2);
     expect(html).toMatch(new RegExp(`<option value="${task}" selected=""`));
     const json = await (await c.get(`/leaderboard/inconsistency?suite=metarank-local&table=curves&task=${task}&format=json`)).json();
     expect(json.task).toBe(task);
