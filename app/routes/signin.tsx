@@ -160,10 +160,13 @@ function useCaptchaWork(captcha: IssuedCaptcha) {
   useEffect(() => {
     const ctrl = new AbortController();
     if (input.current) input.current.value = "";
-    found.current = solveWork(captcha.work, ctrl.signal).then((n) => {
-      if (n !== null && !ctrl.signal.aborted && input.current) input.current.value = String(n);
-      return n;
-    });
+    found.current = solveWork(captcha.work, ctrl.signal)
+      .then((n) => {
+        if (n !== null && !ctrl.signal.aborted && input.current) input.current.value = String(n);
+        return n;
+      })
+      // A browser whose WebCrypto refuses PBKDF2 sends the form as one without JavaScript would.
+      .catch(() => null);
     return () => ctrl.abort();
   }, [captcha.id, captcha.work]);
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
