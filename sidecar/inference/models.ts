@@ -83,36 +83,40 @@ function onnxOf(net: ZooNet, importedDir: string): Uint8Array | null {
   return fs.existsSync(file) ? fs.readFileSync(file) : null;
 }
 
+/**
+ * Attaches the native runtime to a loaded network (net.native). Gradient methods use it where the
+ * gradient graph covers the model's operators (net.nativeGradients says why not otherwise); a
+ * model the native runtime cannot load at all stays on tfjs, and the log says why.
+ */
+export async function attachNative(net: ZooNet, importedDir = importedModelDir(), threads?: number): Promise<ZooNet> {
+  const onnx = onnxOf(net, importedDir);
+  if (!onnx) return net;
+  try {
+    const m = net.manifest;
+    const graph = isImportedManifest(m) ? m.graph : null;
+    net.native = await NativeModel.load(net.id, onnx, {
+      inputShape: net.inputShape,
+      normalize: graph?.normalize ?? null,
+      stripSoftmax: graph?.strippedSoftmax ?? false,
+      threads,
+    });
+    net.nativeGradients = await net.native.gradientSupport();
+    if (net.nativeGradients !== true) logger.warn({ model: net.id, reason: net.nativeGradients }, "gradient methods stay on tfjs for this model");
+  } catch (err) {
+    logger.warn({ model: net.id, err: (err as Error).message }, "model served by tfjs: the native runtime could not load it");
+  }
+  return net;
+}
+
 const nativeLoads = new Map<string, Promise<ZooNet>>();
 
-/**
- * The network with its native runtime attached (net.native), loaded once per worker. Gradient
- * methods use it where the gradient graph covers the model's operators (net.nativeGradients says
- * why not otherwise); a model the native runtime cannot load at all is served by tfjs and logged.
- */
+/** The network with its native runtime attached (attachNative), loaded once per worker. */
 export function getServedNet(id: string, dir = checkpointDir(), importedDir = importedModelDir()): Promise<ZooNet> {
   const net = getNet(id, dir, importedDir);
   if (!nativeEngineOn()) return Promise.resolve(net);
   let p = nativeLoads.get(id);
   if (!p) {
-    p = (async () => {
-      const onnx = onnxOf(net, importedDir);
-      if (!onnx) return net;
-      try {
-        const m = net.manifest;
-        const graph = isImportedManifest(m) ? m.graph : null;
-        net.native = await NativeModel.load(id, onnx, {
-          inputShape: net.inputShape,
-          normalize: graph?.normalize ?? null,
-          stripSoftmax: graph?.strippedSoftmax ?? false,
-        });
-        net.nativeGradients = await net.native.gradientSupport();
-        if (net.nativeGradients !== true) logger.warn({ model: id, reason: net.nativeGradients }, "gradient methods stay on tfjs for this model");
-      } catch (err) {
-        logger.warn({ model: id, err: (err as Error).message }, "model served by tfjs: the native runtime could not load it");
-      }
-      return net;
-    })();
+    p = attachNative(net, importedDir);
     nativeLoads.set(id, p);
   }
   return p;

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, it, expect, beforeAll } from "vitest";
-import { initBackend } from "../../sidecar/inference/runtime/backend.ts";
+import { initEvaluationBackend, serveTaskNet } from "../../sidecar/inference/evaluation/backend.ts";
 import { getAlgorithm } from "../../sidecar/inference/attribution/index.ts";
 import { evaluateIndices } from "../../sidecar/inference/evaluation/engine.ts";
 import { accuracyCell, fractionCell } from "../../sidecar/inference/evaluation/resultFiles.ts";
@@ -76,7 +76,7 @@ describe.each(["metarank-local", "metarank-local-v1"])("committed baseline of %s
 
   describe("re-running a slice", () => {
     beforeAll(async () => {
-      await initBackend(evaluation.backend as "wasm");
+      await initEvaluationBackend(evaluation.backend);
     });
 
     // One cheap method on the first and the last task (one Fashion-MNIST and one scene
@@ -94,7 +94,9 @@ describe.each(["metarank-local", "metarank-local-v1"])("committed baseline of %s
         rec.checkpoints[task],
       );
       const committed = rec.tasks[task];
-      const { net, split } = await loadTask(task, evaluation.images, pinned);
+      const { net: loaded, split } = await loadTask(task, evaluation.images, pinned);
+      // On the "onnxruntime" backend the net runs natively, as the committed run's did.
+      const net = await serveTaskNet(loaded, evaluation.backend, 1);
       const results = await evaluateIndices(net, getAlgorithm(algorithm), m.params, suite.settings, split, [0, 1, 2, 3]);
       expect(results.map((r) => r.morf.join(""))).toEqual(committed.morf.slice(0, 4));
       expect(results.map((r) => r.lerf.join(""))).toEqual(committed.lerf.slice(0, 4));

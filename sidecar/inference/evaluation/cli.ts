@@ -31,7 +31,8 @@ options:
   --limit N        evaluate only the first N images of each task's evaluation split
   --task T         only this task (repeat or comma-separate for several)
   --workers N      worker threads (default 2)
-  --backend B      tensor backend: auto, wasm, cpu, tensorflow (default TENSOR_BACKEND or auto)
+  --backend B      tensor backend: onnxruntime (forward and gradient passes native, docs/engine.md), or a tfjs
+                   backend: auto, wasm, cpu, tensorflow (default: the suite's, else TENSOR_BACKEND or auto)
   --method-module F  your own method: a module whose default export (or export "attribute") has the
                    registry's signature (net, input, target, params) => { attribution }; writes maps.zip too
   --all-methods    every baseline method listed in the suite's "evaluation" block

@@ -91,9 +91,24 @@ export function maskedBatch(image: Float32Array, orders: Record<Protocol, Int32A
   return buf;
 }
 
-/** Top-1 class of every row of an NHWC batch. */
-export function predict(net: Net, batch: Float32Array, rows: number): Int32Array {
+/**
+ * Top-1 class of every row of an NHWC batch: on onnxruntime where the net is served natively
+ * (the "onnxruntime" evaluation backend attaches net.native), else on tfjs. Ties go to the first
+ * maximum either way, as PyTorch's and tfjs's argmax do.
+ */
+export async function predict(net: Net, batch: Float32Array, rows: number): Promise<Int32Array> {
   const [h, w, c] = net.inputShape;
+  if (net.native) {
+    const logits = await net.native.logits(batch, rows);
+    const classes = logits.length / rows;
+    const top = new Int32Array(rows);
+    for (let r = 0; r < rows; r++) {
+      let best = 0;
+      for (let k = 1; k < classes; k++) if (logits[r * classes + k] > logits[r * classes + best]) best = k;
+      top[r] = best;
+    }
+    return top;
+  }
   return tf.tidy(() => {
     const x = tf.tensor4d(batch, [rows, h, w, c]);
     return tf.argMax(net.forward(x), 1).dataSync() as Int32Array;
@@ -129,14 +144,22 @@ export async function computeMap(
  * the masked batch. Whether the map came from a registry method, a method module or a
  * researcher's upload, the same map gives the same outcome.
  */
-export function evaluateMap(net: Net, prep: Prepared, index: number, image: Float32Array, label: number, map: Float32Array, mask?: Uint8Array): ImageResult {
+export async function evaluateMap(
+  net: Net,
+  prep: Prepared,
+  index: number,
+  image: Float32Array,
+  label: number,
+  map: Float32Array,
+  mask?: Uint8Array,
+): Promise<ImageResult> {
   if (map.length !== prep.mapGrid.height * prep.mapGrid.width) {
     throw new RangeError(`pixel map of image ${index} has ${map.length} values, expected ${prep.mapGrid.height}×${prep.mapGrid.width}`);
   }
   const importance = patchImportance(map, prep.mapGrid);
   const orders = { morf: orderPatches(importance, "morf"), lerf: orderPatches(importance, "lerf") };
   const G = prep.counts.length;
-  const preds = predict(net, maskedBatch(image, orders, prep), 2 * G);
+  const preds = await predict(net, maskedBatch(image, orders, prep), 2 * G);
   const hit = (row: number) => (preds[row] === label ? 1 : 0);
   const result: ImageResult = {
     index,
@@ -239,7 +262,7 @@ export async function evaluateIndicesWithMaps(
     const image = split.images.subarray(i * n, (i + 1) * n);
     const label = split.labels[i];
     const map = source.kind === "method" ? await computeMap(net, source.algorithm, source.params, prep, image, label) : source.map(i);
-    const result = evaluateMap(net, prep, i, image, label, map, split.masks?.subarray(i * h * w, (i + 1) * h * w));
+    const result = await evaluateMap(net, prep, i, image, label, map, split.masks?.subarray(i * h * w, (i + 1) * h * w));
     out.push({ result, map });
     opts.onImage?.(result);
   }

@@ -10,11 +10,18 @@
 //    pool serves the next run (the service makes one pool per run and closes it afterwards).
 //  - A thread that dies (crash, out of memory) fails only the run whose image it was computing;
 //    piscina starts a replacement.
+//  - On the "onnxruntime" backend a thread must not be terminated while onnxruntime runs for it
+//    (that aborts the process, engine/nativeGuard.ts): a cancelled run first asks its images to
+//    stop and waits until no native run is in flight, then terminates the threads still busy.
 import { Piscina } from "piscina";
+import { newJobFlags, requestStop } from "../../engine/nativeGuard.ts";
+import { threadsPerSession } from "../../engine/runtime.ts";
 import { EvaluationCancelled, type EvaluationSettings, type ImageResult, type Progress } from "./engine.ts";
 
 export interface WorkerData {
   backend: string;
+  /** onnxruntime intra-op threads per session: the cores shared among the pool's threads. */
+  threads: number;
   /** URL of a module exporting loadTask (tasks.ts, or a test fixture). */
   loaderModule: string;
 }
@@ -36,6 +43,8 @@ export interface EvalRequest {
   methodModule?: string;
   /** Send the pixel map back with the result (the CLI writes a method module's maps to maps.zip). */
   returnMap?: boolean;
+  /** The run's stop flags (engine/nativeGuard.ts). */
+  flags?: SharedArrayBuffer;
 }
 
 /** Every image is answered, with its result or the error's message (a thrown error loses its class across threads). */
@@ -75,6 +84,8 @@ export interface PoolOptions {
   loaderModule?: string;
 }
 
+/** How long a stopped run's threads may take to answer before they are terminated. */
+const STOP_GRACE_MS = 250;
 const WORKER_FILE = new URL("./workerEntry.mjs", import.meta.url).pathname;
 const DEFAULT_LOADER = new URL("./tasks.ts", import.meta.url).href;
 
@@ -89,7 +100,11 @@ export class EvaluationPool {
   constructor(opts: PoolOptions) {
     if (!Number.isInteger(opts.workers) || opts.workers < 1) throw new RangeError(`workers must be a whole number ≥ 1 (got ${opts.workers})`);
     this.size = opts.workers;
-    const data: WorkerData = { backend: opts.backend ?? process.env.TENSOR_BACKEND ?? "auto", loaderModule: opts.loaderModule ?? DEFAULT_LOADER };
+    const data: WorkerData = {
+      backend: opts.backend ?? process.env.TENSOR_BACKEND ?? "auto",
+      threads: threadsPerSession(this.size),
+      loaderModule: opts.loaderModule ?? DEFAULT_LOADER,
+    };
     this.piscina = new Piscina({
       filename: WORKER_FILE,
       minThreads: this.size,
@@ -130,6 +145,22 @@ export class EvaluationPool {
     // others are then dropped or stopped instead of computed for nothing).
     const failed = new AbortController();
     const signal = opts.signal ? AbortSignal.any([opts.signal, failed.signal]) : failed.signal;
+    // What piscina sees: aborted (terminating busy threads) once no native run is in flight. A
+    // thread whose native run was refused answers by itself within a batch; it is given
+    // STOP_GRACE_MS to do so and keep its loaded tasks, since a replacement loads them again.
+    const flags = newJobFlags();
+    const stop = new AbortController();
+    let busy = 0;
+    signal.addEventListener(
+      "abort",
+      () =>
+        void requestStop(flags).then(async () => {
+          const until = Date.now() + STOP_GRACE_MS;
+          while (busy > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+          stop.abort();
+        }),
+      { once: true },
+    );
     let next = 0;
     let firstError: Error | null = null;
     // `size` feeders, each taking the next image when its previous one is done: at most `size`
@@ -139,13 +170,26 @@ export class EvaluationPool {
         const index = indices[next++];
         let reply: WorkerReply;
         try {
-          const req: EvalRequest = { taskId: job.taskId, images: job.images, index, algorithm: job.algorithm, params: job.params, settings: job.settings };
+          const req: EvalRequest = {
+            taskId: job.taskId,
+            images: job.images,
+            index,
+            algorithm: job.algorithm,
+            params: job.params,
+            settings: job.settings,
+            flags,
+          };
           // A copy of one map (slice, not subarray): the whole run's maps would be cloned otherwise.
           if (job.maps) req.map = job.maps.slice(index * perMap, (index + 1) * perMap);
           if (job.methodModule) req.methodModule = job.methodModule;
           if (job.checkpoint) req.checkpoint = job.checkpoint;
           if (job.returnMaps) req.returnMap = true;
-          reply = await this.piscina.run(req, { signal });
+          busy++;
+          try {
+            reply = await this.piscina.run(req, { signal: stop.signal });
+          } finally {
+            busy--;
+          }
         } catch (err) {
           if (!signal.aborted) {
             firstError ??= new Error(`an evaluation thread stopped while evaluating image ${index} (${(err as Error)?.message ?? String(err)})`);

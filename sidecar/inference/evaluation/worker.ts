@@ -4,10 +4,11 @@
 // is answered, with its result or the error's message; an error never ends the thread.
 import { workerData } from "node:worker_threads";
 import { getAlgorithm } from "../attribution/index.ts";
-import { initBackend, type BackendChoice } from "../runtime/backend.ts";
+import { setJobFlags } from "../../engine/nativeGuard.ts";
 import type { AttributionAlgorithm } from "../attribution/types.ts";
 import { evaluateIndicesWithMaps, type MapSource } from "./engine.ts";
 import { loadMethodModule } from "./methodModule.ts";
+import { initEvaluationBackend, serveTaskNet } from "./backend.ts";
 import type { EvalRequest, WorkerData, WorkerReply } from "./pool.ts";
 import type { LoadedTask, TaskLoaderModule } from "./tasks.ts";
 
@@ -17,14 +18,16 @@ let loader: Promise<TaskLoaderModule> | null = null;
 /** Method modules by URL, imported once per thread. */
 const modules = new Map<string, Promise<AttributionAlgorithm>>();
 // Awaited before the module resolves, so piscina hands this thread no image before its runtime is up.
-await initBackend(data.backend as BackendChoice);
+await initEvaluationBackend(data.backend);
 
 function task(id: string, images: number, checkpoint?: string): Promise<LoadedTask> {
   const key = `${id}#${images}#${checkpoint ?? ""}`;
   let t = tasks.get(key);
   if (!t) {
     loader ??= import(data.loaderModule) as Promise<TaskLoaderModule>;
-    t = loader.then((m) => m.loadTask(id, images, checkpoint));
+    t = loader
+      .then((m) => m.loadTask(id, images, checkpoint))
+      .then(async (loaded) => ({ ...loaded, net: await serveTaskNet(loaded.net, data.backend, data.threads) }));
     // A failed load is not kept: the next image tries again (and says why again).
     t.catch(() => tasks.delete(key));
     tasks.set(key, t);
@@ -53,6 +56,8 @@ async function source(req: EvalRequest): Promise<MapSource> {
 }
 
 export default async function evaluateImage(req: EvalRequest): Promise<WorkerReply> {
+  // The run's stop flags: the pool stops a native run between batches, never in the middle of one.
+  setJobFlags(req.flags);
   try {
     const { net, split } = await task(req.taskId, req.images, req.checkpoint);
     const [{ result, map }] = await evaluateIndicesWithMaps(net, await source(req), req.settings, split, [req.index]);
