@@ -14,7 +14,7 @@ import os from "node:os";
 import type { ProcessGroup } from "./appEntry.ts";
 
 /** WEB_PROCESSES, else one per core; one under Vite's dev server (it would run once per process). */
-export function webProcessCount(env: NodeJS.ProcessEnv = process.env): number {
+export function webProcessCount(env: Record<string, string | undefined> = process.env): number {
   const raw = env.WEB_PROCESSES?.trim();
   if (raw) {
     const n = Number(raw);
