@@ -54,6 +54,10 @@ export async function createApp(group?: ProcessGroup) {
     integration = integrationOf(build);
   }
   const { logger } = await integration.startRuntime(group);
+  // A built app's stack traces go without source maps (docs/performance.md "Source maps"):
+  // Sequelize reads a new Error's stack on every SQLite query, and with the maps tsx turns on,
+  // each read parsed them again, a large share of a signed-in page's time.
+  if (!useVite) process.setSourceMapsEnabled(false);
 
   // One log line per request: method, path (no query string: it may carry tokens), status, ms, id.
   app.use((req: Req, res, next) => {
