@@ -2,19 +2,20 @@
 // The catalogue and the pool are a few generated 32-pixel images (main thread, milliseconds);
 // TCAV trains CAVs and back-propagates, so it runs on the sidecar's worker pool with a time limit
 // and the caller's cancellation, and its CAVs are cached on disk (store.ts) for the next request.
+// Each handler's failure status is the shared mapping's (sidecar/grpc/unary.ts), streams included.
 import * as grpc from "@grpc/grpc-js";
-import { grpcError, metarankV1 } from "../../proto/contract.ts";
+import { metarankV1 } from "../../proto/contract.ts";
 import type { ConceptsHandlers } from "../../proto/generated/metarank/v1/Concepts.ts";
 import type { ConceptModel } from "../../proto/generated/metarank/v1/ConceptModel.ts";
 import type { RunTcavReply } from "../../proto/generated/metarank/v1/RunTcavReply.ts";
 import type { RunTcavRequest__Output } from "../../proto/generated/metarank/v1/RunTcavRequest.ts";
 import { DTD_CATEGORIES, canGenerate, renderTextureImage } from "../data/textures.ts";
 import { encodePng } from "../data/png.ts";
-import { logger } from "../log.ts";
 import type { SidecarService } from "../services.ts";
+import { failureStatus, unaryHandlers, type ServiceNames } from "../grpc/unary.ts";
 import { InferenceInputError } from "../inference/errors.ts";
 import { listModels, type ModelInfo } from "../inference/models.ts";
-import { callSignal, poolRequestStatus, thePool } from "../inference/service.ts";
+import { callSignal, thePool } from "../inference/service.ts";
 import {
   CONCEPT_SOURCE,
   EXAMPLES_PER_SET,
@@ -45,13 +46,8 @@ function findModel(id: string): ModelInfo {
   return m;
 }
 
-function toStatus(err: unknown, what: string): grpc.ServiceError {
-  if (err instanceof InferenceInputError) return grpcError(grpc.status.INVALID_ARGUMENT, err.message);
-  const refused = poolRequestStatus(err);
-  if (refused) return refused;
-  logger.error({ err }, `${what} failed`);
-  return grpcError(grpc.status.INTERNAL, `${what} failed: ${(err as Error)?.message ?? String(err)}`);
-}
+const NAMES: ServiceNames = { service: "Concepts", what: "concepts", statuses: [[InferenceInputError, grpc.status.INVALID_ARGUMENT]] };
+const unary = unaryHandlers(NAMES);
 
 /** One TCAV request on the worker pool, for the unary and the streaming call alike. */
 async function runTcavRequest(req: RunTcavRequest__Output, signal: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<RunTcavReply> {
@@ -106,9 +102,9 @@ async function runTcavRequest(req: RunTcavRequest__Output, signal: AbortSignal, 
 
 export function conceptsHandlers(): ConceptsHandlers {
   return {
-    ConceptCatalogue(call, cb) {
+    ConceptCatalogue: unary("ConceptCatalogue", (call) => {
       const samples = Math.min(4, call.request.samples);
-      cb(null, {
+      return {
         concepts: DTD_CATEGORIES.map((name) => {
           const available = canGenerate(name);
           return {
@@ -124,28 +120,18 @@ export function conceptsHandlers(): ConceptsHandlers {
         examplesPerSet: EXAMPLES_PER_SET,
         randomSource: RANDOM_SOURCE,
         conceptSource: CONCEPT_SOURCE,
-      });
-    },
-    ConceptPool(call, cb) {
-      try {
-        const model = findModel(call.request.modelId);
-        const ds = heldOut(model.dataset);
-        const indices = poolIndices(ds, call.request.seed, Math.min(16, Math.max(1, call.request.count || 8)));
-        cb(null, {
-          model: conceptModel(model),
-          images: indices.map((index) => ({ index, png: pngOf(ds, index), label: ds.classNames[ds.labels[index]] ?? "" })),
-        });
-      } catch (err) {
-        cb(toStatus(err, "ConceptPool"));
-      }
-    },
-    async RunTcav(call, cb) {
-      try {
-        cb(null, await runTcavRequest(call.request, callSignal(call)));
-      } catch (err) {
-        cb(toStatus(err, "RunTcav"));
-      }
-    },
+      };
+    }),
+    ConceptPool: unary("ConceptPool", (call) => {
+      const model = findModel(call.request.modelId);
+      const ds = heldOut(model.dataset);
+      const indices = poolIndices(ds, call.request.seed, Math.min(16, Math.max(1, call.request.count || 8)));
+      return {
+        model: conceptModel(model),
+        images: indices.map((index) => ({ index, png: pngOf(ds, index), label: ds.classNames[ds.labels[index]] ?? "" })),
+      };
+    }),
+    RunTcav: unary("RunTcav", (call) => runTcavRequest(call.request, callSignal(call))),
     async RunTcavStream(call) {
       try {
         const reply = await runTcavRequest(call.request, callSignal(call), (done, total) => {
@@ -155,7 +141,7 @@ export function conceptsHandlers(): ConceptsHandlers {
         call.write({ result: reply });
         call.end();
       } catch (err) {
-        if (!call.cancelled) call.emit("error", toStatus(err, "RunTcavStream"));
+        if (!call.cancelled) call.emit("error", failureStatus(err, "RunTcavStream", NAMES));
       }
     },
   };

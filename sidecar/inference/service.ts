@@ -2,12 +2,12 @@
 // runs in the main thread from checkpoint manifests; Predict and Explain go to the
 // worker pool, started on the first such request so a sidecar that never explains
 // pays nothing for it. Bad input answers INVALID_ARGUMENT with the reason; a
-// request that fails in a worker never takes the pool down.
+// request that fails in a worker never takes the pool down. Each handler's log line and
+// failure status are the shared wrapper's (sidecar/grpc/unary.ts).
 import { createRequire } from "node:module";
-import * as grpc from "@grpc/grpc-js";
-import { grpcError, metarankV1 } from "../../proto/contract.ts";
-import { logger } from "../log.ts";
+import { metarankV1 } from "../../proto/contract.ts";
 import type { SidecarService } from "../services.ts";
+import { BadRequest, unaryHandlers } from "../grpc/unary.ts";
 import type { AlgorithmParam } from "../../proto/generated/metarank/v1/AlgorithmParam.ts";
 import type { ExplainReply } from "../../proto/generated/metarank/v1/ExplainReply.ts";
 import type { ExplainRequest__Output } from "../../proto/generated/metarank/v1/ExplainRequest.ts";
@@ -21,7 +21,11 @@ import type { ExplainResult } from "./explain.ts";
 import type { RawTensor } from "./imageInput.ts";
 import { boundsFromEnv, explainCost, overBudget, timeLimitMs, type Cost } from "./cost.ts";
 import { listModels } from "./models.ts";
-import { InferencePool, PoolRequestError, defaultWorkerCount, type PoolErrorKind } from "./pool.ts";
+import { InferencePool, defaultWorkerCount } from "./pool.ts";
+
+// The Question Answering service imports the pool refusals' statuses from here (sidecar/vqa/, not
+// moved with the rest: another change is open there); every other service imports sidecar/grpc/unary.ts.
+export { poolRequestStatus } from "../grpc/unary.ts";
 
 const PROTO = "metarank/v1/inference.proto" as const;
 
@@ -55,8 +59,6 @@ function paramToProto(p: ParamSpec): AlgorithmParam {
   if (p.max !== undefined) msg.max = p.max;
   return msg;
 }
-
-class BadRequest extends Error {}
 
 function imageOf(req: ExplainRequest__Output | PredictRequest__Output): { png: Uint8Array | null; tensor: RawTensor | null } {
   const png = req.imagePng && req.imagePng.length > 0 ? new Uint8Array(req.imagePng) : null;
@@ -122,71 +124,35 @@ export function callSignal(call: { on(event: "cancelled", fn: () => void): unkno
   return ctrl.signal;
 }
 
-/** Map a failure to the gRPC status a caller can act on; internal failures are logged, not detailed. */
-const POOL_STATUS: Partial<Record<PoolErrorKind, grpc.status>> = {
-  input: grpc.status.INVALID_ARGUMENT,
-  checkpoint: grpc.status.FAILED_PRECONDITION,
-  busy: grpc.status.RESOURCE_EXHAUSTED,
-  timeout: grpc.status.DEADLINE_EXCEEDED,
-  cancelled: grpc.status.CANCELLED,
-};
-
-/**
- * The gRPC status of a pool refusal (bad input, broken checkpoint, full queue, time limit,
- * cancelled), for every service that runs on thePool(); null for anything else (an internal error).
- */
-export function poolRequestStatus(err: unknown): grpc.ServiceError | null {
-  const code = err instanceof PoolRequestError ? POOL_STATUS[err.kind] : undefined;
-  return code === undefined ? null : grpcError(code, (err as Error).message);
-}
-
-function toStatus(err: unknown, rpc: string): grpc.ServiceError {
-  if (err instanceof BadRequest) return grpcError(grpc.status.INVALID_ARGUMENT, err.message);
-  const refused = poolRequestStatus(err);
-  if (refused) return refused;
-  logger.error({ err, rpc }, "inference request failed");
-  return grpcError(grpc.status.INTERNAL, `${rpc} failed: ${(err as Error)?.message ?? String(err)}`);
-}
+const unary = unaryHandlers({ service: "Inference", what: "inference" });
 
 export function inferenceHandlers(): InferenceHandlers {
   return {
-    ListModels(_call, cb) {
-      try {
-        const { models, problems } = listModels();
-        cb(null, { models, problems });
-      } catch (err) {
-        cb(toStatus(err, "ListModels"));
-      }
-    },
-    ListAlgorithms(_call, cb) {
-      cb(null, {
-        algorithms: Object.values(ALGORITHMS).map((a) => ({
-          name: a.name,
-          description: a.description,
-          hasBaseline: a.hasBaseline,
-          params: a.params.map(paramToProto),
-        })),
-      });
-    },
-    async Predict(call, cb) {
-      const t0 = performance.now();
-      try {
-        const bounds = boundsFromEnv();
-        const r = await thePool().predict(
+    ListModels: unary("ListModels", () => {
+      const { models, problems } = listModels();
+      return { models, problems };
+    }),
+    ListAlgorithms: unary("ListAlgorithms", () => ({
+      algorithms: Object.values(ALGORITHMS).map((a) => ({
+        name: a.name,
+        description: a.description,
+        hasBaseline: a.hasBaseline,
+        params: a.params.map(paramToProto),
+      })),
+    })),
+    Predict: unary(
+      "Predict",
+      (call) =>
+        thePool().predict(
           { modelId: String(call.request.modelId ?? ""), image: imageOf(call.request) },
-          { signal: callSignal(call), timeLimitMs: timeLimitMs({ evaluations: 1, drivers: [] }, bounds) },
-        );
-        logger.info({ rpc: "Predict", model: call.request.modelId, ms: Math.round(performance.now() - t0) }, "inference");
-        cb(null, r);
-      } catch (err) {
-        logger.info({ rpc: "Predict", model: call.request.modelId, error: (err as Error).message }, "inference");
-        cb(toStatus(err, "Predict"));
-      }
-    },
-    async Explain(call, cb) {
-      const t0 = performance.now();
-      const req = call.request;
-      try {
+          { signal: callSignal(call), timeLimitMs: timeLimitMs({ evaluations: 1, drivers: [] }, boundsFromEnv()) },
+        ),
+      (req) => ({ model: req.modelId }),
+    ),
+    Explain: unary(
+      "Explain",
+      async (call) => {
+        const req = call.request;
         const modelId = String(req.modelId ?? "");
         const algorithm = String(req.algorithm ?? "");
         const params = paramsOf(req);
@@ -201,47 +167,39 @@ export function inferenceHandlers(): InferenceHandlers {
           { modelId, algorithm, params, image: imageOf(req), target: targetOf(req) },
           { signal: callSignal(call), timeLimitMs: timeLimitMs(cost, bounds) },
         );
-        logger.info({ rpc: "Explain", model: req.modelId, algorithm: req.algorithm, ms: Math.round(performance.now() - t0) }, "inference");
-        cb(null, explainToProto(r));
-      } catch (err) {
-        logger.info({ rpc: "Explain", model: req.modelId, algorithm: req.algorithm, error: (err as Error).message }, "inference");
-        cb(toStatus(err, "Explain"));
-      }
-    },
-    async ReportGpu(_call, cb) {
-      try {
-        const stats = pool?.stats() ?? { workers: defaultWorkerCount(), busy: 0, queued: 0, backend: "not started", restarts: 0 };
-        const idle = Math.max(0, stats.workers - stats.busy);
-        const base = { workers: stats.workers, busyWorkers: stats.busy, queued: stats.queued, backend: stats.backend };
-        if (nativeGpuInstalled()) {
-          const sample = await sharedSampler().current();
-          const best = sample.noGpuReason ? null : bestGpu(sample.gpus);
-          if (best) {
-            cb(null, {
-              ...base,
-              gpuIndex: best.index,
-              device: `gpu ${best.index} (tensorflow, CUDA)`,
-              freeCompute: best.freeCompute,
-              maxCompute: Math.round(best.freeCompute),
-              cpuOnly: false,
-            });
-            return;
-          }
+        return explainToProto(r);
+      },
+      (req) => ({ model: req.modelId, algorithm: req.algorithm }),
+    ),
+    ReportGpu: unary("ReportGpu", async () => {
+      const stats = pool?.stats() ?? { workers: defaultWorkerCount(), busy: 0, queued: 0, backend: "not started", restarts: 0 };
+      const idle = Math.max(0, stats.workers - stats.busy);
+      const base = { workers: stats.workers, busyWorkers: stats.busy, queued: stats.queued, backend: stats.backend };
+      if (nativeGpuInstalled()) {
+        const sample = await sharedSampler().current();
+        const best = sample.noGpuReason ? null : bestGpu(sample.gpus);
+        if (best) {
+          return {
+            ...base,
+            gpuIndex: best.index,
+            device: `gpu ${best.index} (tensorflow, CUDA)`,
+            freeCompute: best.freeCompute,
+            maxCompute: Math.round(best.freeCompute),
+            cpuOnly: false,
+          };
         }
-        const backendName = stats.backend === "not started" ? "wasm" : stats.backend;
-        cb(null, {
-          ...base,
-          gpuIndex: -1,
-          device: `cpu (${backendName})`,
-          freeCompute: idle,
-          maxCompute: idle,
-          cpuOnly: true,
-          noGpuReason: "no GPU runtime on this host: tensors run on the CPU",
-        });
-      } catch (err) {
-        cb(toStatus(err, "ReportGpu"));
       }
-    },
+      const backendName = stats.backend === "not started" ? "wasm" : stats.backend;
+      return {
+        ...base,
+        gpuIndex: -1,
+        device: `cpu (${backendName})`,
+        freeCompute: idle,
+        maxCompute: idle,
+        cpuOnly: true,
+        noGpuReason: "no GPU runtime on this host: tensors run on the CPU",
+      };
+    }),
   };
 }
 

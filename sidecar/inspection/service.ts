@@ -1,15 +1,16 @@
 // gRPC service metarank.v1.Inspection (proto/metarank/v1/inspection.proto): crack detection on
 // inspection photos. Photos run on the sidecar's worker pool (thePool), so a large photo never
-// blocks heartbeats or other calls; DetectorInfo reports the committed held-out figures.
+// blocks heartbeats or other calls; DetectorInfo reports the committed held-out figures. Each
+// handler's failure status is the shared wrapper's (sidecar/grpc/unary.ts).
 import fs from "node:fs";
-import * as grpc from "@grpc/grpc-js";
-import { grpcError, metarankV1 } from "../../proto/contract.ts";
+import { metarankV1 } from "../../proto/contract.ts";
 import type { InspectionHandlers } from "../../proto/generated/metarank/v1/Inspection.ts";
 import type { DetectorInfoReply } from "../../proto/generated/metarank/v1/DetectorInfoReply.ts";
 import { CRACK_MM_PER_PIXEL } from "../data/cracks.ts";
 import { logger } from "../log.ts";
 import type { SidecarService } from "../services.ts";
-import { callSignal, poolRequestStatus, thePool } from "../inference/service.ts";
+import { BadRequest, unaryHandlers } from "../grpc/unary.ts";
+import { callSignal, thePool } from "../inference/service.ts";
 import { DETECTOR_NAME } from "./detector.ts";
 import { COMMITTED_EVALUATION, type DetectorEvaluation } from "./evaluate.ts";
 import { MAX_PHOTO_PIXELS } from "./photo.ts";
@@ -49,32 +50,21 @@ function detectorInfo(): DetectorInfoReply {
   return info;
 }
 
-function toStatus(err: unknown): grpc.ServiceError {
-  const refused = poolRequestStatus(err);
-  if (refused) return refused;
-  logger.error({ err }, "crack detection failed");
-  return grpcError(grpc.status.INTERNAL, `DetectCracks failed: ${(err as Error)?.message ?? String(err)}`);
-}
+const unary = unaryHandlers({ service: "Inspection", what: "crack detection" });
 
 export function inspectionHandlers(): InspectionHandlers {
   return {
-    DetectorInfo(_call, cb) {
-      cb(null, detectorInfo());
-    },
-    async DetectCracks(call, cb) {
+    DetectorInfo: unary("DetectorInfo", () => detectorInfo()),
+    DetectCracks: unary("DetectCracks", async (call) => {
       const t0 = performance.now();
       const req = call.request;
-      if (req.image.length > 32 * 1024 * 1024) return cb(grpcError(grpc.status.INVALID_ARGUMENT, "the photo is larger than 32 MiB"));
-      try {
-        const r = await thePool().detectCracks(
-          { image: new Uint8Array(req.image), mmPerPixel: req.mmPerPixel },
-          { signal: callSignal(call), timeLimitMs: photoTimeLimitMs() },
-        );
-        cb(null, { ...r, maskPng: Buffer.from(r.maskPng), elapsedMs: performance.now() - t0 });
-      } catch (err) {
-        cb(toStatus(err));
-      }
-    },
+      if (req.image.length > 32 * 1024 * 1024) throw new BadRequest("the photo is larger than 32 MiB");
+      const r = await thePool().detectCracks(
+        { image: new Uint8Array(req.image), mmPerPixel: req.mmPerPixel },
+        { signal: callSignal(call), timeLimitMs: photoTimeLimitMs() },
+      );
+      return { ...r, maskPng: Buffer.from(r.maskPng), elapsedMs: performance.now() - t0 };
+    }),
   };
 }
 

@@ -3,14 +3,15 @@
 // images on the main thread (milliseconds); Explain runs on the inference worker pool with the
 // caller's cancellation and a time limit from its cost, as Segmentation.Explain
 // (sidecar/inference/segmentation/service.ts). Requests are checked here before a worker is taken.
+// Each handler's log line and failure status are the shared wrapper's (sidecar/grpc/unary.ts).
 import * as grpc from "@grpc/grpc-js";
-import { grpcError, metarankV1 } from "../../proto/contract.ts";
+import { metarankV1 } from "../../proto/contract.ts";
 import type { SeBoWHandlers } from "../../proto/generated/metarank/v1/SeBoW.ts";
-import { logger } from "../log.ts";
 import type { SidecarService } from "../services.ts";
+import { BadRequest, unaryHandlers } from "../grpc/unary.ts";
 import { boundsFromEnv, timeLimitMs } from "../inference/cost.ts";
 import { InferenceInputError } from "../inference/errors.ts";
-import { callSignal, poolRequestStatus, thePool } from "../inference/service.ts";
+import { callSignal, thePool } from "../inference/service.ts";
 import { SEBOW_VARIANTS, type SebowVariant } from "../tree/sebow.ts";
 import { SebowCheckpointError } from "../tree/sebowTrain.ts";
 import { SEBOW_ALGORITHMS, SPI_GRID, listSebowModels, sebowPool, type SebowAlgorithm } from "./job.ts";
@@ -21,16 +22,14 @@ export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
 /** Pool sizes the pages ask for are 12 (two rows of six); more is refused. */
 export const MAX_POOL = 48;
 
-class BadRequest extends Error {}
-
-function toStatus(err: unknown, rpc: string): grpc.ServiceError {
-  if (err instanceof BadRequest || err instanceof InferenceInputError) return grpcError(grpc.status.INVALID_ARGUMENT, err.message);
-  if (err instanceof SebowCheckpointError) return grpcError(grpc.status.FAILED_PRECONDITION, err.message);
-  const refused = poolRequestStatus(err);
-  if (refused) return refused;
-  logger.error({ err, rpc }, "SeBoW request failed");
-  return grpcError(grpc.status.INTERNAL, `${rpc} failed: ${(err as Error)?.message ?? String(err)}`);
-}
+const unary = unaryHandlers({
+  service: "SeBoW",
+  what: "SeBoW",
+  statuses: [
+    [InferenceInputError, grpc.status.INVALID_ARGUMENT],
+    [SebowCheckpointError, grpc.status.FAILED_PRECONDITION],
+  ],
+});
 
 function knownModel(id: string) {
   const { models } = listSebowModels();
@@ -41,30 +40,20 @@ function knownModel(id: string) {
 
 export function sebowHandlers(): SeBoWHandlers {
   return {
-    ListModels(_call, cb) {
-      try {
-        cb(null, listSebowModels());
-      } catch (err) {
-        cb(toStatus(err, "ListModels"));
-      }
-    },
-    Pool(call, cb) {
-      try {
-        const req = call.request;
-        const modelId = String(req.modelId ?? "");
-        knownModel(modelId);
-        const count = Number(req.count ?? 0);
-        if (!Number.isInteger(count) || count < 1 || count > MAX_POOL) throw new BadRequest(`count must be 1–${MAX_POOL}, got ${req.count}`);
-        const images = sebowPool(modelId, count, Number(req.seed ?? 0));
-        cb(null, { images: images.map((i) => ({ ...i, png: Buffer.from(i.png) })) });
-      } catch (err) {
-        cb(toStatus(err, "Pool"));
-      }
-    },
-    async Explain(call, cb) {
-      const t0 = performance.now();
+    ListModels: unary("ListModels", () => listSebowModels()),
+    Pool: unary("Pool", (call) => {
       const req = call.request;
-      try {
+      const modelId = String(req.modelId ?? "");
+      knownModel(modelId);
+      const count = Number(req.count ?? 0);
+      if (!Number.isInteger(count) || count < 1 || count > MAX_POOL) throw new BadRequest(`count must be 1–${MAX_POOL}, got ${req.count}`);
+      const images = sebowPool(modelId, count, Number(req.seed ?? 0));
+      return { images: images.map((i) => ({ ...i, png: Buffer.from(i.png) })) };
+    }),
+    Explain: unary(
+      "Explain",
+      async (call) => {
+        const req = call.request;
         const modelId = String(req.modelId ?? "");
         const info = knownModel(modelId);
         const variant = String(req.variant ?? "") as SebowVariant;
@@ -86,19 +75,16 @@ export function sebowHandlers(): SeBoWHandlers {
           { modelId, variant, algorithm, sampleId, imagePng: png },
           { signal: callSignal(call), timeLimitMs: timeLimitMs(cost, boundsFromEnv()) },
         );
-        logger.info({ rpc: "SeBoW.Explain", model: modelId, variant, algorithm, ms: Math.round(performance.now() - t0) }, "inference");
-        cb(null, {
+        return {
           ...r,
           decisions: r.decisions.map((d) => ({ ...d, saliencyPng: Buffer.from(d.saliencyPng) })),
           heatmapPng: Buffer.from(r.heatmapPng),
           overlayPng: Buffer.from(r.overlayPng),
           imagePng: Buffer.from(r.imagePng),
-        });
-      } catch (err) {
-        logger.info({ rpc: "SeBoW.Explain", model: req.modelId, error: (err as Error).message }, "inference");
-        cb(toStatus(err, "Explain"));
-      }
-    },
+        };
+      },
+      (req) => ({ model: req.modelId, variant: req.variant, algorithm: req.algorithm }),
+    ),
   };
 }
 

@@ -8,7 +8,8 @@
 // TreeNotFoundError for an unknown id and for another user's tree alike, which is NOT_FOUND.
 // Every input is bounded here (ids, edit count, image bytes, counts, limits, names) and the rest
 // (edits naming nodes, candidates and classes of the tree) is checked by the worker against the
-// loaded tree, with INVALID_ARGUMENT for both.
+// loaded tree, with INVALID_ARGUMENT for both. Each handler's failure status is the shared
+// mapping's (sidecar/grpc/unary.ts), streams included.
 import { stopTraining, trainHandlers } from "./trainHandlers.ts";
 import fs from "node:fs";
 import path from "node:path";
@@ -22,8 +23,8 @@ import type { TreeEdit__Output } from "../../proto/generated/metarank/v1/TreeEdi
 import type { Caller__Output } from "../../proto/generated/metarank/v1/Caller.ts";
 import { logger } from "../log.ts";
 import type { SidecarService } from "../services.ts";
-import { callSignal, poolRequestStatus, thePool } from "../inference/service.ts";
-import { PoolRequestError } from "../inference/pool.ts";
+import { BadRequest, failureStatus, unaryHandlers, type ServiceNames } from "../grpc/unary.ts";
+import { callSignal, thePool } from "../inference/service.ts";
 import {
   MANIFEST_FILE,
   TreeCheckpointError,
@@ -50,8 +51,6 @@ const MAX_ID = 200;
 /** Time limits: a prediction, a graph or a download takes seconds; adjusting re-fits on thousands of images. */
 const SHORT_LIMIT_MS = 120_000;
 const LONG_LIMIT_MS = 30 * 60_000;
-
-class BadRequest extends Error {}
 
 function callerOf(c: Caller__Output | null | undefined): TreeCaller | null {
   const username = String(c?.username ?? "").trim();
@@ -81,16 +80,18 @@ function editsOf(edits: TreeEdit__Output[] | null | undefined): Array<{ nodeId: 
   }));
 }
 
-function toStatus(err: unknown, rpc: string): grpc.ServiceError {
-  if (err && typeof (err as grpc.ServiceError).code === "number" && !(err instanceof PoolRequestError)) return err as grpc.ServiceError;
-  if (err instanceof BadRequest) return grpcError(grpc.status.INVALID_ARGUMENT, err.message);
-  if (err instanceof TreeNotFoundError) return grpcError(grpc.status.NOT_FOUND, err.message);
-  if (err instanceof TreeCheckpointError) return grpcError(grpc.status.FAILED_PRECONDITION, err.message);
-  const refused = poolRequestStatus(err);
-  if (refused) return refused;
-  log.error({ err, rpc }, "tree request failed");
-  return grpcError(grpc.status.INTERNAL, `${rpc} failed: ${(err as Error)?.message ?? String(err)}`);
-}
+const NAMES: ServiceNames = {
+  service: "Tree",
+  what: "tree",
+  // SaveTree throws ALREADY_EXISTS and UNAUTHENTICATED itself.
+  thrownStatuses: true,
+  statuses: [
+    [TreeNotFoundError, grpc.status.NOT_FOUND],
+    [TreeCheckpointError, grpc.status.FAILED_PRECONDITION],
+  ],
+  log,
+};
+const unary = unaryHandlers(NAMES);
 
 function num(v: unknown): number {
   return typeof v === "number" && Number.isFinite(v) ? v : NaN;
@@ -182,7 +183,7 @@ async function streamJob(call: grpc.ServerWritableStream<unknown, TreeJobEvent>,
     call.write({ progress: 1, message: "done", done });
     call.end();
   } catch (err) {
-    if (!call.cancelled) call.emit("error", toStatus(err, rpc));
+    if (!call.cancelled) call.emit("error", failureStatus(err, rpc, NAMES));
   }
 }
 
@@ -193,31 +194,21 @@ export function treeHandlers(train: TrainPart): TreeHandlers {
     TaskOptions: train.TaskOptions,
     Train: train.Train,
 
-    ListTrees(call, cb) {
-      try {
-        cb(null, { trees: visibleTrees(callerOf(call.request?.caller)) });
-      } catch (err) {
-        cb(toStatus(err, "ListTrees"));
-      }
-    },
+    ListTrees: unary("ListTrees", (call) => ({ trees: visibleTrees(callerOf(call.request?.caller)) })),
 
-    async Pool(call, cb) {
+    Pool: unary("Pool", async (call) => {
       const req = call.request;
-      try {
-        const { treeId, dir } = resolve(req.treeId, callerOf(req.caller));
-        const count = Number(req.count ?? 0);
-        if (!Number.isInteger(count) || count < 0 || count > MAX_POOL) throw new BadRequest(`count must be from 1 to ${MAX_POOL} (0 for 12)`);
-        const r = await runJob({ op: "pool", dir, treeId, count, seed: Number(req.seed ?? 0) >>> 0 }, call);
-        cb(null, { images: r.images.map((i) => ({ ...i, png: buf(i.png) })) });
-      } catch (err) {
-        cb(toStatus(err, "Pool"));
-      }
-    },
+      const { treeId, dir } = resolve(req.treeId, callerOf(req.caller));
+      const count = Number(req.count ?? 0);
+      if (!Number.isInteger(count) || count < 0 || count > MAX_POOL) throw new BadRequest(`count must be from 1 to ${MAX_POOL} (0 for 12)`);
+      const r = await runJob({ op: "pool", dir, treeId, count, seed: Number(req.seed ?? 0) >>> 0 }, call);
+      return { images: r.images.map((i) => ({ ...i, png: buf(i.png) })) };
+    }),
 
-    async Predict(call, cb) {
-      const req = call.request;
-      const t0 = performance.now();
-      try {
+    Predict: unary(
+      "Predict",
+      async (call) => {
+        const req = call.request;
         const { treeId, dir } = resolve(req.treeId, callerOf(req.caller));
         const sampleId = String(req.sampleId ?? "");
         const png = req.imagePng && req.imagePng.length > 0 ? new Uint8Array(req.imagePng) : null;
@@ -226,45 +217,32 @@ export function treeHandlers(train: TrainPart): TreeHandlers {
         if (png && png.length > MAX_IMAGE_BYTES) throw new BadRequest(`the image is ${png.length} bytes; at most ${MAX_IMAGE_BYTES} are accepted`);
         const r = await runJob({ op: "predict", dir, treeId, edits: editsOf(req.edits), sampleId, imagePng: png }, call);
         const p = r.result;
-        log.info({ rpc: "Tree.Predict", tree: treeId, edits: req.edits?.length ?? 0, ms: Math.round(performance.now() - t0) }, "inference");
-        cb(null, {
+        return {
           ...p,
           path: p.path.map((s) => ({ ...s, prototypePng: buf(s.prototypePng), patchPng: buf(s.patchPng), heatmapPng: buf(s.heatmapPng) })),
-        });
-      } catch (err) {
-        cb(toStatus(err, "Predict"));
-      }
-    },
+        };
+      },
+      (req) => ({ tree: req.treeId, edits: req.edits?.length ?? 0 }),
+    ),
 
-    async GetTree(call, cb) {
+    GetTree: unary("GetTree", async (call) => {
       const req = call.request;
-      try {
-        const { treeId, dir } = resolve(req.treeId, callerOf(req.caller));
-        const r = await runJob(
-          { op: "graph", dir, treeId, edits: editsOf(req.edits), full: Boolean(req.full), withoutImages: Boolean(req.withoutImages) },
-          call,
-        );
-        const g = r.graph;
-        cb(null, { ...g, nodes: g.nodes.map((n) => ({ ...n, imagePng: buf(n.imagePng ?? new Uint8Array()) })) });
-      } catch (err) {
-        cb(toStatus(err, "GetTree"));
-      }
-    },
+      const { treeId, dir } = resolve(req.treeId, callerOf(req.caller));
+      const r = await runJob({ op: "graph", dir, treeId, edits: editsOf(req.edits), full: Boolean(req.full), withoutImages: Boolean(req.withoutImages) }, call);
+      const g = r.graph;
+      return { ...g, nodes: g.nodes.map((n) => ({ ...n, imagePng: buf(n.imagePng ?? new Uint8Array()) })) };
+    }),
 
-    async Candidates(call, cb) {
+    Candidates: unary("Candidates", async (call) => {
       const req = call.request;
-      try {
-        const { treeId, dir } = resolve(req.treeId, callerOf(req.caller));
-        const limit = Number(req.limit ?? 0);
-        if (!Number.isInteger(limit) || limit < 0 || limit > MAX_CANDIDATES) throw new BadRequest(`limit must be from 1 to ${MAX_CANDIDATES} (0 for 12)`);
-        const nodeId = String(req.nodeId ?? "");
-        if (!nodeId || nodeId.length > MAX_ID) throw new BadRequest("node_id must be an internal node's id from GetTree (node-<n>)");
-        const r = await runJob({ op: "candidates", dir, treeId, edits: editsOf(req.edits), nodeId, limit }, call);
-        cb(null, { candidates: r.candidates.map((c) => ({ ...c, png: buf(c.png) })) });
-      } catch (err) {
-        cb(toStatus(err, "Candidates"));
-      }
-    },
+      const { treeId, dir } = resolve(req.treeId, callerOf(req.caller));
+      const limit = Number(req.limit ?? 0);
+      if (!Number.isInteger(limit) || limit < 0 || limit > MAX_CANDIDATES) throw new BadRequest(`limit must be from 1 to ${MAX_CANDIDATES} (0 for 12)`);
+      const nodeId = String(req.nodeId ?? "");
+      if (!nodeId || nodeId.length > MAX_ID) throw new BadRequest("node_id must be an internal node's id from GetTree (node-<n>)");
+      const r = await runJob({ op: "candidates", dir, treeId, edits: editsOf(req.edits), nodeId, limit }, call);
+      return { candidates: r.candidates.map((c) => ({ ...c, png: buf(c.png) })) };
+    }),
 
     async AdjustTree(call) {
       const req = call.request;
@@ -316,7 +294,7 @@ export function treeHandlers(train: TrainPart): TreeHandlers {
         log.info({ rpc: "Tree.Export", tree: treeId, format, bytes: data.length }, "export");
         call.end();
       } catch (err) {
-        if (!call.cancelled) call.emit("error", toStatus(err, "Export"));
+        if (!call.cancelled) call.emit("error", failureStatus(err, "Export", NAMES));
       }
     },
   };
