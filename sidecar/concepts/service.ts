@@ -15,7 +15,7 @@ import type { SidecarService } from "../services.ts";
 import { failureStatus, unaryHandlers, type ServiceNames } from "../grpc/unary.ts";
 import { InferenceInputError } from "../inference/errors.ts";
 import { listModels, type ModelInfo } from "../inference/models.ts";
-import { callSignal, thePool } from "../inference/service.ts";
+import { callSignal, thePool } from "../inference/thePool.ts";
 import {
   CONCEPT_SOURCE,
   EXAMPLES_PER_SET,

@@ -4,7 +4,7 @@
 // change; and the options their pool job runs with.
 import { BadRequest } from "../grpc/unary.ts";
 import { boundsFromEnv, timeLimitMs, type Cost } from "./cost.ts";
-import { callSignal } from "./service.ts";
+import { callSignal } from "./thePool.ts";
 import type { RawTensor } from "./imageInput.ts";
 import type { SegmentRequest__Output } from "../../proto/generated/metarank/v1/SegmentRequest.ts";
 

@@ -21,20 +21,16 @@ import type { ExplainResult } from "./explain.ts";
 import type { RawTensor } from "./imageInput.ts";
 import { boundsFromEnv, explainCost, overBudget, timeLimitMs, type Cost } from "./cost.ts";
 import { listModels } from "./models.ts";
-import { InferencePool, defaultWorkerCount } from "./pool.ts";
+import { defaultWorkerCount } from "./pool.ts";
+import { callSignal, closePool, startedPool, thePool } from "./thePool.ts";
 
-// The Question Answering service imports the pool refusals' statuses from here (sidecar/vqa/, not
-// moved with the rest: another change is open there); every other service imports sidecar/grpc/unary.ts.
+// The Question Answering service imports the pool, the call's signal and the pool refusals'
+// statuses from here (sidecar/vqa/, not moved with the rest: another change is open there);
+// every other service imports sidecar/inference/thePool.ts and sidecar/grpc/unary.ts.
 export { poolRequestStatus } from "../grpc/unary.ts";
+export { callSignal, thePool } from "./thePool.ts";
 
 const PROTO = "metarank/v1/inference.proto" as const;
-
-let pool: InferencePool | null = null;
-/** The sidecar's one worker pool (the Inspection service runs its photos on it too). */
-export function thePool(): InferencePool {
-  pool ??= new InferencePool();
-  return pool;
-}
 
 /** Is a native TensorFlow binding installed (the only way this sidecar can use a GPU)? */
 function nativeGpuInstalled(): boolean {
@@ -113,17 +109,6 @@ function inputShapeOf(modelId: string): [number, number, number] | null {
   return m ? [m.inputHeight, m.inputWidth, m.inputChannels] : null;
 }
 
-/**
- * A signal that aborts when the call ends without us: the client cancelled, its deadline passed,
- * or the connection dropped (grpc-js emits "cancelled" for all three).
- */
-export function callSignal(call: { on(event: "cancelled", fn: () => void): unknown; cancelled?: boolean }): AbortSignal {
-  const ctrl = new AbortController();
-  if (call.cancelled) ctrl.abort();
-  else call.on("cancelled", () => ctrl.abort());
-  return ctrl.signal;
-}
-
 const unary = unaryHandlers({ service: "Inference", what: "inference" });
 
 export function inferenceHandlers(): InferenceHandlers {
@@ -172,7 +157,7 @@ export function inferenceHandlers(): InferenceHandlers {
       (req) => ({ model: req.modelId, algorithm: req.algorithm }),
     ),
     ReportGpu: unary("ReportGpu", async () => {
-      const stats = pool?.stats() ?? { workers: defaultWorkerCount(), busy: 0, queued: 0, backend: "not started", restarts: 0 };
+      const stats = startedPool()?.stats() ?? { workers: defaultWorkerCount(), busy: 0, queued: 0, backend: "not started", restarts: 0 };
       const idle = Math.max(0, stats.workers - stats.busy);
       const base = { workers: stats.workers, busyWorkers: stats.busy, queued: stats.queued, backend: stats.backend };
       if (nativeGpuInstalled()) {
@@ -209,15 +194,13 @@ export const inferenceService: SidecarService = {
     server.addService(metarankV1(PROTO).Inference.service, inferenceHandlers());
     // The heartbeat advertises exact free inference slots rather than a load-average guess.
     setWorkerSlotsProvider(() => {
-      const s = pool?.stats();
+      const s = startedPool()?.stats();
       return s ? s.workers - s.busy : defaultWorkerCount();
     });
   },
   async stop() {
     setWorkerSlotsProvider(null);
-    const closing = pool;
-    pool = null;
     // Awaited by the sidecar's shutdown: its threads must be gone before the process exits.
-    await closing?.close();
+    await closePool();
   },
 };

@@ -10,7 +10,7 @@ import { CRACK_MM_PER_PIXEL } from "../data/cracks.ts";
 import { logger } from "../log.ts";
 import type { SidecarService } from "../services.ts";
 import { BadRequest, unaryHandlers } from "../grpc/unary.ts";
-import { callSignal, thePool } from "../inference/service.ts";
+import { callSignal, thePool } from "../inference/thePool.ts";
 import { DETECTOR_NAME } from "./detector.ts";
 import { COMMITTED_EVALUATION, type DetectorEvaluation } from "./evaluate.ts";
 import { MAX_PHOTO_PIXELS } from "./photo.ts";

@@ -11,7 +11,7 @@ import type { SidecarService } from "../services.ts";
 import { BadRequest, unaryHandlers } from "../grpc/unary.ts";
 import { boundsFromEnv, timeLimitMs } from "../inference/cost.ts";
 import { InferenceInputError } from "../inference/errors.ts";
-import { callSignal, thePool } from "../inference/service.ts";
+import { callSignal, thePool } from "../inference/thePool.ts";
 import { SEBOW_VARIANTS, type SebowVariant } from "../tree/sebow.ts";
 import { SebowCheckpointError } from "../tree/sebowTrain.ts";
 import { SEBOW_ALGORITHMS, SPI_GRID, listSebowModels, sebowPool, type SebowAlgorithm } from "./job.ts";

@@ -24,7 +24,7 @@ import type { Caller__Output } from "../../proto/generated/metarank/v1/Caller.ts
 import { logger } from "../log.ts";
 import type { SidecarService } from "../services.ts";
 import { BadRequest, failureStatus, unaryHandlers, type ServiceNames } from "../grpc/unary.ts";
-import { callSignal, thePool } from "../inference/service.ts";
+import { callSignal, thePool } from "../inference/thePool.ts";
 import {
   MANIFEST_FILE,
   TreeCheckpointError,

@@ -10,7 +10,7 @@ import type { RankedLabel } from "../../../proto/generated/metarank/v1/RankedLab
 import type { RankedClass } from "../../zoo/multiLabel.ts";
 import { BadRequest, protoService, unaryHandlers } from "../../grpc/unary.ts";
 import { catalogueModel, poolJobOptions, requestImage } from "../requestInput.ts";
-import { thePool } from "../service.ts";
+import { thePool } from "../thePool.ts";
 import { MAX_TOP_K, METHOD_OF, MULTILABEL_ALGORITHMS, listMultiLabelModels, type MultiLabelAlgorithm, type MultiLabelModelInfo } from "./job.ts";
 
 const PROTO = "metarank/v1/multilabel.proto" as const;

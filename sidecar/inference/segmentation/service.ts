@@ -10,7 +10,7 @@ import type { SegmentReply } from "../../../proto/generated/metarank/v1/SegmentR
 import type { SegmentationHandlers } from "../../../proto/generated/metarank/v1/Segmentation.ts";
 import { BadRequest, protoService, unaryHandlers } from "../../grpc/unary.ts";
 import { catalogueModel, poolJobOptions, requestImage } from "../requestInput.ts";
-import { thePool } from "../service.ts";
+import { thePool } from "../thePool.ts";
 import { SEG_ALGORITHMS, listSegModels, type SegModelInfo, type SegmentResult } from "./job.ts";
 
 const PROTO = "metarank/v1/segmentation.proto" as const;
