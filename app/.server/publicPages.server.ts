@@ -36,7 +36,8 @@ function seen(value: number) {
 async function bump(): Promise<void> {
   pendingBumps++;
   try {
-    seen(await incrementCounter(COUNTER));
+    // A second at most: a write must not hang on a store that does not answer.
+    seen(await Promise.race([incrementCounter(COUNTER), new Promise<never>((_, no) => setTimeout(() => no(new Error("no answer in 1 s")), 1000).unref())]));
   } catch (err) {
     // The shared store is down: this process at least moves on (others follow within the page
     // cache's lifetime of an entry, docs/performance.md).
@@ -55,7 +56,7 @@ async function bump(): Promise<void> {
  * Installed once by startRuntime(), after startShared().
  */
 export async function watchPublicContent(sequelize: Sequelize): Promise<void> {
-  seen(await readCounter(COUNTER));
+  seen(await readCounter(COUNTER).catch(() => 0));
   onCounter((name, value) => name === COUNTER && seen(value));
   const bumpFor = async (modelName: string | undefined, options?: { transaction?: Transaction | null }) => {
     if (!modelName || !CONTENT_MODELS.has(modelName)) return;

@@ -90,11 +90,12 @@ export async function startShared(given?: ProcessGroup, redisUrl = process.env.R
   if (!redisUrl || redis) return;
   const prefix = `${process.env.QUEUE_PREFIX || "metarank"}:shared`;
   const channel = `${prefix}:bus`;
-  const cmd = new Redis(redisUrl, { lazyConnect: true });
-  const sub = new Redis(redisUrl, { lazyConnect: true });
+  // Redis down must not stop the web app: commands give up after two reconnection attempts
+  // (a fraction of a second) and their callers carry on without it (publicPages.server.ts).
+  const cmd = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
+  const sub = new Redis(redisUrl);
   const log = logger("shared");
   for (const c of [cmd, sub]) c.on("error", (err: Error) => log.warn({ err: err.message }, "redis connection error"));
-  await Promise.all([cmd.connect(), sub.connect()]);
   const share: RedisShare = { cmd, sub, prefix, channel, self: crypto.randomUUID(), initialised: new Set() };
   sub.on("message", (_channel: string, text: string) => {
     let msg: BusMessage;
@@ -113,8 +114,10 @@ export async function startShared(given?: ProcessGroup, redisUrl = process.env.R
         .then((value) => counterListeners.forEach((l) => l(name, value)))
         .catch(() => undefined);
   });
-  await sub.subscribe(channel);
   redis = share;
+  // ioredis subscribes again by itself after a reconnection; the first answer is awaited briefly.
+  const subscribed = sub.subscribe(channel).catch((err: Error) => log.warn({ err: err.message }, "could not subscribe to the shared channel yet"));
+  await Promise.race([subscribed, new Promise((r) => setTimeout(r, 3000).unref())]);
 }
 
 export async function stopShared(): Promise<void> {

@@ -14,6 +14,7 @@ import { NotFoundError } from "./domainErrors.server.ts";
 import { ClassificationFailed, DEMO_BUSY, DemoRateLimited } from "./classification.server.ts";
 import { readStored } from "./pictures.server.ts";
 import { SidecarCallError, rpc, unary } from "./sidecar.server.ts";
+import { MODEL_LIST_TTL_MS, timedCache } from "./timedCache.server.ts";
 import { returnDemoRun, spendDemoRun } from "./throttle.server.ts";
 import { VQA_MSG, type VqaAlgorithm } from "~/lib/rules/vqa.ts";
 
@@ -53,13 +54,10 @@ function toView(m: VqaModel__Output): VqaModelView {
   };
 }
 
-let modelsCache: { at: number; value: VqaModelView[] } | null = null;
+const models = timedCache(MODEL_LIST_TTL_MS, async (): Promise<VqaModelView[]> => (await unary(rpc().vqa.VqaModels, {}, { deadlineMs: 10_000 })).models.map(toView));
 /** The sidecar's question-answering models (cached for a minute: they change only when a checkpoint is added). */
-export async function vqaModels(): Promise<VqaModelView[]> {
-  if (modelsCache && Date.now() - modelsCache.at < 60_000) return modelsCache.value;
-  const r = await unary(rpc().vqa.VqaModels, {}, { deadlineMs: 10_000 });
-  modelsCache = { at: Date.now(), value: r.models.map(toView) };
-  return modelsCache.value;
+export function vqaModels(): Promise<VqaModelView[]> {
+  return models.get();
 }
 
 export interface VqaResultView {

@@ -29,6 +29,7 @@ import * as tf from "@tensorflow/tfjs";
 import { Rng } from "../data/prng.ts";
 import { conv2dSameTrainable } from "../zoo/convGrad.ts";
 import { maxPool } from "../zoo/maxPool.ts";
+import { heNormal } from "../zoo/layers.ts";
 
 export type SebowVariant = "SearchSpaceModel" | "NeuralDecisionTree";
 export const SEBOW_VARIANTS: readonly SebowVariant[] = ["SearchSpaceModel", "NeuralDecisionTree"];
@@ -59,14 +60,6 @@ export interface SebowTree {
 }
 
 export type Weights = Map<string, tf.Variable>;
-
-function heNormal(rng: Rng, shape: number[], fanIn: number): tf.Tensor {
-  const n = shape.reduce((a, b) => a * b, 1);
-  const v = new Float32Array(n);
-  const std = Math.sqrt(2 / fanIn);
-  for (let i = 0; i < n; i++) v[i] = rng.normal() * std;
-  return tf.tensor(v, shape);
-}
 
 /** Spatial pooling after a block while the map is larger than 4×4 (32×32 input: stem, layer 1, layer 2). */
 function pools(h: number): boolean {
