@@ -62,3 +62,40 @@ export class Rng {
     return p;
   }
 }
+
+/** The stream of the sampling attribution methods: uniforms, integers below `n`, standard normals. */
+export interface SamplingRng {
+  uniform(): number;
+  normal(): number;
+  /** An integer in [0, n). */
+  int(n: number): number;
+}
+
+/**
+ * The sampling attribution methods' stream (LIME, KernelSHAP, GradientSHAP and NoiseTunnel in
+ * sidecar/inference/attribution/; "the same seed gives the same attribution"): mulberry32 from
+ * the seed mixed with 0x9e3779b9, with Box–Muller normals drawn in pairs. It is this exact sequence
+ * that the suites' baseline results (seeds/suites/) were computed with, so it keeps its own
+ * normals rather than Rng's (one normal a pair).
+ */
+export function samplingRng(seed: number): SamplingRng {
+  const uniform = mulberry32((Math.floor(seed) >>> 0) ^ 0x9e3779b9);
+  let spare: number | null = null;
+  return {
+    uniform,
+    int: (n) => Math.min(n - 1, Math.floor(uniform() * n)),
+    normal: () => {
+      if (spare !== null) {
+        const s = spare;
+        spare = null;
+        return s;
+      }
+      let u = 0;
+      while (u <= Number.MIN_VALUE) u = uniform();
+      const v = uniform();
+      const r = Math.sqrt(-2 * Math.log(u));
+      spare = r * Math.sin(2 * Math.PI * v);
+      return r * Math.cos(2 * Math.PI * v);
+    },
+  };
+}

@@ -38,7 +38,8 @@ const BN_MOMENTUM = 0.9;
 /** Names and tensors of a network's weights, in creation order (the checkpoint order). */
 export type WeightMap = Map<string, tf.Variable>;
 
-function heNormal(rng: Rng, shape: number[], fanIn: number): tf.Tensor {
+/** He-normal initial weights N(0, 2 / fanIn) of `shape`, drawn from `rng` (every trained network's convolutions and dense layers). */
+export function heNormal(rng: Rng, shape: number[], fanIn: number): tf.Tensor {
   const n = shape.reduce((a, b) => a * b, 1);
   const v = new Float32Array(n);
   const std = Math.sqrt(2 / fanIn);

@@ -25,7 +25,7 @@ import { MULTILABEL_CLASSES, MULTILABEL_DATASET_ID, MULTILABEL_MIN_PIXELS, gener
 import { readCheckpoint, type WeightDtype } from "./checkpoint.ts";
 import { roundToHalf } from "./half.ts";
 import { resnet, type ArchConfig } from "./architectures.ts";
-import { InferOps, TrainOps, foldBatchNorm, type ConvOptions, type Ops, type WeightMap } from "./layers.ts";
+import { InferOps, TrainOps, foldBatchNorm, heNormal, type ConvOptions, type Ops, type WeightMap } from "./layers.ts";
 import { conv2dSameTrainable } from "./convGrad.ts";
 import { relu } from "./relu.ts";
 import { segCheckpointDir } from "./segmenter.ts";
@@ -50,13 +50,6 @@ export interface MultiLabelTrainOptions {
   /** A segmentation checkpoint whose ResNet body starts the network (fine-tuning without batch norm). */
   initFrom?: string;
   log?: (s: string) => void;
-}
-
-function heNormal(rng: Rng, shape: number[], fanIn: number): tf.Tensor {
-  const v = new Float32Array(shape.reduce((a, b) => a * b, 1));
-  const std = Math.sqrt(2 / fanIn);
-  for (let i = 0; i < v.length; i++) v[i] = rng.normal() * std;
-  return tf.tensor(v, shape);
 }
 
 /**

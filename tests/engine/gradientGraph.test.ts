@@ -17,11 +17,11 @@ import {
 } from "../../sidecar/engine/onnxModel.ts";
 import { NativeModel } from "../../sidecar/engine/nativeModel.ts";
 import { probeModel } from "../../sidecar/engine/probe.ts";
-import { createRng } from "../../sidecar/inference/attribution/types.ts";
+import { samplingRng } from "../../sidecar/data/prng.ts";
 
 type Op = [opType: string, inputs: string[], output: string | string[], attrs?: OnnxAttribute[]];
 
-const rng = createRng(7);
+const rng = samplingRng(7);
 const randoms = (n: number, scale = 1) => Array.from({ length: n }, () => (rng.uniform() * 2 - 1) * scale);
 const weight = (name: string, dims: number[], scale = 0.5): OnnxTensor =>
   floatTensor(

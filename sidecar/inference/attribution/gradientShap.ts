@@ -8,7 +8,7 @@ import * as tf from "@tensorflow/tfjs";
 import type { Net } from "../net.ts";
 import { inputGradients, targetOutputsOf, type Targets } from "./gradients.ts";
 import { STDEVS, noiseTunnel } from "./noiseTunnel.ts";
-import { createRng, type Rng } from "./types.ts";
+import { samplingRng, type SamplingRng } from "../../data/prng.ts";
 import { GRADIENT, num, said, str, type AttributionSpec } from "./spec.ts";
 import { SEED_PARAM } from "./types.ts";
 
@@ -18,7 +18,7 @@ export interface GradientShapOptions {
   /** Captum default 0. */
   stdevs?: number;
   seed?: number;
-  rng?: Rng;
+  rng?: SamplingRng;
   batchSize?: number;
 }
 
@@ -36,7 +36,7 @@ export async function gradientShap(
   opts: GradientShapOptions = {},
 ): Promise<GradientShapResult> {
   const nSamples = opts.nSamples ?? 5;
-  const rng = opts.rng ?? createRng(opts.seed ?? 0);
+  const rng = opts.rng ?? samplingRng(opts.seed ?? 0);
   const nb = baselineDistribution.shape[0];
   const n = inputs.shape[0];
   const res = await noiseTunnel(
@@ -93,7 +93,7 @@ export const gradientShapSpec: AttributionSpec = {
     const dist = tf.tidy(() => {
       if (kind === "zero") return tf.zerosLike(x) as tf.Tensor4D;
       if (kind === "zero_and_input") return tf.concat([tf.zerosLike(x), x], 0) as tf.Tensor4D;
-      const rng = createRng(seed ^ 0x5bd1e995);
+      const rng = samplingRng(seed ^ 0x5bd1e995);
       const lo = tf.min(x).dataSync()[0];
       const hi = tf.max(x).dataSync()[0];
       const vals = new Float32Array(10 * x.size).map(() => lo + (hi - lo) * rng.uniform());

@@ -10,7 +10,7 @@ import type { Net } from "../net.ts";
 import type { FeatureMask } from "./featureMask.ts";
 import { limeBase, type LimeBaseResult } from "./limeBase.ts";
 import { linearRegression } from "./linearModel.ts";
-import { createRng, type Rng } from "./types.ts";
+import { samplingRng, type SamplingRng } from "../../data/prng.ts";
 import { BASELINE_VALUE, PER_EVAL, num, said, superpixelSetup, type AttributionSpec } from "./spec.ts";
 import { SEED_PARAM } from "./types.ts";
 
@@ -22,7 +22,7 @@ export interface KernelShapOptions {
   nSamples?: number;
   perturbationsPerEval?: number;
   seed?: number;
-  rng?: Rng;
+  rng?: SamplingRng;
 }
 
 /** Cumulative distribution of k = 1 … M−1 under the Shapley kernel's size weights. */
@@ -34,7 +34,7 @@ function sizeDistribution(m: number): number[] {
 }
 
 export async function kernelShap(net: Net, inputs: tf.Tensor4D, target: number, opts: KernelShapOptions): Promise<LimeBaseResult> {
-  const rng = opts.rng ?? createRng(opts.seed ?? 0);
+  const rng = opts.rng ?? samplingRng(opts.seed ?? 0);
   const m = opts.featureMask.count;
   const cdf = m >= 2 ? sizeDistribution(m) : [];
   return limeBase(net, inputs, target, {

@@ -7,7 +7,7 @@ import type { Net } from "../net.ts";
 import type { FeatureMask } from "./featureMask.ts";
 import { limeBase, type LimeBaseResult } from "./limeBase.ts";
 import { lasso } from "./linearModel.ts";
-import { createRng, type Rng } from "./types.ts";
+import { samplingRng, type SamplingRng } from "../../data/prng.ts";
 import { BASELINE_VALUE, PER_EVAL, num, said, superpixelSetup, type AttributionSpec } from "./spec.ts";
 import { SEED_PARAM } from "./types.ts";
 
@@ -21,7 +21,7 @@ export interface LimeOptions {
   distanceMode?: "cosine" | "euclidean";
   kernelWidth?: number;
   seed?: number;
-  rng?: Rng;
+  rng?: SamplingRng;
 }
 
 /** Captum's get_exp_kernel_similarity_function(distance_mode, kernel_width). */
@@ -50,7 +50,7 @@ export function expKernelSimilarity(distanceMode: "cosine" | "euclidean" = "cosi
 }
 
 export async function lime(net: Net, inputs: tf.Tensor4D, target: number, opts: LimeOptions): Promise<LimeBaseResult> {
-  const rng = opts.rng ?? createRng(opts.seed ?? 0);
+  const rng = opts.rng ?? samplingRng(opts.seed ?? 0);
   const count = opts.featureMask.count;
   const alpha = opts.alpha ?? 0.01;
   return limeBase(net, inputs, target, {

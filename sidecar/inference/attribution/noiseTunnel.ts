@@ -7,7 +7,7 @@
 // Noise comes from a seeded generator so the same seed reproduces the same result.
 import * as tf from "@tensorflow/tfjs";
 import { repeatRows } from "./common.ts";
-import { createRng, type Rng } from "./types.ts";
+import { samplingRng, type SamplingRng } from "../../data/prng.ts";
 import type { Net } from "../net.ts";
 import type { ApproximationMethod } from "./approximation.ts";
 import { constantBaseline } from "./common.ts";
@@ -30,7 +30,7 @@ export interface NoiseTunnelOptions {
   stdevs?: number;
   /** Noisy copies attributed per call of the wrapped method (Captum's nt_samples_batch_size). */
   ntSamplesBatchSize?: number;
-  rng?: Rng;
+  rng?: SamplingRng;
   seed?: number;
 }
 
@@ -47,7 +47,7 @@ export interface NoiseTunnelResult {
 }
 
 /** Adds N(0, stdev²) noise to every element, drawn from `rng`. */
-export function addNoise(x: tf.Tensor4D, stdev: number, rng: Rng): tf.Tensor4D {
+export function addNoise(x: tf.Tensor4D, stdev: number, rng: SamplingRng): tf.Tensor4D {
   if (stdev === 0) return tf.clone(x);
   const noise = new Float32Array(x.size);
   for (let i = 0; i < noise.length; i++) noise[i] = rng.normal() * stdev;
@@ -62,7 +62,7 @@ export async function noiseTunnel(
   const ntType = opts.ntType ?? "smoothgrad";
   const ntSamples = opts.ntSamples ?? 5;
   const stdevs = opts.stdevs ?? 1.0;
-  const rng = opts.rng ?? createRng(opts.seed ?? 0);
+  const rng = opts.rng ?? samplingRng(opts.seed ?? 0);
   if (!NT_TYPES.includes(ntType)) throw new RangeError(`nt_type must be one of ${NT_TYPES.join(", ")}`);
   if (!(ntSamples >= 1)) throw new RangeError("nt_samples must be at least 1");
   const n = inputs.shape[0];

@@ -123,43 +123,6 @@ export function checkTarget(algorithm: string, net: Net, target: number): void {
   }
 }
 
-/** mulberry32 with Box–Muller normals: small, fast and identical on every platform. */
-export interface Rng {
-  uniform(): number;
-  normal(): number;
-  /** An integer in [0, n). */
-  int(n: number): number;
-}
-
-export function createRng(seed: number): Rng {
-  let a = (Math.floor(seed) >>> 0) ^ 0x9e3779b9;
-  let spare: number | null = null;
-  const uniform = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    uniform,
-    int: (n) => Math.min(n - 1, Math.floor(uniform() * n)),
-    normal: () => {
-      if (spare !== null) {
-        const s = spare;
-        spare = null;
-        return s;
-      }
-      let u = 0;
-      while (u <= Number.MIN_VALUE) u = uniform();
-      const v = uniform();
-      const r = Math.sqrt(-2 * Math.log(u));
-      spare = r * Math.sin(2 * Math.PI * v);
-      return r * Math.cos(2 * Math.PI * v);
-    },
-  };
-}
-
 export const SEED_PARAM: ParamSpec = {
   name: "seed",
   type: "int",
