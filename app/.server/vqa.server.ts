@@ -54,7 +54,10 @@ function toView(m: VqaModel__Output): VqaModelView {
   };
 }
 
-const models = timedCache(MODEL_LIST_TTL_MS, async (): Promise<VqaModelView[]> => (await unary(rpc().vqa.VqaModels, {}, { deadlineMs: 10_000 })).models.map(toView));
+const models = timedCache(MODEL_LIST_TTL_MS, async (): Promise<VqaModelView[]> => {
+  const r = await unary(rpc().vqa.VqaModels, {}, { deadlineMs: 10_000 });
+  return r.models.map(toView);
+});
 /** The sidecar's question-answering models (cached for a minute: they change only when a checkpoint is added). */
 export function vqaModels(): Promise<VqaModelView[]> {
   return models.get();

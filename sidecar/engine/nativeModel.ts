@@ -4,6 +4,7 @@
 // Everything goes in and out as flat Float32Arrays in the platform's NHWC pixel layout.
 import type * as ortTypes from "onnxruntime-node";
 import { buildGradientGraph, GRAD_INPUT, GRAD_SEED, layerGradName } from "./gradientGraph.ts";
+import { NativeRunStopped } from "./nativeGuard.ts";
 import { probeModel, PROBE_BATCH, type Probe } from "./probe.ts";
 import { chosenProvider, createSession, ort, type ProviderName } from "./runtime.ts";
 import { PIXELS, serveModel, type ServeOptions } from "./servedModel.ts";
@@ -98,12 +99,16 @@ export class NativeModel {
     return s;
   }
 
-  /** Builds the gradient graph now (true), or says why it cannot be (the error's message). */
+  /**
+   * Builds the gradient graph now (true), or says why it cannot be (the error's message). A job
+   * stopped while the session was being made is not an answer about the model: that rethrows.
+   */
   async gradientSupport(relu: ReluRule = "normal"): Promise<true | string> {
     try {
       await this.gradientSession(relu);
       return true;
     } catch (err) {
+      if (err instanceof NativeRunStopped) throw err;
       return (err as Error).message;
     }
   }

@@ -100,6 +100,8 @@ export async function attachNative(net: ZooNet, importedDir = importedModelDir()
       stripSoftmax: graph?.strippedSoftmax ?? false,
       threads,
     });
+    // Built now rather than at the first gradient method: a job cancelled while its session is
+    // being made would otherwise have to wait for it, and the thread's warm-up covers it.
     net.nativeGradients = await net.native.gradientSupport();
     if (net.nativeGradients !== true) logger.warn({ model: net.id, reason: net.nativeGradients }, "gradient methods stay on tfjs for this model");
   } catch (err) {
