@@ -11,6 +11,7 @@ import { UniqueConstraintError } from "sequelize";
 import { Dataset, InferenceCache } from "./db.server.ts";
 import * as grpc from "@grpc/grpc-js";
 import { SidecarCallError, rpc, unary } from "./sidecar.server.ts";
+import { MODEL_LIST_TTL_MS, timedCache } from "./timedCache.server.ts";
 import { returnDemoRun, spendDemoRun } from "./throttle.server.ts";
 import type { ModelInfo__Output } from "../../proto/generated/metarank/v1/ModelInfo.ts";
 import { findVisiblePicture, type Viewer } from "./datasets.server.ts";
@@ -89,20 +90,19 @@ function toTrainedModel(m: ModelInfo__Output): TrainedModel {
 // zoo's ResNet-50-style one (a benchmark network of the 64-pixel scenes, sidecar/zoo/README.md).
 const isResNet = (m: TrainedModel) => m.arch !== "resnet50" && (/resnet/i.test(m.arch) || /resnet/i.test(m.id));
 
-let modelCache: { at: number; models: TrainedModel[] } | null = null;
+const models = timedCache(MODEL_LIST_TTL_MS, async (): Promise<TrainedModel[]> => {
+  const reply = await unary(rpc().inference.ListModels, {}, { deadlineMs: 10_000 });
+  return reply.models.map(toTrainedModel).filter((m) => m.id && m.inputHeight > 0 && m.inputWidth > 0);
+});
 
 /** The sidecar's trained models (cached for a minute: checkpoints do not change under a running app). */
-export async function listModels(): Promise<TrainedModel[]> {
-  if (modelCache && Date.now() - modelCache.at < 60_000) return modelCache.models;
-  const reply = await unary(rpc().inference.ListModels, {}, { deadlineMs: 10_000 });
-  const models = reply.models.map(toTrainedModel).filter((m) => m.id && m.inputHeight > 0 && m.inputWidth > 0);
-  modelCache = { at: Date.now(), models };
-  return models;
+export function listModels(): Promise<TrainedModel[]> {
+  return models.get();
 }
 
 /** Test hook: forget the model list (a restarted sidecar may serve new checkpoints). */
 export function forgetModels() {
-  modelCache = null;
+  models.clear();
 }
 
 const DATA_LABEL: Record<string, string> = {

@@ -15,6 +15,7 @@ import type { ConceptCatalogueReply__Output } from "../../proto/generated/metara
 import type { RunTcavReply__Output } from "../../proto/generated/metarank/v1/RunTcavReply.ts";
 import { listModels, type TrainedModel } from "./classification.server.ts";
 import { SIDECAR_DOWN_MESSAGE, SidecarCallError, rpc, serverStream, unary } from "./sidecar.server.ts";
+import { timedCache } from "./timedCache.server.ts";
 import { CONCEPT_LIMITS, CONCEPT_MSG } from "~/lib/rules/concepts.ts";
 
 export interface ConceptSlotView {
@@ -33,20 +34,19 @@ export interface Catalogue {
 
 const dataUrl = (png: Buffer | Uint8Array) => `data:image/png;base64,${Buffer.from(png).toString("base64")}`;
 
-let catalogueCache: { at: number; value: Catalogue } | null = null;
-/** The 47 slots with 3 sample images each (generated, so the same on every call: cached for 10 minutes). */
-export async function conceptCatalogue(): Promise<Catalogue> {
-  if (catalogueCache && Date.now() - catalogueCache.at < 600_000) return catalogueCache.value;
+const catalogue = timedCache(600_000, async (): Promise<Catalogue> => {
   const r: ConceptCatalogueReply__Output = await unary(rpc().concepts.ConceptCatalogue, { samples: 3 }, { deadlineMs: 10_000 });
-  const value: Catalogue = {
+  return {
     slots: r.concepts.map((c) => ({ name: c.name, available: c.available, samples: c.samplePng.map(dataUrl) })),
     randomSets: r.randomSets,
     examplesPerSet: r.examplesPerSet,
     randomSource: r.randomSource,
     conceptSource: r.conceptSource,
   };
-  catalogueCache = { at: Date.now(), value };
-  return value;
+});
+/** The 47 slots with 3 sample images each (generated, so the same on every call: cached for 10 minutes). */
+export function conceptCatalogue(): Promise<Catalogue> {
+  return catalogue.get();
 }
 
 /** The seeds' "GoogleNet" slot: the platform's Inception-style checkpoints, the textured-shapes one first (its ground truth is known). */

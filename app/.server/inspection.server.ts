@@ -20,6 +20,7 @@ import { logger } from "./logger.server.ts";
 import { readStored, removeStored, storedFile } from "./pictures.server.ts";
 import { RetryableJobError, isRetryable, untilSidecarServes, type JobContext, type JobQueue } from "./queue.server.ts";
 import { rpc, SidecarCallError, unary } from "./sidecar.server.ts";
+import { timedCache } from "./timedCache.server.ts";
 
 const log = logger("inspection");
 
@@ -29,17 +30,14 @@ export const PLATFORM_INSPECTION_SLUG = "concrete-inspection";
 // ---------------------------------------------------------------------------------------------
 // The detector's own description and measured accuracy, as the sidecar reports it.
 
-let infoCache: { at: number; info: DetectorInfoReply__Output } | null = null;
-/** DetectorInfo, cached for a minute; null when no sidecar answers (the page says so). */
+const info = timedCache(60_000, () => unary(rpc().inspection.DetectorInfo, {}, { deadlineMs: 5_000 }));
+/** DetectorInfo, cached for a minute; the last one read, or null, when no sidecar answers (the page says so). */
 export async function detectorInfo(): Promise<DetectorInfoReply__Output | null> {
-  if (infoCache && Date.now() - infoCache.at < 60_000) return infoCache.info;
   try {
-    const info = await unary(rpc().inspection.DetectorInfo, {}, { deadlineMs: 5_000 });
-    infoCache = { at: Date.now(), info };
-    return info;
+    return await info.get();
   } catch (err) {
     log.warn({ err: (err as Error).message }, "DetectorInfo failed");
-    return infoCache?.info ?? null;
+    return info.last();
   }
 }
 

@@ -10,6 +10,7 @@
 import { InferenceCache } from "./db.server.ts";
 import { NotFoundError } from "./domainErrors.server.ts";
 import { rpc, unary } from "./sidecar.server.ts";
+import { MODEL_LIST_TTL_MS, timedCache } from "./timedCache.server.ts";
 import { findVisiblePicture, type Viewer } from "./datasets.server.ts";
 import { readStored } from "./pictures.server.ts";
 import { ClassificationFailed, modelInput } from "./classification.server.ts";
@@ -47,15 +48,14 @@ const toModel = (m: MultiLabelModelInfo__Output): MultiLabelModel => ({
   trainedAt: m.trainedAt,
 });
 
-let modelCache: { at: number; models: MultiLabelModel[] } | null = null;
+const models = timedCache(MODEL_LIST_TTL_MS, async (): Promise<MultiLabelModel[]> => {
+  const reply = await unary(rpc().multiLabel.ListMultiLabelModels, {}, { deadlineMs: 10_000 });
+  return reply.models.map(toModel).filter((m) => m.id && m.inputHeight > 0);
+});
 
 /** The sidecar's multi-label networks (cached for a minute, as the other demos' models are). */
-export async function listMultiLabelModels(): Promise<MultiLabelModel[]> {
-  if (modelCache && Date.now() - modelCache.at < 60_000) return modelCache.models;
-  const reply = await unary(rpc().multiLabel.ListMultiLabelModels, {}, { deadlineMs: 10_000 });
-  const models = reply.models.map(toModel).filter((m) => m.id && m.inputHeight > 0);
-  modelCache = { at: Date.now(), models };
-  return models;
+export function listMultiLabelModels(): Promise<MultiLabelModel[]> {
+  return models.get();
 }
 
 /** VOC models are those trained on Pascal VOC; everything else here was trained on the generated scenes. */

@@ -6,6 +6,7 @@
 // follows it): each run asks the sidecar again, under the demos' shared run budget (throttle.server.ts)
 // and with the demos' failure answers (demoFlow.server.ts demoSidecarRun).
 import { rpc, unary } from "./sidecar.server.ts";
+import { MODEL_LIST_TTL_MS, timedCache } from "./timedCache.server.ts";
 import { demoFailure, demoSidecarRun } from "./demoFlow.server.ts";
 import type { SebowModelInfo__Output } from "../../proto/generated/metarank/v1/SebowModelInfo.ts";
 import type { SebowExplainReply__Output } from "../../proto/generated/metarank/v1/SebowExplainReply.ts";
@@ -26,14 +27,11 @@ export const SEBOW_MSG = {
 
 export type SebowModel = SebowModelInfo__Output;
 
-let modelCache: { at: number; models: SebowModel[] } | null = null;
+const models = timedCache(MODEL_LIST_TTL_MS, async (): Promise<SebowModel[]> => (await unary(rpc().sebow.ListModels, {}, { deadlineMs: 10_000 })).models);
 
 /** The sidecar's SeBoW models (cached for a minute: they change only when an operator adds one). */
-export async function listSebowModels(): Promise<SebowModel[]> {
-  if (modelCache && Date.now() - modelCache.at < 60_000) return modelCache.models;
-  const reply = await unary(rpc().sebow.ListModels, {}, { deadlineMs: 10_000 });
-  modelCache = { at: Date.now(), models: reply.models };
-  return reply.models;
+export function listSebowModels(): Promise<SebowModel[]> {
+  return models.get();
 }
 
 /**

@@ -10,6 +10,7 @@
 import { InferenceCache } from "./db.server.ts";
 import { NotFoundError } from "./domainErrors.server.ts";
 import { rpc, unary } from "./sidecar.server.ts";
+import { MODEL_LIST_TTL_MS, timedCache } from "./timedCache.server.ts";
 import { findVisiblePicture, type Viewer } from "./datasets.server.ts";
 import { readStored } from "./pictures.server.ts";
 import { ClassificationFailed, modelInput } from "./classification.server.ts";
@@ -45,19 +46,18 @@ const toModel = (m: SegmenterInfo__Output): SegModel => ({
   trainedAt: m.trainedAt,
 });
 
-let modelCache: { at: number; models: SegModel[] } | null = null;
+const models = timedCache(MODEL_LIST_TTL_MS, async (): Promise<SegModel[]> => {
+  const reply = await unary(rpc().segmentation.ListSegmenters, {}, { deadlineMs: 10_000 });
+  return reply.models.map(toModel).filter((m) => m.id && m.inputHeight > 0);
+});
 
 /** The sidecar's segmentation networks (cached for a minute, as the classification models are). */
-export async function listSegModels(): Promise<SegModel[]> {
-  if (modelCache && Date.now() - modelCache.at < 60_000) return modelCache.models;
-  const reply = await unary(rpc().segmentation.ListSegmenters, {}, { deadlineMs: 10_000 });
-  const models = reply.models.map(toModel).filter((m) => m.id && m.inputHeight > 0);
-  modelCache = { at: Date.now(), models };
-  return models;
+export function listSegModels(): Promise<SegModel[]> {
+  return models.get();
 }
 
 export function forgetSegModels() {
-  modelCache = null;
+  models.clear();
 }
 
 const DATA_TITLE: Record<string, string> = { "seg-scenes": "segmentation scenes" };

@@ -19,6 +19,7 @@ import * as grpc from "@grpc/grpc-js";
 import { Op, fn, col } from "sequelize";
 import { TreeTask, TreeTaskImage, TreeTaskLog, transitionTreeTask, type TreeTaskState } from "./db.server.ts";
 import { SidecarCallError, pickSidecar, rpc, serverStream, unary } from "./sidecar.server.ts";
+import { timedCache } from "./timedCache.server.ts";
 import { RetryableJobError, enqueueJob, isRetryable, untilSidecarServes, type JobContext, type JobQueue, type JobUser } from "./queue.server.ts";
 import { NotFoundError } from "./domainErrors.server.ts";
 import { broadcast, onBroadcast } from "./shared.server.ts";
@@ -66,15 +67,12 @@ const imagesOf = (taskId: number) => path.join(taskDir(), String(taskId));
 
 // ---- options --------------------------------------------------------------------------------
 
-let optionsCache: { at: number; reply: TaskOptionsReply__Output } | null = null;
+const options = timedCache(30_000, () => unary(rpc().tree.TaskOptions, {}, { deadlineMs: 8_000 }));
 
 /** Tree.TaskOptions (cached 30 s); null when no sidecar answers, and the form says so. */
 export async function treeTaskOptions(): Promise<TaskOptionsReply__Output | null> {
-  if (optionsCache && Date.now() - optionsCache.at < 30_000) return optionsCache.reply;
   try {
-    const reply = await unary(rpc().tree.TaskOptions, {}, { deadlineMs: 8_000 });
-    optionsCache = { at: Date.now(), reply };
-    return reply;
+    return await options.get();
   } catch (err) {
     log.warn({ err: (err as Error).message }, "Tree.TaskOptions failed");
     return null;
