@@ -21,7 +21,13 @@ const ANONYMOUS = ["/healthz", "/homepage", "/leaderboard", "/datasetPreview", "
 const WEB_PROCESSES = Number(process.env.WEB_PROCESSES) || 1;
 const SIGNED_IN = ["/healthz", "/leaderboard", "/homepage", "/history", "/submission", "/datasetPreview"];
 /** What Chromium sends for a page (the headers that choose the answer). */
-const BROWSER = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", "accept-encoding": "gzip, deflate, br", "accept-language": "en" };
+const BROWSER = {
+  accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+  "accept-encoding": "gzip, deflate, br",
+  "accept-language": "en",
+  "sec-fetch-dest": "document",
+  "sec-fetch-mode": "navigate",
+};
 
 async function load(url: string, connections: number, headers: Record<string, string>) {
   const r = await autocannon({ url, connections, duration: SECONDS, headers });

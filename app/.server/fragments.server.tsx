@@ -37,9 +37,9 @@ export function isDocumentRequest(request: Request): boolean {
   return (request.headers.get("Accept") ?? "").includes("text/html");
 }
 
-/** The key of what `name` shows for these inputs, in this language, at the current content version. */
-export function fragmentKey(name: string, lng: Language, inputs: unknown): string {
-  return `${name} ${lng} v${publicContentVersion()} ${JSON.stringify(inputs)}`;
+/** The key of what `name` shows for these inputs, in this language (null: any), at the current content version. */
+export function fragmentKey(name: string, lng: Language | null, inputs: unknown): string {
+  return `${name} ${lng ?? "*"} v${publicContentVersion()} ${JSON.stringify(inputs)}`;
 }
 
 /**

@@ -20,6 +20,7 @@ import { DatasetStyles } from "~/components/datasets/styles.tsx";
 import { useHydrated } from "~/lib/useHydrated.ts";
 import { useTranslation } from "react-i18next";
 import { i18nServer } from "~/.server/i18n.server.ts";
+import { fragmentKey, sharedData } from "~/.server/fragments.server.tsx";
 import { parseForm } from "~/lib/forms/parse.ts";
 import { DATASET_MSG, EXAMPLES_PER_PAGE, PREVIEWS_PER_PAGE, searchSchema } from "~/lib/rules/datasets.ts";
 
@@ -28,7 +29,9 @@ export const handle = { i18n: "datasets" };
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title ?? "Meta-Rank" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const viewer = await getUser(request);
+  const sp0 = new URL(request.url).searchParams;
+  // Only the users' tab depends on who is looking (their own private sets); the others are the same for everyone.
+  const viewer = sp0.get("tab") === "users" ? await getUser(request) : null;
   const t = await i18nServer.getFixedT(request, "datasets");
   const title = `${t("gallery.title")} — Meta-Rank`;
   const sp = new URL(request.url).searchParams;
@@ -47,7 +50,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     if (type === "name") await recordImpression(request, q);
     return { tab: "users" as const, title, type, q, result, signedIn: Boolean(viewer), searchError: undefined as string | undefined };
   }
-  const cards = await galleryCards();
+  // The cards are the same for every viewer: loaded once per content version.
+  const cards = await sharedData(fragmentKey("gallery-cards", null, null), galleryCards);
   const examplesCard = cards.find((c) => c.key === sp.get("examples") && c.datasetId != null);
   if (examplesCard) {
     // The seed's second view: one dataset's examples, 30 a page, with Back to Preview.

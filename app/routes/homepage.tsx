@@ -3,6 +3,7 @@ import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { Trans, useTranslation } from "react-i18next";
 import { chooseSuite, countBaselines, listSuites } from "~/.server/board.server.ts";
 import { i18nServer, requestLanguage } from "~/.server/i18n.server.ts";
+import { fragmentKey, sharedData } from "~/.server/fragments.server.tsx";
 import { Notice } from "~/components/FieldError.tsx";
 
 export const handle = { i18n: "home" };
@@ -12,7 +13,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { name: "description", content: data?.meta.description ?? "" },
 ];
 
-export async function loader({ request }: LoaderFunctionArgs) {
+/** What the page shows: the same for every viewer in one language (kept per content version, app/.server/fragments.server.tsx). */
+async function loadHome(request: Request) {
   const t = await i18nServer.getFixedT(request, "home");
   const meta = { title: t("metaTitle"), description: t("metaDescription") };
   const suite = chooseSuite(await listSuites(await requestLanguage(request)));
@@ -23,6 +25,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const datasets = new Set(suite.tasks.map((t) => t.split("_")[0]));
   const models = new Set(suite.tasks.map((t) => t.split("_").slice(1).join("_")));
   return { meta, board: { id: suite.id, name: suite.name, tasks: suite.tasks.length, datasets: datasets.size, models: models.size, methods: baselines } };
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  return sharedData(fragmentKey("homepage-data", await requestLanguage(request), null), () => loadHome(request));
 }
 
 export default function Homepage() {
