@@ -7,7 +7,7 @@ PORT ?= 3000
 SIDECAR_PORT ?= 50051
 # root needs no sudo; others use it when present.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APP_SOURCES := $(shell find app public -type f 2>/dev/null) vite.config.ts tsconfig.json
+APP_SOURCES := $(shell find app lib public -type f 2>/dev/null) vite.config.ts tsconfig.json
 
 .PHONY: start install build migrate seed serve test validate typecheck lint format-check proto check-proto test-unit test-integration test-e2e debian-runtime debian-test import-baselines doc-video dam-model gpu-check clean
 

@@ -1,6 +1,6 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute } from "sequelize";
 import { sequelize } from "./db.ts";
-import type { Provenance } from "../app/lib/rules/provenance.ts";
+import type { Provenance } from "../lib/provenance.ts";
 
 // MEDIUMTEXT on MariaDB (TEXT stops at 64 KB); SQLite has one TEXT and warns about sizes.
 const LONG_TEXT = sequelize.getDialect() === "sqlite" ? DataTypes.TEXT : DataTypes.TEXT("medium");

@@ -6,8 +6,8 @@ import type { User } from "./User.ts";
 // MEDIUMTEXT on MariaDB (TEXT stops at 64 KB); SQLite has one TEXT and warns about sizes.
 const LONG_TEXT = sequelize.getDialect() === "sqlite" ? DataTypes.TEXT : DataTypes.TEXT("medium");
 
-import { SUBMISSION_STATUSES, SubmissionStatus } from "../app/lib/rules/submissionStatus.ts";
-import { PROVENANCES, type Provenance } from "../app/lib/rules/provenance.ts";
+import { SUBMISSION_STATUSES, SubmissionStatus } from "../lib/submissionStatus.ts";
+import { PROVENANCES, type Provenance } from "../lib/provenance.ts";
 
 export { SUBMISSION_STATUSES, SubmissionStatus, PROVENANCES, type Provenance };
 

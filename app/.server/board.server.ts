@@ -57,8 +57,8 @@ export interface RankRow {
  * the contributor's attribution maps; "self-reported": one scored from the CSV files its
  * contributor uploaded (the platform checked their form, not how they were made).
  */
-export type { RowSource } from "../lib/rules/provenance.ts";
-import type { Provenance, RowSource } from "../lib/rules/provenance.ts";
+export type { RowSource } from "../../lib/provenance.ts";
+import type { Provenance, RowSource } from "../../lib/provenance.ts";
 
 /** A stored board method's source (older rows without a provenance were self-reported uploads). */
 export const rowSource = (m: { sourceKey: string | null; provenance?: string | null }): RowSource =>

@@ -6,8 +6,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { Op, QueryTypes } from "sequelize";
 import { BoardMethod, EvaluationRun, Submission, SubmissionDraft, Suite, isSqlite, inWriteTransaction, sequelize, type TaskScore } from "./db.server.ts";
-import { SubmissionStatus } from "~/lib/rules/submissionStatus.ts";
-import { Provenance } from "~/lib/rules/provenance.ts";
+import { SubmissionStatus } from "../../lib/submissionStatus.ts";
+import { Provenance } from "../../lib/provenance.ts";
 import { MAPS_MAX_BYTES, mapsMessage, mib } from "~/lib/rules/maps.ts";
 import { SidecarCallError, rpc, unary } from "./sidecar.server.ts";
 import {

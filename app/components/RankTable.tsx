@@ -2,7 +2,7 @@
 // parameter, so paging works without JavaScript and each table on a page pages on its own.
 import { Link, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import type { RowSource } from "~/lib/rules/provenance.ts";
+import type { RowSource } from "../../lib/provenance.ts";
 
 export interface RankTableRow {
   id: string;

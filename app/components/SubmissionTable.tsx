@@ -6,8 +6,8 @@ import { DataTable } from "primereact/datatable";
 import { Column } from "primereact/column";
 import { SOURCE_LABEL, useHrefWith } from "./RankTable.tsx";
 import { useTranslation } from "react-i18next";
-import { SubmissionStatus } from "~/lib/rules/submissionStatus.ts";
-import type { Provenance } from "~/lib/rules/provenance.ts";
+import { SubmissionStatus } from "../../lib/submissionStatus.ts";
+import type { Provenance } from "../../lib/provenance.ts";
 
 export interface SubmissionRow {
   id: number;

@@ -4,7 +4,7 @@
 import { apiPost, postOnly, idParam, json, readBodyFields } from "~/.server/api/endpoint.server.ts";
 import { ApiError, bilingual } from "~/.server/api/errors.server.ts";
 import { decideSubmission } from "~/.server/submissions.server.ts";
-import { SubmissionStatus } from "~/lib/rules/submissionStatus.ts";
+import { SubmissionStatus } from "../../lib/submissionStatus.ts";
 import { readDecisionNote } from "~/lib/rules/submission.ts";
 
 export const loader = postOnly;

@@ -7,7 +7,7 @@ import { ApiError, bilingual, fieldDetails } from "~/.server/api/errors.server.t
 import { readBodyFields } from "~/.server/api/endpoint.server.ts";
 import { filesOf, findSuite, submitDraft, uploadLimitMessage } from "~/.server/submissions.server.ts";
 import { MSG } from "~/lib/rules/submission.ts";
-import { SubmissionStatus } from "~/lib/rules/submissionStatus.ts";
+import { SubmissionStatus } from "../../lib/submissionStatus.ts";
 
 export const loader = postOnly;
 

@@ -20,7 +20,7 @@ import { checkFormData } from "~/.server/forms.server.ts";
 import { useTranslation } from "react-i18next";
 import { i18nServer, requestLanguage } from "~/.server/i18n.server.ts";
 import { translateMessage } from "~/lib/forms/messages.ts";
-import { SubmissionStatus } from "~/lib/rules/submissionStatus.ts";
+import { SubmissionStatus } from "../../lib/submissionStatus.ts";
 import { DECISION_NOTE_MAX, readDecisionNote } from "~/lib/rules/submission.ts";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: metarankHref }];

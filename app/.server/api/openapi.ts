@@ -2,8 +2,8 @@
 // checks every answer of every endpoint against it (ajv, JSON Schema 2020-12) and that its paths
 // are exactly the route files app/routes/api.v1.*: change an endpoint and this together.
 import { ALGORITHM_MAX, DECISION_NOTE_MAX, EMAIL_MAX, INFO_MAX, MAX_UPLOAD_BYTES } from "~/lib/rules/submission.ts";
-import { SUBMISSION_STATUSES } from "~/lib/rules/submissionStatus.ts";
-import { PROVENANCES } from "~/lib/rules/provenance.ts";
+import { SUBMISSION_STATUSES } from "../../../lib/submissionStatus.ts";
+import { PROVENANCES } from "../../../lib/provenance.ts";
 import { API_COMPUTE_PER_HOUR, API_RATE_PER_MINUTE } from "./limits.server.ts";
 import { MAPS_DAILY_LIMIT, MAPS_MAX_BYTES } from "~/lib/rules/maps.ts";
 import { EVALUATION_STATES } from "../../../models/EvaluationRun.ts";

@@ -6,7 +6,7 @@ import { Op } from "sequelize";
 import { Submission, User } from "../db.server.ts";
 import { listSuites, suiteBoards, type RankRow, type SuiteSummary } from "../board.server.ts";
 import type { HistoryRow, ScoreResult } from "../submissions.server.ts";
-import { SubmissionStatus } from "~/lib/rules/submissionStatus.ts";
+import { SubmissionStatus } from "../../../lib/submissionStatus.ts";
 
 /** Where a suite's kit (images, labels, models) is downloaded (issue 13 §1). */
 export const kitUrl = (suiteId: string) => `/suites/${encodeURIComponent(suiteId)}/kit.zip`;
