@@ -10,7 +10,8 @@ import { Form, Link, useFetcher } from "@remix-run/react";
 import { Notice } from "./FieldError.tsx";
 import { DataTable } from "primereact/datatable";
 import { Column } from "primereact/column";
-import { Pager, useHrefWith, type PageInfo, type RankTableRow } from "./RankTable.tsx";
+import { Pager } from "./Pager.tsx";
+import { useHrefWith, type PageInfo, type RankTableRow } from "./RankTable.tsx";
 import { useTranslation } from "react-i18next";
 
 export type ContributorRankingRow = RankTableRow & { selected: boolean; hidden: boolean };
@@ -268,7 +269,14 @@ export function ContributorRanking({ data }: { data: ContributorRankingData }) {
         />
         <Column field="metascoreText" header={board("colMetascore")} />
       </DataTable>
-      <Pager page={data.page.page} pages={data.page.pages} total={data.page.total} param="page" label={t("tabs.ranking")} />
+      <Pager
+        look="board"
+        page={data.page.page}
+        pageCount={data.page.pages}
+        total={data.page.total}
+        href={(n) => hrefWith({ page: n })}
+        label={t("tabs.ranking")}
+      />
       {data.edit ? <AuditTrail rows={data.audit} /> : null}
     </section>
   );

@@ -1,8 +1,9 @@
 // A paginated rank table (8 rows a page, seed §9). Pages are links carrying a query
 // parameter, so paging works without JavaScript and each table on a page pages on its own.
-import { Link, useSearchParams } from "@remix-run/react";
+import { useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { RowSource } from "../../lib/provenance.ts";
+import { Pager } from "./Pager.tsx";
 
 export interface RankTableRow {
   id: string;
@@ -39,42 +40,6 @@ export function useHrefWith() {
   };
 }
 
-export function Pager({ page, pages, total, param, label }: { page: number; pages: number; total: number; param: string; label: string }) {
-  const { t } = useTranslation("board");
-  const hrefWith = useHrefWith();
-  if (pages <= 1) return <p className="pager muted">{t("entries", { count: total })}</p>;
-  return (
-    <nav className="pager" aria-label={t("pagesOf", { label })}>
-      {page > 1 ? (
-        <Link to={hrefWith({ [param]: page - 1 })} preventScrollReset rel="prev" className="p-button p-button-text p-button-sm">
-          ‹ {t("previous")}
-        </Link>
-      ) : (
-        <span className="p-button p-button-text p-button-sm p-disabled">‹ {t("previous")}</span>
-      )}
-      {Array.from({ length: pages }, (_, i) => i + 1).map((n) =>
-        n === page ? (
-          <span key={n} className="pager-page current" aria-current="page">
-            {n}
-          </span>
-        ) : (
-          <Link key={n} to={hrefWith({ [param]: n })} preventScrollReset className="pager-page">
-            {n}
-          </Link>
-        ),
-      )}
-      {page < pages ? (
-        <Link to={hrefWith({ [param]: page + 1 })} preventScrollReset rel="next" className="p-button p-button-text p-button-sm">
-          {t("next")} ›
-        </Link>
-      ) : (
-        <span className="p-button p-button-text p-button-sm p-disabled">{t("next")} ›</span>
-      )}
-      <span className="muted"> {t("entries", { count: total })}</span>
-    </nav>
-  );
-}
-
 export function RankTable({
   title,
   page,
@@ -97,6 +62,7 @@ export function RankTable({
   const withSource = page.rows.some((r) => r.source != null);
   const columns = 5 + (withLocalisation ? 1 : 0) + (withSource ? 1 : 0);
   const { t } = useTranslation("board");
+  const hrefWith = useHrefWith();
   // A plain table in PrimeReact's DataTable markup and theme classes: the same look, but
   // without DataTable's server-render cost (≈13 ms a table; the leaderboard shows three).
   return (
@@ -151,7 +117,7 @@ export function RankTable({
           </table>
         </div>
       </div>
-      <Pager page={page.page} pages={page.pages} total={page.total} param={param} label={title} />
+      <Pager look="board" page={page.page} pageCount={page.pages} total={page.total} href={(n) => hrefWith({ [param]: n })} label={title} />
     </section>
   );
 }

@@ -10,7 +10,7 @@ import { useTranslation } from "react-i18next";
 import { requireAdmin } from "~/.server/session.server.ts";
 import { searchQueryPage } from "~/.server/searchAnalytics.server.ts";
 import { SORT_COLUMNS, type QueryRow, type SortColumn } from "~/lib/searchAnalytics.ts";
-import { Pager } from "~/components/datasets/Pager.tsx";
+import { Pager } from "~/components/Pager.tsx";
 import { DatasetStyles } from "~/components/datasets/styles.tsx";
 import { useHydrated } from "~/lib/useHydrated.ts";
 

@@ -32,7 +32,7 @@ import { recordClick, recordImpression } from "~/.server/searchAnalytics.server.
 import { clickParams } from "~/lib/searchAnalytics.ts";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { ConfirmSubmit } from "~/components/datasets/ConfirmSubmit.tsx";
-import { Pager } from "~/components/datasets/Pager.tsx";
+import { Pager } from "~/components/Pager.tsx";
 import { DatasetSearch } from "~/components/datasets/DatasetSearch.tsx";
 import { PictureTile } from "~/components/datasets/PictureTile.tsx";
 import { DatasetStyles } from "~/components/datasets/styles.tsx";

@@ -11,7 +11,7 @@ import { getUser } from "~/.server/session.server.ts";
 import { recordImpression } from "~/.server/searchAnalytics.server.ts";
 import { clickParams } from "~/lib/searchAnalytics.ts";
 import { datasetIntros, galleryCards, listPictures, pageOf, platformPictureAt, searchDatasets } from "~/.server/datasets.server.ts";
-import { Pager } from "~/components/datasets/Pager.tsx";
+import { Pager } from "~/components/Pager.tsx";
 import { PictureTile } from "~/components/datasets/PictureTile.tsx";
 import { Notice } from "~/components/FieldError.tsx";
 import { DATA_DETAILS_WARNING } from "~/components/datasets/messages.ts";

@@ -16,7 +16,7 @@ import { pageOf } from "~/.server/datasets.server.ts";
 import { orRefusal } from "~/.server/domainErrors.server.ts";
 import { LABEL_MSG, labellingList, labellingScreen, nextAfter, requireLabellingDataset, setClasses, setLabels } from "~/.server/labels.server.ts";
 import { Notice, FieldError } from "~/components/FieldError.tsx";
-import { Pager } from "~/components/datasets/Pager.tsx";
+import { Pager } from "~/components/Pager.tsx";
 import { DatasetStyles } from "~/components/datasets/styles.tsx";
 import { LabelStyles } from "~/components/labels/styles.tsx";
 import { useHydrated } from "~/lib/useHydrated.ts";

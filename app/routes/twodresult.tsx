@@ -30,7 +30,7 @@ import {
 } from "~/.server/inspection.server.ts";
 import { jobQueue } from "~/.server/queue.server.ts";
 import { getUser, requireUser } from "~/.server/session.server.ts";
-import { Pager } from "~/components/datasets/Pager.tsx";
+import { Pager } from "~/components/Pager.tsx";
 import { DATASET_CSS } from "~/components/datasets/styles.tsx";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { INSPECTION_LIMITS, INSPECTION_MSG } from "~/lib/rules/inspection.ts";

@@ -2,7 +2,7 @@ import { Form, Link } from "@remix-run/react";
 import type { DatasetPreview } from "~/.server/datasets.server.ts";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { DATASET_MSG, SEARCH_MAX } from "~/lib/rules/datasets.ts";
-import { Pager } from "./Pager.tsx";
+import { Pager } from "../Pager.tsx";
 import { useTranslation } from "react-i18next";
 import { PREVIEWS_PER_PAGE } from "~/lib/rules/datasets.ts";
 

@@ -7,7 +7,7 @@ import { Link } from "@remix-run/react";
 import type { DatasetPreview, Paged, PictureView } from "~/.server/datasets.server.ts";
 import { clickParams } from "~/lib/searchAnalytics.ts";
 import { DatasetSearch } from "./DatasetSearch.tsx";
-import { Pager } from "./Pager.tsx";
+import { Pager } from "../Pager.tsx";
 import { PictureTile } from "./PictureTile.tsx";
 
 /** Step 1: search the visible datasets; picking one opens step 2 on the same route. */
