@@ -33,6 +33,11 @@ export interface VqaModelView {
   perType: { type: string; questions: number; model: number; imageBlind: number; questionBlind: number }[];
   algorithms: string[];
   examples: string[];
+  /** Other words and phrases the tokenizer reads as the model's words; readsAs "" is a dropped filler. */
+  synonyms: { written: string; readsAs: string; language: string }[];
+  /** The same held-out questions asked in Chinese (0: not measured, an older checkpoint). */
+  testAccuracyZh: number;
+  imageBlindAccuracyZh: number;
 }
 
 function toView(m: VqaModel__Output): VqaModelView {
@@ -51,6 +56,9 @@ function toView(m: VqaModel__Output): VqaModelView {
     perType: m.perType.map((p) => ({ type: p.type, questions: p.questions, model: p.model, imageBlind: p.imageBlind, questionBlind: p.questionBlind })),
     algorithms: m.algorithms,
     examples: m.exampleQuestions,
+    synonyms: m.synonyms.map((x) => ({ written: x.written, readsAs: x.readsAs, language: x.language })),
+    testAccuracyZh: m.testAccuracyZh,
+    imageBlindAccuracyZh: m.imageBlindAccuracyZh,
   };
 }
 

@@ -1,6 +1,6 @@
 // Visual question answering (seed 001 "User query page", §5, §9; issue 17, docs/vqa.md): step 1 a
 // visible dataset (search by name or exact user name, 3 previews a page), step 2 an image (16 a
-// page, back button), step 3 model, algorithm, an English question and start. The answer comes
+// page, back button), step 3 model, algorithm, a question in English or Chinese (issue 36 §3) and start. The answer comes
 // with its probability, the image attribution, the question's words coloured by attribution and the
 // three contributions (text, image, total). State lives in the query string and Start is a form
 // POST that redirects to the stored result, so every step works without JavaScript.
@@ -179,18 +179,22 @@ function RunStep({ d, res }: { d: Step2; res?: ActionResult }) {
             placeholder={t("questionPlaceholder")}
             aria-describedby="question-error"
             style={{ width: "100%", maxWidth: "32rem" }}
-            lang="en"
           />
           <FieldError id="question-error" message={res?.errors?.question} />
         </div>
         {res?.unknown ? (
           <div className="notice notice-warn" data-testid="vocabulary" style={{ marginTop: ".5rem" }}>
             <p style={{ margin: 0 }}>{t("vocabulary", { count: res.unknown.vocabulary.length })}</p>
-            <p style={{ margin: ".35rem 0 0" }} lang="en">
-              <code>{res.unknown.vocabulary.join(" ")}</code>
-            </p>
+            {splitByLanguage(res.unknown.vocabulary).map(([lang, words]) =>
+              words.length ? (
+                <p key={lang} style={{ margin: ".35rem 0 0" }} lang={lang}>
+                  <code>{words.join(" ")}</code>
+                </p>
+              ) : null,
+            )}
           </div>
         ) : null}
+        {chosen ? <Vocabulary model={chosen} /> : null}
         <p style={{ marginTop: ".75rem" }}>
           <button type="submit" className="p-button p-component" data-testid="vqa-start" disabled={running}>
             <i className="pi pi-play" style={{ marginRight: ".4rem" }} />
@@ -207,8 +211,11 @@ function RunStep({ d, res }: { d: Step2; res?: ActionResult }) {
           <p>
             {t("blindNote", { image: percent(chosen.imageBlindAccuracy), question: percent(chosen.questionBlindAccuracy) })} {t("ownData")}
           </p>
+          {chosen.testAccuracyZh > 0 ? (
+            <p data-testid="model-note-zh">{t("modelNoteZh", { accuracy: percent(chosen.testAccuracyZh), image: percent(chosen.imageBlindAccuracyZh) })}</p>
+          ) : null}
           {chosen.examples.length ? (
-            <p lang="en">
+            <p>
               {t("examples")} {chosen.examples.map((q) => `“${q}”`).join(" · ")}
             </p>
           ) : null}
@@ -216,6 +223,78 @@ function RunStep({ d, res }: { d: Step2; res?: ActionResult }) {
       ) : null}
       <Busy label={t("running")} />
     </div>
+  );
+}
+
+const HAN = /\p{Script=Han}/u;
+
+/** The words of a list by language: English (Latin script) first, then Chinese. */
+function splitByLanguage(words: string[]): Array<["en" | "zh-CN", string[]]> {
+  return [
+    ["en", words.filter((w) => !HAN.test(w))],
+    ["zh-CN", words.filter((w) => HAN.test(w))],
+  ];
+}
+
+/**
+ * Every word the model knows, in both languages, and the spellings, synonyms and phrases the
+ * sidecar's tokenizer reads as those words (sidecar/vqa/scenesQA.ts, docs/vqa.md "Words"), so a
+ * visitor can see what to ask before asking (issue 36 §3).
+ */
+function Vocabulary({ model }: { model: VqaModelView }) {
+  const { t } = useTranslation("vqa");
+  const [en, zh] = splitByLanguage(model.vocabulary);
+  const byLanguage: Array<["en" | "zh", string]> = [
+    ["en", t("vocab.languageEn")],
+    ["zh", t("vocab.languageZh")],
+  ];
+  return (
+    <details data-testid="vqa-vocabulary" style={{ marginTop: ".5rem" }}>
+      <summary>{t("vocab.title", { count: model.vocabulary.length })}</summary>
+      <p style={{ margin: ".5rem 0 0" }}>{t("vocab.english", { count: en[1].length })}</p>
+      <p lang="en" style={{ margin: ".25rem 0 0" }} data-testid="vqa-vocabulary-en">
+        <code>{en[1].join(" ")}</code>
+      </p>
+      <p style={{ margin: ".5rem 0 0" }}>{t("vocab.chinese", { count: zh[1].length })}</p>
+      <p lang="zh-CN" style={{ margin: ".25rem 0 0" }} data-testid="vqa-vocabulary-zh">
+        <code>{zh[1].join(" ")}</code>
+      </p>
+      <p className="muted" style={{ fontSize: ".85rem" }}>
+        {t("vocab.howZh")}
+      </p>
+      {model.synonyms.length ? (
+        <div style={{ overflowX: "auto" }}>
+          <table className="data-table" data-testid="vqa-synonyms" style={{ maxWidth: "32rem" }}>
+            <caption className="muted" style={{ textAlign: "left" }}>
+              {t("vocab.synonyms")}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">{t("vocab.written")}</th>
+                <th scope="col">{t("vocab.readsAs")}</th>
+              </tr>
+            </thead>
+            {byLanguage.map(([lang, name]) => (
+              <tbody key={lang}>
+                <tr>
+                  <th scope="rowgroup" colSpan={2} style={{ textAlign: "left" }}>
+                    {name}
+                  </th>
+                </tr>
+                {model.synonyms
+                  .filter((x) => x.language === lang)
+                  .map((x) => (
+                    <tr key={`${lang}:${x.written}`}>
+                      <td lang={lang === "zh" ? "zh-CN" : "en"}>{x.written}</td>
+                      <td lang={lang === "zh" ? "zh-CN" : "en"}>{x.readsAs || t("vocab.dropped")}</td>
+                    </tr>
+                  ))}
+              </tbody>
+            ))}
+          </table>
+        </div>
+      ) : null}
+    </details>
   );
 }
 
@@ -235,8 +314,9 @@ function Results({ result, model }: { result: VqaResultView; model: VqaModelView
     <>
       <div className="card" id="results">
         <h2 style={{ marginTop: 0 }}>{t("results.title")}</h2>
-        <p lang="en" style={{ fontSize: "1.1rem" }}>
-          <span className="muted">{t("results.question")}</span> {result.question.replace(/\?+$/, "")}?
+        <p style={{ fontSize: "1.1rem" }}>
+          <span className="muted">{t("results.question")}</span> {result.question.replace(/[?？]+$/, "")}
+          {HAN.test(result.question) ? "？" : "?"}
         </p>
         <dl className="profile-grid">
           <dt>{t("results.answer")}</dt>
@@ -293,7 +373,7 @@ function Results({ result, model }: { result: VqaResultView; model: VqaModelView
           </figure>
         </div>
         <h3>{t("results.words")}</h3>
-        <p data-testid="words" lang="en" style={{ fontSize: "1.15rem", lineHeight: 2 }}>
+        <p data-testid="words" style={{ fontSize: "1.15rem", lineHeight: 2 }}>
           {result.tokens.map((tok, i) => (
             <span
               key={i}

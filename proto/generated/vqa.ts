@@ -17,6 +17,7 @@ export interface ProtoGrpcType {
       VqaModel: MessageTypeDefinition
       VqaModelsReply: MessageTypeDefinition
       VqaModelsRequest: MessageTypeDefinition
+      VqaSynonym: MessageTypeDefinition
       VqaTypeAccuracy: MessageTypeDefinition
     }
   }

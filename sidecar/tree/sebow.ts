@@ -30,6 +30,7 @@ import { Rng } from "../data/prng.ts";
 import { conv2dSameTrainable } from "../zoo/convGrad.ts";
 import { maxPool } from "../zoo/maxPool.ts";
 import { heNormal } from "../zoo/layers.ts";
+import type { trainSebow as trainSebowNow } from "./sebowTrain.ts";
 
 export type SebowVariant = "SearchSpaceModel" | "NeuralDecisionTree";
 export const SEBOW_VARIANTS: readonly SebowVariant[] = ["SearchSpaceModel", "NeuralDecisionTree"];
@@ -318,6 +319,13 @@ export function plainCnnConfig(cfg: SebowConfig): SebowConfig {
   return { ...cfg, groups: 1 };
 }
 
-// The Train handler's entry point lives with the training code; re-exported here because
-// sidecar/tree/trainHandlers.ts dispatches category "SeBoW" to sebow.ts (tree-common interface).
-export { trainSebow, SebowTaskError, SEBOW_ARGS } from "./sebowTrain.ts";
+/**
+ * The Train handler's entry point for category "SeBoW" (sidecar/tree/trainWorker.ts loads it from
+ * this module). It lives with the training code, which imports this module, so it is loaded when
+ * called: a static import would make this module and sebowTrain.ts depend on each other as they
+ * load (a runtime import cycle).
+ */
+export async function trainSebow(...args: Parameters<typeof trainSebowNow>): ReturnType<typeof trainSebowNow> {
+  const training = await import("./sebowTrain.ts");
+  return training.trainSebow(...args);
+}

@@ -67,6 +67,14 @@ export interface VqaManifest {
     /** The same network and recipe with every question replaced by pads (image only). */
     questionBlind: AccuracyReport;
   };
+  /**
+   * The same held-out images and questions asked in Chinese (docs/vqa.md "Chinese"); the
+   * question-blind network reads no words, so its figure is the English one. Absent from
+   * checkpoints trained before Chinese was added.
+   */
+  accuracyZh?: { model: AccuracyReport; imageBlind?: AccuracyReport; questionBlind: AccuracyReport; testQuestions: number };
+  /** Where the blind baselines' figures come from ("trained in this run", or the checkpoint they were taken from). */
+  baselines?: string;
   dtype: "float16";
   weightsFile: string;
   weightsSha256: string;

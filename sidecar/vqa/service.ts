@@ -12,6 +12,7 @@ import { InferenceInputError } from "../inference/errors.ts";
 import { callSignal, poolRequestStatus, thePool } from "../inference/service.ts";
 import { readVqaManifest, type VqaManifest } from "./checkpoint.ts";
 import { VQA_ALGORITHM_NAMES } from "./job.ts";
+import { VQA_SYNONYMS_EN, VQA_SYNONYMS_ZH } from "./scenesQA.ts";
 
 const PROTO = "metarank/v1/vqa.proto" as const;
 /** One answer's time limit in the pool (VQA_TIME_LIMIT_MS, default 60 s). */
@@ -47,6 +48,13 @@ function toModel(m: VqaManifest): VqaModel {
     algorithms: [...VQA_ALGORITHM_NAMES],
     exampleQuestions: m.exampleQuestions,
     testQuestions: m.training.testQuestions,
+    // What the tokenizer reads as the model's words (scenesQA.ts), so the page can list them.
+    synonyms: [
+      ...VQA_SYNONYMS_EN.map(([written, readsAs]) => ({ written, readsAs, language: "en" })),
+      ...VQA_SYNONYMS_ZH.map(([written, readsAs]) => ({ written, readsAs, language: "zh" })),
+    ],
+    testAccuracyZh: m.accuracyZh?.model.overall ?? 0,
+    imageBlindAccuracyZh: m.accuracyZh?.imageBlind?.overall ?? 0,
   };
 }
 

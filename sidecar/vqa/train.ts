@@ -1,7 +1,7 @@
 // Trains the VQA network on the question-answer scenes (issue 17, docs/vqa.md):
 //   npx tsx sidecar/vqa/train.ts [--epochs N] [--out sidecar/zoo/checkpoints/vqa-scenes]
 //        [--images-per-epoch N] [--reuse-images] [--test-images N] [--batch-images B]
-//        [--lr LR] [--seed S] [--data-seed S] [--no-baselines] [--no-save] [--quiet]
+//        [--lr LR] [--seed S] [--data-seed S] [--no-baselines] [--baselines-from DIR] [--no-save] [--quiet]
 // Adam with a cosine-decayed learning rate; a mini-batch is B images with all their
 // questions (each image, and each distinct question, is encoded once per step and shared);
 // every epoch reads new training images unless --reuse-images; seeded initialisation and
@@ -29,7 +29,7 @@ import {
   type VqaSet,
 } from "./scenesQA.ts";
 import { VqaNet, type VqaArch } from "./vqaNet.ts";
-import { DEFAULT_VQA_CHECKPOINT, writeVqaCheckpoint, type AccuracyReport, type VqaManifest } from "./checkpoint.ts";
+import { DEFAULT_VQA_CHECKPOINT, readVqaCheckpoint, readVqaManifest, writeVqaCheckpoint, type AccuracyReport, type VqaManifest } from "./checkpoint.ts";
 
 export const DEFAULT_ARCH: VqaArch = {
   imageSize: VQA_IMAGE_SIZE,
@@ -60,6 +60,17 @@ export interface VqaTrainOptions {
   arch: VqaArch;
   out: string | null;
   baselines: boolean;
+  /**
+   * Instead of training the two blind baselines, take their held-out figures from this checkpoint
+   * (same images, questions, network and recipe): on the shared 2-core machine the three trainings
+   * did not fit one session once Chinese was added (docs/vqa.md "The committed run"). The manifest
+   * says where they came from.
+   */
+  baselinesFrom: string | null;
+  /** Start the model (not the baselines) from this checkpoint's weights instead of a seeded initialisation. */
+  initFrom: string | null;
+  /** First training image of the run (a run continuing another reads the images after the ones it read). */
+  imageOffset: number;
   quiet: boolean;
   command: string;
 }
@@ -174,6 +185,14 @@ export function evaluate(net: VqaNet, set: VqaSet, blind: Blind = "none", batchI
 /** Trains one network (the model, or a blind baseline) with the shared recipe. */
 export function trainNetwork(sets: VqaSet[], blind: Blind, opts: VqaTrainOptions, log: (s: string) => void): VqaNet {
   const net = VqaNet.init(opts.arch, opts.seed);
+  if (blind === "none" && opts.initFrom) {
+    const from = new Map(readVqaCheckpoint(opts.initFrom).arrays.map((a) => [a.name, a]));
+    for (const [name, v] of net.weights) {
+      const a = from.get(name);
+      if (!a || a.shape.join("x") !== v.shape.join("x")) throw new Error(`--init-from ${opts.initFrom}: no weight ${name} of shape ${v.shape.join("×")}`);
+      v.assign(tf.tensor(a.data, a.shape));
+    }
+  }
   const rng = new Rng(opts.seed ^ 0x5eed);
   const vars = [...net.weights.values()];
   const optimizer = tf.train.adam(opts.lr);
@@ -236,6 +255,7 @@ function table(rows: Array<[string, Evaluation]>): string {
 
 export interface VqaTrainResult {
   model: Evaluation;
+  modelZh: Evaluation;
   imageBlind: Evaluation | null;
   questionBlind: Evaluation | null;
   manifest: VqaManifest | null;
@@ -250,10 +270,16 @@ export async function trainVqa(opts: VqaTrainOptions): Promise<VqaTrainResult> {
   const t0 = Date.now();
   // Fresh images every epoch (epoch e reads train images e·N … (e+1)·N − 1), or one block reused.
   const blocks = opts.freshImages ? opts.epochs : 1;
-  const train = Array.from({ length: blocks }, (_, e) => generateVqaSet("train", opts.imagesPerEpoch, opts.dataSeed, e * opts.imagesPerEpoch));
+  // Each training question is asked in English and in Chinese (two rows; docs/vqa.md "Chinese"):
+  // one network reads both languages, each with the examples the English-only network had.
+  const train = Array.from({ length: blocks }, (_, e) =>
+    generateVqaSet("train", opts.imagesPerEpoch, opts.dataSeed, opts.imageOffset + e * opts.imagesPerEpoch, "both"),
+  );
   const trainImages = train.reduce((s, t) => s + t.imageCount, 0);
   const trainQuestions = train.reduce((s, t) => s + t.questionCount, 0);
   const test = generateVqaSet("test", opts.testImages, opts.dataSeed);
+  // The same held-out images and questions, asked in Chinese.
+  const testZh = generateVqaSet("test", opts.testImages, opts.dataSeed, 0, "zh");
   log(
     `VQA scenes: ${trainImages} train images / ${trainQuestions} questions (${opts.imagesPerEpoch} ${opts.freshImages ? "new " : ""}images an epoch), ${test.imageCount} test images / ${test.questionCount} questions (data seed ${opts.dataSeed}); ${backend.name} backend`,
   );
@@ -264,15 +290,33 @@ export async function trainVqa(opts: VqaTrainOptions): Promise<VqaTrainResult> {
   const net = asStored(trained);
   trained.dispose();
   const model = evaluate(net, test);
-  log(`model (${net.parameterCount} parameters, ${modelSeconds} s): held-out accuracy ${pct(model.overall)}`);
-  log(table([["model", model]]));
+  const modelZh = evaluate(net, testZh);
+  log(`model (${net.parameterCount} parameters, ${modelSeconds} s): held-out accuracy ${pct(model.overall)} (English), ${pct(modelZh.overall)} (Chinese)`);
+  log(
+    table([
+      ["model", model],
+      ["model (zh)", modelZh],
+    ]),
+  );
 
   let imageBlind: Evaluation | null = null,
-    questionBlind: Evaluation | null = null;
-  if (opts.baselines) {
+    questionBlind: Evaluation | null = null,
+    imageBlindZh: Evaluation | null = null;
+  let baselinesNote = "trained in this run";
+  if (opts.baselinesFrom) {
+    // A read checkpoint's figures (held-out accuracy on the same 1000 test images); no Chinese image-blind figure.
+    const from = readVqaManifest(opts.baselinesFrom);
+    const asEval = (r: AccuracyReport): Evaluation => ({ ...r, questions: model.questions, questionsPerType: model.questionsPerType });
+    imageBlind = asEval(from.accuracy.imageBlind);
+    questionBlind = asEval(from.accuracy.questionBlind);
+    baselinesNote = `taken from the checkpoint trained ${from.training.trainedAt} by "${from.training.command}" (English questions; the same images, network and recipe)`;
+    log(`blind baselines ${baselinesNote}`);
+  } else if (opts.baselines) {
     for (const blind of ["image", "question"] as const) {
       const b = trainNetwork(train, blind, opts, log);
       const e = evaluate(b, test, blind);
+      // The question-blind network never reads a word, so only the image-blind one has a Chinese figure of its own.
+      if (blind === "image") imageBlindZh = evaluate(b, testZh, blind);
       b.dispose();
       log(`${blind}-blind baseline: held-out accuracy ${pct(e.overall)}`);
       if (blind === "image") imageBlind = e;
@@ -282,6 +326,8 @@ export async function trainVqa(opts: VqaTrainOptions): Promise<VqaTrainResult> {
   const rows: Array<[string, Evaluation]> = [["model", model]];
   if (imageBlind) rows.push(["image-blind", imageBlind]);
   if (questionBlind) rows.push(["question-blind", questionBlind]);
+  rows.push(["model (zh)", modelZh]);
+  if (imageBlindZh) rows.push(["image-blind (zh)", imageBlindZh]);
   log(table(rows));
 
   let manifest: VqaManifest | null = null;
@@ -294,7 +340,7 @@ export async function trainVqa(opts: VqaTrainOptions): Promise<VqaTrainResult> {
         id: "vqa-scenes",
         dataset: "vqa-scenes",
         description:
-          "CNN image encoder (4×4 feature map with coordinates) and GRU question encoder fused by FiLM (two layers), with an MLP over the modulated map; trained on the platform's generated question-answer scenes (docs/vqa.md).",
+          "CNN image encoder (4×4 feature map with coordinates) and GRU question encoder fused by FiLM (two layers), with an MLP over the modulated map; trained on the platform's generated question-answer scenes, questions in English and Chinese (docs/vqa.md).",
         arch: opts.arch,
         inputShape: [VQA_IMAGE_SIZE, VQA_IMAGE_SIZE, 3],
         vocabulary: [...VQA_VOCABULARY],
@@ -310,6 +356,9 @@ export async function trainVqa(opts: VqaTrainOptions): Promise<VqaTrainResult> {
           "is there a green triangle?",
           "is the red circle left of the blue square?",
           "is the yellow square above the green circle?",
+          "圆形是什么颜色？",
+          "有几个蓝色的物体？",
+          "红色圆形在蓝色正方形的左边吗？",
         ],
         training: {
           command: opts.command,
@@ -331,12 +380,19 @@ export async function trainVqa(opts: VqaTrainOptions): Promise<VqaTrainResult> {
           trainedAt: new Date().toISOString(),
         },
         accuracy: { model: report(model), imageBlind: report(imageBlind), questionBlind: report(questionBlind) },
+        baselines: baselinesNote,
+        accuracyZh: {
+          model: report(modelZh),
+          ...(imageBlindZh ? { imageBlind: report(imageBlindZh) } : {}),
+          questionBlind: report(questionBlind),
+          testQuestions: testZh.questionCount,
+        },
       },
       [...net.weights].map(([name, v]) => ({ name, shape: v.shape, data: v.dataSync() as Float32Array })),
     );
     log(`wrote ${opts.out}/model.json and weights.bin (${Math.round((Date.now() - t0) / 1000)} s in all)`);
   }
-  return { model, imageBlind, questionBlind, manifest, net };
+  return { model, modelZh, imageBlind, questionBlind, manifest, net };
 }
 
 async function main() {
@@ -352,12 +408,16 @@ async function main() {
       seed: { type: "string", default: "1" },
       "data-seed": { type: "string" },
       "no-baselines": { type: "boolean", default: false },
+      "baselines-from": { type: "string" },
+      "init-from": { type: "string" },
+      "image-offset": { type: "string", default: "0" },
       "no-save": { type: "boolean", default: false },
       quiet: { type: "boolean", default: false },
     },
   });
   const num = (v: string | undefined, d: number) => (v === undefined ? d : Number(v));
-  const baselines = !values["no-baselines"];
+  const baselinesFrom = values["baselines-from"] ?? null;
+  const baselines = !values["no-baselines"] || Boolean(baselinesFrom);
   const result = await trainVqa({
     epochs: num(values.epochs, 10),
     batchImages: num(values["batch-images"], 32),
@@ -370,6 +430,9 @@ async function main() {
     arch: DEFAULT_ARCH,
     out: values["no-save"] || !baselines ? null : (values.out ?? DEFAULT_VQA_CHECKPOINT),
     baselines,
+    baselinesFrom,
+    initFrom: values["init-from"] ?? null,
+    imageOffset: num(values["image-offset"], 0),
     quiet: values.quiet,
     command: ["npx tsx sidecar/vqa/train.ts", ...process.argv.slice(2)].join(" "),
   });

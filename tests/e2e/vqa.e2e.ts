@@ -54,7 +54,7 @@ describe.each([true, false])("/UserQuery with JavaScript %s", (js) => {
     // The seeds' check: a question is required.
     await page.getByTestId("vqa-start").click();
     await page.getByText("Please enter the question you want to ask").waitFor();
-    await page.getByLabel("Question (English)").fill("is there a red circle?");
+    await page.getByLabel("Question (English or Chinese)").fill("is there a red circle?");
     await page.getByTestId("vqa-start").click();
     await page.getByTestId("answer").waitFor({ timeout: 60_000 });
     await page.getByText("The algorithm executed successfully!").waitFor();

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, location } from "../support/client.ts";
 import { userClient } from "../support/accounts.ts";
 import { ROOT, startStack, type Stack } from "../support/stack.ts";
-import { VQA_ANSWERS, sceneQA } from "../../sidecar/vqa/scenesQA.ts";
+import { VQA_ANSWERS, sceneQA, tokenize } from "../../sidecar/vqa/scenesQA.ts";
 
 let stack: Stack;
 let anon: Client;
@@ -57,6 +57,12 @@ describe("/UserQuery", () => {
     expect(html).toMatch(/LayerIntegratedGradients<\/option>/);
     // The model's note: accuracy against both blind baselines, from its checkpoint.
     expect(html).toMatch(/The same network trained without the image answers \d+(\.\d)?%, without the question \d+(\.\d)?%/);
+    // The vocabulary in both languages, and the variants it understands (issue 36 §3).
+    expect(html).toMatch(/data-testid="vqa-vocabulary-en"[^>]*><code>[^<]*\bcolor\b[^<]*\btriangle\b/);
+    expect(html).toMatch(/data-testid="vqa-vocabulary-zh"[^>]*><code>[^<]*颜色[^<]*三角形/);
+    expect(html).toMatch(/<td lang="en">colour<\/td><td lang="en">color<\/td>/);
+    expect(html).toMatch(/<td lang="zh-CN">多少个<\/td><td lang="zh-CN">几个<\/td>/);
+    expect(html).toMatch(/The same questions asked in Chinese: \d+(\.\d)?% answered correctly/);
   });
 
   it("checks model, algorithm, image and question in the seeds' order, in both languages", async () => {
@@ -87,7 +93,8 @@ describe("/UserQuery", () => {
     const res = await ask(anon, { model: MODEL, algorithm: "IntegratedGradients", picture: String(pictureIds[0]), question: "What colour is the banana?" });
     expect(res.status).toBe(400);
     const html = text(await res.text());
-    expect(html).toContain("The model does not know these words: colour, banana.");
+    // "colour" is understood (read as "color"); "banana" is not.
+    expect(html).toContain("The model does not know these words: banana.");
     expect(html).toMatch(/data-testid="vocabulary"[\s\S]*\bcircle\b[\s\S]*\btriangle\b/);
   });
 
@@ -119,6 +126,16 @@ describe("/UserQuery", () => {
       expect(resultOf(location(again)!)).toBe(resultOf(to));
     },
   );
+
+  it("answers a question asked in Chinese, showing its words as the model reads them", async () => {
+    const qa = sceneQA("test", 0).questions[0];
+    const res = await ask(anon, { model: MODEL, algorithm: "IntegratedGradients", picture: String(pictureIds[0]), question: qa.questionZh });
+    expect(res.status).toBe(302);
+    const html = text(await anon.html(location(res)!));
+    expect(VQA_ANSWERS).toContain(html.match(/data-testid="answer"[^>]*><strong>([^<]+)</)![1]);
+    const tokens = tokenize(qa.questionZh).tokens;
+    expect([...html.matchAll(/data-attribution="([-\d.e]+)"[^>]*>([^<]+)</g)].map((x) => x[2])).toEqual(tokens);
+  });
 
   it("another user's private picture and an unknown result are 404", async () => {
     const alice = await userClient(stack.baseUrl, "vqa-alice");

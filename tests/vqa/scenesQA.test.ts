@@ -62,6 +62,12 @@ describe("question-answer scenes", () => {
         const t = tokenize(q.question);
         expect(t.unknown).toEqual([]);
         expect(t.ids.length).toBeLessThanOrEqual(MAX_QUESTION_TOKENS);
+        // The Chinese rendering of the same question: its own words, all in the vocabulary.
+        expect(c?.questionZh).toBe(q.questionZh);
+        const z = tokenize(q.questionZh);
+        expect(z.unknown, q.questionZh).toEqual([]);
+        expect(z.language).toBe("zh");
+        expect(z.ids.length).toBeLessThanOrEqual(MAX_QUESTION_TOKENS);
       }
       expect(new Set(s.questions.map((q) => q.question)).size).toBe(s.questions.length);
     }
@@ -154,12 +160,63 @@ describe("tokenize", () => {
     expect(t.unknown).toEqual([]);
   });
 
-  it("reports words outside the vocabulary (each once) and maps them to <unk>", () => {
+  it("reports words outside the vocabulary (each once, as written) and maps them to <unk>", () => {
     const t = tokenize("What colour is the big big circle.");
-    expect(t.unknown).toEqual(["colour", "big"]);
-    expect(t.ids.filter((i) => i === UNK_ID).length).toBe(3);
+    expect(t.unknown).toEqual(["big"]);
+    expect(t.ids.filter((i) => i === UNK_ID).length).toBe(2);
+    // "grey" is read as "gray", which no scene has: the person is told the word they wrote.
+    expect(tokenize("is there a grey circle?").unknown).toEqual(["grey"]);
+    expect(tokenize("图中有大象吗？").unknown).toEqual(["大象"]);
     expect(VQA_VOCABULARY[0]).toBe("<pad>");
     expect(VQA_VOCABULARY[1]).toBe("<unk>");
     expect(tokenize("   ").tokens).toEqual([]);
+  });
+});
+
+describe("tokenize: spellings, synonyms and Chinese (issue 36 §3)", () => {
+  const words = (q: string) => tokenize(q).tokens.join(" ");
+  it("reads British spellings and common synonyms as the model's words", () => {
+    expect(words("What colour is the circle?")).toBe("what color is the circle");
+    expect(words("what's the colour of the ball?")).toBe("what is the color of the circle");
+    expect(words("What is the number of red things in the picture?")).toBe("how many red objects are there");
+    expect(words("number of discs")).toBe("how many circles are there");
+    expect(words("count the squares")).toBe("how many squares are there");
+    expect(words("how many triangles are in the image?")).toBe("how many triangles are there");
+    expect(words("are there any blue squares?")).toBe("is there a blue square");
+    expect(words("is there an item?")).toBe("is there a object");
+    expect(words("is the red circle to the left of the blue square?")).toBe("is the red circle left of the blue square");
+    expect(words("is the green triangle on top of the yellow square")).toBe("is the green triangle above the yellow square");
+    expect(words("is the red circle underneath the blue square")).toBe("is the red circle below the blue square");
+    for (const q of ["What colour is the circle?", "What is the number of red things in the picture?", "are there any blue squares?"])
+      expect(tokenize(q).unknown, q).toEqual([]);
+  });
+
+  it("segments Chinese questions into the vocabulary's words, with their variants", () => {
+    expect(words("圆形是什么颜色？")).toBe("圆形 是 什么 颜色");
+    expect(words("红色的物体是什么形状？")).toBe("红色 的 物体 是 什么 形状");
+    expect(words("图中有多少个红色的东西？")).toBe("有 几个 红色 的 物体");
+    expect(words("有几个三角形")).toBe("有 几个 三角形");
+    expect(words("有红色的圆形吗")).toBe("有 红色 圆形 吗");
+    expect(words("有蓝色物体吗")).toBe("有 蓝色 的 物体 吗");
+    expect(words("红圆在蓝方块的左侧吗？")).toBe("红色 圆形 在 蓝色 正方形 的 左边 吗");
+    expect(words("黄色三角形在绿色圆形的上面吗")).toBe("黄色 三角形 在 绿色 圆形 的 上方 吗");
+    expect(tokenize("圆形是什么颜色？").language).toBe("zh");
+    expect(tokenize("what color is the circle").language).toBe("en");
+  });
+
+  it("has every Chinese template word in the vocabulary, after the English words", () => {
+    const zh = VQA_VOCABULARY.filter((w) => /\p{Script=Han}/u.test(w));
+    expect(zh.length).toBeGreaterThan(15);
+    expect(VQA_VOCABULARY.indexOf(zh[0])).toBeGreaterThan(VQA_VOCABULARY.indexOf("below"));
+    const set = generateVqaSet("test", 30, undefined, 0, "zh");
+    expect(set.questions.every((q) => /\p{Script=Han}/u.test(q))).toBe(true);
+    // The same images and answers as the English set: only the wording differs.
+    const en = generateVqaSet("test", 30);
+    expect(Array.from(set.answers)).toEqual(Array.from(en.answers));
+    expect(hash(set.images)).toBe(hash(en.images));
+    const mixed = generateVqaSet("train", 30, undefined, 0, "mixed");
+    const zhShare = mixed.questions.filter((q) => /\p{Script=Han}/u.test(q)).length / mixed.questionCount;
+    expect(zhShare).toBeGreaterThan(0.3);
+    expect(zhShare).toBeLessThan(0.7);
   });
 });

@@ -13,7 +13,7 @@ export const VQA_ALGORITHMS = ["IntegratedGradients", "LayerIntegratedGradients"
 export type VqaAlgorithm = (typeof VQA_ALGORITHMS)[number];
 
 export const VQA_LIMITS = {
-  /** A question is one short English sentence. */
+  /** A question is one short sentence, English or Chinese. */
   questionMax: 200,
   /** Dataset previews a page and pictures a preview (seed: 3 and 3), pictures a page in step 2 (16). */
   previews: 3,

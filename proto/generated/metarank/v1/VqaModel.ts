@@ -1,6 +1,7 @@
 // Original file: proto/metarank/v1/vqa.proto
 
 import type { VqaTypeAccuracy as _metarank_v1_VqaTypeAccuracy, VqaTypeAccuracy__Output as _metarank_v1_VqaTypeAccuracy__Output } from '../../metarank/v1/VqaTypeAccuracy.ts';
+import type { VqaSynonym as _metarank_v1_VqaSynonym, VqaSynonym__Output as _metarank_v1_VqaSynonym__Output } from '../../metarank/v1/VqaSynonym.ts';
 
 export interface VqaModel {
   'id'?: (string);
@@ -17,6 +18,9 @@ export interface VqaModel {
   'algorithms'?: (string)[];
   'exampleQuestions'?: (string)[];
   'testQuestions'?: (number);
+  'synonyms'?: (_metarank_v1_VqaSynonym)[];
+  'testAccuracyZh'?: (number | string);
+  'imageBlindAccuracyZh'?: (number | string);
 }
 
 export interface VqaModel__Output {
@@ -34,4 +38,7 @@ export interface VqaModel__Output {
   'algorithms': (string)[];
   'exampleQuestions': (string)[];
   'testQuestions': (number);
+  'synonyms': (_metarank_v1_VqaSynonym__Output)[];
+  'testAccuracyZh': (number);
+  'imageBlindAccuracyZh': (number);
 }
