@@ -29,11 +29,32 @@ import * as tf from "@tensorflow/tfjs";
 import { Rng } from "../data/prng.ts";
 import { conv2dSameTrainable } from "../zoo/convGrad.ts";
 import { maxPool } from "../zoo/maxPool.ts";
-import { heNormal } from "../zoo/layers.ts";
+import type { ArchConfig } from "../zoo/architectures.ts";
+import { heNormal, type WeightMap } from "../zoo/layers.ts";
+import { makeBackbone, type BackboneLayer } from "./protoTree.ts";
 import type { trainSebow as trainSebowNow } from "./sebowTrain.ts";
 
 export type SebowVariant = "SearchSpaceModel" | "NeuralDecisionTree";
 export const SEBOW_VARIANTS: readonly SebowVariant[] = ["SearchSpaceModel", "NeuralDecisionTree"];
+
+/**
+ * A feature net in front of the stem (issue 36 §1): the ResNet body of a zoo checkpoint trained
+ * on the same data, cut at one stage, as ProtoTree starts from one (protoTree.ts makeBackbone).
+ * Its weights travel with each model's weights as `bb/<zoo name>`: SeBoW fine-tunes them, so the
+ * search space and the tree each keep their own copy. The stem then reads the stage's features
+ * instead of the image; everything else (routing, derivation, DI, SPI) is unchanged, and the
+ * gradients that DI shows go back through the feature net to the pixels.
+ */
+export interface SebowBackbone {
+  checkpoint: string;
+  arch: "resnet";
+  archConfig: ArchConfig;
+  layer: BackboneLayer;
+  /** Channels of the stage's output (the stem's input). */
+  channels: number;
+  /** The zoo checkpoint's weights it started from. */
+  weightsSha256: string;
+}
 
 export interface SebowConfig {
   inputShape: [number, number, number];
@@ -43,6 +64,8 @@ export interface SebowConfig {
   widths: number[];
   /** Blocks (filter groups) per layer. */
   groups: number;
+  /** The feature net in front of the stem; absent: the stem reads the image. */
+  backbone?: SebowBackbone;
 }
 
 /** Tree node of the derived NeuralDecisionTree. */
@@ -58,6 +81,8 @@ export interface SebowTreeNode {
 export interface SebowTree {
   root: string;
   nodes: SebowTreeNode[];
+  /** The search space's feature net (SebowConfig.backbone), which the tree keeps in front of its root. */
+  backbone?: SebowBackbone;
 }
 
 export type Weights = Map<string, tf.Variable>;
@@ -82,6 +107,31 @@ function dense(w: Weights, name: string, x: tf.Tensor2D): tf.Tensor2D {
   return tf.add(tf.matMul(x, w.get(`${name}/kernel`)!), w.get(`${name}/bias`)!);
 }
 
+/** Prefix of the feature net's weights in a model's weights. */
+export const BACKBONE_PREFIX = "bb/";
+
+const backboneMaps = new WeakMap<Weights, WeightMap>();
+
+/**
+ * The feature net's output for images x: the stage `backbone.layer` of the ResNet body whose
+ * weights are `bb/…` in `w`. `train` runs the trainable folded convolutions (gradients reach the
+ * weights), as ProtoTree's fine-tuning does.
+ */
+export function backboneFeatures(backbone: SebowBackbone, w: Weights, x: tf.Tensor4D, train = false): tf.Tensor4D {
+  let map = backboneMaps.get(w);
+  if (!map) {
+    map = new Map();
+    for (const [name, v] of w) if (name.startsWith(BACKBONE_PREFIX)) map.set(name.slice(BACKBONE_PREFIX.length), v);
+    backboneMaps.set(w, map);
+  }
+  return makeBackbone(map, backbone.archConfig, backbone.layer).forward(x, train);
+}
+
+/** Channels the stem reads: the feature net's, or the image's. */
+export function stemInputChannels(cfg: SebowConfig): number {
+  return cfg.backbone ? cfg.backbone.channels : cfg.inputShape[2];
+}
+
 /** Block widths of layer l (0 = stem). */
 export function widthOf(cfg: SebowConfig, layer: number): number {
   return layer === 0 ? cfg.stemWidth : cfg.widths[layer - 1];
@@ -96,7 +146,7 @@ export function initSearchSpace(cfg: SebowConfig, seed: number): Weights {
     add(`${name}/kernel`, heNormal(rng, [3, 3, cin, cout], 9 * cin));
     add(`${name}/bias`, tf.zeros([cout]));
   };
-  conv("stem", cfg.inputShape[2], cfg.stemWidth);
+  conv("stem", stemInputChannels(cfg), cfg.stemWidth);
   const L = cfg.widths.length;
   for (let l = 1; l <= L; l++) for (let g = 0; g < cfg.groups; g++) conv(`L${l}.G${g}`, widthOf(cfg, l - 1), widthOf(cfg, l));
   for (let l = 0; l < L; l++) {
@@ -124,11 +174,16 @@ export interface SearchSpaceOutput {
   features: tf.Tensor4D[][];
 }
 
-/** The search space's forward pass (see the header for the equations). */
-export function searchSpaceForward(cfg: SebowConfig, w: Weights, x: tf.Tensor4D, train = false): SearchSpaceOutput {
+/**
+ * The search space's forward pass (see the header for the equations). `x` is the images, or with
+ * `fromFeatures` the feature net's output already computed (training with a frozen feature net
+ * computes it once per image: sebowTrain.ts).
+ */
+export function searchSpaceForward(cfg: SebowConfig, w: Weights, x: tf.Tensor4D, train = false, fromFeatures = false): SearchSpaceOutput {
   const L = cfg.widths.length;
   const n = x.shape[0];
-  let feats: tf.Tensor4D[] = [block(w, "stem", x, train)];
+  const input = cfg.backbone && !fromFeatures ? backboneFeatures(cfg.backbone, w, x, train) : x;
+  let feats: tf.Tensor4D[] = [block(w, "stem", input, train)];
   let pi: tf.Tensor2D = tf.ones([n, 1]);
   const routing: tf.Tensor2D[][] = [];
   const arrival: tf.Tensor2D[] = [pi];
@@ -229,10 +284,11 @@ export function deriveTree(wiring: number[][][], opts: DeriveOptions = DEFAULT_D
   return { root: "n0", nodes };
 }
 
-/** The tree's initial weights: copies of the search space's blocks, kept router columns and solvers. */
+/** The tree's initial weights: copies of the search space's blocks, kept router columns and solvers (and feature net). */
 export function initTreeWeights(cfg: SebowConfig, tree: SebowTree, ss: Weights): Weights {
   const w: Weights = new Map();
   const copy = (name: string, t: tf.Tensor) => w.set(name, tf.variable(t.clone(), true));
+  for (const [name, v] of ss) if (name.startsWith(BACKBONE_PREFIX)) copy(name, v);
   const L = cfg.widths.length;
   const byId = new Map(tree.nodes.map((n) => [n.id, n]));
   for (const node of tree.nodes) {
@@ -265,7 +321,8 @@ export interface TreeOutput {
   leafProbs: Map<string, tf.Tensor2D>;
 }
 
-export function treeForward(tree: SebowTree, w: Weights, x: tf.Tensor4D, train = false): TreeOutput {
+/** The tree's forward pass; `fromFeatures` as for searchSpaceForward. */
+export function treeForward(tree: SebowTree, w: Weights, x: tf.Tensor4D, train = false, fromFeatures = false): TreeOutput {
   const byId = new Map(tree.nodes.map((n) => [n.id, n]));
   const routing = new Map<string, tf.Tensor2D>();
   const reach = new Map<string, tf.Tensor2D>();
@@ -286,7 +343,8 @@ export function treeForward(tree: SebowTree, w: Weights, x: tf.Tensor4D, train =
       node.children.forEach((c, k) => visit(c, h, tf.mul(pi, tf.slice(r, [0, k], [x.shape[0], 1]))));
     }
   };
-  visit(tree.root, x, tf.ones([x.shape[0], 1]));
+  const input = tree.backbone && !fromFeatures ? backboneFeatures(tree.backbone, w, x, train) : x;
+  visit(tree.root, input, tf.ones([x.shape[0], 1]));
   return { probs: tf.addN(parts) as tf.Tensor2D, routing, reach, leafProbs };
 }
 

@@ -22,9 +22,13 @@ import type { ImageDataset } from "../data/dataset.ts";
 import { Rng } from "../data/prng.ts";
 import { readCifarDir } from "../data/cifar.ts";
 import { generateScenes } from "../data/scenes.ts";
+import { readCheckpoint, CHECKPOINT_DIR as ZOO_DIR } from "../zoo/checkpoint.ts";
+import type { BackboneLayer } from "./protoTree.ts";
 import {
+  BACKBONE_PREFIX,
   DEFAULT_DERIVE,
   WiringMeter,
+  backboneFeatures,
   deriveTree,
   initSearchSpace,
   initTreeWeights,
@@ -75,6 +79,9 @@ export interface SebowManifest {
   /** Accuracy of the tree's greedy (hard) routing. */
   treeGreedyAccuracy: number;
   cnnAccuracy: number;
+  /** With a feature net (config.backbone): the tree's accuracy before the feature net was fine-tuned, and the fine-tuning steps. */
+  treeAccuracyFrozenBackbone?: number;
+  fineTuneSteps?: number;
   trainSize: number;
   testSize: number;
   searchSteps: number;
@@ -286,6 +293,17 @@ export interface SebowTrainOptions {
   trainSize?: number;
   testSize?: number;
   derive: DeriveOptions;
+  /**
+   * A zoo ResNet trained on the same data whose body (up to `backboneLayer`) runs in front of the
+   * stem (sebow.ts SebowBackbone; issue 36 §1). It is frozen while the search space, the tree and
+   * the plain CNN train (its features are computed once per image), then fine-tuned with the tree
+   * for `fineTuneSteps` steps at a tenth of the learning rate.
+   */
+  backbone?: string;
+  backboneLayer?: BackboneLayer;
+  fineTuneSteps?: number;
+  /** Steps between held-out accuracy measurements (the curves in sidecar/zoo/README.md); 0: none. */
+  testEvery?: number;
   signal?: AbortSignal;
   onProgress?(p: TrainProgress): void;
   onLog?(line: string): void;
@@ -309,6 +327,7 @@ async function fit(
   opts: SebowTrainOptions,
   steps: number,
   rng: Rng,
+  probe?: { every: number; run(step: number): void },
 ): Promise<void> {
   const optimizer = tf.train.adam(opts.lr);
   let order = rng.permutation(ds.size);
@@ -354,9 +373,37 @@ async function fit(
       // Let the event loop run (gRPC writes, cancellation) between steps.
       await new Promise((r) => setImmediate(r));
     }
+    if (probe && probe.every > 0 && ((step + 1) % probe.every === 0 || step === steps - 1)) probe.run(step + 1);
   }
   optimizer.dispose();
 }
+
+/** The feature net's output for every image of a set, as a dataset of feature maps (computed once, frozen net). */
+function featureDataset(ds: ImageDataset, backbone: NonNullable<SebowConfig["backbone"]>, w: Weights, signal?: AbortSignal): ImageDataset {
+  let out: Float32Array | null = null;
+  let shape = [0, 0, 0];
+  for (let s = 0; s < ds.size; s += 200) {
+    if (signal?.aborted) throw new TrainingCancelled();
+    const idx = Array.from({ length: Math.min(200, ds.size - s) }, (_, i) => s + i);
+    const { x, y } = batchOf(ds, idx);
+    const f = tf.tidy(() => backboneFeatures(backbone, w, x));
+    const [, h, wd, c] = f.shape;
+    if (!out) {
+      shape = [h, wd, c];
+      out = new Float32Array(ds.size * h * wd * c);
+    }
+    out.set(f.dataSync(), s * h * wd * c);
+    tf.dispose([x, y, f]);
+  }
+  return { ...ds, name: `${ds.name} (features)`, height: shape[0], width: shape[1], channels: shape[2], images: out ?? new Float32Array(0), masks: undefined };
+}
+
+/** The zoo checkpoint's ResNet weights as `bb/…` variables added to a model's weights. */
+function addBackboneWeights(w: Weights, arrays: Array<{ name: string; shape: number[]; data: Float32Array }>): void {
+  for (const a of arrays) w.set(`${BACKBONE_PREFIX}${a.name}`, tf.variable(tf.tensor(a.data, a.shape), true));
+}
+
+const withoutBackbone = (w: Weights) => [...w].filter(([name]) => !name.startsWith(BACKBONE_PREFIX)).map(([, v]) => v);
 
 export function sebowConfig(opts: Pick<SebowTrainOptions, "layers" | "groups" | "stemWidth" | "widths">, ds: ImageDataset): SebowConfig {
   return {
@@ -376,35 +423,75 @@ export async function trainSebowModel(opts: SebowTrainOptions, backendName: stri
   const data = loadSebowData(opts.dataset, opts.trainSize, opts.testSize);
   opts.onPhase?.("data", "done");
   const cfg = sebowConfig(opts, data.train);
+  let zooArrays: Array<{ name: string; shape: number[]; data: Float32Array }> = [];
+  if (opts.backbone) {
+    const zoo = readCheckpoint(opts.backbone, process.env.CHECKPOINT_DIR ?? ZOO_DIR);
+    if (zoo.manifest.arch !== "resnet")
+      throw new SebowCheckpointError(`backbone ${opts.backbone} is a ${zoo.manifest.arch}; SeBoW here uses the zoo's ResNet body`);
+    const [H, W, C] = zoo.manifest.inputShape;
+    if (H !== cfg.inputShape[0] || W !== cfg.inputShape[1] || C !== cfg.inputShape[2])
+      throw new SebowCheckpointError(`backbone ${opts.backbone} takes ${H}×${W}×${C} images, ${opts.dataset} has ${cfg.inputShape.join("×")}`);
+    zooArrays = zoo.arrays;
+    const layer = opts.backboneLayer ?? "layer3";
+    cfg.backbone = {
+      checkpoint: opts.backbone,
+      arch: "resnet",
+      archConfig: zoo.manifest.archConfig,
+      layer,
+      channels: 0,
+      weightsSha256: zoo.manifest.weightsSha256,
+    };
+    const probe: Weights = new Map();
+    addBackboneWeights(probe, zooArrays);
+    cfg.backbone.channels = tf.tidy(() => backboneFeatures(cfg.backbone!, probe, tf.zeros([1, H, W, C]) as tf.Tensor4D).shape[3]);
+    for (const v of probe.values()) v.dispose();
+  }
   log(
-    `SeBoW on ${data.name}: ${data.train.size} training / ${data.test.size} test images, ${cfg.widths.length} layers × ${cfg.groups} filter groups, widths ${cfg.stemWidth}/${cfg.widths.join(",")}`,
+    `SeBoW on ${data.name}: ${data.train.size} training / ${data.test.size} test images, ${cfg.widths.length} layers × ${cfg.groups} filter groups, widths ${cfg.stemWidth}/${cfg.widths.join(",")}` +
+      (cfg.backbone
+        ? `; feature net: ${cfg.backbone.checkpoint} up to ${cfg.backbone.layer} (${cfg.backbone.channels} channels), frozen, then fine-tuned ${opts.fineTuneSteps ?? 0} steps with the tree`
+        : ""),
   );
   const rng = new Rng(opts.seed);
+  const r4 = (v: number) => Math.round(v * 10000) / 10000;
+  const pct = (v: number) => `${(v * 100).toFixed(2)} %`;
 
   opts.onPhase?.("search", "running");
   const ss = initSearchSpace(cfg, opts.seed);
+  if (cfg.backbone) addBackboneWeights(ss, zooArrays);
+  // With a frozen feature net every image's features are computed once; the phases below read them.
+  const fromFeatures = Boolean(cfg.backbone);
+  const trainSet = cfg.backbone ? featureDataset(data.train, cfg.backbone, ss, opts.signal) : data.train;
+  const testSet = cfg.backbone ? featureDataset(data.test, cfg.backbone, ss, opts.signal) : data.test;
+  if (cfg.backbone) log(`feature net: ${trainSet.size + testSet.size} images → ${trainSet.height}×${trainSet.width}×${trainSet.channels} features`);
+  const every = opts.testEvery ?? 0;
+  const curve = (phase: string, fn: (x: tf.Tensor4D) => tf.Tensor2D) => ({
+    every,
+    run: (step: number) => log(`${phase} step ${step}: held-out accuracy ${pct(evaluate(fn, testSet))}`),
+  });
   await fit(
     "search",
     (x, y) => {
-      const out = searchSpaceForward(cfg, ss, x, true);
+      const out = searchSpaceForward(cfg, ss, x, true, fromFeatures);
       return { loss: nll(out.probs, y), probs: out.probs };
     },
-    [...ss.values()],
-    data.train,
+    withoutBackbone(ss),
+    trainSet,
     opts,
     opts.searchSteps,
     rng,
+    curve("search space", (x) => searchSpaceForward(cfg, ss, x, false, fromFeatures).probs),
   );
   opts.onPhase?.("search", "done");
 
   opts.onPhase?.("derive", "running");
   const meter = new WiringMeter(cfg.widths.length, cfg.groups);
-  const wiringSample = Math.min(data.train.size, 2000);
+  const wiringSample = Math.min(trainSet.size, 2000);
   for (let s = 0; s < wiringSample; s += 200) {
     const idx = Array.from({ length: Math.min(200, wiringSample - s) }, (_, i) => s + i);
-    const { x, y } = batchOf(data.train, idx);
+    const { x, y } = batchOf(trainSet, idx);
     const arrays = tf.tidy(() => {
-      const out = searchSpaceForward(cfg, ss, x);
+      const out = searchSpaceForward(cfg, ss, x, false, fromFeatures);
       return { routing: out.routing.map((ps) => ps.map((p) => p.arraySync())), arrival: out.arrival.map((a) => a.arraySync()) };
     });
     meter.add(arrays.routing, arrays.arrival);
@@ -413,6 +500,7 @@ export async function trainSebowModel(opts: SebowTrainOptions, backendName: stri
   }
   const wiring = meter.wiring();
   const tree = deriveTree(wiring, opts.derive);
+  if (cfg.backbone) tree.backbone = cfg.backbone;
   log(
     `wiring ${JSON.stringify(wiring.map((l) => l.map((r) => r.map((v) => Math.round(v * 1000) / 1000))))}; derived tree: ${tree.nodes.length} nodes, ${leafCount(tree)} leaves`,
   );
@@ -423,28 +511,48 @@ export async function trainSebowModel(opts: SebowTrainOptions, backendName: stri
   await fit(
     "tree",
     (x, y) => {
-      const out = treeForward(tree, tw, x, true);
+      const out = treeForward(tree, tw, x, true, fromFeatures);
       return { loss: nll(out.probs, y), probs: out.probs };
     },
-    [...tw.values()],
-    data.train,
+    withoutBackbone(tw),
+    trainSet,
     opts,
     opts.treeSteps,
     rng,
+    curve("tree", (x) => treeForward(tree, tw, x, false, fromFeatures).probs),
   );
+  let treeAccuracyFrozen = NaN;
+  if (cfg.backbone && (opts.fineTuneSteps ?? 0) > 0) {
+    treeAccuracyFrozen = evaluate((x) => treeForward(tree, tw, x, false, true).probs, testSet);
+    log(`tree with the frozen feature net: held-out accuracy ${pct(treeAccuracyFrozen)}; fine-tuning the feature net with the tree`);
+    await fit(
+      "tree",
+      (x, y) => {
+        const out = treeForward(tree, tw, x, true);
+        return { loss: nll(out.probs, y), probs: out.probs };
+      },
+      [...tw.values()],
+      data.train,
+      { ...opts, lr: opts.lr / 10 },
+      opts.fineTuneSteps!,
+      rng,
+      { every, run: (step) => log(`tree fine-tune step ${step}: held-out accuracy ${pct(evaluate((x) => treeForward(tree, tw, x).probs, data.test))}`) },
+    );
+  }
   opts.onPhase?.("tree", "done");
 
   opts.onPhase?.("cnn", "running");
   const cnnCfg = plainCnnConfig(cfg);
   const cnn = initSearchSpace(cnnCfg, opts.seed + 1);
+  if (cfg.backbone) addBackboneWeights(cnn, zooArrays);
   await fit(
     "cnn",
     (x, y) => {
-      const out = searchSpaceForward(cnnCfg, cnn, x, true);
+      const out = searchSpaceForward(cnnCfg, cnn, x, true, fromFeatures);
       return { loss: nll(out.probs, y), probs: out.probs };
     },
-    [...cnn.values()],
-    data.train,
+    withoutBackbone(cnn),
+    trainSet,
     opts,
     opts.cnnSteps ?? opts.searchSteps + opts.treeSteps,
     rng,
@@ -455,7 +563,6 @@ export async function trainSebowModel(opts: SebowTrainOptions, backendName: stri
   const treeAccuracy = evaluate((x) => treeForward(tree, tw, x).probs, data.test);
   const treeGreedyAccuracy = greedyTreeAccuracy(tree, tw, data.test);
   const cnnAccuracy = evaluate((x) => searchSpaceForward(cnnCfg, cnn, x).probs, data.test);
-  const r4 = (v: number) => Math.round(v * 10000) / 10000;
   log(
     `test accuracy: search space ${(searchSpaceAccuracy * 100).toFixed(2)} %, tree ${(treeAccuracy * 100).toFixed(2)} % (greedy ${(treeGreedyAccuracy * 100).toFixed(2)} %), plain CNN ${(cnnAccuracy * 100).toFixed(2)} %`,
   );
@@ -480,6 +587,7 @@ export async function trainSebowModel(opts: SebowTrainOptions, backendName: stri
       treeAccuracy: r4(treeAccuracy),
       treeGreedyAccuracy: r4(treeGreedyAccuracy),
       cnnAccuracy: r4(cnnAccuracy),
+      ...(cfg.backbone ? { treeAccuracyFrozenBackbone: r4(treeAccuracyFrozen), fineTuneSteps: opts.fineTuneSteps ?? 0 } : {}),
       trainSize: data.train.size,
       testSize: data.test.size,
       searchSteps: opts.searchSteps,
@@ -516,6 +624,7 @@ export async function rederiveSebow(
   const m = loaded.manifest;
   const data = loadSebowData(m.dataset, m.trainSize, m.testSize);
   const tree = deriveTree(m.wiring, derive);
+  if (m.config.backbone) tree.backbone = m.config.backbone;
   opts.onLog?.(`re-derived with ${JSON.stringify(derive)}: ${tree.nodes.length} nodes, ${leafCount(tree)} leaves`);
   // Trainable copies of the search space's weights (the loaded ones are constants).
   const ss: Weights = new Map([...loaded.searchSpace].map(([k, v]) => [k, tf.variable(v.clone(), true)]));
@@ -527,7 +636,7 @@ export async function rederiveSebow(
       const out = treeForward(tree, tw, x, true);
       return { loss: nll(out.probs, y), probs: out.probs };
     },
-    [...tw.values()],
+    withoutBackbone(tw),
     data.train,
     fitOpts,
     treeSteps,
@@ -579,6 +688,10 @@ async function main() {
       "test-size": { type: "string" },
       threshold: { type: "string", default: String(DEFAULT_DERIVE.threshold) },
       "max-leaves": { type: "string", default: String(DEFAULT_DERIVE.maxLeaves) },
+      backbone: { type: "string" },
+      "backbone-layer": { type: "string", default: "layer3" },
+      "fine-tune-steps": { type: "string", default: "0" },
+      "test-every": { type: "string", default: "0" },
     },
   });
   const { initBackend } = await import("../inference/runtime/backend.ts");
@@ -619,6 +732,10 @@ async function main() {
       trainSize: values["train-size"] ? Number(values["train-size"]) : undefined,
       testSize: values["test-size"] ? Number(values["test-size"]) : undefined,
       derive: { ...DEFAULT_DERIVE, threshold: Number(values.threshold), maxLeaves: Number(values["max-leaves"]) },
+      backbone: values.backbone,
+      backboneLayer: values["backbone-layer"] as BackboneLayer,
+      fineTuneSteps: Number(values["fine-tune-steps"]),
+      testEvery: Number(values["test-every"]),
       command: `npx tsx sidecar/tree/sebowTrain.ts ${process.argv.slice(2).join(" ")}`.trim(),
       onLog: (s) => process.stderr.write(s + "\n"),
       onPhase: (p, s) => process.stderr.write(`[${Math.round((Date.now() - t0) / 1000)} s] ${p} ${s}\n`),

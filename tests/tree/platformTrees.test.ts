@@ -9,8 +9,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { initBackend } from "../../sidecar/inference/runtime/backend.ts";
 import { openTreeDir, platformTreeDir } from "../../sidecar/tree/checkpoint.ts";
 import { latent, patchDistances, similaritiesFromDistances, softProbabilities } from "../../sidecar/tree/protoTree.ts";
-import { loadTreeDataset } from "../../sidecar/tree/treeDatasets.ts";
+import { readFashionMnistSplit } from "../../sidecar/data/fashionMnist.ts";
+import { generateScenesSplit } from "../../sidecar/data/scenes.ts";
 import { imagesOf } from "../../sidecar/tree/trainProtoTree.ts";
+import { evaluate as sebowAccuracy, loadSebow, sebowCheckpointDir } from "../../sidecar/tree/sebowTrain.ts";
+import { treeForward } from "../../sidecar/tree/sebow.ts";
 
 const SLICE = 200;
 
@@ -21,7 +24,9 @@ beforeAll(async () => {
 /** Soft accuracy of a committed ProtoTree on the first `n` test images (its served, pruned tree). */
 function protoTreeAccuracy(id: string, n: number): { accuracy: number; claimed: number } {
   const tree = openTreeDir(path.join(platformTreeDir(), id), id);
-  const data = loadTreeDataset(tree.manifest.dataset, { train: 1, test: n });
+  // The test split alone (the whole of Fashion-MNIST's training split is not needed here).
+  const test = tree.manifest.dataset === "scenes" ? generateScenesSplit("test", n) : readFashionMnistSplit("test");
+  const data = { test };
   const idx = Int32Array.from({ length: n }, (_, i) => i);
   const sims = tf.tidy(
     () => similaritiesFromDistances(patchDistances(latent(tree, imagesOf(data.test, idx)), tree.prototypes as tf.Tensor2D)).sims.dataSync() as Float32Array,
@@ -46,5 +51,18 @@ describe("the committed tree models", () => {
     expect(claimed).toBeGreaterThanOrEqual(target);
     // 200 images: the sampling error is about ±2 points.
     expect(Math.abs(accuracy - claimed)).toBeLessThan(0.06);
+  });
+
+  it("sebow-scenes: the derived tree reaches the target and a slice re-measures it", () => {
+    const m = loadSebow(path.join(sebowCheckpointDir(), "sebow-scenes"));
+    try {
+      expect(m.manifest.treeAccuracy).toBeGreaterThanOrEqual(0.91);
+      // A tree, not a single path: DI has decisions to explain.
+      expect(m.manifest.leaves).toBeGreaterThanOrEqual(2);
+      const accuracy = sebowAccuracy((x) => treeForward(m.manifest.tree, m.tree, x).probs, generateScenesSplit("test", SLICE));
+      expect(Math.abs(accuracy - m.manifest.treeAccuracy)).toBeLessThan(0.06);
+    } finally {
+      m.dispose();
+    }
   });
 });
