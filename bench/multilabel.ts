@@ -7,7 +7,7 @@ import { parseArgs } from "node:util";
 import * as tf from "@tensorflow/tfjs";
 import { initBackend } from "../sidecar/inference/runtime/backend.ts";
 import { generateMultiLabelScenes, multiLabelScene } from "../sidecar/data/vocMultilabel.ts";
-import { MULTILABEL_ALGORITHMS, getMultiLabelNet, listMultiLabelModels, multiLabelJob } from "../sidecar/inference/multilabel/job.ts";
+import { MULTILABEL_ALGORITHMS, getMultiLabelNet, listMultiLabelModels, multiLabelJob, servedMultiLabelNet } from "../sidecar/inference/multilabel/job.ts";
 import { startStack } from "../tests/support/stack.ts";
 import { userClient } from "../tests/support/accounts.ts";
 import { location } from "../tests/support/client.ts";
@@ -30,7 +30,20 @@ for (let i = 0; i < 3; i++) {
 }
 batch.dispose();
 console.log(`backend ${backend.name}; model ${model.id} (mAP ${(model.meanAP * 100).toFixed(2)} % on ${model.testSize} held-out pictures)`);
-console.log(`forward: ${((64 / median(fwd)) * 1000).toFixed(0)} images/s (batch 64, one thread)`);
+console.log(`forward: ${((64 / median(fwd)) * 1000).toFixed(0)} images/s on tfjs (batch 64, one thread)`);
+// What the service serves with (sidecar/engine, unless ENGINE=tfjs); the explanations below run there too.
+const native = (await servedMultiLabelNet(model.id)).native;
+if (native) {
+  const pixels = generateMultiLabelScenes("test", 64).images;
+  await native.logits(pixels, 64);
+  const ts: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    await native.logits(pixels, 64);
+    ts.push(performance.now() - t0);
+  }
+  console.log(`forward: ${((64 / median(ts)) * 1000).toFixed(0)} images/s on onnxruntime (${native.provider}, batch 64)`);
+}
 
 for (const algorithm of MULTILABEL_ALGORITHMS) {
   const times: number[] = [];

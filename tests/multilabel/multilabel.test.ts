@@ -96,12 +96,12 @@ describe("Classify and Explain on a known net", () => {
   }
   const image = { tensor: { shape: [4, 4, 3], data: pixels } };
 
-  it("ranks by logit with probabilities", () => {
-    const r = classifyWith(channelSumNet(), { image, topK: 5 });
+  it("ranks by logit with probabilities", async () => {
+    const r = await classifyWith(channelSumNet(), { image, topK: 5 });
     expect(r.ranked.map((c) => c.name)).toEqual(["red", "green", "blue", "none"]);
     expect(r.ranked[0].logit).toBeCloseTo(8, 5);
     expect(r.ranked[1].probability).toBeCloseTo(sigmoid(4), 6);
-    expect(() => classifyWith(channelSumNet(), { image, topK: 0 })).toThrow(/top_k/);
+    await expect(classifyWith(channelSumNet(), { image, topK: 0 })).rejects.toThrow(/top_k/);
   });
 
   it("Feature_Ablation of one class: each 4×4 square's drop of that class's logit", async () => {
@@ -124,5 +124,24 @@ describe("Classify and Explain on a known net", () => {
     expect(red.method).toBe("Lime");
     expect(red.attribution.data.some((v) => v > 0)).toBe(true);
     expect(red.heatmapPng.length).toBeGreaterThan(0);
+  });
+});
+
+describe("the served multi-label network", () => {
+  it("runs on onnxruntime (the zoo exporter's graph) with the checkpoint's tfjs logits", async () => {
+    const { listMultiLabelModels, servedMultiLabelNet } = await import("../../sidecar/inference/multilabel/job.ts");
+    const id = listMultiLabelModels().models[0].id;
+    const net = await servedMultiLabelNet(id);
+    expect(net.native).toBeDefined();
+    const n = 4;
+    const pixels = generateMultiLabelScenes("test", n).images;
+    const onTfjs = tf.tidy(() => net.forward(tf.tensor4d(pixels, [n, ...net.inputShape])).dataSync());
+    const onNative = await net.native!.logits(pixels, n);
+    const scale = Math.max(...Array.from(onTfjs, Math.abs));
+    for (let i = 0; i < onTfjs.length; i++) expect(Math.abs(onNative[i] - onTfjs[i])).toBeLessThan(1e-4 * scale);
+    // The classification the service answers with comes from these logits.
+    const image = { tensor: { shape: [...net.inputShape], data: pixels.subarray(0, pixels.length / n) } };
+    const ranked = (await classifyWith(net, { image, topK: 3 })).ranked;
+    expect(ranked[0].logit).toBeCloseTo(Math.max(...Array.from(onNative.subarray(0, net.classNames.length))), 4);
   });
 });

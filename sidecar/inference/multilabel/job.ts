@@ -9,7 +9,9 @@ import * as tf from "@tensorflow/tfjs";
 import { CheckpointError, listManifests } from "../../zoo/checkpoint.ts";
 import { MULTILABEL_TASK, loadMultiLabelNet, multiLabelCheckpointDir, topClasses, type MultiLabelManifest, type RankedClass } from "../../zoo/multiLabel.ts";
 import type { ZooNet } from "../../zoo/zooNet.ts";
+import { nativeEngineOn } from "../../engine/runtime.ts";
 import { getAlgorithm } from "../attribution/index.ts";
+import { attachNative } from "../models.ts";
 import { InferenceInputError } from "../errors.ts";
 import { renderAttribution } from "../heatmap.ts";
 import { toModelInput, type ImageInput } from "../imageInput.ts";
@@ -137,17 +139,17 @@ function checkTopK(k: number): number {
   return k;
 }
 
-function rank(net: Net, x: tf.Tensor4D, topK: number): { logits: Float32Array; ranked: RankedClass[] } {
-  const logits = tf.tidy(() => net.forward(x).dataSync() as Float32Array);
+async function rank(net: Net, x: tf.Tensor4D, topK: number): Promise<{ logits: Float32Array; ranked: RankedClass[] }> {
+  const logits = net.native ? await net.native.logits(x.dataSync() as Float32Array, x.shape[0]) : tf.tidy(() => net.forward(x).dataSync() as Float32Array);
   return { logits, ranked: topClasses(logits, net.classNames, topK) };
 }
 
-export function classifyWith(net: Net, req: Omit<ClassifyRequest, "modelId">): ClassifyResult {
+export async function classifyWith(net: Net, req: Omit<ClassifyRequest, "modelId">): Promise<ClassifyResult> {
   const started = performance.now();
   const topK = checkTopK(req.topK);
   const x = tf.tensor4d(toModelInput(req.image, net.inputShape, net.id), [1, ...net.inputShape]);
   try {
-    return { ranked: rank(net, x, topK).ranked, classNames: net.classNames, elapsedMs: performance.now() - started };
+    return { ranked: (await rank(net, x, topK)).ranked, classNames: net.classNames, elapsedMs: performance.now() - started };
   } finally {
     x.dispose();
   }
@@ -169,7 +171,7 @@ export async function explainClassWith(net: Net, req: Omit<MultiLabelExplainRequ
   const pixels = toModelInput(req.image, net.inputShape, net.id);
   const x = tf.tensor4d(pixels, [1, ...net.inputShape]);
   try {
-    const { logits, ranked } = rank(net, x, topK);
+    const { logits, ranked } = await rank(net, x, topK);
     const method = METHOD_OF[algorithm];
     const result = await getAlgorithm(method.name).run(net, x, target, method.params);
     try {
@@ -198,8 +200,25 @@ export async function explainClassWith(net: Net, req: Omit<MultiLabelExplainRequ
   }
 }
 
+const served = new Map<string, Promise<ZooNet>>();
+
+/**
+ * The network on the native runtime (models.ts attachNative: the zoo exporter's ONNX graph, whose
+ * ResNet layout the classifiers share), once per worker thread; with ENGINE=tfjs, the tfjs net.
+ */
+export function servedMultiLabelNet(id: string): Promise<ZooNet> {
+  const net = getMultiLabelNet(id);
+  if (!nativeEngineOn()) return Promise.resolve(net);
+  let p = served.get(id);
+  if (!p) {
+    p = attachNative(net);
+    served.set(id, p);
+  }
+  return p;
+}
+
 /** What a pool worker runs for a MultiLabel request. */
 export async function multiLabelJob(job: MultiLabelJob): Promise<ClassifyResult | MultiLabelExplainResult> {
-  const net = getMultiLabelNet(job.modelId);
+  const net = await servedMultiLabelNet(job.modelId);
   return job.op === "classify" ? classifyWith(net, job) : explainClassWith(net, job);
 }
