@@ -3,8 +3,9 @@
 // letter, so a 15-line script read 30 of 30. No captcha a person can read is beyond OCR, so the
 // captcha is one of three costs a script pays per try, and the one that is not a throttle:
 //
-// 1. The picture is a PNG drawn here: svg-captcha's letters rasterised by sharp, then speckled
-//    with noise, so there is no path or text left to read, only pixels.
+// 1. The picture is a PNG drawn here: svg-captcha's letters turned, scaled and moved one by one,
+//    rasterised by sharp, then speckled with noise, so there is no path or text left to read,
+//    only pixels, and no letter where the same code's own pictures would have it.
 // 2. A proof of work (app/lib/captchaWork.ts): a page with JavaScript finds a number while the
 //    person types; the server derived that number from the captcha's id with an HMAC, so checking
 //    it costs nothing and nothing more is stored. A form sent without it (no JavaScript) is
@@ -35,7 +36,7 @@ export const CAPTCHA_HEIGHT = 50;
 
 /**
  * The proof of work's size: a browser on the development machine (Chromium, two cores) finds the
- * number in about 0.6 s on average, while the person reads the picture (bench/captcha.ts
+ * number in about 0.7 s on average, while the person reads the picture (bench/captcha.ts
  * measures it, and what a script pays: docs/security.md "Captcha").
  */
 export const WORK_ITERATIONS = 1000;
@@ -88,6 +89,28 @@ export async function rasterise(svg: string): Promise<Buffer> {
     .toBuffer();
 }
 
+/** A random number in [lo, hi) from the CSPRNG: the picture's jitter must not be predictable. */
+const uniform = (lo: number, hi: number) => lo + (crypto.randomInt(1_000_000) / 1_000_000) * (hi - lo);
+
+/**
+ * svg-captcha puts letter i at a fixed centre, upright and the same size: a script that cuts the
+ * picture into four slots and compares each with slots of pictures it made itself with this same
+ * (open-source) code read 49–53 of 60 (bench/captcha.ts); with this jitter, 2 of 60. Each letter
+ * is turned (±28°), scaled (0.85–1.15) and moved (±7 px across, ±4 px down) about its own centre
+ * before the picture is drawn.
+ */
+export function jitterLetters(svg: string): string {
+  return svg.replace(/<path fill="(?!none)[^"]*" d="([^"]+)"\/>/g, (letter: string, d: string) => {
+    const nums = (d.match(/-?\d+(?:\.\d+)?/g) ?? []).map(Number);
+    const xs = nums.filter((_, i) => i % 2 === 0);
+    const ys = nums.filter((_, i) => i % 2 === 1);
+    const cx = (Math.min(...xs) + Math.max(...xs)) / 2;
+    const cy = (Math.min(...ys) + Math.max(...ys)) / 2;
+    const t = `translate(${(cx + uniform(-7, 7)).toFixed(1)} ${(cy + uniform(-4, 4)).toFixed(1)}) rotate(${uniform(-28, 28).toFixed(1)}) scale(${uniform(0.85, 1.15).toFixed(2)}) translate(${(-cx).toFixed(1)} ${(-cy).toFixed(1)})`;
+    return `<g transform="${t}">${letter}</g>`;
+  });
+}
+
 export async function issueCaptcha(): Promise<IssuedCaptcha> {
   const pic = svgCaptcha.create({
     size: 4,
@@ -103,7 +126,7 @@ export async function issueCaptcha(): Promise<IssuedCaptcha> {
   await Captcha.create({ id, answer: answer.toLowerCase(), expiresAt: new Date(Date.now() + TTL_MS) });
   // Old rows are swept opportunistically so the table stays small without a cron job.
   if (Math.random() < 0.05) await Captcha.destroy({ where: { expiresAt: { [Op.lt]: new Date() } } });
-  const png = await rasterise(pic.data);
+  const png = await rasterise(jitterLetters(pic.data));
   return { id, image: `data:image/png;base64,${png.toString("base64")}`, work: workChallenge(id) };
 }
 
