@@ -10,9 +10,8 @@ import { useTranslation } from "react-i18next";
 const COMPACT_SPAN = 7;
 
 const LOOKS = {
-  compact: { ns: "datasets", nav: "ds-pager", page: "ds-pager-item", step: "ds-pager-item", stepDisabled: "ds-pager-item disabled" },
+  compact: { nav: "ds-pager", page: "ds-pager-item", step: "ds-pager-item", stepDisabled: "ds-pager-item disabled" },
   board: {
-    ns: "board",
     nav: "pager",
     page: "pager-page",
     step: "p-button p-button-text p-button-sm",
@@ -45,14 +44,16 @@ function pageNumbers(page: number, pageCount: number, span: number | null): numb
 
 export function Pager({ page, pageCount, href, label, look = "compact", total = 0 }: PagerProps) {
   const css = LOOKS[look];
-  const { t } = useTranslation(css.ns);
+  // Every namespace is loaded on every page (app/i18n/config.ts): the compact look's words are the
+  // dataset pages' (unprefixed), the board look's the boards' ("board:").
+  const { t } = useTranslation(["datasets", "board"]);
   const board = look === "board";
-  const entries = board ? t("entries", { count: total }) : null;
+  const entries = board ? t("board:entries", { count: total }) : null;
   if (pageCount <= 1) return entries === null ? null : <p className={`${css.nav} muted`}>{entries}</p>;
-  const previous = board ? <>‹ {t("previous")}</> : "‹";
-  const next = board ? <>{t("next")} ›</> : "›";
+  const previous = board ? <>‹ {t("board:previous")}</> : "‹";
+  const next = board ? <>{t("board:next")} ›</> : "›";
   return (
-    <nav className={css.nav} aria-label={board ? t("pagesOf", { label }) : (label ?? t("pages"))}>
+    <nav className={css.nav} aria-label={board ? t("board:pagesOf", { label }) : (label ?? t("pages"))}>
       {page > 1 ? (
         <Link to={href(page - 1)} preventScrollReset rel={board ? "prev" : undefined} aria-label={board ? undefined : t("previousPage")} className={css.step}>
           {previous}
