@@ -31,9 +31,8 @@ interface Entry {
   /** The `script-src` sources that allow this body's inline scripts: one SHA-256 hash each. */
   scriptHashes: string;
   identity: Buffer;
-  /** The compressed bodies once made; `encoding` is their promise meanwhile (null: failed). */
+  /** The compressed bodies, once made (until then, and if that failed, the body streams through compression). */
   encoded: EncodedBodies | null;
-  encoding: Promise<EncodedBodies | null>;
   storedAt: number;
   bytes: number;
 }
@@ -73,24 +72,27 @@ export function pageCache(opts: PageCacheOptions): RequestHandler {
       bytes -= e.bytes;
     }
   };
-  const store = (key: string, e: Omit<Entry, "encoded" | "encoding" | "bytes">, previous: Entry | undefined) => {
-    // The same page again (an entry re-rendered after its time-to-live): its codings are reused.
-    const same = previous && previous.encoded && previous.identity.equals(e.identity) ? previous.encoded : null;
-    const entry: Entry = { ...e, encoded: same, encoding: Promise.resolve(same), bytes: e.identity.length };
-    if (!same) {
-      entry.encoding = encodeBodies(e.identity).then(
-        (done) => {
-          entry.encoded = done;
-          if (entries.get(key) === entry) {
-            entry.bytes += done.br.length + done.gzip.length;
-            bytes += done.br.length + done.gzip.length;
-            evict();
-          }
-          return done;
-        },
-        () => null,
-      );
-    } else entry.bytes += same.br.length + same.gzip.length;
+  const store = (key: string, e: Omit<Entry, "encoded" | "bytes">, previous: Entry | undefined) => {
+    // The same page again (an entry re-rendered after its time-to-live, or many first visitors
+    // rendering it at once): its codings, made or being made, are reused, never made again.
+    if (previous && previous.identity.equals(e.identity)) {
+      previous.storedAt = e.storedAt;
+      entries.delete(key);
+      entries.set(key, previous);
+      return;
+    }
+    const entry: Entry = { ...e, encoded: null, bytes: e.identity.length };
+    void encodeBodies(e.identity).then(
+      (done) => {
+        entry.encoded = done;
+        if (entries.get(key) === entry) {
+          entry.bytes += done.br.length + done.gzip.length;
+          bytes += done.br.length + done.gzip.length;
+          evict();
+        }
+      },
+      () => undefined,
+    );
     if (previous) bytes -= previous.bytes;
     entries.delete(key);
     entries.set(key, entry);
@@ -98,7 +100,7 @@ export function pageCache(opts: PageCacheOptions): RequestHandler {
     evict();
   };
 
-  const send = async (res: Response, e: Entry, method: string, ifNoneMatch: string | undefined, acceptEncoding: string | string[] | undefined) => {
+  const send = (res: Response, e: Entry, method: string, ifNoneMatch: string | undefined, acceptEncoding: string | string[] | undefined) => {
     res.setHeader("ETag", e.etag);
     res.setHeader("Cache-Control", "private, no-cache");
     res.setHeader("X-Page-Cache", "hit");
@@ -116,9 +118,12 @@ export function pageCache(opts: PageCacheOptions): RequestHandler {
     const csp = res.getHeader("Content-Security-Policy");
     if (typeof csp === "string") res.setHeader("Content-Security-Policy", csp.replace(/'nonce-[^']*'/, e.scriptHashes || "'none'"));
     const coding = chooseEncoding(acceptEncoding);
-    const encoded = coding === "identity" ? null : (e.encoded ?? (await e.encoding));
+    // Until the entry's codings are made (a moment after it is stored), its body goes out as it is
+    // and the streaming middleware compresses it, as it did the miss: no answer waits for them.
+    const encoded = coding === "identity" ? null : e.encoded;
     const body = encoded && coding !== "identity" ? encoded[coding] : e.identity;
-    if (encoded && coding !== "identity") res.setHeader("Content-Encoding", coding);
+    if (body !== e.identity) res.setHeader("Content-Encoding", coding);
+    // The streaming middleware drops the length when it compresses an identity body.
     res.setHeader("Content-Length", String(body.length));
     res.status(200);
     res.end(method === "HEAD" ? undefined : body);

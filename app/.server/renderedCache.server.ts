@@ -90,11 +90,13 @@ export class RenderedCache {
  * coding its Accept-Encoding prefers. `Vary: Accept-Encoding` either way; the streaming
  * compression middleware leaves an answer that already has a Content-Encoding alone.
  */
-export async function answerRendered(request: Request, entry: RenderedBody, headers: Record<string, string>): Promise<Response> {
+export function answerRendered(request: Request, entry: RenderedBody, headers: Record<string, string>): Response {
   const common = { ...headers, ETag: entry.etag, Vary: "Accept-Encoding" };
   if (request.headers.get("If-None-Match") === entry.etag) return new Response(null, { status: 304, headers: common });
   const coding = chooseEncoding(request.headers.get("Accept-Encoding") ?? undefined);
-  const encoded = coding === "identity" ? null : (entry.encoded ?? (await entry.encoding));
+  // Until its codings are made (a moment after it is rendered) the body goes out as it is, through
+  // the streaming compression middleware: no answer waits for the thread pool.
+  const encoded = coding === "identity" ? null : entry.encoded;
   if (encoded && coding !== "identity") {
     return new Response(encoded[coding], { headers: { ...common, "Content-Encoding": coding, "Content-Length": String(encoded[coding].length) } });
   }
