@@ -55,7 +55,8 @@ async function dropKeys() {
 }
 cleanups.push(dropKeys);
 
-describe("bull queue on real Redis", () => {
+// Two worker processes, or an app started and restarted: well under a minute alone, more beside other suites.
+describe("bull queue on real Redis", { timeout: 150_000 }, () => {
   it("a job taken by a process that dies is finished by the next one, with its user, after a retry", async () => {
     const producer: JobQueue = createJobQueue({ redisUrl: REDIS_URL, prefix, attempts: 4, backoffMs: 100 });
     cleanups.push(() => producer.close());
@@ -118,7 +119,7 @@ describe("a job read while it finishes", () => {
   });
 });
 
-describe("the web app on Redis", () => {
+describe("the web app on Redis", { timeout: 150_000 }, () => {
   let stack: Stack;
   it("keeps queued jobs across an app restart and shows them to admins only in bull-board", async () => {
     const appPrefix = `${prefix}_app`;
