@@ -169,11 +169,18 @@ function useCaptchaWork(captcha: IssuedCaptcha) {
       .catch(() => null);
     return () => ctrl.abort();
   }, [captcha.id, captcha.work]);
+  const waiting = useRef(false);
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     if (input.current?.value) return;
     e.preventDefault();
+    // A second click while the work is still being found must not send the form (and spend its captcha) twice.
+    if (waiting.current) return;
+    waiting.current = true;
     const form = e.currentTarget;
-    void found.current.then(() => submit(form, { method: "post", replace: true }));
+    void found.current.then(() => {
+      waiting.current = false;
+      submit(form, { method: "post", replace: true });
+    });
   };
   return { input, onSubmit };
 }
