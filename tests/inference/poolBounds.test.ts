@@ -98,7 +98,8 @@ describe("InferencePool bounds with the default settings (two workers, SIDECAR_Q
         `16 parallel explanations on 2 workers: ${refused.length} refused at once (slowest in ${Math.max(...refused.map((r) => r.refusedMs!)).toFixed(1)} ms)`,
       );
       expect(refused).toHaveLength(6);
-      expect(refused.every((r) => r.refusedMs! < 50)).toBe(true);
+      // At once: before any worker is involved, not after the 60 s limit (a loaded 2-core machine took 137 ms).
+      expect(refused.every((r) => r.refusedMs! < 500)).toBe(true);
       expect(results.filter((r) => r.kind === "cancelled")).toHaveLength(10);
     } finally {
       await pool.close();
