@@ -150,7 +150,7 @@ async function queueTask(id: number, user: JobUser): Promise<boolean> {
 const controllers = new Map<number, AbortController>();
 const CANCEL_TOPIC = "tree-task-cancel";
 const abortTask = (id: number) => {
-  abortTask(id);
+  controllers.get(id)?.abort();
   broadcast(CANCEL_TOPIC, id);
 };
 
