@@ -97,7 +97,8 @@ describe.skipIf(process.env.TEST_DB === "mariadb")("supervision of make start's 
     const restartMs = performance.now() - killedAt;
     expect(second).not.toBe(first);
     expect(sup.out()).toMatch(/the sidecar exited \(SIGKILL\); restarting it in 1\.0 s/);
-    expect(sup.out()).toContain("sidecar restarted and listening");
+    // The supervisor says so once its own probe sees the port: after the sidecar's own line.
+    await until("the supervisor's restart line", () => sup.out().includes("sidecar restarted and listening"));
     console.log(`kill -9 → sidecar listening again in ${Math.round(restartMs)} ms`);
     // The restarted sidecar serves, and its worker pool (a tfjs wasm runtime per thread) is up.
     expect(await predict(`127.0.0.1:${port}`)).toBe("Ankle boot");
