@@ -8,6 +8,7 @@ import { loadZooNet, type ZooNet } from "../zoo/zooNet.ts";
 import { importedModelDir, isImportedManifest, loadImportedNet } from "../zoo/onnx/graphNet.ts";
 import { exportZooNet } from "../zoo/onnx/export.ts";
 import { NativeModel } from "../engine/nativeModel.ts";
+import { NativeRunStopped } from "../engine/nativeGuard.ts";
 import { nativeEngineOn } from "../engine/runtime.ts";
 import { logger } from "../log.ts";
 import { InferenceInputError } from "./errors.ts";
@@ -105,6 +106,13 @@ export async function attachNative(net: ZooNet, importedDir = importedModelDir()
     net.nativeGradients = await net.native.gradientSupport();
     if (net.nativeGradients !== true) logger.warn({ model: net.id, reason: net.nativeGradients }, "gradient methods stay on tfjs for this model");
   } catch (err) {
+    // A job stopped while the sessions were being made says nothing about the model: the next job loads it again.
+    if (err instanceof NativeRunStopped) {
+      void net.native?.release();
+      delete net.native;
+      delete net.nativeGradients;
+      throw err;
+    }
     logger.warn({ model: net.id, err: (err as Error).message }, "model served by tfjs: the native runtime could not load it");
   }
   return net;
@@ -119,6 +127,7 @@ export function getServedNet(id: string, dir = checkpointDir(), importedDir = im
   let p = nativeLoads.get(id);
   if (!p) {
     p = attachNative(net, importedDir);
+    p.catch(() => nativeLoads.delete(id));
     nativeLoads.set(id, p);
   }
   return p;

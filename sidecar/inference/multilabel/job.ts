@@ -212,6 +212,7 @@ export function servedMultiLabelNet(id: string): Promise<ZooNet> {
   let p = served.get(id);
   if (!p) {
     p = attachNative(net);
+    p.catch(() => served.delete(id));
     served.set(id, p);
   }
   return p;
