@@ -118,19 +118,27 @@ export async function attachNative(net: ZooNet, importedDir = importedModelDir()
   return net;
 }
 
-const nativeLoads = new Map<string, Promise<ZooNet>>();
+/** Native loads by network object, so every catalogue (zoo, imports, multi-label) shares one cache. */
+const nativeLoads = new WeakMap<ZooNet, Promise<ZooNet>>();
 
-/** The network with its native runtime attached (attachNative), loaded once per worker. */
-export function getServedNet(id: string, dir = checkpointDir(), importedDir = importedModelDir()): Promise<ZooNet> {
-  const net = getNet(id, dir, importedDir);
+/**
+ * A loaded network with its native runtime attached (attachNative), once per network per worker;
+ * with ENGINE=tfjs, the network itself. A stopped load is dropped, so the next job loads again.
+ */
+export function servedNative(net: ZooNet, importedDir = importedModelDir()): Promise<ZooNet> {
   if (!nativeEngineOn()) return Promise.resolve(net);
-  let p = nativeLoads.get(id);
+  let p = nativeLoads.get(net);
   if (!p) {
     p = attachNative(net, importedDir);
-    p.catch(() => nativeLoads.delete(id));
-    nativeLoads.set(id, p);
+    p.catch(() => nativeLoads.delete(net));
+    nativeLoads.set(net, p);
   }
   return p;
+}
+
+/** The catalogue's network for an id, served natively (servedNative). */
+export function getServedNet(id: string, dir = checkpointDir(), importedDir = importedModelDir()): Promise<ZooNet> {
+  return servedNative(getNet(id, dir, importedDir), importedDir);
 }
 
 export function forgetNets(): void {
@@ -138,6 +146,6 @@ export function forgetNets(): void {
     void net.native?.release();
     net.dispose();
   }
+  // Their native loads go with them (nativeLoads is keyed by the network object).
   cache.clear();
-  nativeLoads.clear();
 }

@@ -9,9 +9,8 @@ import * as tf from "@tensorflow/tfjs";
 import { CheckpointError, listManifests } from "../../zoo/checkpoint.ts";
 import { MULTILABEL_TASK, loadMultiLabelNet, multiLabelCheckpointDir, topClasses, type MultiLabelManifest, type RankedClass } from "../../zoo/multiLabel.ts";
 import type { ZooNet } from "../../zoo/zooNet.ts";
-import { nativeEngineOn } from "../../engine/runtime.ts";
 import { getAlgorithm } from "../attribution/index.ts";
-import { attachNative } from "../models.ts";
+import { servedNative } from "../models.ts";
 import { InferenceInputError } from "../errors.ts";
 import { renderAttribution } from "../heatmap.ts";
 import { toModelInput, type ImageInput } from "../imageInput.ts";
@@ -200,22 +199,9 @@ export async function explainClassWith(net: Net, req: Omit<MultiLabelExplainRequ
   }
 }
 
-const served = new Map<string, Promise<ZooNet>>();
-
-/**
- * The network on the native runtime (models.ts attachNative: the zoo exporter's ONNX graph, whose
- * ResNet layout the classifiers share), once per worker thread; with ENGINE=tfjs, the tfjs net.
- */
+/** The network on the native runtime (models.ts servedNative: the zoo exporter's graph of its ResNet). */
 export function servedMultiLabelNet(id: string): Promise<ZooNet> {
-  const net = getMultiLabelNet(id);
-  if (!nativeEngineOn()) return Promise.resolve(net);
-  let p = served.get(id);
-  if (!p) {
-    p = attachNative(net);
-    p.catch(() => served.delete(id));
-    served.set(id, p);
-  }
-  return p;
+  return servedNative(getMultiLabelNet(id));
 }
 
 /** What a pool worker runs for a MultiLabel request. */
