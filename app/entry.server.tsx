@@ -1,24 +1,25 @@
-// The server entry of the Remix build. Besides rendering (Remix's Node entry, streamed; bots
-// and no-JS crawlers get the whole document at once), it exports what server.ts needs from the
-// app (`integration`), so Express and the routes share one module graph (docs/architecture.md).
+// The server entry of the Remix build. Besides rendering, it exports what server.ts needs from
+// the app (`integration`), so Express and the routes share one module graph (docs/architecture.md).
+//
+// Every document is rendered whole and sent as one buffer rather than streamed: no route defers
+// data or suspends, so React's shell is already the whole page, and streaming it cost each
+// request a web stream, a Node stream and a compression call per 2 KiB write — a fifth of a
+// signed-in page's time (docs/performance.md "Signed-in pages").
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
-import { createReadableStreamFromReadable } from "@remix-run/node";
+import { Writable } from "node:stream";
 import { RemixServer } from "@remix-run/react";
-import { isbot } from "isbot";
-import { createInstance } from "i18next";
 import { renderToPipeableStream } from "react-dom/server";
-import { I18nextProvider, initReactI18next } from "react-i18next";
+import { I18nextProvider } from "react-i18next";
 import type { AppServerIntegration } from "../server/appEntry.ts";
 import { CLIENT_IP_HEADER } from "./.server/auth.server.ts";
-import { requestLanguage } from "./.server/i18n.server.ts";
-import { i18nConfig, resources } from "./i18n/config.ts";
+import { i18nFor, requestLanguage } from "./.server/i18n.server.ts";
 import { NonceProvider } from "./lib/nonce.tsx";
 import { FragmentProvider } from "./components/SharedHtml.tsx";
 import { mountExpressRoutes } from "./.server/express.server.ts";
 import { logger } from "./.server/logger.server.ts";
 import { publicPageKey } from "./.server/publicPages.server.ts";
 import { startRuntime, stopRuntime } from "./.server/runtime.server.ts";
-import { stripNulBytes } from "./.server/stripNul.server.ts";
+import { withoutNulBytes } from "./.server/stripNul.server.ts";
 import { multipartMiddleware } from "./.server/uploads.server.ts";
 
 const ABORT_DELAY_MS = 5_000;
@@ -40,13 +41,11 @@ export default async function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce ?? "";
-  // One i18next instance per request: two visitors in two languages never share one.
-  const i18n = createInstance();
-  await i18n.use(initReactI18next).init({ ...i18nConfig, resources, lng: await requestLanguage(request) });
-  const waitForAll = isbot(request.headers.get("user-agent") ?? "");
+  const i18n = await i18nFor(await requestLanguage(request));
   return new Promise<Response>((resolve, reject) => {
-    let shellRendered = false;
-    const { pipe, abort } = renderToPipeableStream(
+    let rendered = false;
+    const timer = setTimeout(() => stream.abort(), ABORT_DELAY_MS);
+    const stream = renderToPipeableStream(
       <NonceProvider value={nonce}>
         {/* The shared fragments the loaders fetched (app/.server/fragments.server.tsx). */}
         <FragmentProvider value={loadContext.fragments ?? null}>
@@ -57,25 +56,36 @@ export default async function handleRequest(
       </NonceProvider>,
       {
         nonce,
-        [waitForAll ? "onAllReady" : "onShellReady"]() {
-          shellRendered = true;
-          // Not a plain PassThrough: React 18 can write NUL bytes into the stream (stripNul.server.ts).
-          const body = stripNulBytes();
-          responseHeaders.set("Content-Type", "text/html");
-          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
-          pipe(body);
+        onAllReady() {
+          rendered = true;
+          const chunks: Uint8Array[] = [];
+          stream.pipe(
+            new Writable({
+              write(chunk: Uint8Array, _encoding, callback) {
+                chunks.push(chunk);
+                callback();
+              },
+              final(callback) {
+                clearTimeout(timer);
+                responseHeaders.set("Content-Type", "text/html");
+                // React 18 can write NUL bytes into a page (stripNul.server.ts).
+                resolve(new Response(withoutNulBytes(chunks), { headers: responseHeaders, status: responseStatusCode }));
+                callback();
+              },
+            }),
+          );
         },
         onShellError(error: unknown) {
+          clearTimeout(timer);
           reject(error);
         },
         onError(error: unknown) {
           responseStatusCode = 500;
           // Errors after the shell are logged here; before it, handleError below sees them.
-          if (shellRendered) logger("render").error({ err: error }, "render error after the shell");
+          if (rendered) logger("render").error({ err: error }, "render error after the shell");
         },
       },
     );
-    setTimeout(abort, ABORT_DELAY_MS);
   });
 }
 

@@ -3,28 +3,12 @@
 // visitor's language, once per board version (app/routes/leaderboard_.plots.$plot.ts keeps them).
 import type { ReactElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { createInstance, type i18n as I18n } from "i18next";
-import { I18nextProvider, initReactI18next } from "react-i18next";
+import { I18nextProvider } from "react-i18next";
 import reactVisCss from "react-vis/dist/style.css?raw";
-import { i18nConfig, resources, type Language } from "~/i18n/config.ts";
+import type { Language } from "~/i18n/config.ts";
+import { i18nFor } from "./i18n.server.ts";
 import { AgreementSvg, RankHeatmapSvg, type InconsistencyData } from "~/components/Inconsistency.tsx";
 import { CurveSvg, type CurvesData } from "~/components/MethodCurves.tsx";
-
-const instances = new Map<Language, Promise<I18n>>();
-
-/** One i18next instance per language for server-side renders outside a page request. */
-export function i18nFor(lng: Language): Promise<I18n> {
-  let made = instances.get(lng);
-  if (!made) {
-    const i18n = createInstance();
-    made = i18n
-      .use(initReactI18next)
-      .init({ ...i18nConfig, resources, lng })
-      .then(() => i18n);
-    instances.set(lng, made);
-  }
-  return made;
-}
 
 /** Static markup of `element` in `lng` (no React attributes, nothing to hydrate). */
 export async function renderInLanguage(lng: Language, element: ReactElement): Promise<string> {
