@@ -5,7 +5,9 @@
 //   - anonymous visitors, 50 connections: the public pages (page cache on, and off with PAGE_CACHE=0);
 //   - a signed-in researcher, 20 connections: the same pages with their personal top bar, and
 //     the researcher's own pages (/history, /submission).
-// Prints requests/s, p99 latency, the bytes of one answer and the ratio to /healthz of the same run.
+// Prints requests/s, p99 latency, the bytes of one answer, the ratio to /healthz of the same run,
+// and the time to first byte of single requests on the otherwise idle app (a miss when the page
+// cache is off).
 // Run: npx remix vite:build && node --import tsx bench/load.ts [seconds-per-page] [on|off|signed-in ...]
 import os from "node:os";
 import autocannon from "autocannon";
@@ -32,6 +34,29 @@ const BROWSER = {
 async function load(url: string, connections: number, headers: Record<string, string>) {
   const r = await autocannon({ url, connections, duration: SECONDS, headers });
   return { rps: r.requests.average, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
+}
+
+/**
+ * Time to first byte of one request at a time (no other load), median and 90th percentile of 30:
+ * with the page cache off every answer is a miss, so this is what a first visitor after a write waits.
+ */
+async function firstByte(url: string, headers: Record<string, string>) {
+  const http = await import("node:http");
+  const times: number[] = [];
+  for (let i = 0; i < 30; i++) {
+    const t0 = performance.now();
+    await new Promise<void>((resolve, reject) => {
+      http
+        .get(url, { headers }, (res) => {
+          res.once("data", () => times.push(performance.now() - t0));
+          res.on("end", resolve);
+          res.resume();
+        })
+        .on("error", reject);
+    });
+  }
+  times.sort((a, b) => a - b);
+  return `${times[14].toFixed(1)}/${times[26].toFixed(1)}`;
 }
 
 /** The answer's size as sent (compressed) and the document's own size. */
@@ -97,13 +122,22 @@ for (const run of RUNS) {
     const headers: Record<string, string> = { ...BROWSER };
     if (signedIn) headers.cookie = await researcherCookie(stack.dbUrl);
     console.log(`\n${signedIn ? "signed-in researcher" : `anonymous, page cache ${run}`} (${connections} connections, browser headers)`);
-    console.log("page".padEnd(18), "req/s".padStart(8), "p99 ms".padStart(8), "vs /healthz".padStart(12), "document".padStart(10), "sent".padStart(14));
+    console.log(
+      "page".padEnd(18),
+      "req/s".padStart(8),
+      "p99 ms".padStart(8),
+      "vs /healthz".padStart(12),
+      "document".padStart(10),
+      "sent".padStart(14),
+      "TTFB ms p50/p90".padStart(16),
+    );
     let reference = 0;
     for (const page of signedIn ? SIGNED_IN : ANONYMOUS) {
       await load(stack.baseUrl + page, connections, headers); // warm-up (fills the cache, JIT)
       const r = await load(stack.baseUrl + page, connections, headers);
       if (page === "/healthz") reference = r.rps;
       const s = await sizes(stack.baseUrl + page, headers);
+      const ttfb = await firstByte(stack.baseUrl + page, headers);
       const ratio = reference ? `${((r.rps / reference) * 100).toFixed(1)} %` : "";
       console.log(
         page.padEnd(18),
@@ -112,6 +146,7 @@ for (const run of RUNS) {
         ratio.padStart(12),
         kb(s.raw).padStart(10),
         `${kb(s.bytes)} ${s.encoding}`.padStart(14),
+        ttfb.padStart(16),
         r.non2xx || r.errors ? `(${r.non2xx} non-2xx, ${r.errors} errors)` : "",
       );
     }

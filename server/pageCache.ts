@@ -63,6 +63,12 @@ export function pageCache(opts: PageCacheOptions): RequestHandler {
   const maxBytes = opts.maxBytes ?? 64 * 1024 * 1024;
   const ttlMs = opts.ttlMs ?? 30_000;
   const entries = new Map<string, Entry>();
+  /**
+   * Pages being rendered, by key: the first visitor renders and the others wait for that render
+   * instead of each rendering the same page (a burst of first visitors after a write, or after
+   * the time-to-live, used to render it once per request until the first one finished).
+   */
+  const rendering = new Map<string, Promise<void>>();
   let bytes = 0;
 
   const evict = () => {
@@ -132,9 +138,11 @@ export function pageCache(opts: PageCacheOptions): RequestHandler {
   return (req, res, next) => {
     opts
       .keyOf(req)
-      .then((key) => {
+      .then(async (key) => {
         if (!key) return next();
         const ifNoneMatch = req.headers["if-none-match"];
+        const inFlight = rendering.get(key);
+        if (inFlight) await inFlight;
         const hit = entries.get(key);
         if (hit && Date.now() - hit.storedAt < ttlMs) {
           // Most recently used last, so eviction takes the oldest first.
@@ -145,6 +153,16 @@ export function pageCache(opts: PageCacheOptions): RequestHandler {
         const etag = `W/"${crypto.createHash("sha256").update(key).digest("base64url").slice(0, 27)}"`;
         if (ifNoneMatch === etag && hit) return send(res, hit, req.method, ifNoneMatch, req.headers["accept-encoding"]);
         // Render, keep a copy of what goes out, store it when it is a complete 200 without cookies.
+        // Whoever asks for the key meanwhile waits for this render (a failed or aborted one
+        // stores nothing, and they render it themselves).
+        let rendered!: () => void;
+        const done = new Promise<void>((resolve) => (rendered = resolve));
+        const settle = () => {
+          if (rendering.get(key) === done) rendering.delete(key);
+          rendered();
+        };
+        rendering.set(key, done);
+        res.once("close", settle);
         const chunks: Buffer[] = [];
         const write = res.write.bind(res) as (...a: unknown[]) => boolean;
         const end = res.end.bind(res) as (...a: unknown[]) => Response;
@@ -166,6 +184,7 @@ export function pageCache(opts: PageCacheOptions): RequestHandler {
             for (const [k, v] of Object.entries(res.getHeaders())) if (KEPT_HEADERS.has(k) && v !== undefined) headers.push([k, String(v)]);
             store(key, { etag, headers, scriptHashes: page.scriptHashes, identity: Buffer.from(page.html, "utf8"), storedAt: Date.now() }, entries.get(key));
           }
+          settle();
           return end(chunk, encoding, cb);
         }) as Response["end"];
         res.setHeader("ETag", etag);

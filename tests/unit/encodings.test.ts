@@ -68,6 +68,8 @@ const decode = (r: { headers: http.IncomingHttpHeaders; body: Buffer }) =>
 let server: http.Server;
 let base = "";
 let renders = 0;
+let slowRenders = 0;
+let flakyRenders = 0;
 const staticRoot = fs.mkdtempSync(path.join(os.tmpdir(), "metarank-static-"));
 const SCRIPT = 'window.__page = "cached";';
 
@@ -82,7 +84,25 @@ beforeAll(async () => {
   });
   app.use(responseCompression({ staticRoot }));
   app.use("/assets", express.static(path.join(staticRoot, "assets"), { immutable: true, maxAge: "1y" }));
-  app.use(pageCache({ keyOf: async (req) => (req.path === "/page" && !req.headers.cookie ? `en ${req.url} v1` : null) }));
+  const cached = new Set(["/page", "/slow", "/flaky"]);
+  app.use(pageCache({ keyOf: async (req) => (cached.has(req.path) && !req.headers.cookie ? `en ${req.url} v1` : null) }));
+  app.get("/slow", (_req, res) => {
+    slowRenders++;
+    setTimeout(() => res.type("html").send(`<!DOCTYPE html><p>slow page ${slowRenders}</p>`), 150);
+  });
+  app.get("/flaky", (_req, res) => {
+    // The first render fails (nothing is stored); the visitors who waited for it render again.
+    flakyRenders++;
+    const n = flakyRenders;
+    setTimeout(
+      () =>
+        res
+          .status(n === 1 ? 500 : 200)
+          .type("html")
+          .send(`<p>flaky ${n}</p>`),
+      100,
+    );
+  });
   app.get("/page", (_req, res) => {
     renders++;
     const nonce = res.locals.cspNonce as string;
@@ -141,6 +161,21 @@ describe("the page cache's codings", () => {
     expect(csp).not.toMatch(/'nonce-/);
     const hash = crypto.createHash("sha256").update(SCRIPT).digest("base64");
     expect(csp).toContain(`script-src 'self' 'sha256-${hash}'`);
+  });
+
+  it("a burst of first visitors waits for one render instead of each rendering the page", async () => {
+    const answers = await Promise.all(Array.from({ length: 8 }, () => get(`${base}/slow`, { "accept-encoding": "identity" })));
+    expect(slowRenders).toBe(1);
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+    expect(new Set(answers.map((a) => a.body.toString("utf8")))).toEqual(new Set(["<!DOCTYPE html><p>slow page 1</p>"]));
+    expect(answers.filter((a) => a.headers["x-page-cache"] === "miss")).toHaveLength(1);
+  });
+
+  it("when that render fails, the visitors who waited render the page themselves", async () => {
+    const answers = await Promise.all(Array.from({ length: 4 }, () => get(`${base}/flaky`)));
+    expect(answers.filter((a) => a.status === 500)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(3);
+    expect(flakyRenders).toBeGreaterThanOrEqual(2);
   });
 
   it("neutralisePage hashes inline scripts only, the bytes between the tags", () => {
