@@ -1,15 +1,17 @@
 // gRPC service metarank.v1.QuestionAnswering (proto/metarank/v1/vqa.proto, docs/vqa.md). The model
 // list is the checkpoint's manifest (main thread, microseconds); answering back-propagates through
 // the network n_steps times, so it runs on the sidecar's worker pool with a time limit and the
-// caller's cancellation, as inference and TCAV do.
+// caller's cancellation, as inference and TCAV do. Failures map to statuses through the shared
+// wrapper (sidecar/grpc/unary.ts): bad input is INVALID_ARGUMENT, a pool refusal keeps its status.
 import * as grpc from "@grpc/grpc-js";
-import { grpcError, metarankV1 } from "../../proto/contract.ts";
+import { metarankV1 } from "../../proto/contract.ts";
 import type { QuestionAnsweringHandlers } from "../../proto/generated/metarank/v1/QuestionAnswering.ts";
 import type { VqaModel } from "../../proto/generated/metarank/v1/VqaModel.ts";
+import { unaryHandlers, type ServiceNames } from "../grpc/unary.ts";
 import { logger } from "../log.ts";
 import type { SidecarService } from "../services.ts";
 import { InferenceInputError } from "../inference/errors.ts";
-import { callSignal, poolRequestStatus, thePool } from "../inference/service.ts";
+import { callSignal, thePool } from "../inference/thePool.ts";
 import { readVqaManifest, type VqaManifest } from "./checkpoint.ts";
 import { VQA_ALGORITHM_NAMES } from "./job.ts";
 import { VQA_SYNONYMS_EN, VQA_SYNONYMS_ZH } from "./scenesQA.ts";
@@ -58,29 +60,25 @@ function toModel(m: VqaManifest): VqaModel {
   };
 }
 
-function toStatus(err: unknown, what: string): grpc.ServiceError {
-  if (err instanceof InferenceInputError) return grpcError(grpc.status.INVALID_ARGUMENT, err.message);
-  const refused = poolRequestStatus(err);
-  if (refused) return refused;
-  logger.error({ err }, `${what} failed`);
-  return grpcError(grpc.status.INTERNAL, `${what} failed: ${(err as Error)?.message ?? String(err)}`);
-}
+const NAMES: ServiceNames = { service: "QuestionAnswering", what: "question-answering", statuses: [[InferenceInputError, grpc.status.INVALID_ARGUMENT]] };
+const unary = unaryHandlers(NAMES);
 
 export function vqaHandlers(): QuestionAnsweringHandlers {
   return {
-    VqaModels(_call, cb) {
+    VqaModels: unary("VqaModels", () => {
       try {
-        cb(null, { models: [toModel(manifest())] });
+        return { models: [toModel(manifest())] };
       } catch (err) {
         // No checkpoint on this host: no models, not an error (the page says none is installed).
         logger.warn({ err }, "no question-answering checkpoint");
-        cb(null, { models: [] });
+        return { models: [] };
       }
-    },
-    async AnswerQuestion(call, cb) {
-      const t0 = performance.now();
-      const req = call.request;
-      try {
+    }),
+    AnswerQuestion: unary(
+      "AnswerQuestion",
+      async (call) => {
+        const t0 = performance.now();
+        const req = call.request;
         if (req.imagePng.length === 0) throw new InferenceInputError("send the image as PNG or JPEG bytes");
         if (req.imagePng.length > MAX_IMAGE_BYTES) throw new InferenceInputError("the image is larger than 2 MiB");
         if (!req.question.trim()) throw new InferenceInputError("please enter the question you want to ask");
@@ -89,11 +87,8 @@ export function vqaHandlers(): QuestionAnsweringHandlers {
           { modelId: req.modelId, algorithm: req.algorithm, imagePng: new Uint8Array(req.imagePng), question: req.question, nSteps: req.nSteps },
           { signal: callSignal(call), timeLimitMs: vqaTimeLimitMs() },
         );
-        if (r.unknownWords.length || !("answer" in r)) {
-          cb(null, { unknownWords: r.unknownWords, elapsedMs: performance.now() - t0 });
-          return;
-        }
-        cb(null, {
+        if (r.unknownWords.length || !("answer" in r)) return { unknownWords: r.unknownWords, elapsedMs: performance.now() - t0 };
+        return {
           unknownWords: [],
           answer: r.answer,
           probability: r.probability,
@@ -111,11 +106,10 @@ export function vqaHandlers(): QuestionAnsweringHandlers {
           nSteps: r.nSteps,
           explainedOutput: r.explainedOutput,
           elapsedMs: performance.now() - t0,
-        });
-      } catch (err) {
-        cb(toStatus(err, "AnswerQuestion"));
-      }
-    },
+        };
+      },
+      (req) => ({ model: req.modelId, algorithm: req.algorithm }),
+    ),
   };
 }
 
