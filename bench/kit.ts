@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { KitUnavailableError, writeKitFile } from "../sidecar/kit/buildKit.ts";
-import { listSuiteConfigs } from "../sidecar/inference/evaluation/service.ts";
+import { listSuiteConfigs } from "../sidecar/inference/evaluation/runRules.ts";
 
 const i = process.argv.indexOf("--suite");
 const only = i >= 0 ? process.argv[i + 1] : undefined;

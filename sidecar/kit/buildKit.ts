@@ -13,7 +13,7 @@ import { PassThrough, type Readable } from "node:stream";
 import { PNG } from "pngjs";
 import yazl from "yazl";
 import type { ImageDataset } from "../data/dataset.ts";
-import { splitImages } from "../inference/evaluation/service.ts";
+import { splitImages } from "../inference/evaluation/runRules.ts";
 import { pinnedCheckpoint, readSuite, resolveSuiteDir, type SuiteConfig } from "../inference/evaluation/suite.ts";
 import { TaskUnavailableError, splitTaskId, taskManifest } from "../inference/evaluation/taskCheckpoints.ts";
 import { evaluationImages } from "../inference/evaluation/tasks.ts";

@@ -1,9 +1,10 @@
-// Evaluation.RunMaps (proto/metarank/v1/evaluation.proto; issue 13 §2 path 2): MoRF and LeRF on
-// a suite's models with attribution maps a researcher computed in any framework and uploaded as
-// one .npy per task. No method runs here: the maps decide the removal orders, the platform's own
-// models and images decide the outcomes, so the numbers are the platform's. Everything the caller
-// can get wrong (suite, a task missing or unknown, shape, count, dtype, NaN, a checkpoint not
-// installed) is answered INVALID_ARGUMENT before any thread starts; cancellation is Run's.
+// Evaluation.RunMaps (proto/metarank/v1/evaluation.proto; docs/evaluation.md "Path 2: attribution
+// maps from any framework"): MoRF and LeRF on a suite's models with attribution maps a researcher
+// computed in any framework and uploaded as one .npy per task. No method runs here: the maps decide
+// the removal orders, the platform's own models and images decide the outcomes, so the numbers are
+// the platform's. Everything the caller can get wrong (suite, a task missing or unknown, shape,
+// count, dtype, NaN, a checkpoint not installed) is answered INVALID_ARGUMENT before any thread
+// starts; cancellation is Run's.
 import crypto from "node:crypto";
 import * as grpc from "@grpc/grpc-js";
 import { grpcError } from "../../../proto/contract.ts";
@@ -14,7 +15,7 @@ import { MapsError, validateMaps } from "./maps.ts";
 import { EvaluationPool } from "./pool.ts";
 import { localisationJson, resultCsv } from "./resultFiles.ts";
 import { evaluateMethod, type MethodRun } from "./run.ts";
-import { BadEvaluationRequest, evaluationWorkers, listSuiteConfigs, maxConcurrentRuns, splitImages } from "./service.ts";
+import { BadEvaluationRequest, evaluationWorkers, listSuiteConfigs, maxConcurrentRuns, splitImages } from "./runRules.ts";
 import type { SuiteConfig } from "./suite.ts";
 import { suiteCheckpoints, suiteTaskAvailability } from "./taskCheckpoints.ts";
 import type { EvaluationEvent } from "../../../proto/generated/metarank/v1/EvaluationEvent.ts";

@@ -6,9 +6,6 @@
 // retrying it. Each Run gets its own worker pool, because cancelling a run (the client
 // cancels the call) terminates the pool's threads — the only way to stop an image
 // mid-attribution — and a shared pool would take other runs down with it.
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { grpcError, metarankV1 } from "../../../proto/contract.ts";
 import { logger } from "../../log.ts";
@@ -20,7 +17,8 @@ import { EvaluationPool } from "./pool.ts";
 import { localisationJson, resultCsv } from "./resultFiles.ts";
 import { evaluateMethod, type MethodRun } from "./run.ts";
 import { runMaps } from "./runMaps.ts";
-import { SUITES_DIR, readSuite, type SuiteConfig } from "./suite.ts";
+import { BadEvaluationRequest, evaluationWorkers, listSuiteConfigs, maxConcurrentRuns, splitImages } from "./runRules.ts";
+import type { SuiteConfig } from "./suite.ts";
 import { TaskUnavailableError, suiteCheckpoints, suiteTaskAvailability } from "./taskCheckpoints.ts";
 import type { EvaluationHandlers } from "../../../proto/generated/metarank/v1/Evaluation.ts";
 import { etaEstimator } from "./eta.ts";
@@ -29,44 +27,6 @@ import type { EvaluationResult } from "../../../proto/generated/metarank/v1/Eval
 import type { EvaluationSuite } from "../../../proto/generated/metarank/v1/EvaluationSuite.ts";
 
 const PROTO = "metarank/v1/evaluation.proto" as const;
-/** Suites without an "evaluation" block evaluate this many images at most (the CLI's default). */
-export const DEFAULT_SPLIT_IMAGES = 100;
-/** The zoo's dataset name for a task's dataset part (tasks.ts keeps its own copy private). */
-
-/** A request the caller must change; its message says how. */
-export class BadEvaluationRequest extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "BadEvaluationRequest";
-  }
-}
-
-/** Suite folders under seeds/suites (or SUITES_DIR), read one by one so one bad folder hides only itself. */
-export function listSuiteConfigs(dir = process.env.EVALUATION_SUITES_DIR ?? SUITES_DIR): { suites: SuiteConfig[]; problems: string[] } {
-  const suites: SuiteConfig[] = [];
-  const problems: string[] = [];
-  let names: string[] = [];
-  try {
-    names = fs
-      .readdirSync(dir, { withFileTypes: true })
-      .filter((d) => d.isDirectory())
-      .map((d) => d.name)
-      .sort();
-  } catch (err) {
-    problems.push(`suites folder ${dir} cannot be read: ${(err as Error).message}`);
-  }
-  for (const name of names) {
-    if (!fs.existsSync(path.join(dir, name, "suite.json"))) continue;
-    try {
-      suites.push(readSuite(path.join(dir, name)));
-    } catch (err) {
-      problems.push((err as Error).message);
-    }
-  }
-  return { suites, problems };
-}
-
-export const splitImages = (suite: SuiteConfig) => suite.evaluation?.images ?? DEFAULT_SPLIT_IMAGES;
 
 /** The suite's baseline parameters for a method, when its "evaluation" block lists it. */
 export function baselineParams(suite: SuiteConfig, method: string): Record<string, unknown> | undefined {
@@ -138,18 +98,6 @@ export function checkRunRequest(
     );
   }
   return { suite, run: { algorithm: algorithm.name, params, tasks, images: limit } };
-}
-
-/** Threads per run: EVALUATION_WORKERS, else two (or one on a one-core host). */
-/** Evaluation runs one sidecar runs at once (EVALUATION_MAX_RUNS, default 1): each takes EVALUATION_WORKERS threads. */
-export function maxConcurrentRuns(env: NodeJS.ProcessEnv = process.env): number {
-  const n = Number(env.EVALUATION_MAX_RUNS);
-  return Number.isInteger(n) && n >= 1 ? n : 1;
-}
-
-export function evaluationWorkers(env: NodeJS.ProcessEnv = process.env): number {
-  const n = Number(env.EVALUATION_WORKERS);
-  return Number.isInteger(n) && n >= 1 ? n : Math.max(1, Math.min(2, os.availableParallelism()));
 }
 
 function suiteToProto(s: SuiteConfig): EvaluationSuite {
