@@ -1,10 +1,10 @@
-// What the captcha costs a script (issue 34 item 2; docs/security.md "Captcha"), measured on this
-// machine: (1) the issue's path-reading script on svg-captcha's SVG pictures (what the page used
-// to serve) and on the PNG pictures it serves now; (2) OCR of the PNG pictures with Tesseract,
-// when the `tesseract` command is installed (Debian: tesseract-ocr), as a stronger script would
-// try; (3) the proof of work: seconds per captcha in Chromium (the page's own solver), in Node's
-// WebCrypto (the same code), and with a native loop over OpenSSL's PBKDF2 on one core (the best a
-// script without a GPU does here). Prints the figures docs/security.md's table is made from.
+// What the captcha costs a script (docs/security.md "Captcha"), measured on this machine: (1) the
+// probe's path-reading script on svg-captcha's SVG pictures (what the page used to serve) and on
+// the PNG pictures it serves now; (2) OCR of the PNG pictures with Tesseract, when the `tesseract`
+// command is installed (Debian: tesseract-ocr), as a stronger script would try; (3) the proof of
+// work: seconds per captcha in Chromium (the page's own solver), in Node's WebCrypto (the same
+// code), and with a native loop over OpenSSL's PBKDF2 on one core (the best a script without a GPU
+// does here). Prints the figures docs/security.md's table is made from.
 // Run: node --import tsx bench/captcha.ts [pictures=60] [challenges=30]
 import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
@@ -24,7 +24,7 @@ const PICTURES = Number(process.argv[2] ?? 60);
 const CHALLENGES = Number(process.argv[3] ?? 30);
 const OPTIONS = { size: 4, noise: 3, ignoreChars: "0oO1ilI", color: true, background: "#f4f6fb", width: 150, height: 50 };
 
-// ---- (1) the issue's script ----
+// ---- (1) the probe's script ----
 const callable = svgCaptcha as unknown as (text: string, opts: object) => string;
 const shape = (d: string) => d.replace(/[^A-Za-z]/g, "");
 const letterPaths = (svg: string) => [...svg.matchAll(/<path fill="(?!none)[^"]*" d="([^"]+)"/g)].map((m) => m[1]);

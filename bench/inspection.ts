@@ -1,5 +1,5 @@
-// Crack detection speed (issue 18): the detector in-process at three photo sizes, with the
-// share of each stage, and the same 192 px photos through the real sidecar's Inspection
+// Crack detection speed (docs/crack-detection.md): the detector in-process at three photo sizes,
+// with the share of each stage, and the same 192 px photos through the real sidecar's Inspection
 // service over gRPC (decode + detect + mask PNG + transport), as a ratio to in-process.
 // Run: node --import tsx bench/inspection.ts [photos]
 import { performance } from "node:perf_hooks";

@@ -1,15 +1,15 @@
-// Scoring at scale (issue 14 §3, docs/metascore-performance.md): inserting one candidate into a
-// board of 10,000 methods × 22 cases, and a full recomputation of 1,000 methods, for the code in
-// sidecar/metascore and for the straightforward implementation it replaced
-// (tests/metascore/reference*.ts), in one run, with the largest difference between their κ.
-// Insertion is timed twice: into a board prepared once (prepareBoard: checked, packed and ranked
-// — what an insertion needs from the stored board alone), and cold, as insertCandidate does it
-// from the stored methods for each call.
-// The service path is timed too (docs/metascore-performance.md "Boards kept between calls"): the
-// InsertCandidate handler called in-process on a decoded request, and a real gRPC round trip to
-// the service on a local server (the request encoded, sent, decoded, answered, the answer encoded,
-// sent and decoded; the request encoded by hand, as the web app does) — each cold (the board sent in full) and with the board kept by the service
-// (left out, named by its version); plus the web app's version of a stored board of that size.
+// Scoring at scale (docs/metascore-performance.md): inserting one candidate into a board of 10,000
+// methods × 22 cases, and a full recomputation of 1,000 methods, for the code in sidecar/metascore
+// and for the straightforward implementation it replaced (tests/metascore/reference*.ts), in one
+// run, with the largest difference between their κ. Insertion is timed twice: into a board prepared
+// once (prepareBoard: checked, packed and ranked — what an insertion needs from the stored board
+// alone), and cold, as insertCandidate does it from the stored methods for each call. The service
+// path is timed too (docs/metascore-performance.md "Boards kept between calls"): the
+// InsertCandidate handler called in-process on a decoded request, and a real gRPC round trip to the
+// service on a local server (the request encoded, sent, decoded, answered, the answer encoded, sent
+// and decoded; the request encoded by hand, as the web app does) — each cold (the board sent in
+// full) and with the board kept by the service (left out, named by its version); plus the web app's
+// version of a stored board of that size.
 // Run: npx tsx bench/metascore.ts
 import { performance } from "node:perf_hooks";
 import * as grpc from "@grpc/grpc-js";
@@ -27,9 +27,9 @@ import { computeKappas as referenceKappas, rankBoard as referenceRankBoard } fro
 import { insertCandidate as referenceInsert } from "../tests/metascore/referenceFusion.ts";
 
 const TASKS = 11; // 22 cases, the seed suite's shape
-const GOALS = { insert: 5, recompute: 100 }; // ms, issue 14 §3
+const GOALS = { insert: 5, recompute: 100 }; // ms, docs/metascore-performance.md "Figures"
 const rand = mulberry32(20261122);
-// Scores in steps of 0.001, so that ties (the 0.5 of spec §4) are common.
+// Scores in steps of 0.001, so that ties (the 0.5 of docs/metascore.md "κ and ranks") are common.
 const method = (id: string): MethodScores => {
   const scores: MethodScores["scores"] = { morf: {}, lerf: {} };
   for (let t = 0; t < TASKS; t++) {

@@ -1,8 +1,9 @@
-// Wall time of Evaluation.RunMaps on a whole suite (issue 13 §2 path 2): the kit's images of every
-// task written as tasks/<task>/images.npy, maps computed from them by docs/examples/save_maps.py
-// (python3 + numpy, as a researcher would), then one RunMaps call to a real sidecar process,
-// timed from the request to the result (validation, thread start, task loading and both protocols
-// on every image of the split included; the sidecar's own start-up excluded).
+// Wall time of Evaluation.RunMaps on a whole suite (docs/evaluation.md "Path 2: attribution maps
+// from any framework"): the kit's images of every task written as tasks/<task>/images.npy, maps
+// computed from them by docs/examples/save_maps.py (python3 + numpy, as a researcher would), then
+// one RunMaps call to a real sidecar process, timed from the request to the result (validation,
+// thread start, task loading and both protocols on every image of the split included; the sidecar's
+// own start-up excluded).
 //   npx tsx bench/runMaps.ts [--suite metarank-local] [--workers 2]
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";

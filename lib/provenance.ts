@@ -1,5 +1,5 @@
-// Where a board row's numbers come from (issue 13 §2), shared by the models, the server and
-// the pages. No imports: models/ and client bundles both read it; it is in lib/, outside app/,
+// Where a board row's numbers come from (docs/evaluation.md "Evaluating your own method"), shared
+// by the models, the server and the pages. No imports: models/ and client bundles both read it; it is in lib/, outside app/,
 // because models/ imports nothing from app/ (README.md "Layout").
 //  - "platform": a baseline the platform computed for its own suite (BoardMethod.sourceKey).
 //  - "verified": a submission whose result files the platform computed itself from the

@@ -2,11 +2,11 @@ import { DataTypes, Model, type CreationOptional, type InferAttributes, type Inf
 import { sequelize } from "./db.ts";
 
 /**
- * A personal API token (issue 13 §4): a script acts as its user through `/api/v1` with it. Only
- * the SHA-256 of the secret is stored (like session ids), so a database leak gives no usable
+ * A personal API token (docs/api.md "Tokens"): a script acts as its user through `/api/v1` with it.
+ * Only the SHA-256 of the secret is stored (like session ids), so a database leak gives no usable
  * token; `prefix` (the secret's first characters) lets the owner tell tokens apart. Revoking
- * deletes the row: the token stops working on the very next request. `expiresAt` (null: never)
- * is chosen by the owner; a token past it is refused like a revoked one.
+ * deletes the row: the token stops working on the very next request. `expiresAt` (null: never) is
+ * chosen by the owner; a token past it is refused like a revoked one.
  */
 export class ApiToken extends Model<InferAttributes<ApiToken>, InferCreationAttributes<ApiToken>> {
   declare id: CreationOptional<number>;

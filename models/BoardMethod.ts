@@ -13,8 +13,9 @@ export interface TaskScore {
 }
 
 /**
- * A method on a suite's board: a baseline (sourceKey = its folder) or an approved submission.
- * κ is stored at full precision; every insertion rewrites all of a suite's κ (fusion, spec §5).
+ * A method on a suite's board: a baseline (sourceKey = its folder) or an approved submission. κ is
+ * stored at full precision; every insertion rewrites all of a suite's κ (docs/metascore.md "History
+ * fusion").
  */
 export class BoardMethod extends Model<InferAttributes<BoardMethod>, InferCreationAttributes<BoardMethod>> {
   declare id: CreationOptional<number>;
@@ -32,7 +33,7 @@ export class BoardMethod extends Model<InferAttributes<BoardMethod>, InferCreati
   declare localisationJson: CreationOptional<string | null>;
   /** { morf: { task: accuracy per grid point }, lerf: {...} } (the leaderboard's curves); null until known. */
   declare curvesJson: CreationOptional<string | null>;
-  /** The contributor ranking's edit mode: selected by an administrator (seed 000 §2 screen 7). */
+  /** The contributor ranking's edit mode: selected by an administrator. */
   declare selected: CreationOptional<boolean>;
   /** Kept off the public board (leaderboard, tutorial sample); its κ stays fused with the others'. */
   declare hidden: CreationOptional<boolean>;

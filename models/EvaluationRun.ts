@@ -32,7 +32,7 @@ export class EvaluationRun extends Model<InferAttributes<EvaluationRun>, InferCr
   declare id: CreationOptional<number>;
   declare userId: number;
   declare suiteId: string;
-  /** "method": a registry method run by the sidecar; "maps": the researcher's uploaded attribution maps (issue 13 §2). */
+  /** "method": a registry method run by the sidecar; "maps": the researcher's uploaded attribution maps (a verified evaluation). */
   declare kind: CreationOptional<EvaluationKind>;
   /** kind "maps": the uploaded zip (a name under var/uploads/maps) and its client file name. */
   declare mapsFile: CreationOptional<string | null>;

@@ -1,7 +1,7 @@
 import { DataTypes, Model, type NonAttribute, type CreationOptional, type InferAttributes, type InferCreationAttributes } from "sequelize";
 import { sequelize } from "./db.ts";
 
-/** A GPU process as the sidecar last reported it (seed §3 processes_info, colour derived in the view). */
+/** A GPU process as the sidecar last reported it (processes_info, colour derived in the view). */
 export interface ServerProcess {
   pid: number;
   name: string;

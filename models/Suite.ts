@@ -12,7 +12,7 @@ export class Suite extends Model<InferAttributes<Suite>, InferCreationAttributes
   declare patchSize: number;
   declare isDefault: CreationOptional<boolean>;
   declare position: CreationOptional<number>;
-  /** False: only results the platform computed itself (verified) may be submitted (issue 13 §2). */
+  /** False: only results the platform computed itself (verified) may be submitted (docs/evaluation.md "Evaluating your own method"). */
   declare acceptsSelfReported: CreationOptional<boolean>;
   /** Images per task of the evaluation split (suite.json evaluation.images): how many maps a task needs; null when the suite has no evaluation block. */
   declare splitImages: CreationOptional<number | null>;

@@ -2,11 +2,11 @@ import { DataTypes, Model, type CreationOptional, type InferAttributes, type Inf
 import { sequelize } from "./db.ts";
 
 /**
- * One pending edit of a user to a tree (issue 15; proto/metarank/v1/tree.proto TreeEdit): the
- * Tree service is stateless about edits, so the app keeps each user's list per tree and sends it
- * with every call that should see it (app/.server/trees.server.ts). One edit per node: a node's
- * prototype replaced by a candidate (`candidateId`, favourClass −1), or a leaf moved to favour a
- * class (`favourClass` ≥ 0, candidateId ""). At most MAX_EDITS per (user, tree).
+ * One pending edit of a user to a tree (docs/tree-service.md "Edits"; proto/metarank/v1/tree.proto
+ * TreeEdit): the Tree service is stateless about edits, so the app keeps each user's list per tree
+ * and sends it with every call that should see it (app/.server/trees.server.ts). One edit per node:
+ * a node's prototype replaced by a candidate (`candidateId`, favourClass −1), or a leaf moved to
+ * favour a class (`favourClass` ≥ 0, candidateId ""). At most MAX_EDITS per (user, tree).
  */
 export class TreeEdit extends Model<InferAttributes<TreeEdit>, InferCreationAttributes<TreeEdit>> {
   declare id: CreationOptional<number>;

@@ -21,8 +21,8 @@ export const TREE_TASK_TRANSITIONS: Record<TreeTaskState, readonly TreeTaskState
 };
 
 /**
- * One prototype-tree training task (issue 15; seed 001 §3 "Task info", "Task record", "Task
- * details"), filled in by the "tree-task" queue job from the sidecar's Tree.Train stream
+ * One prototype-tree training task (docs/tree-service.md "Training tasks and data parallelism"),
+ * filled in by the "tree-task" queue job from the sidecar's Tree.Train stream
  * (app/.server/treeTasks.server.ts). `treeId` is set only when the sidecar has written the tree.
  */
 export class TreeTask extends Model<InferAttributes<TreeTask>, InferCreationAttributes<TreeTask>> {

@@ -24,7 +24,7 @@ export function createSequelize(url = databaseUrl()): Sequelize {
       dialect: "sqlite",
       storage: file,
       // Retry only when the database was busy: any other error (a constraint, a bad value) is
-      // final, and retrying it ten times only delays the answer (issue 11).
+      // final, and retrying it ten times only delays the answer.
       retry: { max: 10, match: [/SQLITE_BUSY/] },
     });
     // WAL lets the web app read while a migration, seed or second process writes;

@@ -1,7 +1,7 @@
-// Builds the 3D model of the /dam3d viewer (issue 18): a concrete gravity dam, written as GLB by
-// three.js's own GLTFExporter. `make dam-model` runs it; the result is committed as
-// public/models/dam.glb and tests/inspection/damModel.test.ts checks that the committed file is
-// exactly what this script writes today.
+// Builds the 3D model of the /dam3d viewer (docs/crack-detection.md "The 3D dam viewer"): a
+// concrete gravity dam, written as GLB by three.js's own GLTFExporter. `make dam-model` runs it;
+// the result is committed as public/models/dam.glb and tests/inspection/damModel.test.ts checks
+// that the committed file is exactly what this script writes today.
 //
 // The dam: a gravity section (vertical upstream face, crest, sloping downstream face) extruded
 // along the dam's axis, on a foundation block, with the reservoir upstream. The downstream face

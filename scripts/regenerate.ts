@@ -1,12 +1,13 @@
 // npm run -s regenerate -- --suite ID [--limit N] [--task T]... (--out DIR | --write-suite) [--sidecars HOST:PORT,...]
 //
-// Regenerates a suite's baseline board spread over sidecars through the job queue (issue 14 §1,
-// app/.server/regeneration.server.ts): one job per task × method of the suite's "evaluation"
-// block, each run on the least busy sidecar, the results gathered here into the method folders
-// `npm run -s evaluate -- --all-methods` would write on one machine. With REDIS_URL the jobs are
-// bull jobs, so a run survives a lost worker and other app processes can take jobs too.
-// Sidecars: --sidecars, else the online sidecars of the server registry (DATABASE_URL), else
-// SIDECARS; their call keys come from the registry or SIDECAR_CALL_KEY.
+// Regenerates a suite's baseline board spread over sidecars through the job queue
+// (docs/evaluation.md "5. Running it", app/.server/regeneration.server.ts): one job per task ×
+// method of the suite's "evaluation" block, each run on the least busy sidecar, the results
+// gathered here into the method folders `npm run -s evaluate -- --all-methods` would write on one
+// machine. With REDIS_URL the jobs are bull jobs, so a run survives a lost worker and other app
+// processes can take jobs too. Sidecars: --sidecars, else the online sidecars of the server
+// registry (DATABASE_URL), else SIDECARS; their call keys come from the registry or
+// SIDECAR_CALL_KEY.
 import fs from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";

@@ -1,8 +1,8 @@
 // The interface's Chinese font: Noto Sans SC cut down to the characters the interface itself uses
-// (issue 12: "a CJK web font subset to what the UI uses"). One small file per weight, preloaded by
-// root.tsx, so Chinese text is laid out with it from the first paint. @fontsource's unicode-range
-// slices stay behind it for characters the interface does not contain (dataset names, user text):
-// Chromium left text laid out before a slice arrived as boxes on machines without a CJK system font.
+// (docs/i18n.md "Chinese font"). One small file per weight, preloaded by root.tsx, so Chinese text
+// is laid out with it from the first paint. @fontsource's unicode-range slices stay behind it for
+// characters the interface does not contain (dataset names, user text): Chromium left text laid out
+// before a slice arrived as boxes on machines without a CJK system font.
 //
 //   npm run -s ui-font           regenerate app/styles/fonts/ (fetches the full font with `npm pack`)
 //   npm run -s ui-font -- --check  exit 1 when the interface uses a character the subset lacks

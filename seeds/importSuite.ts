@@ -77,7 +77,7 @@ export interface SuiteFolder {
     institute: string;
     algorithm: string;
     scores: CaseScores;
-    /** The accuracy curves behind the scores (the leaderboard's curves, issue 14 §2). */
+    /** The accuracy curves behind the scores (the leaderboard's curves). */
     curves: CaseCurves;
     localisation: Record<string, number> | null;
   }[];
@@ -267,8 +267,8 @@ const fromTaskScores = (rows: { task: string; morf: number; lerf: number }[]): C
 
 /**
  * Writes a checked suite folder: the suite row, its baselines (matched by folder name, so
- * re-running changes nothing twice) and κ of the whole board (baselines + approved
- * submissions) by full recomputation, which fusion equals (spec §5).
+ * re-running changes nothing twice) and κ of the whole board (baselines + approved submissions) by
+ * full recomputation, which fusion equals (docs/metascore.md "History fusion").
  */
 export async function importSuite(dir: string, position = 0): Promise<{ suite: string; methods: number; board: number }> {
   const folder = readSuiteFolder(dir);

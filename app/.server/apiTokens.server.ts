@@ -1,9 +1,9 @@
-// Personal API tokens (issue 13 §4, docs/api.md): created and revoked on /profile, presented as
-// `Authorization: Bearer mr_…` to /api/v1. The secret is shown once; only its SHA-256 is kept.
-// A token acts as its user with the user's rights as they are at each request (the user row is
-// read every time), so a role change applies at once and a deleted user's tokens stop working.
-// Each token has the lifetime its owner chose (or none), checked on every call, and a password
-// change revokes every token of the account: whoever learnt the old password may have made one.
+// Personal API tokens (docs/api.md "Tokens"): created and revoked on /profile, presented as
+// `Authorization: Bearer mr_…` to /api/v1. The secret is shown once; only its SHA-256 is kept. A
+// token acts as its user with the user's rights as they are at each request (the user row is read
+// every time), so a role change applies at once and a deleted user's tokens stop working. Each
+// token has the lifetime its owner chose (or none), checked on every call, and a password change
+// revokes every token of the account: whoever learnt the old password may have made one.
 import crypto from "node:crypto";
 import { Op } from "sequelize";
 import { ApiToken } from "../../models/ApiToken.ts";

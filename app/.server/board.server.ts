@@ -1,5 +1,6 @@
-// Suites and their boards as the screens show them (leaderboard, submission, contributor
-// ranking), and the one place that writes a board: fusion of an approved method (spec §5).
+// Suites and their boards as the screens show them (leaderboard, submission, contributor ranking),
+// and the one place that writes a board: fusion of an approved method (docs/metascore.md "History
+// fusion").
 import * as grpc from "@grpc/grpc-js";
 import type { Transaction } from "sequelize";
 import { UNKNOWN_BOARD_VERSION } from "../../sidecar/metascore/boardCache.ts";
@@ -15,7 +16,7 @@ import type { StoredMethod } from "../../proto/generated/metarank/v1/StoredMetho
 
 export const METASCORE_PROTO = "metarank/v1/metascore.proto";
 export const PAGE_SIZE = 8;
-/** Equal κ within this share a rank (spec §4). */
+/** Equal κ within this share a rank (docs/metascore.md "κ and ranks"). */
 const RANK_TOLERANCE = 1e-9;
 
 export interface SuiteSummary {
@@ -47,7 +48,7 @@ export interface RankRow {
   metascoreText: string;
   /** Mean share of positive attribution inside the object mask, where the suite has masks. */
   localisation?: number | null;
-  /** Where its numbers come from (issue 12 "honest numbers"): set on the stored boards. */
+  /** Where its numbers come from (platform, verified, self-reported; docs/evaluation.md "Evaluating your own method"): set on the stored boards. */
   source?: RowSource;
 }
 
@@ -213,7 +214,7 @@ export async function suiteBoards<S extends BoardScope>(suiteId: string, scopes:
 
 export type RankingSort = "rank" | "contributor" | "institute";
 
-/** The admin contributor ranking (§2 screen 7): the overall board, optionally sorted by contributor or institute. */
+/** The admin contributor ranking: the overall board, optionally sorted by contributor or institute. */
 export function sortRanking<T extends RankRow>(rows: readonly T[], sort: RankingSort, dir: "asc" | "desc"): T[] {
   if (sort === "rank") return dir === "desc" ? [...rows].reverse() : [...rows];
   const sign = dir === "desc" ? -1 : 1;
@@ -321,8 +322,9 @@ export class BoardChangedError extends Error {
 }
 
 /**
- * Fuses a method into its suite's board by history fusion (spec §5) through the Metascore
- * service — outside any transaction, so a slow sidecar holds no database lock (docs/security.md).
+ * Fuses a method into its suite's board by history fusion (docs/metascore.md "History fusion")
+ * through the Metascore service — outside any transaction, so a slow sidecar holds no database lock
+ * (docs/security.md).
  */
 export async function planFusion(suiteId: string, method: FusionPlan["method"]): Promise<FusionPlan> {
   const board = await storedBoard(suiteId);

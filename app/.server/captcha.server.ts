@@ -1,7 +1,7 @@
 // The captcha of the log-in and registration forms, and what stands behind it (docs/security.md
-// "Captcha"; issue 34 item 2). svg-captcha's SVG drew each letter as a path whose shape names the
-// letter, so a 15-line script read 30 of 30. No captcha a person can read is beyond OCR, so the
-// captcha is one of three costs a script pays per try, and the one that is not a throttle:
+// "Captcha"). svg-captcha's SVG drew each letter as a path whose shape names the letter, so a
+// 15-line script read 30 of 30. No captcha a person can read is beyond OCR, so the captcha is one
+// of three costs a script pays per try, and the one that is not a throttle:
 //
 // 1. The picture is a PNG drawn here: svg-captcha's letters turned, scaled and moved one by one,
 //    rasterised by sharp, then speckled with noise, so there is no path or text left to read,

@@ -1,9 +1,9 @@
-// The /tcav page's data (issue 17, docs/concepts.md): the concept catalogue and the image pool
-// from the sidecar's Concepts service, and TCAV results, computed once per parameter set and kept
-// in concept_results so a repeat (or a reload of the result URL) is served from the database.
-// A picture dataset the viewer may see can be one more concept (issue 17): its first pictures go
-// to the sidecar as a custom concept, and a result that used one is shown only to viewers who may
-// still see that dataset.
+// The /tcav page's data (docs/concepts.md): the concept catalogue and the image pool from the
+// sidecar's Concepts service, and TCAV results, computed once per parameter set and kept in
+// concept_results so a repeat (or a reload of the result URL) is served from the database. A
+// picture dataset the viewer may see can be one more concept (docs/concepts.md "A concept from a
+// picture dataset"): its first pictures go to the sidecar as a custom concept, and a result that
+// used one is shown only to viewers who may still see that dataset.
 import crypto from "node:crypto";
 import * as grpc from "@grpc/grpc-js";
 import sharp from "sharp";

@@ -1,7 +1,7 @@
-// Each board method's MoRF and LeRF accuracy curves for one task (issue 14 §2: the leaderboard
-// shows the curves behind the areas, chosen by task). Baselines carry their curves from the
-// suite folder (seeds/importSuite.ts writes board_methods.curves_json); an approved submission's
-// curves are read once from its stored result files and then kept on its board row.
+// Each board method's MoRF and LeRF accuracy curves for one task (the leaderboard shows the curves
+// behind the areas, chosen by task). Baselines carry their curves from the suite folder
+// (seeds/importSuite.ts writes board_methods.curves_json); an approved submission's curves are read
+// once from its stored result files and then kept on its board row.
 import fs from "node:fs/promises";
 import { BoardMethod, Submission } from "./db.server.ts";
 import { rankByKappa } from "./board.server.ts";

@@ -1,7 +1,7 @@
-// The 3D dam viewer's data (issue 18, seed 000 §2 screen 10): the model's facts, read from the
-// committed GLB itself (public/models/dam.glb, built by scripts/buildDam.ts), and a detection
-// run's photos mapped onto the dam's inspection panels (the run's k-th photo on panel k), with
-// the abnormalities (photos where a crack was detected) counted from the detections.
+// The 3D dam viewer's data (docs/crack-detection.md "The 3D dam viewer"): the model's facts, read
+// from the committed GLB itself (public/models/dam.glb, built by scripts/buildDam.ts), and a
+// detection run's photos mapped onto the dam's inspection panels (the run's k-th photo on panel k),
+// with the abnormalities (photos where a crack was detected) counted from the detections.
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { Viewer } from "./datasets.server.ts";

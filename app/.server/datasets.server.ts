@@ -177,9 +177,9 @@ export interface DatasetPreview extends DatasetView {
 }
 
 /**
- * The dataset search of seed 001 (getVisibleDataset / blurredFindDatasetByName / getUserDatasets):
- * fuzzy (case-insensitive substring) by dataset name, or exact by owner's user name, always
- * within what the viewer may see. Empty text lists every visible dataset (seed §4).
+ * The dataset search (the original's getVisibleDataset / blurredFindDatasetByName /
+ * getUserDatasets): fuzzy (case-insensitive substring) by dataset name, or exact by owner's user
+ * name, always within what the viewer may see. Empty text lists every visible dataset.
  */
 export async function searchDatasets(
   viewer: Viewer,

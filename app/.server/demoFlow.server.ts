@@ -1,7 +1,6 @@
-// The common flow of every demo page (seed 001 "Demo pages (common flow)", "Image classification
-// page", §5, §8, §9; issue 16), written once: step 1 an image, from a pool (6 thumbnails a row,
-// refresh, dataset introduction, red border on the pick), a visible dataset, or one upload; step 2
-// model, algorithm and start, checked in the seed's order (model, algorithm, image); step 3 the
+// The common flow of every demo page, written once: step 1 an image, from a pool (6 thumbnails a
+// row, refresh, dataset introduction, red border on the pick), a visible dataset, or one upload;
+// step 2 model, algorithm and start, checked in a fixed order (model, algorithm, image); step 3 the
 // results, or the failure panel with the sidecar's GPU index and maximum compute (reportGpu).
 // Results are cached per (picture, model, checkpoint, algorithm, parameters) by the task's own
 // server module (app/.server/classification.server.ts explainPicture, segmentation.server.ts,
@@ -218,9 +217,9 @@ export function firstDemoError<F extends string>(
 }
 
 /**
- * What a failed run answers (seed §8): a picture the visitor may not see is the 404 page (thrown),
- * too many runs a 429 with the message at `rateField`, and a sidecar failure a 503 with the panel's
- * GPU index and maximum compute (busy: Retry-After 10 s, nothing ran). Anything else is rethrown.
+ * What a failed run answers: a picture the visitor may not see is the 404 page (thrown), too many
+ * runs a 429 with the message at `rateField`, and a sidecar failure a 503 with the panel's GPU
+ * index and maximum compute (busy: Retry-After 10 s, nothing ran). Anything else is rethrown.
  * `extra` is echoed in every answer (e.g. what the form sent, for a page without JavaScript).
  */
 export async function demoFailure<F extends string, X extends object = object>(e: unknown, rateField: F, extra?: X) {
@@ -246,11 +245,11 @@ export const demoHeaders: HeadersFunction = ({ parentHeaders, loaderHeaders, act
 
 // ---------------------------------------------------------------------------------------------
 // Step 3: one run on the sidecar and the row that keeps its result, for the demos whose task
-// module has no run of its own (multilabel.server.ts, segmentation.server.ts, sebow.server.ts;
-// issue 16 closing note: each had its own copy).
+// module has no run of its own (multilabel.server.ts, segmentation.server.ts, sebow.server.ts
+// each had their own copy before).
 
 /**
- * One demo run on the sidecar (seed §8): it spends one of the visitor's runs first (none left:
+ * One demo run on the sidecar: it spends one of the visitor's runs first (none left:
  * DemoRateLimited, the 429), gives the run back when the sidecar refused before running anything
  * (RESOURCE_EXHAUSTED: the busy answer, docs/security.md "Compute bounds"), reports the sidecar
  * refusing the input (INVALID_ARGUMENT) with the page's own message `refusedKey`, and any other
@@ -330,8 +329,8 @@ async function insertCached(key: Record<string, unknown>, row: Record<string, un
 }
 
 // ---------------------------------------------------------------------------------------------
-// Per-dataset demo pages (seed 001 §2 routes /imagenet, /coco, the scene demo; issue 16): the pool
-// variant of the flow bound to one installed dataset and the classifiers trained on it.
+// Per-dataset demo pages (/imagenet, /coco, the scene demo): the pool variant of the flow bound to
+// one installed dataset and the classifiers trained on it.
 
 /** What binds a per-dataset page to the flow. */
 export interface DatasetDemo {

@@ -1,6 +1,7 @@
-// What the classification demo says about a result besides the prediction (issue 12): which model
-// and which data produced it, whether the picture is like the data the model learned (an
-// out-of-distribution check), and the attribution overlay drawn on the picture the visitor sees.
+// What the classification demo says about a result besides the prediction (docs/datasets.md "The
+// demo's result"): which model and which data produced it, whether the picture is like the data the
+// model learned (an out-of-distribution check), and the attribution overlay drawn on the picture
+// the visitor sees.
 //
 // The out-of-distribution check (docs/datasets.md "Is the picture like the model's data?"):
 // a picture of the model's own held-out test split (the platform's installed dataset of that
@@ -213,7 +214,7 @@ async function checkPicture(picture: Picture, model: TrainedModel): Promise<Dist
 }
 
 // ---------------------------------------------------------------------------------------------
-// The overlay on the picture the visitor sees (issue 12): the sidecar draws its overlay on the
+// The overlay on the picture the visitor sees: the sidecar draws its overlay on the
 // model's input (28 × 28 grey for Fashion-MNIST, whatever the upload was); here the attribution is
 // laid over the picture itself, cropped as the model saw it, at the size the page shows it.
 

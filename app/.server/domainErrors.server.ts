@@ -1,7 +1,7 @@
-// The refusals domain functions (app/.server/*) report: a thing the caller may not see (404) or
-// may see but not change (403). They throw these typed errors, never Responses; only route
-// guards (`require*`) and the routes themselves turn one into the HTTP answer (issue 10 §3,
-// docs/architecture.md). The message is a message ref (app/lib/forms/messages.ts), which the
+// The refusals domain functions (app/.server/*) report: a thing the caller may not see (404) or may
+// see but not change (403). They throw these typed errors, never Responses; only route guards
+// (`require*`) and the routes themselves turn one into the HTTP answer (docs/architecture.md "One
+// request, end to end"). The message is a message ref (app/lib/forms/messages.ts), which the
 // layout's error page translates, as it did when the functions threw Responses themselves.
 
 type RefusalStatus = 403 | 404;

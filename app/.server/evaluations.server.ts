@@ -1,7 +1,7 @@
-// Evaluation runs from the web app (the evaluation issue's "the same work runs as a queue
-// job"): an admin starts a run on /admin/evaluations, a queue job streams the sidecar's
-// Evaluation.Run, mirrors its progress into the job and an EvaluationRun row, writes the
-// result files under var/evaluations/ and scores them against the suite's board.
+// Evaluation runs from the web app (docs/evaluation.md "Running an evaluation from the web app":
+// the CLI's work, run as a queue job): an admin starts a run on /admin/evaluations, a queue job
+// streams the sidecar's Evaluation.Run, mirrors its progress into the job and an EvaluationRun row,
+// writes the result files under var/evaluations/ and scores them against the suite's board.
 //
 // The row is the source of truth for the page (the queue keeps jobs for a while only);
 // the job payload carries the row id. Cancelling marks the row "cancelled": the job that
@@ -169,7 +169,7 @@ export async function streamEvaluation(
       else if (ev.event === "progress" && ev.progress) opts.onProgress?.(ev.progress);
     };
     const callOpts = { address, deadlineMs, signal: stop.signal };
-    // A maps run sends the researcher's maps (issue 13 §2); a method run names a registry method.
+    // A maps run sends the researcher's maps (verified evaluation); a method run names a registry method.
     if ("maps" in request) await serverStream(rpc().evaluation.RunMaps, request.maps, onEvent, callOpts);
     else await serverStream(rpc().evaluation.Run, request, onEvent, callOpts);
   } catch (err) {

@@ -1,8 +1,8 @@
-// Every action reads its fields through here (issue 11 "Requests and fields"): a url-encoded
-// form or a multipart body already parsed by multer, as one record of strings, refused with 400
-// and a message when any value holds a control character (NUL included; tab and line breaks are
-// typed into multi-line fields, so they pass here and single-line rules refuse them). Nothing a
-// browser's keyboard cannot produce reaches a rule, a query or the database.
+// Every action reads its fields through here (docs/security.md "Fields"): a url-encoded form or a
+// multipart body already parsed by multer, as one record of strings, refused with 400 and a message
+// when any value holds a control character (NUL included; tab and line breaks are typed into
+// multi-line fields, so they pass here and single-line rules refuse them). Nothing a browser's
+// keyboard cannot produce reaches a rule, a query or the database.
 import { hasControlCharacters, TEXT_MESSAGES } from "~/lib/forms/text.ts";
 import { readForm, type UploadedFiles } from "./uploads.server.ts";
 

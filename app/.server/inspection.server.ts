@@ -1,9 +1,8 @@
-// Crack detection on inspection photos (issue 18; seed 001 "Two-dimensional result page",
-// §3 "Detection result row", §7 getResults). A run detects every photo of a dataset through
-// the sidecar's Inspection service, one photo per call, as a queue job: each photo's mask is
-// written under the storage root before its row, and the (run, picture) pair is unique, so a
-// run interrupted anywhere (restart, sidecar gone) continues where it stopped. Who may see a
-// run is who may see its dataset (datasets.server.ts visibleWhere).
+// Crack detection on inspection photos (docs/crack-detection.md "Runs, results and getResults"). A
+// run detects every photo of a dataset through the sidecar's Inspection service, one photo per
+// call, as a queue job: each photo's mask is written under the storage root before its row, and the
+// (run, picture) pair is unique, so a run interrupted anywhere (restart, sidecar gone) continues
+// where it stopped. Who may see a run is who may see its dataset (datasets.server.ts visibleWhere).
 import fs from "node:fs/promises";
 import path from "node:path";
 import * as grpc from "@grpc/grpc-js";

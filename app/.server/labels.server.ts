@@ -1,7 +1,7 @@
-// Labelling a user's own datasets (issue 18, /labelPage): the dataset's class list, the labels of
-// its pictures, and the progress. Only the owner may see or change any of it: another user's
-// dataset, public or not, and the platform's installed ones answer 404 here, in the loader as in
-// the action, so the page never tells a stranger that a dataset exists.
+// Labelling a user's own datasets (/labelPage, docs/datasets.md "Labelling"): the dataset's class
+// list, the labels of its pictures, and the progress. Only the owner may see or change any of it:
+// another user's dataset, public or not, and the platform's installed ones answer 404 here, in the
+// loader as in the action, so the page never tells a stranger that a dataset exists.
 //
 // Storage: the class list is datasets.class_names (JSON array of names), the column the seed
 // already fills for the platform's datasets; a picture's label is pictures.label, which the

@@ -1,8 +1,8 @@
-// Verified evaluations (issue 13 §2 path 2, docs/evaluation.md "Evaluating your own method"):
-// a researcher uploads one zip of attribution maps (`<task>.npy` per task of a suite, computed
-// in any framework on the suite kit's images); the platform runs MoRF and LeRF with those maps
-// on the suite's own models (the sidecar's Evaluation.RunMaps, as a queued job with progress)
-// and the result files it writes become the researcher's draft, marked verified.
+// Verified evaluations (docs/evaluation.md "Path 2: attribution maps from any framework"): a
+// researcher uploads one zip of attribution maps (`<task>.npy` per task of a suite, computed in any
+// framework on the suite kit's images); the platform runs MoRF and LeRF with those maps on the
+// suite's own models (the sidecar's Evaluation.RunMaps, as a queued job with progress) and the
+// result files it writes become the researcher's draft, marked verified.
 //
 // Everything the app can check without the models is checked here, before a job is queued, so
 // most mistakes get a message at once: a readable zip, one `.npy` per task and nothing else,

@@ -1,5 +1,5 @@
-// The VOC-style multi-label demo's server side (seed 001 "Scene, VOC and cifar-type demos", §5,
-// §7, §8, §9; issue 16): the multi-label networks come from the sidecar's MultiLabel service
+// The VOC-style multi-label demo's server side (docs/datasets.md "Multi-label scenes and Pascal
+// VOC"): the multi-label networks come from the sidecar's MultiLabel service
 // (ListMultiLabelModels); a picture's classes are ranked (Classify, the five highest with their
 // sigmoid probabilities), then one ranked class is explained on request (Explain, Feature_Ablation
 // or LIME with that class's logit as the target). Both results are kept in the inference_cache

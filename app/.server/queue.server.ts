@@ -33,7 +33,7 @@ export interface JobPayloads {
     /** the EvaluationRun row it fills */ runId?: number;
     /** JSON of the method's parameters */ params?: string;
   };
-  /** A crack-detection run over a dataset's photos (issue 18, app/.server/inspection.server.ts). */
+  /** A crack-detection run over a dataset's photos (app/.server/inspection.server.ts). */
   inspection: { runId: number };
 }
 export type JobKind = keyof JobPayloads & string;

@@ -1,12 +1,12 @@
-// A suite's baseline board regenerated over every online sidecar (issue 14 §1): one queue job
-// per task × method (bull on Redis, so several app processes and GPU hosts share one run, and a
-// lost worker's job runs again; in-process without Redis), each an Evaluation.Run of one method
-// on one task on the least busy sidecar; the app gathers the per-task results into the same
-// method folders `npm run -s evaluate -- --all-methods` writes (sidecar/inference/evaluation/
-// run.ts writeMethodFolder), byte for byte on the same backend: every number a task contributes
-// is computed by the same engine code on the same checkpoint, and the folder's files are
-// assembled in the suite's task order with the same formatting.
-// The command: scripts/regenerate.ts (npm run -s regenerate).
+// A suite's baseline board regenerated over every online sidecar (docs/evaluation.md "5. Running
+// it"): one queue job per task × method (bull on Redis, so several app processes and GPU hosts
+// share one run, and a lost worker's job runs again; in-process without Redis), each an
+// Evaluation.Run of one method on one task on the least busy sidecar; the app gathers the per-task
+// results into the same method folders `npm run -s evaluate -- --all-methods` writes
+// (sidecar/inference/evaluation/run.ts writeMethodFolder), byte for byte on the same backend:
+// every number a task contributes is computed by the same engine code on the same checkpoint, and
+// the folder's files are assembled in the suite's task order with the same formatting. The command:
+// scripts/regenerate.ts (npm run -s regenerate).
 import fs from "node:fs";
 import path from "node:path";
 import { untilSidecarServes, type JobQueue, type JobUser } from "./queue.server.ts";
@@ -65,9 +65,9 @@ export interface ShardHandlerOptions {
  * A shard that finds no compute server — none online yet, the chosen one not answering
  * (UNAVAILABLE: killed, restarting under its supervisor) or at its limit of evaluation runs
  * (RESOURCE_EXHAUSTED) — waits and asks again, choosing afresh, inside the same attempt, as every
- * other queued job does (app/.server/queue.server.ts untilSidecarServes; issue 34 item 9): a
- * regeneration's shards used to spend their attempts in seconds and fail the whole board when a
- * sidecar restarted or another run held it.
+ * other queued job does (app/.server/queue.server.ts untilSidecarServes; docs/architecture.md
+ * "Supervision"): a regeneration's shards used to spend their attempts in seconds and fail the
+ * whole board when a sidecar restarted or another run held it.
  */
 export function registerShardHandler(queue: JobQueue, targets: ShardTargets, opts: ShardHandlerOptions = {}): void {
   if (Array.isArray(targets) && targets.length === 0) throw new Error("no sidecar to regenerate on");

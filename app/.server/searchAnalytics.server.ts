@@ -1,10 +1,10 @@
-// Dataset-search analytics (issue 18; seed 001 "Sortable search-queries table"): per keyword,
-// how often a result list was shown (impressions), how often a result was opened from it
-// (clicks) and at which position (average rank). Recorded without personal data: only name
-// searches are counted (a user-name search's keyword IS a person's name, so it is not kept),
-// the keyword is normalised, and nothing about who searched is stored. Bots are not counted.
-// Every counter moves in one atomic SQL statement (an upsert for impressions, a conditional
-// update for clicks), so concurrent searches never lose a count on SQLite or MariaDB.
+// Dataset-search analytics (the admin's sortable search-queries table): per keyword, how often a
+// result list was shown (impressions), how often a result was opened from it (clicks) and at which
+// position (average rank). Recorded without personal data: only name searches are counted (a
+// user-name search's keyword IS a person's name, so it is not kept), the keyword is normalised, and
+// nothing about who searched is stored. Bots are not counted. Every counter moves in one atomic SQL
+// statement (an upsert for impressions, a conditional update for clicks), so concurrent searches
+// never lose a count on SQLite or MariaDB.
 import { isbot } from "isbot";
 import { Op, QueryTypes, literal, type Order } from "sequelize";
 import { SearchQuery, isSqlite, sequelize } from "../../models/index.ts";

@@ -31,7 +31,7 @@ export function isOnline(lastLogin: Date | null | undefined, now = Date.now(), t
   return !!lastLogin && now - lastLogin.getTime() < thresholdMs;
 }
 
-/** The 10 greens the process chips cycle through (seed §9). */
+/** The 10 greens the process chips cycle through. */
 export const PROCESS_GREENS = ["#1b5e20", "#2e7d32", "#388e3c", "#43a047", "#4caf50", "#66bb6a", "#81c784", "#00695c", "#00897b", "#26a69a"] as const;
 export const processColour = (i: number) => PROCESS_GREENS[((i % PROCESS_GREENS.length) + PROCESS_GREENS.length) % PROCESS_GREENS.length];
 

@@ -123,7 +123,8 @@ function loginRedirect(request: Request, reason: LoginReason): never {
 /**
  * Signed-in users only. Anonymous visitors go to log in with 'Please log in first.'; a visitor
  * whose session ended (the cookie names one that expired or was signed out elsewhere) gets the
- * seed's 'token失效，请重新登录', and, for a form they sent, that it was not saved (issue 12).
+ * message 'token失效，请重新登录', and, for a form they sent, that it was not saved, so nobody believes
+ * lost work was kept.
  */
 export async function requireUser(request: Request): Promise<CurrentUser> {
   const token = await readToken(request);

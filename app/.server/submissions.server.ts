@@ -31,7 +31,7 @@ import { problemMessage } from "~/lib/fileProblems.ts";
 export { ALGORITHM_MAX, EMAIL_MAX, INFO_MAX, MAX_UPLOAD_BYTES, MSG, dailyLimitMessage } from "~/lib/rules/submission.ts";
 import { ALGORITHM_MAX, EMAIL_MAX, INFO_MAX, MAX_UPLOAD_BYTES, MSG, dailyLimitMessage } from "~/lib/rules/submission.ts";
 
-/** How many submissions a user may still send in the rolling 24 hours, shown before the form (issue 12). */
+/** How many submissions a user may still send in the rolling 24 hours, shown before the form so nobody fills it in for nothing. */
 export async function submissionQuota(userId: number): Promise<{ limit: number; left: number }> {
   const limit = dailyLimit();
   const used = await Submission.count({ where: { userId, createdAt: { [Op.gte]: new Date(Date.now() - 86_400_000) } } });
@@ -229,10 +229,10 @@ export async function draftView(userId: number, suiteId: string): Promise<DraftV
 export type UploadOutcome = { ok: true; message: string; warning?: string } | { ok: false; message: string; errors?: string[] };
 
 /**
- * Keeps one result file in the user's draft. Files with any problem are not kept (spec §2:
- * nothing is stored from a file with an error). When the scoring service is down the file
- * is kept anyway, unchecked: it is checked again when scores are asked for, and nothing the
- * user uploaded is lost to an outage.
+ * Keeps one result file in the user's draft. Files with any problem are not kept (docs/metascore.md
+ * "Result files": nothing is stored from a file with an error). When the scoring service is down
+ * the file is kept anyway, unchecked: it is checked again when scores are asked for, and nothing
+ * the user uploaded is lost to an outage.
  */
 export async function uploadResultFile(userId: number, suite: Suite, protocol: Protocol, files: UploadedFile[]): Promise<UploadOutcome> {
   const problem = checkCsvFile(files);
@@ -284,9 +284,10 @@ export function checkAlgorithmName(name: string): string | undefined {
 }
 
 /**
- * "Get your current scores and meta-rank": the draft's two files (after any new ones in
- * this request are kept) are checked together, then fused into the suite's stored board
- * (spec §7). The result is kept in the draft so its pages can be browsed without rescoring.
+ * "Get your current scores and meta-rank": the draft's two files (after any new ones in this
+ * request are kept) are checked together, then fused into the suite's stored board
+ * (docs/metascore.md "The submission screen's two boards"). The result is kept in the draft so its
+ * pages can be browsed without rescoring.
  */
 export async function scoreDraft(
   user: { id: number; username: string; institute: string },
@@ -341,7 +342,7 @@ async function computeScores(
   const names = new Map(board.methods.map((m) => [String(m.id), m]));
   const row = (r: { id: string; rank: number; metascore: number; metascoreText: string }): RankRow => {
     const m = names.get(r.id);
-    // The candidate row shows who is asking and the typed name (seed §7, getUsrRank2).
+    // The candidate has no board row yet: its row shows who is asking and the typed algorithm name.
     return m
       ? {
           id: r.id,
@@ -408,7 +409,7 @@ export async function submitDraft(
   else if (input.info.trim().length > INFO_MAX) errors.info = MSG.infoTooLong;
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   const provenance: Provenance = draft.evaluationRunId ? Provenance.verified : Provenance.selfReported;
-  // The suite's rule (issue 13 §2): some boards take only what the platform computed itself.
+  // The suite's rule (docs/evaluation.md "Evaluating your own method"): some boards take only what the platform computed itself.
   if (provenance === Provenance.selfReported && !suite.acceptsSelfReported) return { ok: false, errors: {}, message: MSG.verifiedOnly };
   if (algorithm !== draft.algorithm) await draft.update({ algorithm, resultJson: null });
 
@@ -514,7 +515,7 @@ export function historySortParams(url: URL): { sort: HistorySort; dir: "asc" | "
   const s = url.searchParams.get("sort");
   const sort: HistorySort = s === "metascore" || s === "ranking" ? s : "time";
   const d = url.searchParams.get("dir");
-  // Submit Time defaults to newest first (seed §2 screen 4).
+  // Submit Time defaults to newest first.
   const dir = d === "asc" || d === "desc" ? d : sort === "time" ? "desc" : "asc";
   return { sort, dir };
 }
@@ -562,7 +563,7 @@ export async function listSubmissions(filter: { userId?: number }, sort: History
 /**
  * Where approved submissions stand on their boards now: later approvals move every method's
  * metascore and rank (history fusion), so the numbers at submission time go out of date
- * (issue 12 "honest numbers"). One board computation per suite involved.
+ * and the page shows both. One board computation per suite involved.
  */
 async function currentStandings(submissionIds: number[]): Promise<Map<number, NonNullable<HistoryRow["current"]>>> {
   const out = new Map<number, NonNullable<HistoryRow["current"]>>();

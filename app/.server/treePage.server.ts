@@ -201,7 +201,7 @@ export async function treePageAction(request: Request, page: TreePage) {
     return typeof v === "string" ? v.trim() : "";
   };
   if (intent === "predict") {
-    // Seed §5: model first, then image; the algorithm is the tree's own (seed §9: "none" is disabled).
+    // Model first, then image; the algorithm is the tree's own ("none" is offered but disabled).
     const checked = checkPredict({ model: str("model"), sample: str("sample") });
     if (!checked.ok) return fail(checked.field, checked.message);
     if (str("algorithm") && str("algorithm") !== TREE_ALGORITHM) return fail("form", TREE_MSG.unknownAction);

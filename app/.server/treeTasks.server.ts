@@ -1,7 +1,7 @@
-// Prototype-tree training tasks (issue 15; seed 001 "Create task page", "My tasks page", §3, §4,
-// §7 task/*, §8): a signed-in user creates a task, a "tree-task" queue job streams the sidecar's
-// Tree.Train (tree.proto) into the TreeTask row, its log and its images, and the pages read them.
-// The queue is the one evaluation runs use (bull on Redis, in-process without REDIS_URL:
+// Prototype-tree training tasks (docs/tree-service.md "Training tasks and data parallelism"): a
+// signed-in user creates a task, a "tree-task" queue job streams the sidecar's Tree.Train
+// (tree.proto) into the TreeTask row, its log and its images, and the pages read them. The queue is
+// the one evaluation runs use (bull on Redis, in-process without REDIS_URL:
 // app/.server/queue.server.ts), and the job follows runEvaluationJob's pattern
 // (app/.server/evaluations.server.ts): the row is the source of truth, claimed and finished by
 // conditional state moves, progress written at most once a second, and a cancel seen at the next

@@ -1,10 +1,9 @@
-// The bird and car tree pages' server side (issue 15; seed 001 "Bird prototype-tree page", "Car
-// page", §4, §5, §8, §9): typed calls to the sidecar's Tree service
-// (proto/metarank/v1/tree.proto, rpc().tree), always with the signed-in caller taken from the
-// session, never from a form; each user's pending edits per tree kept in the tree_edits table
-// (models/TreeEdit.ts) and sent whole with every call that should see them, because the service
-// is stateless about edits (tree.proto); and the long jobs (AdjustTree, SaveTree streams) run as
-// queue jobs (queue.server.ts, kind "tree") whose progress the page polls through
+// The bird and car tree pages' server side (docs/tree-service.md): typed calls to the sidecar's
+// Tree service (proto/metarank/v1/tree.proto, rpc().tree), always with the signed-in caller taken
+// from the session, never from a form; each user's pending edits per tree kept in the tree_edits
+// table (models/TreeEdit.ts) and sent whole with every call that should see them, because the
+// service is stateless about edits (tree.proto); and the long jobs (AdjustTree, SaveTree streams)
+// run as queue jobs (queue.server.ts, kind "tree") whose progress the page polls through
 // /trees/jobs/$jobId instead of holding a request open for minutes.
 //
 // Visibility is checked three times: the page's loader and action only accept a tree id the

@@ -39,7 +39,7 @@ export interface UploadLimits {
   timeoutMs?: number;
 }
 
-/** Attribution maps for a verified evaluation (issue 13 §2): one zip, streamed to disk. */
+/** Attribution maps for a verified evaluation (docs/evaluation.md "Evaluating your own method"): one zip, streamed to disk. */
 export const MAPS_UPLOAD: UploadLimits = { fileSize: MAPS_MAX_BYTES, files: 1, toDisk: true, timeoutMs: MAPS_UPLOAD_TIMEOUT_MS };
 
 /**
@@ -77,7 +77,7 @@ export function incomingDir(): string {
 export const UPLOAD_ROUTES: Record<string, UploadLimits> = {
   "/submission": { fileSize: MAX_UPLOAD_BYTES, files: 3 },
   // Pictures are streamed to disk too: a signed-in upload may carry 50 × 10 MB, which memory
-  // storage held in the web process until the action ran (issue 34 item 4; docs/security.md).
+  // storage held in the web process until the action ran (docs/security.md "Files").
   "/datasetInDetail": { fileSize: PICTURE_LIMITS.maxBytes, files: PICTURE_LIMITS.maxFiles, toDisk: true },
   "/UserImgclassification": { fileSize: PICTURE_LIMITS.maxBytes, files: PICTURE_LIMITS.demoFiles, toDisk: true },
 };
@@ -203,11 +203,11 @@ export function multipartMiddleware(): RequestHandler {
     };
     const unauthorised = () =>
       afterBody(() => res.status(401).type("text/plain; charset=utf-8").send("Sign in (or send an API token) before uploading files here."));
-    // A page's own form (a browser asking for HTML, or Remix's fetch of the route's .data)
-    // goes on to the route with no fields and no files: its session check answers as for any
-    // form sent after the session ended, with the log-in page's 'token失效，请重新登录', the
-    // sentence that the upload was not saved and the way back (issue 12). The body is still
-    // dropped unread; scripts and the JSON API keep the plain 401.
+    // A page's own form (a browser asking for HTML, or Remix's fetch of the route's .data) goes on
+    // to the route with no fields and no files: its session check answers as for any form sent
+    // after the session ended, with the log-in page's 'token失效，请重新登录', the sentence that the upload
+    // was not saved and the way back. The body is still dropped unread; scripts and the JSON API
+    // keep the plain 401.
     const fromPage = !routeKey(req.path).startsWith("/api/") && (/\.data$/i.test(req.path) || String(req.headers.accept ?? "").includes("text/html"));
     const toRoute = () => {
       (req as typeof req & { uploads?: UploadedFiles }).uploads = { fields: {}, files: [] };

@@ -1,8 +1,8 @@
-// The question-answering page's server side (issue 17, seed 001 "User query page", docs/vqa.md):
-// the models come from the sidecar's QuestionAnswering service, one answer with its explanation is
-// one AnswerQuestion call, and every finished answer is kept in vqa_results keyed by (picture,
-// model, checkpoint, algorithm, question), so asking again or reloading the result URL is served
-// from the database. A result is shown only to a viewer who may see its picture.
+// The question-answering page's server side (docs/vqa.md): the models come from the sidecar's
+// QuestionAnswering service, one answer with its explanation is one AnswerQuestion call, and every
+// finished answer is kept in vqa_results keyed by (picture, model, checkpoint, algorithm,
+// question), so asking again or reloading the result URL is served from the database. A result is
+// shown only to a viewer who may see its picture.
 import crypto from "node:crypto";
 import sharp from "sharp";
 import * as grpc from "@grpc/grpc-js";

@@ -1,8 +1,9 @@
-// The /dam3d viewer (issue 18): three.js in the browser only (loaded on mount, never on the
-// server). It loads the dam's GLB with GLTFLoader, lays each panel's inspection photo on it as a
-// texture, tints the panels where a crack was detected, and reports real loading progress
-// (the GLB's bytes, then each photo). Orbit controls move the camera; a click (not a drag) on a
-// panel selects it. Without WebGL it says so, and the page's still image and table remain.
+// The /dam3d viewer (docs/crack-detection.md "The 3D dam viewer"): three.js in the browser only
+// (loaded on mount, never on the server). It loads the dam's GLB with GLTFLoader, lays each panel's
+// inspection photo on it as a texture, tints the panels where a crack was detected, and reports
+// real loading progress (the GLB's bytes, then each photo). Orbit controls move the camera; a click
+// (not a drag) on a panel selects it. Without WebGL it says so, and the page's still image and
+// table remain.
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 

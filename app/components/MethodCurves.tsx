@@ -1,11 +1,10 @@
-// Each method's MoRF and LeRF accuracy curves on one task (issue 14 §2), as small multiples:
-// accuracy against the fraction of pixels removed, the area under each curve shaded. A good
-// attribution drops fast under MoRF (small red area) and holds under LeRF (large green area).
-// react-vis draws each chart on the server (fixed sizes, as app/components/ServerCharts.tsx) as
-// an SVG document of its own, once per board version (app/routes/leaderboard_.plots.$plot.ts),
-// and the page shows it as a lazy image with its numbers in the caption and the alt text
-// (docs/performance.md "Plots"), so the charts and the task picker work without JavaScript;
-// with it, changing the task reloads at once.
+// Each method's MoRF and LeRF accuracy curves on one task, as small multiples: accuracy against the
+// fraction of pixels removed, the area under each curve shaded. A good attribution drops fast under
+// MoRF (small red area) and holds under LeRF (large green area). react-vis draws each chart on the
+// server (fixed sizes, as app/components/ServerCharts.tsx) as an SVG document of its own, once per
+// board version (app/routes/leaderboard_.plots.$plot.ts), and the page shows it as a lazy image
+// with its numbers in the caption and the alt text (docs/performance.md "Plots"), so the charts and
+// the task picker work without JavaScript; with it, changing the task reloads at once.
 import * as ReactVisModule from "react-vis/dist/index.js";
 import { Form, useSubmit } from "@remix-run/react";
 import { useTranslation } from "react-i18next";

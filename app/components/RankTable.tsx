@@ -1,5 +1,5 @@
-// A paginated rank table (8 rows a page, seed §9). Pages are links carrying a query
-// parameter, so paging works without JavaScript and each table on a page pages on its own.
+// A paginated rank table (8 rows a page). Pages are links carrying a query parameter, so paging
+// works without JavaScript and each table on a page pages on its own.
 import { useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { RowSource } from "../../lib/provenance.ts";

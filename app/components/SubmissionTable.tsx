@@ -107,7 +107,7 @@ function SortHeader({ field, label, sort, dir }: { field: SortKey; label: string
 
 /**
  * An approved method's number today (as the leaderboard shows it) with the number at submission
- * time beside it; other submissions have only the latter (issue 12 "honest numbers").
+ * time beside it; other submissions have only the latter, so no number looks newer than it is.
  */
 function Standing({ now, then, testId }: { now: string | null; then: string; testId: string }) {
   const { t } = useTranslation("submission");

@@ -1,8 +1,8 @@
-// The leaderboard's "tasks" table: for each task of the suite, the data and the network that
-// define it and how well that network does on its held-out split (issue 14: a page says which
-// data and model produced the numbers it shows). Rows come from the checkpoint manifests the
-// seeding step read (app/lib/taskModels.ts); a task whose network this server does not have says
-// so. A <details> element: it opens without JavaScript.
+// The leaderboard's "tasks" table: for each task of the suite, the data and the network that define
+// it and how well that network does on its held-out split, so the page says which data and model
+// produced the numbers it shows. Rows come from the checkpoint manifests the seeding step read
+// (app/lib/taskModels.ts); a task whose network this server does not have says so. A <details>
+// element: it opens without JavaScript.
 import { useTranslation } from "react-i18next";
 import type { TaskModel } from "~/lib/taskModels.ts";
 

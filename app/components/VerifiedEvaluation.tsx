@@ -1,8 +1,8 @@
-// The submission page's "verified" path (issue 13 §2): download the suite kit, compute one
-// attribution map per kit image in any framework, upload the maps as a zip; the platform runs
-// MoRF and LeRF with them on its own models (a queued job, its progress shown here) and puts
-// the result files in the draft, marked verified. A plain multipart form: works without
-// JavaScript (the page then shows a refresh link while the run is under way).
+// The submission page's "verified" path (docs/evaluation.md "Evaluating your own method"): download
+// the suite kit, compute one attribution map per kit image in any framework, upload the maps as a
+// zip; the platform runs MoRF and LeRF with them on its own models (a queued job, its progress
+// shown here) and puts the result files in the draft, marked verified. A plain multipart form:
+// works without JavaScript (the page then shows a refresh link while the run is under way).
 import { Form, useNavigation } from "@remix-run/react";
 import { Button } from "primereact/button";
 import { InputText } from "primereact/inputtext";

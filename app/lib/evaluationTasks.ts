@@ -58,10 +58,11 @@ export function generateScript(suiteId: string, tasks: readonly string[], method
 }
 
 /**
- * The tutorial's Python script (issue 13 §3): attribution maps for every task of a suite from its
- * unpacked kit, written with numpy alone, zipped for the verified upload. It runs as written in the
- * folder that holds `kit/` (tests/integration/verified.test.ts runs the page's copy); the example
- * method is the image's gradient magnitude, to be replaced by the researcher's own.
+ * The tutorial's Python script (docs/evaluation.md "Path 2: attribution maps from any framework"):
+ * attribution maps for every task of a suite from its unpacked kit, written with numpy alone,
+ * zipped for the verified upload. It runs as written in the folder that holds `kit/`
+ * (tests/integration/verified.test.ts runs the page's copy); the example method is the image's
+ * gradient magnitude, to be replaced by the researcher's own.
  */
 export function mapsScript(tasks: readonly string[]): string {
   return `import io, zipfile

@@ -1,7 +1,7 @@
-// How consistently the cases of a suite rank the attribution methods — the quantity the
-// Meta-Rank paper is about (docs/inconsistency.md). Pure functions over the stored case scores
-// (spec/metascore.md §3: MoRF lower is better, LeRF higher is better), shared by the leaderboard
-// page and its CSV/JSON downloads.
+// How consistently the cases of a suite rank the attribution methods — the quantity the Meta-Rank
+// paper is about (docs/inconsistency.md). Pure functions over the stored case scores
+// (docs/metascore.md "Case scores": MoRF lower is better, LeRF higher is better), shared by the
+// leaderboard page and its CSV/JSON downloads.
 
 export interface CaseScores {
   /** method label */
@@ -14,7 +14,7 @@ export interface Case {
   protocol: "MoRF" | "LeRF";
 }
 
-/** Scores closer than this are a tie (spec/metascore.md §4). */
+/** Scores closer than this are a tie (docs/metascore.md "κ and ranks"). */
 const TIE = 1e-12;
 
 export function casesOf(tasks: readonly string[]): Case[] {

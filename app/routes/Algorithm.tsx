@@ -1,7 +1,7 @@
-// The tutorial (seed 000 §1 "Get Started"): how a method is evaluated, what this server holds,
-// how to produce the two result files, a sample result, the script generator and submit. Every
-// number on it comes from the chosen suite (its tasks, settings and board), and every command
-// runs as written in a clone of the platform (issue 13 §3).
+// The tutorial ("Get Started"): how a method is evaluated, what this server holds, how to produce
+// the two result files, a sample result, the script generator and submit. Every number on it comes
+// from the chosen suite (its tasks, settings and board), and every command runs as written in a
+// clone of the platform.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";

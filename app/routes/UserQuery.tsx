@@ -1,9 +1,9 @@
-// Visual question answering (seed 001 "User query page", §5, §9; issue 17, docs/vqa.md): step 1 a
-// visible dataset (search by name or exact user name, 3 previews a page), step 2 an image (16 a
-// page, back button), step 3 model, algorithm, a question in English or Chinese (issue 36 §3) and start. The answer comes
-// with its probability, the image attribution, the question's words coloured by attribution and the
-// three contributions (text, image, total). State lives in the query string and Start is a form
-// POST that redirects to the stored result, so every step works without JavaScript.
+// Visual question answering (docs/vqa.md): step 1 a visible dataset (search by name or exact user
+// name, 3 previews a page), step 2 an image (16 a page, back button), step 3 model, algorithm, a
+// question in English or Chinese (docs/vqa.md "Chinese") and start. The answer comes with its
+// probability, the image attribution, the question's words coloured by attribution and the three
+// contributions (text, image, total). State lives in the query string and Start is a form POST that
+// redirects to the stored result, so every step works without JavaScript.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
@@ -239,7 +239,7 @@ function splitByLanguage(words: string[]): Array<["en" | "zh-CN", string[]]> {
 /**
  * Every word the model knows, in both languages, and the spellings, synonyms and phrases the
  * sidecar's tokenizer reads as those words (sidecar/vqa/scenesQA.ts, docs/vqa.md "Words"), so a
- * visitor can see what to ask before asking (issue 36 §3).
+ * visitor can see what to ask before asking.
  */
 function Vocabulary({ model }: { model: VqaModelView }) {
   const { t } = useTranslation("vqa");

@@ -240,7 +240,7 @@ function RunTable({ runs }: { runs: RunView[] }) {
               <td>
                 {r.method}
                 {r.kind === "maps" ? (
-                  // A researcher's uploaded maps (issue 13 §2), not a registry method.
+                  // A researcher's uploaded maps (a verified evaluation), not a registry method.
                   <div className="muted" style={{ fontSize: ".8rem" }} data-testid="run-kind">
                     {t("evaluations.mapsRun", { name: r.mapsName ?? "maps.zip" })}
                   </div>

@@ -1,7 +1,8 @@
-// /admin/search_queries — the dataset search's own analytics (seed 001 "Sortable search-queries
-// table"; issue 18): per keyword, impressions, clicks, CTR and the average position of the opened
-// result, 10 a page. Every column sorts on the server (header links, no JavaScript needed); with
-// JavaScript the same table is a PrimeReact DataTable whose sorting and paging drive those links.
+// /admin/search_queries — the dataset search's own analytics
+// (app/.server/searchAnalytics.server.ts): per keyword, impressions, clicks, CTR and the average
+// position of the opened result, 10 a page. Every column sorts on the server (header links, no
+// JavaScript needed); with JavaScript the same table is a PrimeReact DataTable whose sorting and
+// paging drive those links.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useNavigate } from "@remix-run/react";
 import { Column } from "primereact/column";

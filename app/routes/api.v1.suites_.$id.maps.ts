@@ -1,8 +1,9 @@
-// POST /api/v1/suites/{id}/maps — a verified evaluation for scripts (issue 13 §2 path 2,
-// docs/api.md): multipart `maps` (a zip of one `<task>.npy` per task, streamed to disk by the
-// multipart middleware with the maps' own limits) and `method`, handed to startMapsRun — the
-// submission page's own path — which checks the zip and queues the run. Answers 202 with the
-// job to poll at GET /api/v1/jobs/{id}; when it succeeds the draft holds the verified files.
+// POST /api/v1/suites/{id}/maps — a verified evaluation for scripts (docs/api.md "Endpoints",
+// docs/evaluation.md "Path 2: attribution maps from any framework"): multipart `maps` (a zip of one
+// `<task>.npy` per task, streamed to disk by the multipart middleware with the maps' own limits)
+// and `method`, handed to startMapsRun — the submission page's own path — which checks the zip and
+// queues the run. Answers 202 with the job to poll at GET /api/v1/jobs/{id}; when it succeeds the
+// draft holds the verified files.
 import fs from "node:fs/promises";
 import { apiPost, postOnly, json } from "~/.server/api/endpoint.server.ts";
 import { isSuiteId } from "~/.server/api/views.server.ts";

@@ -1,9 +1,9 @@
-// The car page (seed 001 "Car page"; issue 15): six steps — choose a car from the pool; choose
-// model (cars1 and the user's saved trees) and algorithm; the result (ground truth, predicted,
-// probability); the tree before pruning; the tree after pruning; the local explanation. Each
-// tree step has the HD vector graphic and node-prototype downloads. The same components and
-// server side as the bird page (app/components/tree/*, app/.server/treePage.server.ts); with
-// Stanford Cars not installed the tree is the platform's on its own data, and the page says so.
+// The car page (docs/tree-service.md): six steps — choose a car from the pool; choose model (cars1
+// and the user's saved trees) and algorithm; the result (ground truth, predicted, probability); the
+// tree before pruning; the tree after pruning; the local explanation. Each tree step has the HD
+// vector graphic and node-prototype downloads. The same components and server side as the bird page
+// (app/components/tree/*, app/.server/treePage.server.ts); with Stanford Cars not installed the
+// tree is the platform's on its own data, and the page says so.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";

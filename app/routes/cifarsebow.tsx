@@ -1,8 +1,8 @@
-// /cifarsebow (seed 001 §2: "/cifar and /cifarsebow (not cached)"; issue 15): the SeBoW demo on the
-// data its tree was trained on: CIFAR-10/100 when the operator installed it (CIFAR10_DIR /
-// CIFAR100_DIR on the sidecar, docs/sebow.md) and a SeBoW model was trained on it; otherwise
-// the scenes model, and the page says so. Nothing is cached. The page is
-// app/components/demo/SebowDemo.tsx, the server side app/.server/sebow.server.ts.
+// /cifarsebow (docs/sebow.md): the SeBoW demo on the data its tree was trained on: CIFAR-10/100
+// when the operator installed it (CIFAR10_DIR / CIFAR100_DIR on the sidecar, docs/sebow.md) and a
+// SeBoW model was trained on it; otherwise the scenes model, and the page says so. Nothing is
+// cached. The page is app/components/demo/SebowDemo.tsx, the server side
+// app/.server/sebow.server.ts.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { demoHeaders } from "~/.server/demoFlow.server.ts";

@@ -1,7 +1,7 @@
-// /coco (seed 001 §2 "demo pages per dataset"; issue 16): the common demo flow bound to the
-// operator's COCO pictures (COCO_DIR, one sub-folder per category, seeded as the dataset "coco") and a
-// classifier imported from ONNX with --dataset coco (docs/onnx-import.md). Without either,
-// the page says what is missing and what an operator does (app/components/demo/DatasetDemoPage.tsx).
+// /coco (one of the per-dataset demo pages): the common demo flow bound to the operator's COCO
+// pictures (COCO_DIR, one sub-folder per category, seeded as the dataset "coco") and a classifier
+// imported from ONNX with --dataset coco (docs/onnx-import.md). Without either, the page says what
+// is missing and what an operator does (app/components/demo/DatasetDemoPage.tsx).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { datasetDemoAction, datasetDemoLoader, demoHeaders, type DatasetDemo } from "~/.server/demoFlow.server.ts";

@@ -1,11 +1,11 @@
-// The bird prototype-tree page (seed 001 "Bird prototype-tree page", §4, §5, §8, §9; issue 15).
-// Left: the chosen image and the pool of the tree's data (refresh, dataset introduction). Main:
-// model (the platform's trees, named cub1/cub2 as the seed does, and the user's saved ones),
-// inference algorithm ("none" disabled, the interpretable method), start; the results (ground
-// truth, prediction, probability), the pruned tree with its downloads and "change node
-// prototypes", the local explanation with "modify local prediction"; the tree-edit view, the
-// save dialog and the running job. With CUB-200-2011 not installed the trees are the platform's
-// on its own data and the page says so. Loader and action: app/.server/treePage.server.ts.
+// The bird prototype-tree page (docs/tree-service.md). Left: the chosen image and the pool of the
+// tree's data (refresh, dataset introduction). Main: model (the platform's trees, named cub1/cub2,
+// and the user's saved ones), inference algorithm ("none" disabled, the interpretable method),
+// start; the results (ground truth, prediction, probability), the pruned tree with its downloads
+// and "change node prototypes", the local explanation with "modify local prediction"; the tree-edit
+// view, the save dialog and the running job. With CUB-200-2011 not installed the trees are the
+// platform's on its own data and the page says so. Loader and action:
+// app/.server/treePage.server.ts.
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";

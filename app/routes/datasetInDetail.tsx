@@ -374,7 +374,7 @@ function UploadForm({
   const busy = useNavigation().state === "submitting";
   const { t } = useTranslation("datasets");
   return (
-    // Manual upload (seed §4): choose files, then confirm; nothing is sent on selection.
+    // Manual upload: choose files, then confirm; nothing is sent on selection.
     <Form method="post" action={action} encType="multipart/form-data" aria-label={t("mine.upload")} replace>
       <input type="hidden" name="intent" value="upload" />
       <input type="hidden" name="datasetId" value={datasetId} />
@@ -392,7 +392,7 @@ function UploadForm({
   );
 }
 
-/** Delete mode (seed §4): checkboxes for this page only, select all, cancel all, confirm, cancel. */
+/** Delete mode: checkboxes for this page only, select all, cancel all, confirm, cancel. */
 function DeleteMode({
   datasetId,
   page,

@@ -1,8 +1,8 @@
 // Attribution images of a cached classification result, served only to viewers who may see the
 // explained picture; anyone else gets 404. ?kind=heatmap is the sidecar's colour map as stored;
-// ?kind=overlay is that map laid over the picture the visitor sees (its own colours, cropped as
-// the model saw it, at display size) and ?kind=input that picture alone (issue 12,
-// app/.server/demoResult.server.ts).
+// ?kind=overlay is that map laid over the picture the visitor sees (its own colours, cropped as the
+// model saw it, at display size) and ?kind=input that picture alone
+// (app/.server/demoResult.server.ts, docs/datasets.md "The demo's result").
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getUser } from "~/.server/session.server.ts";
 import { resultImage } from "~/.server/classification.server.ts";

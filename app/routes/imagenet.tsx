@@ -1,7 +1,7 @@
-// /imagenet (seed 001 §2 "demo pages per dataset"; issue 16): the common demo flow bound to the
-// operator's ImageNet pictures (IMAGENET_DIR, seeded as the installed dataset "imagenet") and a
-// classifier imported from ONNX with --dataset imagenet (docs/onnx-import.md). Without either,
-// the page says what is missing and what an operator does (app/components/demo/DatasetDemoPage.tsx).
+// /imagenet (one of the per-dataset demo pages): the common demo flow bound to the operator's
+// ImageNet pictures (IMAGENET_DIR, seeded as the installed dataset "imagenet") and a classifier
+// imported from ONNX with --dataset imagenet (docs/onnx-import.md). Without either, the page says
+// what is missing and what an operator does (app/components/demo/DatasetDemoPage.tsx).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { datasetDemoAction, datasetDemoLoader, demoHeaders, type DatasetDemo } from "~/.server/demoFlow.server.ts";

@@ -1,7 +1,7 @@
-// Labelling (issue 18): a signed-in user picks one of their own datasets, defines its classes
-// and labels its pictures: one by one (the current picture and a button per class; with
-// JavaScript also digits 1–9 and the arrow keys), or a page of 16 at a time (a select per
-// picture, one submit). Every state is in the URL and every change is a form POST, so all of it
+// Labelling (docs/datasets.md "Labelling"): a signed-in user picks one of their own datasets,
+// defines its classes and labels its pictures: one by one (the current picture and a button per
+// class; with JavaScript also digits 1–9 and the arrow keys), or a page of 16 at a time (a select
+// per picture, one submit). Every state is in the URL and every change is a form POST, so all of it
 // works without JavaScript. The rules and the ownership checks are in app/.server/labels.server.ts.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";

@@ -1,16 +1,15 @@
-// /scenes, the scene demo (seed 001 "Scene, VOC and cifar-type demos", §7 getPool 10001 scene, §9;
-// issue 16; the seeds name no route for it): the common demo flow bound to the platform's
-// generated scenes (seeded as the installed dataset "scenes") and the classifiers trained on them
-// here (sidecar/zoo/checkpoints/*-scenes), with the classic attribution algorithms.
+// /scenes, the scene demo (a route this platform added): the common demo flow bound to the
+// platform's generated scenes (seeded as the installed dataset "scenes") and the classifiers
+// trained on them here (sidecar/zoo/checkpoints/*-scenes), with the classic attribution algorithms.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Trans, useTranslation } from "react-i18next";
 import { datasetDemoAction, datasetDemoLoader, demoHeaders, type DatasetDemo } from "~/.server/demoFlow.server.ts";
 import { DatasetDemoPage, type DatasetDemoAnswer } from "~/components/demo/DatasetDemoPage.tsx";
 
-// The seed's scene models, SearchSpaceModel and NeuralDecisionTree with DI and SPI, are tree
-// models (issue 15): they are served on /scenesebow (app/routes/scenesebow.tsx), which this page
-// links to; its note used to say they were still to come.
+// The scene demo's other models, SearchSpaceModel and NeuralDecisionTree with DI and SPI, are tree
+// models (docs/sebow.md): they are served on /scenesebow (app/routes/scenesebow.tsx), which this
+// page links to; its note used to say they were still to come.
 const DEMO: DatasetDemo = { route: "/scenes", slug: "scenes", modelDataset: "scenes", modelsFrom: "train" };
 
 export const handle = { i18n: ["demos", "demo"] };

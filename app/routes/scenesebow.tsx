@@ -1,8 +1,8 @@
-// /scenesebow, the scene demo's tree models (seed 001 "Scene, VOC and cifar-type demos": "The scene
-// demo offers two models and two algorithms"; §9 scene models SearchSpaceModel and NeuralDecisionTree
-// with DI and SPI; issue 15). Its own route beside /scenes (the classic classifiers on the same
-// generated scenes, app/routes/scenes.tsx), which has no slot for tree models. The page is
-// app/components/demo/SebowDemo.tsx, the server side app/.server/sebow.server.ts.
+// /scenesebow, the scene demo's tree models (docs/sebow.md): two models, SearchSpaceModel and
+// NeuralDecisionTree, and two algorithms, DI and SPI. Its own route beside /scenes (the classic
+// classifiers on the same generated scenes, app/routes/scenes.tsx), which has no slot for tree
+// models. The page is app/components/demo/SebowDemo.tsx, the server side
+// app/.server/sebow.server.ts.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { demoHeaders } from "~/.server/demoFlow.server.ts";

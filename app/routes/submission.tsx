@@ -1,8 +1,8 @@
-// SUBMISSION (signed-in): three steps (name, MoRF, LeRF) → "Get your current scores and
-// meta-rank" → the two boards → optional .py, email, information → "Submit your algorithm".
-// Without JavaScript: one multipart form scores (name + both files), one submits; the scored
-// files wait server-side in the user's draft. With JavaScript each box uploads on its own
-// (fetcher) and every message is also a toast (6 s, seed §9).
+// SUBMISSION (signed-in): three steps (name, MoRF, LeRF) → "Get your current scores and meta-rank"
+// → the two boards → optional .py, email, information → "Submit your algorithm". Without
+// JavaScript: one multipart form scores (name + both files), one submits; the scored files wait
+// server-side in the user's draft. With JavaScript each box uploads on its own (fetcher) and every
+// message is also a toast (6 s).
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useFetcher, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";

@@ -1,10 +1,10 @@
-// /tcav — the concept-based page (seed 001 "Concept-based page (/tcav)", §5, §9; issue 17;
-// docs/concepts.md). Step 1 picks an image from a pool of 8 held-out images (refreshable),
-// step 2 picks concepts among the 47 slots, 3 a page, each "with" or "without", step 3 the model
-// (the seeds' GoogleNet slot) and the algorithm (TCAV), then Start. The results: the input, the
-// chosen concepts, and one score image per concept (TCAV score per layer against the random
-// baseline, with significance marks), with the numbers in a table. Besides the 47 slots, one
-// picture dataset the viewer may see can be a concept (its first pictures are the examples).
+// /tcav — the concept-based page (docs/concepts.md). Step 1 picks an image from a pool of 8
+// held-out images (refreshable), step 2 picks concepts among the 47 slots, 3 a page, each "with" or
+// "without", step 3 the model (the GoogleNet slot, an Inception-style network) and the algorithm
+// (TCAV), then Start. The results: the input, the chosen concepts, and one score image per concept
+// (TCAV score per layer against the random baseline, with significance marks), with the numbers in
+// a table. Besides the 47 slots, one picture dataset the viewer may see can be a concept (its first
+// pictures are the examples).
 //
 // The whole selection lives in one form: paging and refreshing submit it with GET (so choices
 // on other concept pages travel as hidden fields), Start submits it with POST. Everything works

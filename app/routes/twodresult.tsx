@@ -1,10 +1,10 @@
-// /twodresult — crack detection results (seed 001 "Two-dimensional result page"; issue 18).
-// A grid of 6 photos a page, 3 a row, each with its detected crack drawn over it and a
-// "details" button that opens the draggable "detection details" dialog; closing it asks for
-// confirmation. Everything is in the URL (?run, ?page, ?details, ?closing), so the page, the
-// dialog and the confirm step all work without JavaScript. Signed-in users start runs over
-// datasets they may see; the detector's accuracy, measured on generated photos with ground
-// truth, is quoted from the sidecar (docs/crack-detection.md).
+// /twodresult — crack detection results (docs/crack-detection.md). A grid of 6 photos a page, 3 a
+// row, each with its detected crack drawn over it and a "details" button that opens the draggable
+// "detection details" dialog; closing it asks for confirmation. Everything is in the URL (?run,
+// ?page, ?details, ?closing), so the page, the dialog and the confirm step all work without
+// JavaScript. Signed-in users start runs over datasets they may see; the detector's accuracy,
+// measured on generated photos with ground truth, is quoted from the sidecar
+// (docs/crack-detection.md).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";

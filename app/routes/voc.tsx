@@ -1,13 +1,13 @@
-// The VOC-style multi-label demo (seed 001 "Demo pages (common flow)", "Scene, VOC and cifar-type
-// demos", §5, §8, §9; issue 16): step 1 a picture from a pool (6 a row, refresh, the dataset's
-// introduction, red border on the pick), step 2 the model (the seed's "ResNet18") and algorithm
-// (Feature_Ablation or LIME) and start, step 3 the five highest-scoring classes ranked with their
-// probabilities, each with its own "explain" button that adds that class's attribution map. The
-// common flow is app/.server/demoFlow.server.ts and app/components/demo/DemoSteps.tsx; the
-// inference and its cache are app/.server/multilabel.server.ts. With Pascal VOC installed
-// (VOC_DIR) and a VOC-trained model imported the page serves VOC; otherwise the network trained
-// here on the generated scenes, and it says so. State lives in the query string and every button
-// is a form POST, so the page works without JavaScript.
+// The VOC-style multi-label demo (docs/datasets.md "Multi-label scenes and Pascal VOC"): step 1 a
+// picture from a pool (6 a row, refresh, the dataset's introduction, red border on the pick), step
+// 2 the model (the "ResNet18" slot) and algorithm (Feature_Ablation or LIME) and start, step 3 the
+// five highest-scoring classes ranked with their probabilities, each with its own "explain" button
+// that adds that class's attribution map. The common flow is app/.server/demoFlow.server.ts and
+// app/components/demo/DemoSteps.tsx; the inference and its cache are
+// app/.server/multilabel.server.ts. With Pascal VOC installed (VOC_DIR) and a VOC-trained model
+// imported the page serves VOC; otherwise the network trained here on the generated scenes, and it
+// says so. State lives in the query string and every button is a form POST, so the page works
+// without JavaScript.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";

@@ -1,5 +1,5 @@
-// Suites, their boards and the submission workflow (issue 3). Scores and suite settings are
-// JSON text: they are read and written whole, never queried by content.
+// Suites, their boards and the submission workflow (docs/metascore.md). Scores and suite settings
+// are JSON text: they are read and written whole, never queried by content.
 import { DataTypes } from "sequelize";
 import type { MigrationFn } from "../migrate.ts";
 

@@ -1,8 +1,8 @@
 import { DataTypes } from "sequelize";
 import type { MigrationFn } from "../migrate.ts";
 
-// Crack-detection runs (issue 18, /twodresult): one row per run over a dataset, one row per
-// photo detected. A detection row is written only after its mask file is on disk, and the
+// Crack-detection runs (/twodresult, docs/crack-detection.md): one row per run over a dataset, one
+// row per photo detected. A detection row is written only after its mask file is on disk, and the
 // unique (run, picture) pair lets an interrupted run continue where it stopped.
 export const up: MigrationFn = async ({ context: qi }) => {
   await qi.createTable("inspection_runs", {

@@ -1,9 +1,9 @@
 import { DataTypes } from "sequelize";
 import type { MigrationFn } from "../migrate.ts";
 
-// Dataset-search analytics (issue 18, the seeds' "sortable search-queries table"): one row per
-// normalised keyword with counters, and nothing else. No user, address, session or time of
-// a single search is stored: only totals per keyword and when the row was first and last touched.
+// Dataset-search analytics (the admin's sortable search-queries table): one row per normalised
+// keyword with counters, and nothing else. No user, address, session or time of a single search is
+// stored: only totals per keyword and when the row was first and last touched.
 export const up: MigrationFn = async ({ context: qi }) => {
   await qi.createTable("search_queries", {
     id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },

@@ -1,7 +1,7 @@
 import { DataTypes } from "sequelize";
 import type { MigrationFn } from "../migrate.ts";
 
-// TCAV results of the /tcav page (issue 17, docs/concepts.md), one row per parameter set.
+// TCAV results of the /tcav page (docs/concepts.md "Service and caching"), one row per parameter set.
 export const up: MigrationFn = async ({ context: qi }) => {
   await qi.createTable("concept_results", {
     id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },

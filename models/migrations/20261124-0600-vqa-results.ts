@@ -1,7 +1,7 @@
 import { DataTypes } from "sequelize";
 import type { MigrationFn } from "../migrate.ts";
 
-// Answers of the /UserQuery page (issue 17, docs/vqa.md), one row per parameter set.
+// Answers of the /UserQuery page (docs/vqa.md), one row per parameter set.
 export const up: MigrationFn = async ({ context: qi }) => {
   await qi.createTable("vqa_results", {
     id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },

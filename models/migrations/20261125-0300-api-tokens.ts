@@ -1,8 +1,8 @@
 import { DataTypes } from "sequelize";
 import type { MigrationFn } from "../migrate.ts";
 
-// Personal API tokens (issue 13 §4, docs/api.md): the SHA-256 of each secret, unique, so a
-// bearer token is found by one indexed look-up; a user's tokens go with the user.
+// Personal API tokens (docs/api.md "Tokens"): the SHA-256 of each secret, unique, so a bearer token
+// is found by one indexed look-up; a user's tokens go with the user.
 export const up: MigrationFn = async ({ context: qi }) => {
   await qi.createTable("api_tokens", {
     id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },

@@ -1,11 +1,11 @@
 import { DataTypes } from "sequelize";
 import type { MigrationFn } from "../migrate.ts";
 
-// Prototype-tree training tasks (issue 15; seed 001 "Create task page", "My tasks page", §3 Task
-// info / Task record / Task details): one row per task, its training log (bounded: the job keeps
-// the last lines only, app/.server/treeTasks.server.ts) and its images (PNG files under
-// var/tasks/<id>/, each written before the row that names it). A task's log and images go with
-// the task, and a user's tasks with the user.
+// Prototype-tree training tasks (docs/tree-service.md "Training tasks and data parallelism"): one
+// row per task, its training log (bounded: the job keeps the last lines only,
+// app/.server/treeTasks.server.ts) and its images (PNG files under var/tasks/<id>/, each written
+// before the row that names it). A task's log and images go with the task, and a user's tasks with
+// the user.
 export const up: MigrationFn = async ({ context: qi }) => {
   await qi.createTable("tree_tasks", {
     id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },

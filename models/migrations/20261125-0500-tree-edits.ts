@@ -1,10 +1,10 @@
 import { DataTypes } from "sequelize";
 import type { MigrationFn } from "../migrate.ts";
 
-// Pending tree edits (issue 15, models/TreeEdit.ts): one row per (user, tree, node), so a second
-// edit of a node replaces the first; a user's edits go with the user. tree_id is bounded at 300
-// characters ("user:" + a 200-character user name + ":" + a 64-character model name fits); the
-// unique index spans 300 + 64 utf8mb4 characters, inside MariaDB's 3072-byte key limit.
+// Pending tree edits (models/TreeEdit.ts): one row per (user, tree, node), so a second edit of a
+// node replaces the first; a user's edits go with the user. tree_id is bounded at 300 characters
+// ("user:" + a 200-character user name + ":" + a 64-character model name fits); the unique index
+// spans 300 + 64 utf8mb4 characters, inside MariaDB's 3072-byte key limit.
 export const up: MigrationFn = async ({ context: qi }) => {
   await qi.createTable("tree_edits", {
     id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },

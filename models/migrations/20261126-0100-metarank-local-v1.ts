@@ -1,12 +1,12 @@
 import type { MigrationFn } from "../migrate.ts";
 
-// metarank-local grew from 6 tasks (12 cases) to 11 tasks (22 cases) with new checkpoints
-// (issue 14); the first version stays as metarank-local-v1 "so earlier submissions keep their
-// board" (seeds/suites/metarank-local-v1). A database seeded before this change holds the
-// first version under the old id: its suite row, board, submissions, drafts, evaluation runs
-// and audit rows move to the new id here, in one transaction, before the seeding step imports
-// the new metarank-local fresh. A database whose metarank-local already has other tasks (new,
-// or seeded after this change) is left alone, as is one that already has metarank-local-v1.
+// metarank-local grew from 6 tasks (12 cases) to 11 tasks (22 cases) with new checkpoints; the
+// first version stays as metarank-local-v1 so earlier submissions keep their board
+// (seeds/suites/metarank-local-v1). A database seeded before this change holds the first version
+// under the old id: its suite row, board, submissions, drafts, evaluation runs and audit rows move
+// to the new id here, in one transaction, before the seeding step imports the new metarank-local
+// fresh. A database whose metarank-local already has other tasks (new, or seeded after this change)
+// is left alone, as is one that already has metarank-local-v1.
 const OLD = "metarank-local";
 const NEW = "metarank-local-v1";
 const V1_TASKS = ["fashionmnist_resnet", "fashionmnist_vgg", "fashionmnist_inception", "scenes_resnet", "scenes_vgg", "scenes_inception"];

@@ -199,7 +199,7 @@ async function importSource(src: Source): Promise<string> {
       const input = { raw: { width: ds.width, height: ds.height, channels: ds.channels as 1 | 3 } };
       const png = await sharp(raw, input).png().toBuffer();
       if (!(await exists(full))) await writeAtomically(full, png);
-      // The same thumbnail as an upload's: at the size the grid shows it, hard pixel edges (issue 12).
+      // The same thumbnail as an upload's: at the size the grid shows it, hard pixel edges (docs/datasets.md "Thumbnails").
       if (!(await exists(thumbFull))) await writeAtomically(thumbFull, await makeThumbnail(png, ds.width, ds.height));
       size = png.length;
     }

@@ -1,8 +1,8 @@
-// The ground-truth check of the concept page (docs/concepts.md, issue 17): on the model trained on
-// textured shapes, whose class IS the object's texture, TCAV must give each class's own texture a
-// significant score near 1, and a random concept (one more random set scored as a concept) no
-// significant score. `npm run -s tcav-ground-truth` writes sidecar/concepts/results/ground-truth.json;
-// tests/concepts/groundTruth.test.ts re-runs one class.
+// The ground-truth check of the concept page (docs/concepts.md "The ground-truth check"): on the
+// model trained on textured shapes, whose class IS the object's texture, TCAV must give each
+// class's own texture a significant score near 1, and a random concept (one more random set scored
+// as a concept) no significant score. `npm run -s tcav-ground-truth` writes
+// sidecar/concepts/results/ground-truth.json; tests/concepts/groundTruth.test.ts re-runs one class.
 import fs from "node:fs";
 import path from "node:path";
 import * as tf from "@tensorflow/tfjs";

@@ -1,8 +1,7 @@
-// Trained CAVs kept on disk, shared by every worker thread of the sidecar and kept across
-// restarts: a CAV depends only on (model, layer, concept examples, random examples, classifier
-// options, seed), all in its key, so it is trained once and reused (issue 17: "CAV training is
-// cached per concept, layer and model"). One file per CAV, written to a temporary name and
-// renamed, so a reader never sees half a file.
+// Trained CAVs kept on disk, shared by every worker thread of the sidecar and kept across restarts:
+// a CAV depends only on (model, layer, concept examples, random examples, classifier options,
+// seed), all in its key, so it is trained once and reused (docs/concepts.md "Service and caching").
+// One file per CAV, written to a temporary name and renamed, so a reader never sees half a file.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";

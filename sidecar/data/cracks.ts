@@ -1,11 +1,11 @@
 // "Concrete inspection": generated photos of concrete surfaces with ground truth for crack
-// detection (issue 18, docs/crack-detection.md). Each 192×192 RGB photo is a textured
-// concrete background (multi-octave value noise, fine grain, pores, stains and sometimes a
-// formwork joint: a broad, faint straight groove that is NOT a crack) and, in most photos,
-// one crack drawn as a branching random walk whose every branch has a known width.
-// Ground truth per photo: the crack's pixel mask, its length (sum of the walk's segment
-// lengths) and its widths, in millimetres at CRACK_MM_PER_PIXEL. Everything derives from
-// (seed, split, index), so the set is identical on every machine and splits never share a photo.
+// detection (docs/crack-detection.md "The data"). Each 192×192 RGB photo is a textured concrete
+// background (multi-octave value noise, fine grain, pores, stains and sometimes a formwork joint: a
+// broad, faint straight groove that is NOT a crack) and, in most photos, one crack drawn as a
+// branching random walk whose every branch has a known width. Ground truth per photo: the crack's
+// pixel mask, its length (sum of the walk's segment lengths) and its widths, in millimetres at
+// CRACK_MM_PER_PIXEL. Everything derives from (seed, split, index), so the set is identical on
+// every machine and splits never share a photo.
 import type { ImageDataset } from "./dataset.ts";
 import { Rng, mixSeed } from "./prng.ts";
 

@@ -1,5 +1,5 @@
 // "Scenes 64": the scenes (scenes.ts) at 64×64 pixels with more clutter — the suite's
-// larger-image dataset (issue 14), the part the original meta-rank suite's Places365 plays.
+// larger-image dataset, the part the original meta-rank suite's Places365 plays.
 // Same six shape classes, colours and textures; what changes:
 // - the object is smaller relative to the picture (radius 9–18 px of 64, against 7–12 of 32);
 // - 36–64 background strokes (half of them two pixels thick, up to 16 px long) and dots:

@@ -1,8 +1,8 @@
-// Every call to the sidecar carries its call key (issue 11, docs/grpc.md "Authentication"):
-// metadata `authorization: Bearer <key>`, checked by a server interceptor before any handler
-// runs. The app is the only normal caller; it learns a registering sidecar's key from the
-// heartbeat (password-authenticated), or an operator gives both sides SIDECAR_CALL_KEY.
-// The standard health service stays open, so load balancers and probes need no key.
+// Every call to the sidecar carries its call key (docs/grpc.md "Authentication"): metadata
+// `authorization: Bearer <key>`, checked by a server interceptor before any handler runs. The app
+// is the only normal caller; it learns a registering sidecar's key from the heartbeat
+// (password-authenticated), or an operator gives both sides SIDECAR_CALL_KEY. The standard health
+// service stays open, so load balancers and probes need no key.
 import crypto from "node:crypto";
 import * as grpc from "@grpc/grpc-js";
 

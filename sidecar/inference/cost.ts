@@ -1,8 +1,8 @@
-// What a request will cost before it runs (issue 11 "every job has a cost bound"): the number of
-// model evaluations (forward passes; a gradient counts as two) an attribution method makes on a
-// model's input, from its parameters. Above SIDECAR_MAX_EVALUATIONS a request is refused with a
-// message naming the parameters that drive the cost; below it, the job gets a time limit in
-// proportion (docs/security.md "Compute bounds").
+// What a request will cost before it runs (every job has a cost bound: docs/security.md "Compute
+// bounds"): the number of model evaluations (forward passes; a gradient counts as two) an
+// attribution method makes on a model's input, from its parameters. Above SIDECAR_MAX_EVALUATIONS a
+// request is refused with a message naming the parameters that drive the cost; below it, the job
+// gets a time limit in proportion (docs/security.md "Compute bounds").
 import { ALGORITHMS } from "./attribution/index.ts";
 import { resolveParams, type Cost, type InputShape, type ParamValue } from "./attribution/types.ts";
 

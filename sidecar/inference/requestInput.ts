@@ -1,7 +1,7 @@
 // What the pool-backed services (Segmentation, MultiLabel) check in a request before a worker is
-// taken (issue 16 closing note: each service had its own copy): the picture's size and the model
-// id, each refused as a BadRequest (INVALID_ARGUMENT, sidecar/grpc/unary.ts) that says what to
-// change; and the options their pool job runs with.
+// taken, written once for both: the picture's size and the model id, each refused as a BadRequest
+// (INVALID_ARGUMENT, sidecar/grpc/unary.ts) that says what to change; and the options their pool
+// job runs with.
 import { BadRequest } from "../grpc/unary.ts";
 import { boundsFromEnv, timeLimitMs, type Cost } from "./cost.ts";
 import { callSignal } from "./thePool.ts";

@@ -1,4 +1,4 @@
-// The comparison issue 18 asks for: the classical ridge-filter detector against a small
+// Which crack detector measures better: the classical ridge-filter detector against a small
 // segmentation network trained here on the same generated photos, both measured with the same
 // crack measurements on the same held-out photos (docs/crack-detection.md, "Which detector").
 //   npm run -s crack-compare -- [--train 240] [--epochs 6] [--from 400] [--count 300]

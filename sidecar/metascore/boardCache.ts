@@ -1,9 +1,9 @@
-// Prepared boards kept between InsertCandidate calls (issue 14 §3, docs/metascore-performance.md
-// "Boards kept between calls"): a small least-recently-used map from the board version the
-// caller names (proto/metarank/v1/metascore.proto, InsertCandidateRequest.board_version) to what
-// the service prepared from that board. The version is the caller's promise that equal versions
-// mean equal boards (the web app hashes the stored rows), so an entry is never revalidated; it
-// is only replaced, when the same version is sent in full again, or dropped.
+// Prepared boards kept between InsertCandidate calls (docs/metascore-performance.md "Boards kept
+// between calls"): a small least-recently-used map from the board version the caller names
+// (proto/metarank/v1/metascore.proto, InsertCandidateRequest.board_version) to what the service
+// prepared from that board. The version is the caller's promise that equal versions mean equal
+// boards (the web app hashes the stored rows), so an entry is never revalidated; it is only
+// replaced, when the same version is sent in full again, or dropped.
 
 /** How much of the sidecar's memory an entry holds, in the units the limits count. */
 export interface BoardWeight {

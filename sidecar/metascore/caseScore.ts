@@ -1,4 +1,4 @@
-// Case score of spec §3: area under the accuracy-vs-removed-fraction curve.
+// Case score (docs/metascore.md "Case scores"): area under the accuracy-vs-removed-fraction curve.
 
 /**
  * Trapezoid-rule area under `accuracies` sampled at `grid` (the file's own removal

@@ -1,10 +1,10 @@
-// History fusion of spec §5: insert a candidate into a stored board from the stored κ and
-// case scores alone, O(N·|C|), equal to a full recomputation.
+// History fusion (docs/metascore.md "History fusion"): insert a candidate into a stored board from
+// the stored κ and case scores alone, O(N·|C|), equal to a full recomputation.
 //
-// Scoring at scale (issue 14 §3, docs/metascore-performance.md): what depends on the stored board
-// alone — checking it, packing its scores into typed arrays, ranking it — can be done once
-// (prepareBoard); an insertion then costs one pass over the packed scores per case and, instead
-// of sorting the new board, a repair of the stored board's order (orderAfterInsertion).
+// Scoring at scale (docs/metascore-performance.md): what depends on the stored board alone —
+// checking it, packing its scores into typed arrays, ranking it — can be done once (prepareBoard);
+// an insertion then costs one pass over the packed scores per case and, instead of sorting the new
+// board, a repair of the stored board's order (orderAfterInsertion).
 import { RANK_TOLERANCE, TIE_TOLERANCE, logitTable, packBoard, packMethod, rankColumns, rowsFromRankings } from "./kappa.ts";
 import type { CaseSet, KappaColumns } from "./kappa.ts";
 import { orderAfterInsertion, ranksAlong } from "./order.ts";
@@ -33,7 +33,7 @@ export interface PreparedBoard extends Readonly<PackedStored> {
   readonly idSet: ReadonlySet<string>;
   /** Best-first order and ranks of the stored board, per scope. */
   readonly rankings: Readonly<Record<Scope, Ranking>>;
-  /** The stored board's rows, best first ("The original Meta-Rank", spec §7). */
+  /** The stored board's rows, best first ("The original Meta-Rank", docs/metascore.md "The submission screen's two boards"). */
   readonly original: readonly RankedRow[];
 }
 
@@ -151,7 +151,7 @@ interface Fused {
   halfWins: Record<Scope, Int32Array>;
 }
 
-/** κ after the insertion: the stored methods in board order, then the candidate (spec §5). */
+/** κ after the insertion: the stored methods in board order, then the candidate (docs/metascore.md "History fusion"). */
 function fuse(board: PackedStored, candidate: Record<Protocol, Float64Array>): Fused {
   const n = board.n;
   const tm = board.cases.morf.length;
@@ -206,7 +206,7 @@ function fusedRankings(board: PreparedBoard, fused: Fused): Record<Scope, Rankin
   return { overall: ranking("overall"), morf: ranking("morf"), lerf: ranking("lerf") };
 }
 
-/** The two boards of spec §7 from a prepared board and the candidate's checked scores. */
+/** The submission screen's two boards (docs/metascore.md) from a prepared board and the candidate's checked scores. */
 function boards(board: PreparedBoard, candidate: MethodScores, scores: Record<Protocol, Float64Array>): { original: RankedRow[]; current: RankedRow[] } {
   const fused = fuse(board, scores);
   const ids = [...board.ids, candidate.id];
@@ -236,8 +236,9 @@ export function fuseCandidate(board: readonly StoredMethod[], candidate: MethodS
 }
 
 /**
- * The two boards of the submission screen (spec §7): the stored board as it is, and the
- * same board with the candidate inserted by fusion. Both best first.
+ * The two boards of the submission screen (docs/metascore.md "The submission screen's two
+ * boards"): the stored board as it is, and the same board with the candidate inserted by fusion.
+ * Both best first.
  */
 export function insertCandidate(board: readonly StoredMethod[], candidate: MethodScores): { original: RankedRow[]; current: RankedRow[] } {
   const packed = packWithCandidate(board, candidate);

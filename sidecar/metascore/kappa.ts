@@ -1,22 +1,23 @@
-// Metascore κ of spec §4: pairwise wins over cases → smoothed win probability →
-// logit → least-squares strength. Also ranking with shared ranks and the 4-decimal display.
+// Metascore κ (docs/metascore.md "κ and ranks"): pairwise wins over cases → smoothed win
+// probability → logit → least-squares strength. Also ranking with shared ranks and the 4-decimal
+// display.
 import { rankColumn } from "./order.ts";
 import type { Ranking } from "./order.ts";
 import { BoardError, PROTOCOLS } from "./types.ts";
 import type { CaseScores, Kappas, MethodScores, Protocol, RankedRow, Scope } from "./types.ts";
 
-/** Two case scores closer than this are a tie (spec §4). */
+/** Two case scores closer than this are a tie (docs/metascore.md "κ and ranks"). */
 export const TIE_TOLERANCE = 1e-12;
-/** Two κ closer than this share a rank (spec §4). */
+/** Two κ closer than this share a rank (docs/metascore.md "κ and ranks"). */
 export const RANK_TOLERANCE = 1e-9;
 
 /** The cases a board is scored on, per protocol, in a fixed order. */
 export type CaseSet = Record<Protocol, string[]>;
 
 /**
- * 1 if p beats q on the case, 0.5 on a tie, 0 otherwise. The tie test comes first so that
- * two scores within 1e-12 count as a tie both ways: that keeps w[p][q] + w[q][p] = |C|,
- * which is what makes L antisymmetric (and Σκ = 0, fusion = recomputation) as §4 states.
+ * 1 if p beats q on the case, 0.5 on a tie, 0 otherwise. The tie test comes first so that two
+ * scores within 1e-12 count as a tie both ways: that keeps w[p][q] + w[q][p] = |C|, which is what
+ * makes L antisymmetric (and Σκ = 0, fusion = recomputation; docs/metascore.md "History fusion").
  */
 export function caseWin(protocol: Protocol, sp: number, sq: number): number {
   if (Math.abs(sp - sq) <= TIE_TOLERANCE) return 0.5;
@@ -52,10 +53,10 @@ function checkedScore(method: MethodScores, protocol: Protocol, task: string): n
 }
 
 /**
- * A board's case scores, checked and packed once (issue 14 §3): one Float64Array per protocol,
- * case-major — method i's score on the protocol's k-th task (in `cases` order) at k·n + i — so
- * that the loops over methods for one case read memory in order and no task is looked up by
- * name after packing.
+ * A board's case scores, checked and packed once (docs/metascore-performance.md): one Float64Array
+ * per protocol, case-major — method i's score on the protocol's k-th task (in `cases` order) at
+ * k·n + i — so that the loops over methods for one case read memory in order and no task is looked
+ * up by name after packing.
  */
 export interface PackedBoard {
   cases: CaseSet;
@@ -189,7 +190,7 @@ export interface KappaColumns {
   lerf: Float64Array;
 }
 
-/** κ of every method of a packed board (spec §4), overall, MoRF-only and LeRF-only. */
+/** κ of every method of a packed board (docs/metascore.md "κ and ranks"), overall, MoRF-only and LeRF-only. */
 export function boardKappas(board: PackedBoard): KappaColumns {
   const n = board.n;
   const tm = board.cases.morf.length;
@@ -247,7 +248,7 @@ export function rankKappas(kappas: readonly number[]): { order: number[]; ranks:
   return { order: Array.from(order), ranks: Array.from(ranks) };
 }
 
-/** Best-first order and ranks of κ columns on each scope (spec §4). */
+/** Best-first order and ranks of κ columns on each scope (docs/metascore.md "κ and ranks"). */
 export function rankColumns(kappas: KappaColumns): Record<Scope, Ranking> {
   return {
     overall: rankColumn(kappas.overall, RANK_TOLERANCE),

@@ -1,8 +1,9 @@
-// Orders for the metascore engine (issue 14 §3, docs/metascore-performance.md): the best-first
-// order of κ and its shared ranks (spec §4), on typed arrays. Every order here is the one
+// Orders for the metascore engine (docs/metascore-performance.md): the best-first order of κ and
+// its shared ranks (docs/metascore.md "κ and ranks"), on typed arrays. Every order here is the one
 // `sort((a, b) => v[b] - v[a] || a - b)` gives — value descending, equal values (−0 and +0
-// included) in ascending index order — without its cost: a comparator sort of 10,000 κ takes a
-// few milliseconds, and inserting a candidate ranks two boards on three scopes each (spec §7).
+// included) in ascending index order — without its cost: a comparator sort of 10,000 κ takes a few
+// milliseconds, and inserting a candidate ranks two boards on three scopes each (docs/metascore.md
+// "The submission screen's two boards").
 
 /** Radix digit width: 64 bits in six passes (11 + 11 + 10 bits of each 32-bit half). */
 const DIGIT_BITS = 11;
@@ -82,7 +83,7 @@ export function descendingOrder(values: Float64Array): Int32Array {
   return index;
 }
 
-/** A board's best-first order and ranks for one scope, aligned as in spec §4. */
+/** A board's best-first order and ranks for one scope, aligned with the board's methods. */
 export interface Ranking {
   /** Indices best first; exactly equal κ keep their input order. */
   order: Int32Array;
@@ -91,8 +92,8 @@ export interface Ranking {
 }
 
 /**
- * Ranks of spec §4 along a best-first order: κ within `tolerance` of the first of their group
- * share its rank and the next rank skips (1, 2, 2, 4).
+ * Ranks (docs/metascore.md "κ and ranks") along a best-first order: κ within `tolerance` of the
+ * first of their group share its rank and the next rank skips (1, 2, 2, 4).
  */
 export function ranksAlong(order: Int32Array, kappas: Float64Array, tolerance: number): Int32Array {
   const n = order.length;
@@ -110,7 +111,7 @@ export function ranksAlong(order: Int32Array, kappas: Float64Array, tolerance: n
   return ranks;
 }
 
-/** Order and ranks of a column of κ (spec §4). */
+/** Order and ranks of a column of κ (docs/metascore.md "κ and ranks"). */
 export function rankColumn(kappas: Float64Array, tolerance: number): Ranking {
   const n = kappas.length;
   let finite = true;
@@ -125,10 +126,11 @@ export function rankColumn(kappas: Float64Array, tolerance: number): Ranking {
 const SHIFT_BUDGET = 8;
 
 /**
- * The best-first order of `kappas` (length n + 1) after inserting a candidate (spec §5), from
- * `previous`, the best-first order of the stored board's κ: index n is the candidate, and each
- * stored κ'[p] = (N·κ[p] + L[p][n]) / (N + 1) was made from κ[p] by a transformation that is
- * non-decreasing within each of `groups` groups (`group[p]`, the half-wins that pick L[p][n]).
+ * The best-first order of `kappas` (length n + 1) after inserting a candidate (docs/metascore.md
+ * "History fusion"), from `previous`, the best-first order of the stored board's κ: index n is the
+ * candidate, and each stored κ'[p] = (N·κ[p] + L[p][n]) / (N + 1) was made from κ[p] by a
+ * transformation that is non-decreasing within each of `groups` groups (`group[p]`, the half-wins
+ * that pick L[p][n]).
  *
  * L is bounded (|L| ≤ ln(2|C| + 1)), so each κ moves by at most about 2·ln(2|C| + 1) / N relative
  * to the others and the old order is nearly right: insertion sort finishes it in a few moves per

@@ -1,6 +1,6 @@
-// Result files of spec §2: one CSV per protocol, a header of removal fractions and one row
-// of top-1 accuracies per task of the suite. Every problem is collected (up to a cap) so a
-// researcher can fix a file in one pass instead of one upload per mistake.
+// Result files (docs/metascore.md "Result files"): one CSV per protocol, a header of removal
+// fractions and one row of top-1 accuracies per task of the suite. Every problem is collected (up
+// to a cap) so a researcher can fix a file in one pass instead of one upload per mistake.
 import { trapezoidAuc } from "./caseScore.ts";
 
 /** Largest accepted file, in bytes (500 KB), checked before any parsing. */

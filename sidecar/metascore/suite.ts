@@ -1,5 +1,6 @@
-// What a suite must look like for its result files to be checkable: task ids and an
-// optional removal grid (spec §1–§2). Shared by the CLI (suite.json) and the gRPC service.
+// What a suite must look like for its result files to be checkable: task ids and an optional
+// removal grid (docs/metascore.md "Suites", "Result files"). Shared by the CLI (suite.json) and the
+// gRPC service.
 import type { SuiteExpectation } from "./methodFiles.ts";
 
 /** Problems with a suite's task list and grid; empty when usable. */

@@ -1,4 +1,4 @@
-// Shared vocabulary of the scoring code (spec/metascore.md §1–§4).
+// Shared vocabulary of the scoring code (docs/metascore.md).
 
 /** MoRF: most relevant removed first (lower area is better); LeRF: least relevant first (higher is better). */
 export type Protocol = "morf" | "lerf";

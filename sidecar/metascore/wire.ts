@@ -1,13 +1,13 @@
-// The protobuf encoding of InsertCandidateResponse, written by hand (issue 14 §3,
-// docs/metascore-performance.md "Boards kept between calls"). The generic serializer
-// (@grpc/proto-loader: protobufjs fromObject, then encode) takes about 100 ms for the 20,001 rows
-// of an insertion into 10,000 methods, twenty times the insertion itself; this writes the same
-// bytes — every field the generic one writes, in field order (tests/metascore/boardCache.test.ts
-// compares them byte for byte) — in a few milliseconds, and encodes the stored board's rows
-// ("original"), which are the same for every insertion into a kept board, only once.
-// InsertCandidateRequest likewise, encoded for the web app (app/.server/board.server.ts), whose
-// generic encoding of a 10,000-method board took 205–255 ms, and decoded for the service, whose
-// generic decoding took 95–135 ms: a board is sent in full once per version and sidecar.
+// The protobuf encoding of InsertCandidateResponse, written by hand (docs/metascore-performance.md
+// "Boards kept between calls"). The generic serializer (@grpc/proto-loader: protobufjs fromObject,
+// then encode) takes about 100 ms for the 20,001 rows of an insertion into 10,000 methods, twenty
+// times the insertion itself; this writes the same bytes — every field the generic one writes, in
+// field order (tests/metascore/boardCache.test.ts compares them byte for byte) — in a few
+// milliseconds, and encodes the stored board's rows ("original"), which are the same for every
+// insertion into a kept board, only once. InsertCandidateRequest likewise, encoded for the web app
+// (app/.server/board.server.ts), whose generic encoding of a 10,000-method board took 205–255 ms,
+// and decoded for the service, whose generic decoding took 95–135 ms: a board is sent in full once
+// per version and sidecar.
 import type { InsertCandidateRequest, InsertCandidateRequest__Output } from "../../proto/generated/metarank/v1/InsertCandidateRequest.ts";
 import type { InsertCandidateResponse } from "../../proto/generated/metarank/v1/InsertCandidateResponse.ts";
 import type { MethodScores, MethodScores__Output } from "../../proto/generated/metarank/v1/MethodScores.ts";

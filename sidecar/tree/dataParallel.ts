@@ -1,6 +1,7 @@
-// Data-parallel training of a ProtoTree over worker threads of one sidecar host (issue 15: the
-// create-task form's ddp_num, "data parallel over that many workers of one sidecar host,
-// gradients averaged every step"; tree.proto TrainRequest.ddp_num, TaskOptions.max_ddp).
+// Data-parallel training of a ProtoTree over worker threads of one sidecar host
+// (docs/tree-service.md "Training tasks and data parallelism": the create-task form's ddp_num is
+// that many workers of one sidecar host, gradients averaged every step; tree.proto
+// TrainRequest.ddp_num, TaskOptions.max_ddp).
 //
 // A task with ddp_num = k trains on k threads: its training thread (trainWorker.ts, the
 // coordinator, rank 0) and k − 1 replica threads (dataParallelReplica.ts), each with its own tfjs

@@ -38,12 +38,12 @@ export type SebowVariant = "SearchSpaceModel" | "NeuralDecisionTree";
 export const SEBOW_VARIANTS: readonly SebowVariant[] = ["SearchSpaceModel", "NeuralDecisionTree"];
 
 /**
- * A feature net in front of the stem (issue 36 §1): the ResNet body of a zoo checkpoint trained
- * on the same data, cut at one stage, as ProtoTree starts from one (protoTree.ts makeBackbone).
- * Its weights travel with each model's weights as `bb/<zoo name>`: SeBoW fine-tunes them, so the
- * search space and the tree each keep their own copy. The stem then reads the stage's features
- * instead of the image; everything else (routing, derivation, DI, SPI) is unchanged, and the
- * gradients that DI shows go back through the feature net to the pixels.
+ * A feature net in front of the stem (docs/sebow.md "The committed model"): the ResNet body of a
+ * zoo checkpoint trained on the same data, cut at one stage, as ProtoTree starts from one
+ * (protoTree.ts makeBackbone). Its weights travel with each model's weights as `bb/<zoo name>`:
+ * SeBoW fine-tunes them, so the search space and the tree each keep their own copy. The stem then
+ * reads the stage's features instead of the image; everything else (routing, derivation, DI, SPI)
+ * is unchanged, and the gradients that DI shows go back through the feature net to the pixels.
  */
 export interface SebowBackbone {
   checkpoint: string;

@@ -295,9 +295,9 @@ export interface SebowTrainOptions {
   derive: DeriveOptions;
   /**
    * A zoo ResNet trained on the same data whose body (up to `backboneLayer`) runs in front of the
-   * stem (sebow.ts SebowBackbone; issue 36 §1). It is frozen while the search space, the tree and
-   * the plain CNN train (its features are computed once per image), then fine-tuned with the tree
-   * for `fineTuneSteps` steps at a tenth of the learning rate.
+   * stem (sebow.ts SebowBackbone). It is frozen while the search space, the tree and the plain CNN
+   * train (its features are computed once per image), then fine-tuned with the tree for
+   * `fineTuneSteps` steps at a tenth of the learning rate.
    */
   backbone?: string;
   backboneLayer?: BackboneLayer;

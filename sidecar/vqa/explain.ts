@@ -1,4 +1,4 @@
-// Answers and explanations of the VQA network (issue 17, docs/vqa.md), with the semantics of
+// Answers and explanations of the VQA network (docs/vqa.md "Explanations"), with the semantics of
 // Captum's multimodal VQA tutorial:
 //  - IntegratedGradients over the two inputs jointly: the image (baseline: a black image) and
 //    the question's embedding vectors (baseline: all-zero vectors), moved together along the

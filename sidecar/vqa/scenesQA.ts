@@ -1,13 +1,12 @@
-// "Question-answer scenes": a CLEVR-style visual question answering dataset generated
-// here (issue 17, docs/vqa.md). Each 32×32 RGB image shows 2–4 objects on distinct
-// cells of a 3×3 grid (jittered inside their cell) over a plain grey, lightly shaded
-// background; every object has one of four colours and one of three shapes. Each
-// image comes with questions of five types whose answers follow from the object
-// list: colour, shape, count, existence and relative position. Answers are balanced
-// per type and per template family (yes/no 50/50), so a question's wording alone does
-// not give its answer away. Everything derives from
-// (seed, split, index), so the data are identical on every machine, and the train and
-// test splits are separate random streams that never share an image.
+// "Question-answer scenes": a CLEVR-style visual question answering dataset generated here
+// (docs/vqa.md "The data"). Each 32×32 RGB image shows 2–4 objects on distinct cells of a 3×3 grid
+// (jittered inside their cell) over a plain grey, lightly shaded background; every object has one
+// of four colours and one of three shapes. Each image comes with questions of five types whose
+// answers follow from the object list: colour, shape, count, existence and relative position.
+// Answers are balanced per type and per template family (yes/no 50/50), so a question's wording
+// alone does not give its answer away. Everything derives from (seed, split, index), so the data
+// are identical on every machine, and the train and test splits are separate random streams that
+// never share an image.
 import { Rng, mixSeed } from "../data/prng.ts";
 import { hsv, insideShape, SCENE_CLASSES, type Rgb } from "../data/scenes.ts";
 
@@ -41,10 +40,10 @@ export const VQA_SHAPES_ZH: Record<VqaShape, string> = { circle: "圆形", squar
 const RELATIONS_ZH: Record<string, string> = { "left of": "左边", "right of": "右边", above: "上方", below: "下方" };
 
 /**
- * The Chinese words the Chinese templates use (issue 36 §3): the same question families as the
- * English ones, written as a Chinese speaker asks them ("圆形是什么颜色？", "有几个红色的物体？",
- * "红色圆形在蓝色正方形的左边吗？"). Chinese is written without spaces, so `tokenize` segments it
- * by the longest match against these words and the synonyms of VQA_SYNONYMS_ZH.
+ * The Chinese words the Chinese templates use (docs/vqa.md "Chinese"): the same question families
+ * as the English ones, written as a Chinese speaker asks them ("圆形是什么颜色？", "有几个红色的物体？",
+ * "红色圆形在蓝色正方形的左边吗？"). Chinese is written without spaces, so `tokenize` segments it by the longest
+ * match against these words and the synonyms of VQA_SYNONYMS_ZH.
  */
 export const VQA_WORDS_ZH: readonly string[] = [
   "什么",
@@ -101,11 +100,11 @@ const WORD_ID = new Map(VQA_VOCABULARY.map((w, i) => [w, i]));
 const ANSWER_ID = new Map(VQA_ANSWERS.map((a, i) => [a, i]));
 
 /**
- * English words and phrases a person may use for the model's words (issue 36 §3): British
+ * English words and phrases a person may use for the model's words (docs/vqa.md "Words"): British
  * spellings, common synonyms and paraphrases. Each rule replaces a run of words by the model's
- * words; the longest rule starting at a word wins; `[]` drops the words (fillers that the
- * templates do not have, such as "in the picture"). "gray"/"grey" are spelling variants of each
- * other, but the scenes have no grey object, so neither is a word of the model.
+ * words; the longest rule starting at a word wins; `[]` drops the words (fillers that the templates
+ * do not have, such as "in the picture"). "gray"/"grey" are spelling variants of each other, but
+ * the scenes have no grey object, so neither is a word of the model.
  */
 export const VQA_SYNONYMS_EN: ReadonlyArray<readonly [string, string]> = [
   ["colour", "color"],

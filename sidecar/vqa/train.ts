@@ -1,4 +1,4 @@
-// Trains the VQA network on the question-answer scenes (issue 17, docs/vqa.md):
+// Trains the VQA network on the question-answer scenes (docs/vqa.md "Training"):
 //   npx tsx sidecar/vqa/train.ts [--epochs N] [--out sidecar/zoo/checkpoints/vqa-scenes]
 //        [--images-per-epoch N] [--reuse-images] [--test-images N] [--batch-images B]
 //        [--lr LR] [--seed S] [--data-seed S] [--no-baselines] [--baselines-from DIR] [--no-save] [--quiet]

@@ -1,4 +1,4 @@
-// The visual question answering network (issue 17, docs/vqa.md), written with plain tf
+// The visual question answering network (docs/vqa.md "The network"), written with plain tf
 // ops over named tf.Variables:
 //   image     [N, 32, 32, 3] → 3×3 convolutions + ReLU (strides `convStrides`) → [N, S, S, C]
 //             → two coordinate channels appended (x, y ∈ [−1, 1]) → 1×1 projection to K channels.

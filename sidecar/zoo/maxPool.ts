@@ -1,6 +1,6 @@
 // Max pooling ("same" padding, as the zoo's networks use it) whose gradient follows PyTorch's
-// rule, so every gradient method through a pooling layer matches Captum (issue 14, "one gradient
-// convention"). PyTorch's max_pool2d (ATen's CPU and CUDA kernels) scans each window row by row
+// rule, so every gradient method through a pooling layer matches Captum (one gradient convention
+// for all of them). PyTorch's max_pool2d (ATen's CPU and CUDA kernels) scans each window row by row
 // from its first in-image element with a running maximum that starts at −∞ and is replaced only by
 // a strictly greater value: the whole gradient of an output goes to the FIRST maximum of its
 // window, and a window of equal values (all zeros after a ReLU, a flat background, the zero

@@ -1,7 +1,7 @@
-// The zoo's max pooling sends gradients by PyTorch's rule (sidecar/zoo/maxPool.ts, issue 14): the
-// first maximum of a window in row-major order, and the first in-image element of a window of equal
-// values. Hand-computed cases, a literal port of ATen's CPU loop on random inputs full of ties, and a
-// small network with pooling, on the wasm and cpu backends.
+// The zoo's max pooling sends gradients by PyTorch's rule (sidecar/zoo/maxPool.ts): the first
+// maximum of a window in row-major order, and the first in-image element of a window of equal
+// values. Hand-computed cases, a literal port of ATen's CPU loop on random inputs full of ties, and
+// a small network with pooling, on the wasm and cpu backends.
 import { describe, it, expect, beforeAll } from "vitest";
 import * as tf from "@tensorflow/tfjs";
 import { initBackend } from "../../sidecar/inference/runtime/backend.ts";

@@ -1,6 +1,6 @@
-// Approval's layout in Chromium (issue 12, "Small things that add up"): opening a row's Details
-// (long file names, e-mail and remarks) keeps its Reject and Approve buttons in the viewport and
-// uncovered, and the toast after a decision covers neither the table nor the user menu.
+// Approval's layout in Chromium: opening a row's Details (long file names, e-mail and remarks)
+// keeps its Reject and Approve buttons in the viewport and uncovered, and the toast after a
+// decision covers neither the table nor the user menu.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Locator, Page } from "playwright-core";
 import { startStack, type Stack } from "../support/stack.ts";

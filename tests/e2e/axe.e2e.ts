@@ -1,9 +1,9 @@
-// Accessibility (issue 12): axe-core (@axe-core/playwright, WCAG 2.1 A and AA rules) on every
-// page of the README's route list (tests/support/pages.ts), in English and in Chinese, as the
-// visitor, user or administrator who may open it, after React has hydrated. No serious or
-// critical violation is allowed; each one found is printed with its rule, impact and elements.
-// The same visits check that every page hydrates cleanly: no React error in the console (a
-// server render that differs from the browser's makes React throw it away and render again).
+// Accessibility (docs/accessibility.md): axe-core (@axe-core/playwright, WCAG 2.1 A and AA rules)
+// on every page of the README's route list (tests/support/pages.ts), in English and in Chinese, as
+// the visitor, user or administrator who may open it, after React has hydrated. No serious or
+// critical violation is allowed; each one found is printed with its rule, impact and elements. The
+// same visits check that every page hydrates cleanly: no React error in the console (a server
+// render that differs from the browser's makes React throw it away and render again).
 import { AxeBuilder } from "@axe-core/playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext } from "playwright-core";

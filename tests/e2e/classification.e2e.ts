@@ -138,7 +138,7 @@ describe.each([true, false])("dataset management with JavaScript %s", (js) => {
     if (!js) await page.waitForURL(/select=all/);
     await page.getByRole("checkbox").first().uncheck();
     await page.getByRole("button", { name: /^Confirm/ }).click();
-    // Asked first (issue 12): a dialog with JavaScript, a confirmation step without; nothing deleted yet.
+    // Asked first (docs/datasets.md "Deleting asks first"): a dialog with JavaScript, a confirmation step without; nothing deleted yet.
     const question = js ? page.getByRole("dialog") : page.getByTestId("confirm-step");
     await question.getByText("The 3 selected pictures will be removed for good", { exact: false }).waitFor();
     await wholePage(page);

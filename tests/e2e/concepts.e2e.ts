@@ -1,7 +1,7 @@
-// The concept page in a real Chromium (issue 17, docs/concepts.md): pick an image from the pool,
-// page through the concept slots choosing "striped" (the choice survives paging), start TCAV and
-// read the score chart and table — with JavaScript on and off; the seeds' first check; and the
-// page in Chinese at phone width without sideways scrolling.
+// The concept page in a real Chromium (docs/concepts.md): pick an image from the pool, page through
+// the concept slots choosing "striped" (the choice survives paging), start TCAV and read the score
+// chart and table — with JavaScript on and off; the seeds' first check; and the page in Chinese at
+// phone width without sideways scrolling.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

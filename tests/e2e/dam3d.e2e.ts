@@ -1,7 +1,8 @@
-// The 3D dam viewer in a real Chromium (issue 18): with JavaScript, the GLB loads through
-// three.js (the progress bar reaches 100 %), the canvas is not blank, and clicking a panel with a
-// photo shows that photo's detection; the info panel's counts match the detections. Without
-// JavaScript, the still image and the table show the same panels, and a panel opens its details.
+// The 3D dam viewer in a real Chromium (docs/crack-detection.md "The 3D dam viewer"): with
+// JavaScript, the GLB loads through three.js (the progress bar reaches 100 %), the canvas is not
+// blank, and clicking a panel with a photo shows that photo's detection; the info panel's counts
+// match the detections. Without JavaScript, the still image and the table show the same panels, and
+// a panel opens its details.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,6 +1,6 @@
-// The crack detection results page in a real Chromium (issue 18): the platform's run completes
-// on its own, the grid shows 6 photos in rows of 3, and the "detection details" dialog opens,
-// can be dragged (JavaScript on), and asks before it closes — with JavaScript on and off.
+// The crack detection results page in a real Chromium (docs/crack-detection.md): the platform's run
+// completes on its own, the grid shows 6 photos in rows of 3, and the "detection details" dialog
+// opens, can be dragged (JavaScript on), and asks before it closes — with JavaScript on and off.
 import path from "node:path";
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

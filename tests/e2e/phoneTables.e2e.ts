@@ -1,6 +1,6 @@
-// Wide tables at phone width (issue 12): at 390 px the page itself never scrolls sideways; a
-// table wider than the screen scrolls inside its card instead. Checked on the pages with the
-// widest tables, as the person who may open each, in Chromium (JavaScript off: the first render every phone gets).
+// Wide tables at phone width: at 390 px the page itself never scrolls sideways; a table wider than
+// the screen scrolls inside its card instead. Checked on the pages with the widest tables, as the
+// person who may open each, in Chromium (JavaScript off: the first render every phone gets).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { adminClient, userClient } from "../support/accounts.ts";

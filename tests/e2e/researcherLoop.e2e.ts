@@ -1,14 +1,14 @@
-// The researcher's loop in Chromium (issue 13): read the tutorial, download the default suite's
-// kit through the browser, unpack it with the tutorial's own command and run the tutorial's
-// Python script as the page prints it (Debian's python3-numpy), upload the maps.zip it writes in
-// /submission's "Verified evaluation" section, watch the queued evaluation on the real sidecar,
-// get the scores, submit; an admin approves and the leaderboard shows the rows as verified.
-// With JavaScript the page polls (progress, then completion without a reload); without it the
-// upload is a plain multipart form and the page offers a Refresh button while the run is active.
-// A bad upload (a zip missing a task) shows its message next to the file field; the Chinese
-// interface is checked once for the section's heading. Two checks are soft (the loop goes on
-// past them, the test still fails): each Refresh click reloads the page, and an admin's opened
-// Details show their values.
+// The researcher's loop in Chromium (docs/evaluation.md "Evaluating your own method"): read the
+// tutorial, download the default suite's kit through the browser, unpack it with the tutorial's own
+// command and run the tutorial's Python script as the page prints it (Debian's python3-numpy),
+// upload the maps.zip it writes in /submission's "Verified evaluation" section, watch the queued
+// evaluation on the real sidecar, get the scores, submit; an admin approves and the leaderboard
+// shows the rows as verified. With JavaScript the page polls (progress, then completion without a
+// reload); without it the upload is a plain multipart form and the page offers a Refresh button
+// while the run is active. A bad upload (a zip missing a task) shows its message next to the file
+// field; the Chinese interface is checked once for the section's heading. Two checks are soft (the
+// loop goes on past them, the test still fails): each Refresh click reloads the page, and an
+// admin's opened Details show their values.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";

@@ -1,7 +1,7 @@
-// The scene demo (/scenes, issue 16) in a real Chromium against the real stack, with JavaScript on
-// and off: the pool (6 a row) → refresh → a picture (red border) → the seed's model message →
-// model and algorithm → start → the prediction with its model and data, the attribution images
-// and the success message; and /coco's "not installed" page, which shows no picture.
+// The scene demo (/scenes) in a real Chromium against the real stack, with JavaScript on and off:
+// the pool (6 a row) → refresh → a picture (red border) → the model message → model and algorithm →
+// start → the prediction with its model and data, the attribution images and the success message;
+// and /coco's "not installed" page, which shows no picture.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -59,7 +59,7 @@ describe.each([true, false])("scene demo with JavaScript %s", (js) => {
     await page.waitForURL(/pool=2/);
     // With JavaScript the address changes as the new pool renders: wait for the tiles themselves.
     await expect.poll(() => tiles.evaluateAll((els) => els.map((e) => e.getAttribute("data-picture-id")))).not.toEqual(before);
-    // Nothing chosen: the model message first (seed §5).
+    // Nothing chosen: the model message first.
     await page.getByRole("button", { name: "Start inference" }).click();
     await page.getByText("Please choose the model to use").waitFor();
     await tiles.first().click();

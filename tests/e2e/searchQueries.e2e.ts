@@ -1,6 +1,6 @@
-// The search-queries table in Chromium (issue 18): with JavaScript it is a PrimeReact DataTable
-// whose column headers sort (through the server, so the order covers every keyword, not just
-// the page shown); without JavaScript the header links do the same.
+// The search-queries table in Chromium (/admin/search_queries): with JavaScript it is a PrimeReact
+// DataTable whose column headers sort (through the server, so the order covers every keyword, not
+// just the page shown); without JavaScript the header links do the same.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { startStack, type Stack } from "../support/stack.ts";

@@ -49,7 +49,7 @@ describe.each([true, false])("image segmentation with JavaScript %s", (js) => {
     await page.waitForURL(/q=Segmentation/);
     await page.locator(".ds-preview").first().getByRole("link", { name: "Select" }).click();
     await page.waitForURL(/dataset=\d+/);
-    // Nothing chosen: the model message first (seed §5).
+    // Nothing chosen: the model message first.
     await page.getByRole("button", { name: "Segment" }).click();
     await page.getByText("Please choose the model to use").waitFor();
     await page.getByTestId("image-grid").locator(".ds-tile a").first().click();

@@ -1,7 +1,7 @@
 // Tree training tasks in a real Chromium against the real stack (database, sidecar, built app),
-// with JavaScript on and off (issue 15; seed 001 "Create task page", "My tasks page", §2
-// task_detail tabs): the create form's first message, a tiny task created (创建成功 dialog),
-// followed on My tasks until training completes, then every detail tab.
+// with JavaScript on and off (docs/tree-service.md "Training tasks and data parallelism"): the
+// create form's first message, a tiny task created (创建成功 dialog), followed on My tasks until
+// training completes, then every detail tab.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -55,7 +55,7 @@ describe.each([true, false])("tree tasks with JavaScript %s", (js) => {
     if (js) await gotoHydrated(page, "/task");
     else await page.goto("/task");
     await page.waitForURL(/\/task\/create_task/);
-    // Nothing chosen: the category message first (seed §5).
+    // Nothing chosen: the category message first.
     await page.getByRole("button", { name: "Start training" }).click();
     await page.getByText("Failed to create the task!").waitFor();
     expect(await page.getByTestId("task-dialog").textContent()).toContain("Please choose the category of task to create");

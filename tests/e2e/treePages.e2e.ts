@@ -1,8 +1,8 @@
-// The bird and car tree pages in a real Chromium against the real stack (issue 15), with
-// JavaScript on and off: pick an image → start → the result, the tree and the local explanation
-// → change a node prototype through the form path (node → candidate → confirm changes) → adjust
-// the whole tree (progress; old → new accuracy) → save under a name → the saved model is in the
-// select. With JavaScript the react-flow tree is drawn and a click on a node opens its
+// The bird and car tree pages in a real Chromium against the real stack (docs/tree-service.md),
+// with JavaScript on and off: pick an image → start → the result, the tree and the local
+// explanation → change a node prototype through the form path (node → candidate → confirm changes)
+// → adjust the whole tree (progress; old → new accuracy) → save under a name → the saved model is
+// in the select. With JavaScript the react-flow tree is drawn and a click on a node opens its
 // candidates. /cars: its six steps with their download links.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -66,7 +66,7 @@ describe.each([true, false])("bird tree page with JavaScript %s", (js) => {
     const page = await context.newPage();
     await open(page, "/cub", js);
     expect(await page.getByTestId("trained-on").innerText()).toMatch(/CUB-200-2011 is not installed on this server|trained on/);
-    // Nothing chosen: the model message first (seed §5), then the image message.
+    // Nothing chosen: the model message first, then the image message.
     await page.getByRole("button", { name: "Start inference" }).click();
     await page.getByText("Please choose the model to use").waitFor();
     await page.locator("#model").selectOption({ index: 1 });

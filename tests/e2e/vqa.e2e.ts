@@ -1,7 +1,7 @@
-// The question-answering page in a real Chromium (issue 17, docs/vqa.md), with JavaScript on and
-// off: search the scenes dataset, pick it, pick an image, choose model and algorithm, ask an
-// empty question first (the seeds' message), then a real one, and read the answer, the coloured
-// words and the contributions; and the page in Chinese at phone width without sideways scrolling.
+// The question-answering page in a real Chromium (docs/vqa.md), with JavaScript on and off: search
+// the scenes dataset, pick it, pick an image, choose model and algorithm, ask an empty question
+// first (its required-field message), then a real one, and read the answer, the coloured words and
+// the contributions; and the page in Chinese at phone width without sideways scrolling.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,6 +1,7 @@
-// Uploaded maps (issue 13 §2 path 2): the validation messages a researcher sees (wrong shape,
-// count, dtype, NaN, a missing or unknown task), and that a method's own maps, given back to
-// the engine — in this thread and through the pool — reproduce that method's per-image outcomes.
+// Uploaded maps (docs/evaluation.md "Path 2: attribution maps from any framework"): the validation
+// messages a researcher sees (wrong shape, count, dtype, NaN, a missing or unknown task), and that
+// a method's own maps, given back to the engine — in this thread and through the pool — reproduce
+// that method's per-image outcomes.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";

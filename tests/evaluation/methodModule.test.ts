@@ -1,7 +1,8 @@
-// Path 1 of issue 13 §2: `npm run -s evaluate -- --method-module docs/examples/edgeMethod.ts`
-// writes the result files and maps.zip; uploading that maps.zip through RunMaps (path 2) to a
-// real sidecar gives back the very same files — the platform verifies a method's numbers from its
-// maps. A module without a function is refused with a message saying what to export.
+// Path 1 of docs/evaluation.md "Evaluating your own method":
+// `npm run -s evaluate -- --method-module docs/examples/edgeMethod.ts` writes the result files and
+// maps.zip; uploading that maps.zip through RunMaps (path 2) to a real sidecar gives back the very
+// same files — the platform verifies a method's numbers from its maps. A module without a function
+// is refused with a message saying what to export.
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";

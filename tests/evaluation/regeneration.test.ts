@@ -1,7 +1,7 @@
-// A board regeneration spread over two real sidecars through bull on the real Redis (issue 14
-// §1): one job per task × method, both sidecars take shards, and the gathered method folders
-// are byte for byte what one machine's run writes (evaluateMethod + writeMethodFolder, the code
-// behind `npm run -s evaluate -- --all-methods`) on the same backend.
+// A board regeneration spread over two real sidecars through bull on the real Redis
+// (docs/evaluation.md "5. Running it"): one job per task × method, both sidecars take shards, and
+// the gathered method folders are byte for byte what one machine's run writes (evaluateMethod +
+// writeMethodFolder, the code behind `npm run -s evaluate -- --all-methods`) on the same backend.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";

@@ -1,5 +1,5 @@
-// The files an evaluation writes are the ones the platform's parser accepts (spec §2),
-// with accuracies exactly the means of the per-image outcomes.
+// The files an evaluation writes are the ones the platform's parser accepts (docs/metascore.md
+// "Result files"), with accuracies exactly the means of the per-image outcomes.
 import { describe, it, expect } from "vitest";
 import { summarise, type ImageResult } from "../../sidecar/inference/evaluation/engine.ts";
 import { accuracyCell, fractionCell, imagesRecord, localisationJson, resultCsv } from "../../sidecar/inference/evaluation/resultFiles.ts";

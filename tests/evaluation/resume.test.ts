@@ -1,7 +1,7 @@
-// A regeneration killed half-way continues where it stopped (issue 14 §1): finished method ×
-// task shards are kept (sidecar/inference/evaluation/shards.ts) and reused, and the resumed run
-// gives exactly the numbers and files of an uninterrupted one. A changed input (parameters,
-// images, backend) names another shard, so nothing stale is reused.
+// A regeneration killed half-way continues where it stopped (docs/evaluation.md "5. Running it"):
+// finished method × task shards are kept (sidecar/inference/evaluation/shards.ts) and reused, and
+// the resumed run gives exactly the numbers and files of an uninterrupted one. A changed input
+// (parameters, images, backend) names another shard, so nothing stale is reused.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";

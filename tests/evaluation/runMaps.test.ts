@@ -1,7 +1,8 @@
-// Evaluation.RunMaps end to end (issue 13 §2 path 2): maps written by Debian's python3-numpy with
-// docs/examples/save_maps.py from a kit's images go to a real sidecar process; it streams progress
-// (every image, to the total) and one result whose files are the platform's MoRF/LeRF of those
-// maps. Bad uploads are refused INVALID_ARGUMENT with the validation message.
+// Evaluation.RunMaps end to end (docs/evaluation.md "Path 2: attribution maps from any framework"):
+// maps written by Debian's python3-numpy with docs/examples/save_maps.py from a kit's images go to
+// a real sidecar process; it streams progress (every image, to the total) and one result whose
+// files are the platform's MoRF/LeRF of those maps. Bad uploads are refused INVALID_ARGUMENT with
+// the validation message.
 import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";

@@ -1,5 +1,6 @@
-// The pool's compute bounds (issue 11): a cancelled job frees its worker at once, a job past its
-// time limit is stopped, and a full queue answers at once instead of waiting.
+// The pool's compute bounds (docs/security.md "Compute bounds"): a cancelled job frees its worker
+// at once, a job past its time limit is stopped, and a full queue answers at once instead of
+// waiting.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";

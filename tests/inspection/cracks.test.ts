@@ -1,7 +1,7 @@
-// The crack detector's maths on cases whose answers are known (issue 18, docs/crack-detection.md):
-// the distance transform against brute force, thinning and the length estimator on drawn lines,
-// the width estimate on bands of known width, the generator's ground truth, the detector against
-// that ground truth, and the committed held-out figures re-run on a slice.
+// The crack detector's maths on cases whose answers are known (docs/crack-detection.md): the
+// distance transform against brute force, thinning and the length estimator on drawn lines, the
+// width estimate on bands of known width, the generator's ground truth, the detector against that
+// ground truth, and the committed held-out figures re-run on a slice.
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CRACK_MM_PER_PIXEL, generateCrackPhoto } from "../../sidecar/data/cracks.ts";

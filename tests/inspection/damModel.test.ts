@@ -1,6 +1,7 @@
-// The /dam3d model (issue 18): the committed GLB is exactly what scripts/buildDam.ts writes
-// today (three.js's GLTFExporter, deterministic), and it holds what the viewer relies on: one
-// node per inspection panel named panel-<k> with its index, and the dam's facts in the scene's extras.
+// The /dam3d model (docs/crack-detection.md "The 3D dam viewer"): the committed GLB is exactly what
+// scripts/buildDam.ts writes today (three.js's GLTFExporter, deterministic), and it holds what the
+// viewer relies on: one node per inspection panel named panel-<k> with its index, and the dam's
+// facts in the scene's extras.
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { DAM_MODEL_FILE, DAM_PANELS, DAM_SIZE, buildDamModel } from "../../scripts/buildDam.ts";

@@ -124,7 +124,7 @@ describe("journey through the Inference service", () => {
       expect(img.status).toBe(200);
       expect(img.headers.get("content-type")).toBe("image/png");
     }
-    // The overlay is drawn on the picture the visitor sees, at display size (issue 12): the same
+    // The overlay is drawn on the picture the visitor sees, at display size: the same
     // size as the shown input, far larger than the model's 28 × 28 input, in the picture's own crop.
     const sizes = [];
     for (const kind of ["input", "overlay"]) {

@@ -1,11 +1,10 @@
-// The concept page end to end (issue 17, docs/concepts.md): /tcav through the real sidecar's
-// Concepts service. The pool is 8 held-out textured-shapes images, the 47 slots come 3 a page
-// with choices carried across pages, the seeds' checks come in their order (concept, model,
-// algorithm, image) in both languages, and a TCAV run on a striped image gives the "striped"
-// concept a significant score near 1; the result is stored, served again from the database, and
-// an unknown result is a 404. A user's picture dataset of striped textures, used as a concept,
-// scores like the built-in "striped" slot; a private dataset's concept and its results stay
-// its owner's, and go with the dataset.
+// The concept page end to end (docs/concepts.md): /tcav through the real sidecar's Concepts
+// service. The pool is 8 held-out textured-shapes images, the 47 slots come 3 a page with choices
+// carried across pages, the seeds' checks come in their order (concept, model, algorithm, image) in
+// both languages, and a TCAV run on a striped image gives the "striped" concept a significant score
+// near 1; the result is stored, served again from the database, and an unknown result is a 404. A
+// user's picture dataset of striped textures, used as a concept, scores like the built-in "striped"
+// slot; a private dataset's concept and its results stay its owner's, and go with the dataset.
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodePng } from "../../sidecar/data/png.ts";

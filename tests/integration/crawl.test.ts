@@ -1,8 +1,8 @@
-// Every feature reachable and every page in both languages (issue 12): starting at /homepage,
-// a visitor, a user and an administrator follow the site's own links (the menu, the pages'
-// links) and reach every route the README lists; every page they reach answers without a
-// server error, in English and in Chinese, with exactly one <h1>, no untranslated key and no
-// unfilled {{variable}} — and the Chinese pages' headings are Chinese.
+// Every feature reachable and every page in both languages: starting at /homepage, a visitor, a
+// user and an administrator follow the site's own links (the menu, the pages' links) and reach
+// every route the README lists; every page they reach answers without a server error, in English
+// and in Chinese, with exactly one <h1>, no untranslated key and no unfilled {{variable}} — and the
+// Chinese pages' headings are Chinese.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

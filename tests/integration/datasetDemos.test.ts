@@ -1,9 +1,9 @@
-// The per-dataset demo pages (issue 16; app/routes/scenes.tsx, imagenet.tsx, coco.tsx) through the
-// real app, database and sidecar: /coco without its data or a model, /imagenet with an operator's
-// image folder (IMAGENET_DIR, a tiny one built here) but no ImageNet model, each saying what is
-// missing and what an operator does, linking to demos that run here and showing no picture; the
-// scene demo's pool, the server's refusal of other pages' models and pictures, and its journey
-// with the cached repeat.
+// The per-dataset demo pages (app/routes/scenes.tsx, imagenet.tsx, coco.tsx) through the real app,
+// database and sidecar: /coco without its data or a model, /imagenet with an operator's image
+// folder (IMAGENET_DIR, a tiny one built here) but no ImageNet model, each saying what is missing
+// and what an operator does, linking to demos that run here and showing no picture; the scene
+// demo's pool, the server's refusal of other pages' models and pictures, and its journey with the
+// cached repeat.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

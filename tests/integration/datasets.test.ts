@@ -178,7 +178,7 @@ describe("paging and delete mode", () => {
       ["pictureIds", String(first)],
       ["pictureIds", String(second)],
     ];
-    // Unconfirmed (a browser without JavaScript): the confirmation step, nothing deleted yet (issue 12).
+    // Unconfirmed (a browser without JavaScript): the confirmation step, nothing deleted yet (docs/datasets.md "Deleting asks first").
     const ask = await alice.request(`/datasetInDetail?dataset=${privateId}&mode=delete`, { method: "POST", body: new URLSearchParams(fields) });
     expect(ask.status).toBe(200);
     const step = await ask.text();

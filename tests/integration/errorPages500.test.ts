@@ -1,8 +1,8 @@
-// The Remix pages' 500 (issue 12, "Error pages … are styled pages in the layout with a way
-// back"): a loader and an action that fail for a reason nobody planned, made real by taking a
-// table away under the running app (a database that stopped answering as the code expects).
-// The visitor gets app/root.tsx's ErrorBoundary inside the layout, in their language, with a
-// link home — never the error's own words, a stack trace or the router's internals.
+// The Remix pages' 500 (error pages are styled pages in the layout with a way back): a loader and
+// an action that fail for a reason nobody planned, made real by taking a table away under the
+// running app (a database that stopped answering as the code expects). The visitor gets
+// app/root.tsx's ErrorBoundary inside the layout, in their language, with a link home — never the
+// error's own words, a stack trace or the router's internals.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSequelize } from "../../models/db.ts";
 import { startStack, type Stack } from "../support/stack.ts";

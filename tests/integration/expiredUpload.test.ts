@@ -1,7 +1,7 @@
-// An upload sent after the session ended (issue 12, "Sign-in and sessions"): the score CSVs and
-// the attribution maps on /submission and pictures on /datasetInDetail. The visitor is sent to
-// log in with the seeds' 'token失效，请重新登录' and the sentence that what was sent was not
-// saved, nothing of the upload is kept, and logging in returns them to the page they were on.
+// An upload sent after the session ended: the score CSVs and the attribution maps on /submission
+// and pictures on /datasetInDetail. The visitor is sent to log in with 'token失效，请重新登录' and the
+// sentence that what was sent was not saved, nothing of the upload is kept, and logging in returns
+// them to the page they were on.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

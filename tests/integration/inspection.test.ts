@@ -1,10 +1,10 @@
-// Crack detection end to end (issue 18): the seed's platform run is handed to the queue at
-// start-up, the job detects every generated photo through the real sidecar's Inspection
-// service, and /twodresult shows the results 6 a page with the details dialog and its confirm
-// step (no JavaScript: everything is in the URL). The numbers on the page are the detector's
-// own on those photos (recomputed here in-process) and agree with the generator's ground
-// truth; a user's run over their private dataset is theirs alone (page, masks, getResults);
-// bad input gets the page's messages.
+// Crack detection end to end (docs/crack-detection.md): the seeding step's platform run is handed
+// to the queue at start-up, the job detects every generated photo through the real sidecar's
+// Inspection service, and /twodresult shows the results 6 a page with the details dialog and its
+// confirm step (no JavaScript: everything is in the URL). The numbers on the page are the
+// detector's own on those photos (recomputed here in-process) and agree with the generator's ground
+// truth; a user's run over their private dataset is theirs alone (page, masks, getResults); bad
+// input gets the page's messages.
 import path from "node:path";
 import { PNG } from "pngjs";
 import sharp from "sharp";

@@ -1,8 +1,8 @@
-// Suite kit downloads through the web app and the real sidecar (issue 13 §1): GET
+// Suite kit downloads through the web app and the real sidecar (docs/suite-kit.md): GET
 // /suites/<id>/kit.zip streams a valid zip equal byte for byte to the kit the sidecar's builder
 // writes locally, concurrent first requests share one build, a second request is served from
-// var/kits (X-Kit-Cache: hit, same file untouched), the ETag revalidates to 304, and suites
-// without data here or unknown ones get the bilingual 404 page.
+// var/kits (X-Kit-Cache: hit, same file untouched), the ETag revalidates to 304, and suites without
+// data here or unknown ones get the bilingual 404 page.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";

@@ -1,9 +1,9 @@
-// Labelling (/labelPage, issue 18) through the real app and database, as a browser without
-// JavaScript sends it: classes defined and bounded, labels set by the page form and one by one,
-// the progress, the labels as the classification demo's ground truth, refusals (a label outside
-// the classes in both languages, a class in use, too many fields), and another user's dataset
-// answered 404 for GET and POST. fullyLabelledDatasets (for the training page) is called here
-// directly against the same database.
+// Labelling (/labelPage, docs/datasets.md "Labelling") through the real app and database, as a
+// browser without JavaScript sends it: classes defined and bounded, labels set by the page form and
+// one by one, the progress, the labels as the classification demo's ground truth, refusals (a label
+// outside the classes in both languages, a class in use, too many fields), and another user's
+// dataset answered 404 for GET and POST. fullyLabelledDatasets (for the training page) is called
+// here directly against the same database.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,8 +1,8 @@
-// The datasets pages and the classification demo in both languages (issue 12 "Two languages"):
-// every page, dialog, step and message of the area rendered in English and in Chinese (cookie
-// lng=zh, or Accept-Language: zh-CN); the Chinese page has its Chinese heading and none of the
-// English labels, the English page none of the Chinese ones, and no page ever shows a raw key
-// (ns:key) or an unfilled {{variable}}. The seed's empty-search message in both languages.
+// The datasets pages and the classification demo in both languages (docs/i18n.md): every page,
+// dialog, step and message of the area rendered in English and in Chinese (cookie lng=zh, or
+// Accept-Language: zh-CN); the Chinese page has its Chinese heading and none of the English labels,
+// the English page none of the Chinese ones, and no page ever shows a raw key (ns:key) or an
+// unfilled {{variable}}. The seed's empty-search message in both languages.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,7 +1,7 @@
-// Dataset-search analytics (issue 18, the seeds' search-queries table) on the real app and
-// database: impressions and clicks from the three dataset searches, CTR and average rank on
-// the admin page, exact counts under concurrent searches, no personal data stored, and every
-// column sorted and paged on the server; the page is for administrators only.
+// Dataset-search analytics (the admin's search-queries table) on the real app and database:
+// impressions and clicks from the three dataset searches, CTR and average rank on the admin page,
+// exact counts under concurrent searches, no personal data stored, and every column sorted and
+// paged on the server; the page is for administrators only.
 import { QueryTypes, type Sequelize } from "sequelize";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSequelize } from "../../models/db.ts";

@@ -1,8 +1,8 @@
-// The bird and car tree pages through the real app, database and sidecar (issue 15; seed 001
-// "Bird prototype-tree page", "Car page", §5, §8): the seed's messages in order (model, then
-// image), a prediction with its path, the tree-edit form path (node → candidate → confirm), the
-// downloads, adjust and save as polled jobs, the saved model in the select; and another user's
-// saved model is neither listed nor reachable (page, downloads, job) — a 404 like an unknown id.
+// The bird and car tree pages through the real app, database and sidecar (docs/tree-service.md):
+// the required-field messages in order (model, then image), a prediction with its path, the
+// tree-edit form path (node → candidate → confirm), the downloads, adjust and save as polled jobs,
+// the saved model in the select; and another user's saved model is neither listed nor reachable
+// (page, downloads, job) — a 404 like an unknown id.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "../support/stack.ts";
 import { Client, location } from "../support/client.ts";

@@ -1,12 +1,11 @@
-// Prototype-tree training tasks through the real app, database, queue and sidecar (issue 15;
-// seed 001 "Create task page", "My tasks page", §4, §5, §8): the create form's validation in the
-// seed's order and the refused Chinese remarks; a tiny ProtPTree task on Fashion-MNIST (the
-// advanced options the sidecar offers for a quick run) queued, streamed (log, curves, images,
-// stages) and completed, its tree then listed by the sidecar's Tree.ListTrees and offered in /cub's model select for its
-// owner only;
-// a cancelled task; a task the sidecar fails, with its reason; another user's task answered 404
-// (任务不存在或无权限) and not deletable by them. On the in-process queue with SQLite, on bull
-// with a real Redis with MariaDB (TEST_DB).
+// Prototype-tree training tasks through the real app, database, queue and sidecar
+// (docs/tree-service.md "Training tasks and data parallelism"): the create form's validation in its
+// order and the refused Chinese remarks; a tiny ProtPTree task on Fashion-MNIST (the advanced
+// options the sidecar offers for a quick run) queued, streamed (log, curves, images, stages) and
+// completed, its tree then listed by the sidecar's Tree.ListTrees and offered in /cub's model
+// select for its owner only; a cancelled task; a task the sidecar fails, with its reason; another
+// user's task answered 404 (任务不存在或无权限) and not deletable by them. On the in-process queue with
+// SQLite, on bull with a real Redis with MariaDB (TEST_DB).
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";

@@ -1,10 +1,11 @@
-// The researcher's loop through the web app (issue 13 §2 path 2), end to end on the real stack:
-// download the default suite's kit, compute attribution maps with Debian's python3-numpy the way
-// a researcher's script would (the tutorial's script as /Algorithm prints it), upload the zip on /submission, watch
-// the queued evaluation finish on the real sidecar, score and submit the verified draft; an
-// admin sees "verified" when approving and the leaderboard shows the row as verified next to a
-// self-reported one. Bad uploads get their messages at once, in both languages, and keep
-// nothing; a suite configured for verified results refuses a self-reported submission.
+// The researcher's loop through the web app (docs/evaluation.md "Path 2: attribution maps from any
+// framework"), end to end on the real stack: download the default suite's kit, compute attribution
+// maps with Debian's python3-numpy the way a researcher's script would (the tutorial's script as
+// /Algorithm prints it), upload the zip on /submission, watch the queued evaluation finish on the
+// real sidecar, score and submit the verified draft; an admin sees "verified" when approving and
+// the leaderboard shows the row as verified next to a self-reported one. Bad uploads get their
+// messages at once, in both languages, and keep nothing; a suite configured for verified results
+// refuses a self-reported submission.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";

@@ -1,9 +1,9 @@
-// The question-answering page end to end (issue 17, docs/vqa.md): /UserQuery through the real
-// sidecar's QuestionAnswering service. Step 1 finds the platform's question-answer scenes, step 2
-// lists their pictures 16 a page, the seeds' checks come in their order (model, algorithm, image,
-// question) in both languages, an unknown word is named with the vocabulary, and a real question
-// is answered with attributions whose contributions add up (text + image = total, a small delta);
-// the answer is stored and served again, and another user's private picture or an unknown result is a 404.
+// The question-answering page end to end (docs/vqa.md): /UserQuery through the real sidecar's
+// QuestionAnswering service. Step 1 finds the platform's question-answer scenes, step 2 lists their
+// pictures 16 a page, the seeds' checks come in their order (model, algorithm, image, question) in
+// both languages, an unknown word is named with the vocabulary, and a real question is answered
+// with attributions whose contributions add up (text + image = total, a small delta); the answer is
+// stored and served again, and another user's private picture or an unknown result is a 404.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -57,7 +57,7 @@ describe("/UserQuery", () => {
     expect(html).toMatch(/LayerIntegratedGradients<\/option>/);
     // The model's note: accuracy against both blind baselines, from its checkpoint.
     expect(html).toMatch(/The same network trained without the image answers \d+(\.\d)?%, without the question \d+(\.\d)?%/);
-    // The vocabulary in both languages, and the variants it understands (issue 36 §3).
+    // The vocabulary in both languages, and the variants it understands (docs/vqa.md "Words").
     expect(html).toMatch(/data-testid="vqa-vocabulary-en"[^>]*><code>[^<]*\bcolor\b[^<]*\btriangle\b/);
     expect(html).toMatch(/data-testid="vqa-vocabulary-zh"[^>]*><code>[^<]*颜色[^<]*三角形/);
     expect(html).toMatch(/<td lang="en">colour<\/td><td lang="en">color<\/td>/);

@@ -1,10 +1,10 @@
-// Several web processes that agree (issue 35 items 4–5; docs/architecture.md "Several web
-// processes"): two web apps on one MariaDB and one Redis, as two hosts run them — an approval
-// through one is on the board the other serves at once, a session started through one is signed
-// in through the other, and wrong log-ins through both count against one lock — and a group of
-// two processes on one port without Redis (server/cluster.ts), whose processes agree through
-// their primary. MariaDB only (TEST_DB=mariadb): it is where several hosts run, and one stack
-// here costs a sidecar and four web processes, too much to repeat on SQLite in CI's time.
+// Several web processes that agree (docs/architecture.md "Several web processes"): two web apps on
+// one MariaDB and one Redis, as two hosts run them — an approval through one is on the board the
+// other serves at once, a session started through one is signed in through the other, and wrong
+// log-ins through both count against one lock — and a group of two processes on one port without
+// Redis (server/cluster.ts), whose processes agree through their primary. MariaDB only
+// (TEST_DB=mariadb): it is where several hosts run, and one stack here costs a sidecar and four web
+// processes, too much to repeat on SQLite in CI's time.
 import http from "node:http";
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,9 +1,8 @@
-// Boards kept between InsertCandidate calls (issue 14 §3, docs/metascore-performance.md "Boards
-// kept between calls"): the kept path answers exactly what the direct path answers — the same
-// rows bit for bit, the same refusals with the same messages — the cache stays within its
-// limits, a board left out that the sidecar does not keep is refused with FAILED_PRECONDITION
-// over real gRPC, and the hand-written encoding of the answer is the generated serializer's, byte
-// for byte.
+// Boards kept between InsertCandidate calls (docs/metascore-performance.md "Boards kept between
+// calls"): the kept path answers exactly what the direct path answers — the same rows bit for bit,
+// the same refusals with the same messages — the cache stays within its limits, a board left out
+// that the sidecar does not keep is refused with FAILED_PRECONDITION over real gRPC, and the
+// hand-written encoding of the answer is the generated serializer's, byte for byte.
 import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { metarankV1 } from "../../proto/contract.ts";

@@ -1,7 +1,7 @@
-// The fast paths of issue 14 §3 (packed boards, branch-free win counts, radix-sorted ranks,
-// prepared boards and insertion without re-sorting) against the straightforward implementation
-// (referenceKappa.ts, referenceFusion.ts), on seeded random boards: κ to 1e-9 (in fact to the
-// last bit), and the same rows, ids and ranks in the same order.
+// The fast paths of docs/metascore-performance.md (packed boards, branch-free win counts,
+// radix-sorted ranks, prepared boards and insertion without re-sorting) against the straightforward
+// implementation (referenceKappa.ts, referenceFusion.ts), on seeded random boards: κ to 1e-9 (in
+// fact to the last bit), and the same rows, ids and ranks in the same order.
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "../../sidecar/data/prng.ts";
 import { fuseCandidate, insertCandidate, insertPrepared, prepareBoard } from "../../sidecar/metascore/fusion.ts";

@@ -1,4 +1,5 @@
-// Hand-computed boards for spec §4. The three-method board below, with one task (|C| = 2):
+// Hand-computed boards for docs/metascore.md "κ and ranks". The three-method board below, with
+// one task (|C| = 2):
 //   A: MoRF 0.2, LeRF 0.8   B: MoRF 0.3, LeRF 0.7   C: MoRF 0.3, LeRF 0.9
 // A–B: A wins both → w = 2, P = 2.5/3, L = ln 5.   A–C: one each → P = 1/2, L = 0.
 // B–C: MoRF tie (0.5), C wins LeRF → w[B][C] = 0.5, P = 1/3, L = −ln 2.

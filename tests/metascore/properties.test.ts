@@ -1,4 +1,5 @@
-// Spec §6: the properties every implementation must pass, each over hundreds of random boards.
+// docs/metascore.md "Properties": what every implementation must keep, each over hundreds of random
+// boards.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fuseCandidate } from "../../sidecar/metascore/fusion.ts";

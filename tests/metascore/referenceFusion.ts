@@ -1,6 +1,6 @@
 // The fusion code as it was before the typed-array rewrite, kept as the reference (see referenceKappa.ts).
-// History fusion of spec §5: insert a candidate into a stored board from the stored κ and
-// case scores alone, O(N·|C|), equal to a full recomputation.
+// History fusion (docs/metascore.md "History fusion"): insert a candidate into a stored board from
+// the stored κ and case scores alone, O(N·|C|), equal to a full recomputation.
 import { pairLogit } from "../../sidecar/metascore/kappa.ts";
 import { boardCases, rankedRows } from "./referenceKappa.ts";
 import { BoardError, SCOPES } from "../../sidecar/metascore/types.ts";
@@ -29,8 +29,9 @@ export function fuseCandidate(board: readonly StoredMethod[], candidate: MethodS
 }
 
 /**
- * The two boards of the submission screen (spec §7): the stored board as it is, and the
- * same board with the candidate inserted by fusion. Both best first.
+ * The two boards of the submission screen (docs/metascore.md "The submission screen's two
+ * boards"): the stored board as it is, and the same board with the candidate inserted by fusion.
+ * Both best first.
  */
 export function insertCandidate(board: readonly StoredMethod[], candidate: MethodScores): { original: RankedRow[]; current: RankedRow[] } {
   const fused = fuseCandidate(board, candidate);

@@ -1,8 +1,9 @@
 // The scoring code as it was before the typed-array rewrites (commit 92f7170), kept only as the
 // reference the rewrites must match to 1e-9 (tests/metascore/reference.test.ts, equivalence.test.ts,
 // bench/metascore.ts).
-// Metascore κ of spec §4: pairwise wins over cases → smoothed win probability →
-// logit → least-squares strength. Also ranking with shared ranks and the 4-decimal display.
+// Metascore κ (docs/metascore.md "κ and ranks"): pairwise wins over cases → smoothed win
+// probability → logit → least-squares strength. Also ranking with shared ranks and the 4-decimal
+// display.
 // Only the functions the rewrites changed are kept here; the unchanged ones come from the real module.
 import { RANK_TOLERANCE, pairLogit, type CaseSet } from "../../sidecar/metascore/kappa.ts";
 import { BoardError, PROTOCOLS, SCOPES } from "../../sidecar/metascore/types.ts";

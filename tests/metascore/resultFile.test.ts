@@ -1,4 +1,5 @@
-// Spec §2: result-file parsing against the seed suite, malformed files included.
+// Result-file parsing (docs/metascore.md "Result files") against the seed suite, malformed files
+// included.
 import { describe, expect, it } from "vitest";
 import { scoreMethodFiles } from "../../sidecar/metascore/methodFiles.ts";
 import { MAX_PROBLEMS, MAX_RESULT_FILE_BYTES, fileCaseScores, formatProblem, parseResultFile } from "../../sidecar/metascore/resultFile.ts";

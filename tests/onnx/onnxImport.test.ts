@@ -1,4 +1,4 @@
-// ONNX import (issue 16, docs/onnx-import.md), on the sidecar's wasm backend:
+// ONNX import (docs/onnx-import.md), on the sidecar's wasm backend:
 // 1. Round trip: the zoo's resnet, vgg (max pools) and inception checkpoints exported to ONNX by
 //    the kit's exporter (sidecar/zoo/onnx/export.ts) and imported back give the same logits and
 //    the same Saliency, IntegratedGradients, GuidedBackprop and LayerGradCam attributions as the

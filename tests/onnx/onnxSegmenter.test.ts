@@ -1,8 +1,8 @@
-// An imported ONNX segmenter (issue 16, docs/onnx-import.md "--task segmentation"): a small FCN
-// built here — Conv 3×3/2 (pad 1), Relu, Conv 1×1 scoring 3 classes, Resize ×2 (linear, half-pixel
-// coordinates, PyTorch's bilinear upsampling) — whose weights make red pixels class 1, green
-// pixels class 2 and the rest background. Imported with --task segmentation it gives the per-pixel
-// scores onnxruntime-web gives for the same file (max |Δ| ≤ 1e-4 × max |score|), is listed by the
+// An imported ONNX segmenter (docs/onnx-import.md, `--task segmentation`): a small FCN built here —
+// Conv 3×3/2 (pad 1), Relu, Conv 1×1 scoring 3 classes, Resize ×2 (linear, half-pixel coordinates,
+// PyTorch's bilinear upsampling) — whose weights make red pixels class 1, green pixels class 2 and
+// the rest background. Imported with --task segmentation it gives the per-pixel scores
+// onnxruntime-web gives for the same file (max |Δ| ≤ 1e-4 × max |score|), is listed by the
 // Segmentation service's catalogue under its dataset, and the service's Segment and Explain
 // (Feature_Ablation over the predicted segments, LayerGradCAM) run on it.
 import fs from "node:fs";

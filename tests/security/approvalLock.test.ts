@@ -1,6 +1,6 @@
-// No lock held across a remote call (issue 11): approving while the Metascore sidecar hangs must
-// not hold the database's write lock — other writes go through at once, and the approval itself
-// fails cleanly with nothing half-written.
+// No lock held across a remote call (docs/security.md "Cases", locks): approving while the
+// Metascore sidecar hangs must not hold the database's write lock — other writes go through at
+// once, and the approval itself fails cleanly with nothing half-written.
 import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metarankV1 } from "../../proto/contract.ts";

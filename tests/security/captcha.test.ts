@@ -1,11 +1,10 @@
-// The captcha and what stands behind it (issue 34 item 2; docs/security.md "Captcha"), on a stack
-// with real, random captchas (no CAPTCHA_FIXED_ANSWER). The issue's probe read 30 of 30 with a
-// short script: svg-captcha draws each letter as a filled path whose drawing commands are the
-// glyph's, whatever its place, size and colour. That script is below; the served picture is now
-// pixels, so it reads nothing, and wrong answers are throttled per address. A person's way in
-// still works with JavaScript (the proof of work, solved here as the page's script solves it) and
-// without (up to the address's allowance of forms without the work); accounts per address and
-// hour are capped.
+// The captcha and what stands behind it (docs/security.md "Captcha"), on a stack with real, random
+// captchas (no CAPTCHA_FIXED_ANSWER). A probe read 30 of 30 with a short script: svg-captcha draws
+// each letter as a filled path whose drawing commands are the glyph's, whatever its place, size and
+// colour. That script is below; the served picture is now pixels, so it reads nothing, and wrong
+// answers are throttled per address. A person's way in still works with JavaScript (the proof of
+// work, solved here as the page's script solves it) and without (up to the address's allowance of
+// forms without the work); accounts per address and hour are capped.
 import { createRequire } from "node:module";
 import { QueryTypes, type Sequelize } from "sequelize";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -29,7 +28,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-// ---- the issue's script: a table of glyph shapes made with svg-captcha itself, then lookup ----
+// ---- the probe's script: a table of glyph shapes made with svg-captcha itself, then lookup ----
 // svg-captcha is callable (a given text's picture) besides its typed create(); its types name only create().
 const svgCaptcha = createRequire(import.meta.url)("svg-captcha") as ((text: string, opts: object) => string) & {
   create(opts: object): { data: string; text: string };

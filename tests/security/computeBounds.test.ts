@@ -1,7 +1,7 @@
-// The sidecar cannot be jammed (issue 11): a request above the cost bound is refused before it
-// takes a worker, a cancelled Explain frees its worker within about a second, a full queue answers
-// RESOURCE_EXHAUSTED at once (the demo then says the server is busy, in the visitor's language), and
-// a second concurrent evaluation run is refused while one runs.
+// The sidecar cannot be jammed (docs/security.md "Compute bounds"): a request above the cost bound
+// is refused before it takes a worker, a cancelled Explain frees its worker within about a second,
+// a full queue answers RESOURCE_EXHAUSTED at once (the demo then says the server is busy, in the
+// visitor's language), and a second concurrent evaluation run is refused while one runs.
 import fs from "node:fs";
 import path from "node:path";
 import * as grpc from "@grpc/grpc-js";

@@ -1,5 +1,6 @@
-// The demo pages rate-limit per visitor (issue 11): a visitor who used up their allowance gets a
-// clear message (429) instead of more compute; results already computed stay available.
+// The demo pages rate-limit per visitor (docs/security.md "Limits chosen"): a visitor who used up
+// their allowance gets a clear message (429) instead of more compute; results already computed stay
+// available.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Every text field is bounded and clean (issue 11 "Requests and fields"): control characters (NUL
+// Every text field is bounded and clean (docs/security.md "Fields"): control characters (NUL
 // included) in any field of any form → 400 with a message, never a 500 and never a row; over-long
 // free text → 400 with a message naming the maximum, nothing stored.
 import { QueryTypes, type Sequelize } from "sequelize";

@@ -1,7 +1,7 @@
-// Every field of the accounts and admin forms is bounded and clean (issue 11 "Requests and fields",
-// issue 12): each form's rules module (app/lib/rules/accounts.ts, profile.ts, servers.ts,
-// evaluation.ts, ranking.ts) answers an over-long, malformed or smuggled value with 400 and a
-// message naming the field's rule, and writes nothing; never a 500.
+// Every field of the accounts and admin forms is bounded and clean (docs/security.md "Fields"):
+// each form's rules module (app/lib/rules/accounts.ts, profile.ts, servers.ts, evaluation.ts,
+// ranking.ts) answers an over-long, malformed or smuggled value with 400 and a message naming the
+// field's rule, and writes nothing; never a 500.
 import { QueryTypes, type Sequelize } from "sequelize";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSequelize } from "../../models/db.ts";

@@ -1,6 +1,6 @@
-// Every field of the datasets area and the classification demo is bounded and clean (issue 11
-// "Requests and fields", app/lib/rules/datasets.ts and classification.ts): an over-long value or
-// a control character (NUL, other C0/C1 controls; a tab in a one-line field) gives 400 with a
+// Every field of the datasets area and the classification demo is bounded and clean
+// (docs/security.md "Fields", app/lib/rules/datasets.ts and classification.ts): an over-long value
+// or a control character (NUL, other C0/C1 controls; a tab in a one-line field) gives 400 with a
 // message a person can read, never a 500, and the database is unchanged.
 import fs from "node:fs";
 import path from "node:path";
@@ -235,10 +235,10 @@ describe("classification demo", () => {
 });
 
 describe("signed-in picture uploads", () => {
-  // Issue 34 item 4: a signed-in upload of up to 50 × 10 MB used to be held in the web process
-  // (multer's memory storage) until the action ran. Pictures now stream to
-  // UPLOAD_DIR/incoming/*.part (app/.server/uploads.server.ts UPLOAD_ROUTES) and the action reads
-  // them from there; whatever the action did not move is removed with the response.
+  // A signed-in upload of up to 50 × 10 MB used to be held in the web process (multer's memory
+  // storage) until the action ran. Pictures now stream to UPLOAD_DIR/incoming/*.part
+  // (app/.server/uploads.server.ts UPLOAD_ROUTES) and the action reads them from there; whatever
+  // the action did not move is removed with the response.
   it("four parallel 24 MiB bodies do not grow the web process; no .part file is left behind; a real picture is still stored", async () => {
     const rssKiB = (pid: number) => Number(fs.readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+)/)![1]);
     const incoming = path.join(uploadDir, "incoming");

@@ -1,4 +1,4 @@
-// Sessions, redirects and cross-site requests (issue 11, "Sessions, redirects, headers").
+// Sessions, redirects and cross-site requests (docs/security.md "Cases").
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

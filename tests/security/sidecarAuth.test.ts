@@ -1,6 +1,6 @@
-// The sidecar answers only its platform (issue 11 "The sidecar"): every service refuses a caller
-// without the call key or with a wrong one, the app's own calls go through (a fixed sidecar with
-// SIDECAR_CALL_KEY, and a registered one whose per-start key the heartbeat delivered), health
+// The sidecar answers only its platform (docs/grpc.md "Authentication"): every service refuses a
+// caller without the call key or with a wrong one, the app's own calls go through (a fixed sidecar
+// with SIDECAR_CALL_KEY, and a registered one whose per-start key the heartbeat delivered), health
 // probes need no key, the sidecar and its metrics listen on loopback unless told otherwise, and a
 // bad SIDECAR_CALL_KEY stops the start.
 import { spawn } from "node:child_process";

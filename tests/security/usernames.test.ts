@@ -1,4 +1,4 @@
-// Usernames (issue 11): control and format characters are refused, and look-alikes of an
+// Usernames: control and format characters are refused, and look-alikes of an
 // existing name (case, full-width and compatibility forms) count as taken.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "../support/stack.ts";

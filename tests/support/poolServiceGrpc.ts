@@ -1,9 +1,8 @@
-// The gRPC tests of the pool-backed demo services (Segmentation, MultiLabel; issue 16 closing
-// note: each test file had its own copy of this): one real sidecar for the file (startTestSidecar,
-// one pool worker), a call with a deadline and an expected INVALID_ARGUMENT (grpcCalls, for any
-// service's test), and the refusals both services make the same way before a worker is taken
-// (sidecar/inference/requestInput.ts: the model id, an oversized or undecodable picture) or on it
-// (a picture of the wrong size).
+// The gRPC tests of the pool-backed demo services (Segmentation, MultiLabel; written once for both
+// test files): one real sidecar for the file (startTestSidecar, one pool worker), a call with a
+// deadline and an expected INVALID_ARGUMENT (grpcCalls, for any service's test), and the refusals
+// both services make the same way before a worker is taken (sidecar/inference/requestInput.ts: the
+// model id, an oversized or undecodable picture) or on it (a picture of the wrong size).
 import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, expect } from "vitest";
 import { encodePng } from "../../sidecar/data/png.ts";

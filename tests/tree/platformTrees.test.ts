@@ -1,8 +1,8 @@
 // The tree models the pages serve are committed artefacts (sidecar/tree/checkpoints/, recipes and
-// curves in sidecar/zoo/README.md "Tree models"). Issue 36 §1 asks each to be within 5 points of
-// the platform's best classifier on its data (Fashion-MNIST ≥ 87.5 %, scenes ≥ 91 %). The manifests
-// claim it; a slice of the same held-out images (the first 200 of the test split) re-measured here
-// agrees with the claim, so a checkpoint that no longer matches its figure fails.
+// curves in sidecar/zoo/README.md "Tree models"). Each must be within 5 points of the platform's
+// best classifier on its data (Fashion-MNIST ≥ 87.5 %, scenes ≥ 91 %). The manifests claim it; a
+// slice of the same held-out images (the first 200 of the test split) re-measured here agrees with
+// the claim, so a checkpoint that no longer matches its figure fails.
 import * as tf from "@tensorflow/tfjs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";

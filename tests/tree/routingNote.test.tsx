@@ -1,7 +1,7 @@
-// Issue 36 §1: the bird/car pages showed "Prediction: Sneaker" beside a path ending at a leaf that
-// predicts Sandal, with nothing saying why. The prediction is the soft tree's and the path is the
-// greedy one (docs/tree-service.md "Calls", Predict); where they disagree both the result card and
-// the leaf of the local explanation say so, in both languages, and where they agree neither does.
+// The bird/car pages showed "Prediction: Sneaker" beside a path ending at a leaf that predicts
+// Sandal, with nothing saying why. The prediction is the soft tree's and the path is the greedy one
+// (docs/tree-service.md "Calls", Predict); where they disagree both the result card and the leaf of
+// the local explanation say so, in both languages, and where they agree neither does.
 import fs from "node:fs";
 import path from "node:path";
 import i18next from "i18next";

@@ -1,8 +1,9 @@
-// SeBoW with a feature net in front of its stem (sidecar/tree/sebow.ts SebowBackbone, issue 36 §1):
-// the zoo's ResNet body cut at a stage, its weights carried as `bb/…`. Training reads features
-// computed once (fromFeatures); serving, DI's input gradients and SPI run on images. Both must be
-// the same network: forward passes from images and from the precomputed features agree, the tree
-// keeps its own copy of the feature net, and a gradient reaches the pixels through it.
+// SeBoW with a feature net in front of its stem (sidecar/tree/sebow.ts SebowBackbone, docs/sebow.md
+// "The committed model"): the zoo's ResNet body cut at a stage, its weights carried as `bb/…`.
+// Training reads features computed once (fromFeatures); serving, DI's input gradients and SPI run
+// on images. Both must be the same network: forward passes from images and from the precomputed
+// features agree, the tree keeps its own copy of the feature net, and a gradient reaches the pixels
+// through it.
 import * as tf from "@tensorflow/tfjs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { initBackend } from "../../sidecar/inference/runtime/backend.ts";

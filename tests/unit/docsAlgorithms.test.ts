@@ -1,7 +1,6 @@
-// The documentation promises only what exists (issue 12, "Texts promise only what exists"): its
-// list of attribution methods (/document, app/locales/<lng>/docs.json "algorithms") names
-// exactly the methods of the sidecar's registry, spelled as the registry spells them (the names
-// a user types in the demos and evaluations).
+// The documentation promises only what exists: its list of attribution methods (/document,
+// app/locales/<lng>/docs.json "algorithms") names exactly the methods of the sidecar's registry,
+// spelled as the registry spells them (the names a user types in the demos and evaluations).
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";

@@ -1,6 +1,6 @@
-// The homepage's "usage" sentence promises live demos of named attribution methods (issue 12,
-// "Texts promise only what exists"): in both languages it names methods of the sidecar's
-// registry, spelled as the registry spells them, that the classification demo really offers.
+// The homepage's "usage" sentence promises live demos of named attribution methods (a text may
+// promise only what exists): in both languages it names methods of the sidecar's registry, spelled
+// as the registry spells them, that the classification demo really offers.
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";

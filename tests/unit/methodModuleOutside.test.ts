@@ -1,8 +1,9 @@
-// Issue 36 §2: a method module in a researcher's own folder (here a fresh folder under os.tmpdir(),
-// without package.json or node_modules, as ~/research is) evaluates through the CLI. Its
-// `import * as tf from "@tensorflow/tfjs"` must reach the platform's own copy of the library
-// (methodModuleHooks.mjs, methodModule.ts): the module checks that the image it is given is a
-// tensor of *its* tf, which fails with a second copy of the library.
+// A method module in a researcher's own folder (docs/adding-an-attribution-method.md "A method
+// module in your own folder"; here a fresh folder under os.tmpdir(), without package.json or
+// node_modules, as ~/research is) evaluates through the CLI. Its `import * as tf from
+// "@tensorflow/tfjs"` must reach the platform's own copy of the library (methodModuleHooks.mjs,
+// methodModule.ts): the module checks that the image it is given is a tensor of *its* tf, which
+// fails with a second copy of the library.
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";

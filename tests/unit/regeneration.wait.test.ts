@@ -1,9 +1,9 @@
 // A board regeneration's shard that finds no compute server waits for one without spending its
 // attempts (app/.server/regeneration.server.ts, through app/.server/queue.server.ts
-// untilSidecarServes; issue 34 item 9): none online yet, the chosen sidecar not answering
-// (UNAVAILABLE: killed, restarting) or at its limit of evaluation runs (RESOURCE_EXHAUSTED).
-// Against a scripted Evaluation sidecar and the in-process queue with one attempt per job: a
-// shard used to fail on the first of these and with it the whole regeneration.
+// untilSidecarServes; docs/architecture.md "Supervision"): none online yet, the chosen sidecar not
+// answering (UNAVAILABLE: killed, restarting) or at its limit of evaluation runs
+// (RESOURCE_EXHAUSTED). Against a scripted Evaluation sidecar and the in-process queue with one
+// attempt per job: a shard used to fail on the first of these and with it the whole regeneration.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";

@@ -1,5 +1,6 @@
-// After log-in only same-site paths are followed (issue 11): whatever the browser would read as
-// another host falls back to /homepage, and no value makes the function throw.
+// After log-in only same-site paths are followed (docs/security.md "Cases", redirects): whatever
+// the browser would read as another host falls back to /homepage, and no value makes the function
+// throw.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { safeRedirect } from "../../app/.server/session.server.ts";

@@ -40,7 +40,7 @@ describe("QuestionAnswering over gRPC", () => {
     expect(m).toMatchObject({ id: manifest.id, dataset: manifest.dataset, inputHeight: VQA_IMAGE_SIZE, inputWidth: VQA_IMAGE_SIZE });
     expect(m.vocabulary).toContain("circle");
     expect(m.vocabulary.some((w) => w.startsWith("<"))).toBe(false);
-    // Both languages, and the variants the tokenizer reads as the model's words (issue 36 §3).
+    // Both languages, and the variants the tokenizer reads as the model's words (docs/vqa.md "Words").
     expect(m.vocabulary).toContain("颜色");
     expect(m.synonyms).toContainEqual({ written: "colour", readsAs: "color", language: "en" });
     expect(m.synonyms).toContainEqual({ written: "多少个", readsAs: "几个", language: "zh" });

@@ -1,8 +1,8 @@
-// ONNX parity (issue 13 §1): every checkpoint a suite task uses is exported to ONNX and run in
-// onnxruntime-web (its wasm build, the same one a browser or any Node host runs) on the task's
-// evaluation images; the logits must match the zoo's own forward pass on the sidecar's wasm
-// backend. Tolerance: max |Δlogit| ≤ 1e-4 × max(1, max |logit|) over every image and class —
-// float32 convolutions summed in a different order differ by a few ulps per layer, a wrong
+// ONNX parity (docs/suite-kit.md "The ONNX models"): every checkpoint a suite task uses is exported
+// to ONNX and run in onnxruntime-web (its wasm build, the same one a browser or any Node host runs)
+// on the task's evaluation images; the logits must match the zoo's own forward pass on the
+// sidecar's wasm backend. Tolerance: max |Δlogit| ≤ 1e-4 × max(1, max |logit|) over every image and
+// class — float32 convolutions summed in a different order differ by a few ulps per layer, a wrong
 // weight layout or padding differs by whole units — and the top-1 class agrees on every image.
 import * as tf from "@tensorflow/tfjs";
 import * as ort from "onnxruntime-web";

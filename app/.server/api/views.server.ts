@@ -8,7 +8,7 @@ import { listSuites, suiteBoards, type RankRow, type SuiteSummary } from "../boa
 import type { HistoryRow, ScoreResult } from "../submissions.server.ts";
 import { SubmissionStatus } from "../../../lib/submissionStatus.ts";
 
-/** Where a suite's kit (images, labels, models) is downloaded (issue 13 §1). */
+/** Where a suite's kit (images, labels, models) is downloaded (docs/suite-kit.md). */
 export const kitUrl = (suiteId: string) => `/suites/${encodeURIComponent(suiteId)}/kit.zip`;
 
 export function suiteView(s: SuiteSummary) {

@@ -1,7 +1,8 @@
-// A destructive form's submit button that asks first (issue 12): with JavaScript a PrimeReact
-// ConfirmDialog, and the form then carries confirm=yes; without JavaScript the button submits
-// the form as it is, and the server answers with a confirmation step (a page with the same
-// question and a form that carries confirm=yes), so nothing is deleted on one click either way.
+// A destructive form's submit button that asks first (docs/datasets.md "Deleting asks first"): with
+// JavaScript a PrimeReact ConfirmDialog, and the form then carries confirm=yes; without JavaScript
+// the button submits the form as it is, and the server answers with a confirmation step (a page
+// with the same question and a form that carries confirm=yes), so nothing is deleted on one click
+// either way.
 import { Button } from "primereact/button";
 import { ConfirmDialog } from "primereact/confirmdialog";
 import { useRef, useState } from "react";

@@ -1,8 +1,8 @@
-// The view of a per-dataset demo page (seed 001 §2 /imagenet, /coco, the scene demo; "Demo pages
-// (common flow)"; issue 16): the common flow's pool, model and algorithm, and the classification
-// result, bound to one dataset by app/.server/demoFlow.server.ts (DatasetDemo). Where this server
-// lacks the pictures or a model trained on them, the page says which, what an operator does, and
-// links to the demos that run here; it shows no picture and no prediction it does not have.
+// The view of a per-dataset demo page (/imagenet, /coco, the scene demo): the common flow's pool,
+// model and algorithm (DemoSteps.tsx), and the classification result, bound to one dataset by
+// app/.server/demoFlow.server.ts (DatasetDemo). Where this server lacks the pictures or a model
+// trained on them, the page says which, what an operator does, and links to the demos that run
+// here; it shows no picture and no prediction it does not have.
 import type { SerializeFrom } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import { Trans, useTranslation } from "react-i18next";

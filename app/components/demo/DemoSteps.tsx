@@ -1,10 +1,10 @@
-// The common demo flow's view (seed 001 "Demo pages (common flow)", §8, §9; issue 16), written
-// once for every demo page: step 1 an image (PickStep: a visible dataset then one of its pictures;
-// PoolStep: a refreshable pool, 6 thumbnails a row, the dataset's introduction, a red border on
-// the pick, one upload), step 2 model and algorithm (ModelAlgorithmFields, StartButton), step 3
-// results hidden until they exist with a busy indicator while a run is under way (Busy), and the
-// seed's toasts (DemoToasts). Every step is a link or a form, so it works without JavaScript;
-// the server side is app/.server/demoFlow.server.ts. Pages pass their own route and words.
+// The common demo flow's view, written once for every demo page: step 1 an image (PickStep: a
+// visible dataset then one of its pictures; PoolStep: a refreshable pool, 6 thumbnails a row, the
+// dataset's introduction, a red border on the pick, one upload), step 2 model and algorithm
+// (ModelAlgorithmFields, StartButton), step 3 results hidden until they exist with a busy indicator
+// while a run is under way (Busy), and the toasts (DemoToasts). Every step is a link or a form, so
+// it works without JavaScript; the server side is app/.server/demoFlow.server.ts. Pages pass their
+// own route and words.
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { Button } from "primereact/button";
 import { ProgressSpinner } from "primereact/progressspinner";
@@ -170,7 +170,7 @@ export function PoolStep({
   );
 }
 
-/** Step 2's two choices (seed §9): the model and the algorithm, each with its message (seed §5). */
+/** Step 2's two choices: the model and the algorithm, each with its required-field message. */
 export function ModelAlgorithmFields({
   models,
   modelsError,
@@ -305,7 +305,7 @@ export function PickedLine({ picture, words = {} }: { picture: { name: string; l
 }
 
 /**
- * The seed's toasts (§8, §9): "The algorithm executed successfully!" once per result shown (its
+ * The demo's toasts: "The algorithm executed successfully!" once per result shown (its
  * id, not every render), and on failure an error toast for 10 s; plus the success notice that a
  * page without JavaScript shows instead.
  */
@@ -327,7 +327,7 @@ export function DemoToasts({ resultId, success, failure }: { resultId: number | 
   return <Toast ref={toast} position="bottom-right" />;
 }
 
-/** The success notice (seed §8's words), shown on the page itself so it is there without JavaScript too. */
+/** The success notice (the success toast's words), shown on the page itself so it is there without JavaScript too. */
 export function SuccessNotice({ show, message }: { show: boolean; message: MessageRef }) {
   const { t } = useTranslation("demo");
   if (!show) return null;

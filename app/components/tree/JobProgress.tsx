@@ -1,9 +1,9 @@
-// A running tree job (adjust the whole tree, save it under a name; seed 001 §4, §8, §9): the
-// server renders its state; with JavaScript the page polls /trees/jobs/$jobId every second and
-// shows the progress bar, then old → new accuracy or the saved model. After more than
-// MAX_FAILED_POLLS failed polls it says 服务器出错，请稍后再试 (in the page's language) and stops
-// (seed §8). The page keys this component by the job's id and state, so a reloaded state starts
-// it afresh. Without JavaScript a Refresh link reloads the page, which shows the same state.
+// A running tree job (adjust the whole tree, save it under a name): the server renders its state;
+// with JavaScript the page polls /trees/jobs/$jobId every second and shows the progress bar, then
+// old → new accuracy or the saved model. After more than MAX_FAILED_POLLS failed polls it says
+// 服务器出错，请稍后再试 (in the page's language) and stops polling. The page keys this component by the job's
+// id and state, so a reloaded state starts it afresh. Without JavaScript a Refresh link reloads the
+// page, which shows the same state.
 import { Link, useRevalidator } from "@remix-run/react";
 import { ProgressBar } from "primereact/progressbar";
 import { useEffect, useRef, useState } from "react";

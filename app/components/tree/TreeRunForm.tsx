@@ -1,6 +1,6 @@
-// Step 2 of the tree pages: model select (the platform's trees named as the seed does, and the
-// user's saved ones), the inference algorithm (seed §9: "none" disabled, the interpretable
-// method) and start; the seed's two messages (§5) under their fields.
+// Step 2 of the tree pages: model select (the platform's trees under their model names, and the
+// user's saved ones), the inference algorithm ("none" offered but disabled: the tree's own
+// explanation is the method) and start; the two required-field messages under their fields.
 import { Form, useNavigation } from "@remix-run/react";
 import { Button } from "primereact/button";
 import { ProgressSpinner } from "primereact/progressspinner";

@@ -1,6 +1,6 @@
-// Text fields, one rule for all of them (issue 11 "Requests and fields"): every free-text field
-// has a maximum length, and control characters (NUL included) are refused with a message
-// instead of reaching the database. Multi-line fields keep tab, line feed and carriage return.
+// Text fields, one rule for all of them (docs/security.md "Fields"): every free-text field has a
+// maximum length, and control characters (NUL included) are refused with a message instead of
+// reaching the database. Multi-line fields keep tab, line feed and carriage return.
 import { z } from "zod";
 import { messageRef, type MessageRef } from "./messages.ts";
 

@@ -41,7 +41,7 @@ export const MSG = {
 } as const;
 
 export const USERNAME_MAX = 200;
-/** Longer than any password manager makes; argon2 need not hash megabytes (issue 11). */
+/** Longer than any password manager makes; argon2 need not hash megabytes (docs/security.md "Fields"). */
 export const PASSWORD_MAX = 256;
 export const INSTITUTE_MAX = 200;
 /** The admin register code and captcha answers: short secrets. */

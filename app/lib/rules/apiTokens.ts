@@ -1,5 +1,6 @@
-// Personal API tokens (issue 13 §4): the limits the profile page and the server share, and the
-// messages (app/locales/<lng>/account.json "apiTokens"/"api"). No server imports: the page reads it.
+// Personal API tokens (docs/api.md "Tokens"): the limits the profile page and the server share, and
+// the messages (app/locales/<lng>/account.json "apiTokens"/"api"). No server imports: the page
+// reads it.
 
 /** A label the owner chooses ("laptop", "CI"); long enough for that, short enough for a table cell. */
 export const TOKEN_NAME_MAX = 100;

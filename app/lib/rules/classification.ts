@@ -9,7 +9,7 @@ import { textField } from "../forms/text.ts";
 
 /** A model id as the sidecar names its checkpoints ("fashion-mnist-resnet18"): short, one line. */
 export const MODEL_ID_MAX = 100;
-/** Algorithm values are short names (seed §9: IG … Occlusion_using_larger_sliding_window). */
+/** Algorithm values are short names (IG … Occlusion_using_larger_sliding_window). */
 export const ALGORITHM_MAX = 64;
 
 export const CLASSIFICATION_MSG = {
@@ -37,7 +37,7 @@ const pictureField = z
   .regex(/^\d{1,15}$/, CLASSIFICATION_MSG.chooseImage);
 
 /**
- * The start form (seed §5). `algorithms`: the values the server runs (app/.server/classification.server.ts
+ * The start form. `algorithms`: the values the server runs (app/.server/classification.server.ts
  * CLASSIFICATION_ALGORITHMS), so the list lives in one place.
  */
 export function runSchema(algorithms: readonly string[]) {

@@ -1,20 +1,21 @@
-// The concept page's rules (seed 001 "Concept-based page (/tcav)", §5, §9; issue 17): its page
-// sizes and the order of its checks, at least one concept (请至少选择一个概念), then model,
-// algorithm and image. Shared by the page and its action (app/routes/tcav.tsx).
+// The concept page's rules (docs/concepts.md): its page sizes and the order of its checks, at least
+// one concept (请至少选择一个概念), then model, algorithm and image. Shared by the page and its action
+// (app/routes/tcav.tsx).
 import { messageRef } from "../forms/messages.ts";
 
 export const CONCEPT_LIMITS = {
-  /** Images in the pool (seed §9: "concept/tcav pool 8 images"). */
+  /** Images in the pool. */
   pool: 8,
-  /** Concept slots a page (seed §9: "concept page 3"). */
+  /** Concept slots a page. */
   pageSize: 3,
   /** Concepts one TCAV request scores (each costs R CAVs a layer). */
   maxConcepts: 6,
   /** Pool seeds are small integers in the URL. */
   maxSeed: 1_000_000,
   /**
-   * A concept made from a picture dataset (issue 17): its first `customMax` pictures, and at
-   * least `customMin` of them (the sidecar's bounds, sidecar/concepts/experiment.ts).
+   * A concept made from a picture dataset (docs/concepts.md "A concept from a picture dataset"):
+   * its first `customMax` pictures, and at least `customMin` of them (the sidecar's bounds,
+   * sidecar/concepts/experiment.ts).
    */
   customMin: 10,
   customMax: 60,

@@ -1,7 +1,7 @@
-// The datasets area's rules (issue 10 §3, issue 11 "Requests and fields"; seed 001 "Dataset
-// pages", §4, §5, §8, §9): the dataset name, visibility, the search keyword, picture ids and the
-// upload limits, with every message as a message ref of the `datasets` namespace (the seed's own
-// words in the seed's language, a faithful translation in the other). One constant per limit,
+// The datasets area's rules (docs/architecture.md "Rules per area", docs/security.md "Fields",
+// docs/datasets.md "Rules and limits"): the dataset name, visibility, the search keyword, picture
+// ids and the upload limits, with every message as a message ref of the `datasets` namespace (the
+// original wording in its language, a faithful translation in the other). One constant per limit,
 // used by the page (maxLength, the upload field's label) and by the server (the authority):
 // app/.server/datasets.server.ts, pictures.server.ts and uploads.server.ts read them from here.
 import { z } from "zod";
@@ -41,7 +41,7 @@ export const PICTURE_LIMITS = {
 export const THUMB_DISPLAY_PX = 180;
 export const PICTURE_MB = PICTURE_LIMITS.maxBytes / 1024 / 1024;
 
-/** A selection is per page (seed §4), so one deletion names at most one page of pictures. */
+/** A selection is per page (select all selects the page), so one deletion names at most one page of pictures. */
 export const DELETE_MAX = PICTURES_PER_PAGE;
 
 export const DATASET_MSG = {

@@ -1,7 +1,7 @@
-// The crack-detection area's rules (issue 18; seed 001 "Two-dimensional result page", §3, §7,
-// §9): page size, the bounds of a run, and every message as a ref of the `inspection`
-// namespace. The server (app/.server/inspection.server.ts) is the authority; the page reads
-// the same constants for its fields.
+// The crack-detection area's rules (docs/crack-detection.md): page size, the bounds of a run, and
+// every message as a ref of the `inspection` namespace. The server
+// (app/.server/inspection.server.ts) is the authority; the page reads the same constants for its
+// fields.
 import { messageRef } from "../forms/messages.ts";
 
 export const INSPECTION_LIMITS = {

@@ -1,8 +1,8 @@
-// The labelling area's rules (issue 18, /labelPage): a dataset's class list and the labels of
-// its pictures, with every message a message ref of the `labels` namespace. One constant per
-// limit, used by the page (maxLength, the hints) and by the server (the authority,
-// app/.server/labels.server.ts). The class list is typed one class a line, so it works as a
-// plain <textarea> without JavaScript.
+// The labelling area's rules (/labelPage, docs/datasets.md "Labelling"): a dataset's class list and
+// the labels of its pictures, with every message a message ref of the `labels` namespace. One
+// constant per limit, used by the page (maxLength, the hints) and by the server (the authority,
+// app/.server/labels.server.ts). The class list is typed one class a line, so it works as a plain
+// <textarea> without JavaScript.
 import { z } from "zod";
 import { messageRef } from "../forms/messages.ts";
 import { hasControlCharacters, textField } from "../forms/text.ts";

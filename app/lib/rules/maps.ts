@@ -1,4 +1,4 @@
-// Uploading attribution maps for the platform to evaluate (issue 13 §2, docs/evaluation.md
+// Uploading attribution maps for the platform to evaluate (docs/evaluation.md
 // "Evaluating your own method"): the limits and messages, shared by the submission page (checks
 // before a byte is sent), the JSON API and the server (the authority). No server-only imports.
 import { messageRef, type MessageRef } from "../forms/messages.ts";

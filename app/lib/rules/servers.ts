@@ -36,7 +36,7 @@ export interface NewServerInput {
   password2: string;
 }
 
-/** The new-server form's rules (seed §5), checked on the server whatever the browser did. */
+/** The new-server form's rules, checked on the server whatever the browser did. */
 export function validateNewServer(input: NewServerInput): ServerFormErrors {
   const errors: ServerFormErrors = {};
   const name = input.username.trim();

@@ -1,6 +1,7 @@
-// The submission area's rules (issue 10 §3): the seed's messages (000 §5, §8) plus the few the
-// server adds, and every limit, shared by the page (checks before a byte is sent) and the server
-// (the authority). The 500 KB upload limit lives here once; app/.server/uploads.server.ts reads it.
+// The submission area's rules (docs/architecture.md "Rules per area"): the page's messages plus the
+// few the server adds, and every limit, shared by the page (checks before a byte is sent) and the
+// server (the authority). The 500 KB upload limit lives here once; app/.server/uploads.server.ts
+// reads it.
 
 import { messageRef, type MessageRef } from "../forms/messages.ts";
 import { checkText, normalizeLineBreaks } from "../forms/text.ts";
@@ -47,7 +48,7 @@ export const MSG = {
 export const MAX_UPLOAD_BYTES = 512_000;
 export const EMAIL_MAX = 255;
 export const ALGORITHM_MAX = 200;
-/** A few paragraphs with references; an admin reads every one on the approval page (issue 11: 8 MiB was accepted). */
+/** A few paragraphs with references; an admin reads every one on the approval page (without a limit, 8 MiB was accepted). */
 export const INFO_MAX = 5000;
 
 /** A rejection's reason for the submitter: a few sentences, multi-line (the approval form's maxLength too). */

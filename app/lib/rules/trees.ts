@@ -1,8 +1,7 @@
-// The bird and car tree pages' rules (seed 001 "Bird prototype-tree page", "Car page", §4, §5,
-// §8, §9; issue 15): the seed's two messages in its order (model, then image), the tree
-// constants (§9), the limits the server enforces on every form field, and the tree ids of
-// proto/metarank/v1/tree.proto. Shared by the pages (app/routes/cub.tsx, cars.tsx), their
-// server side (app/.server/trees.server.ts) and the tree-edit view.
+// The bird and car tree pages' rules: the two required-field messages in their order (model, then
+// image), the tree view's constants, the limits the server enforces on every form field, and the
+// tree ids of proto/metarank/v1/tree.proto. Shared by the pages (app/routes/cub.tsx, cars.tsx),
+// their server side (app/.server/trees.server.ts) and the tree-edit view.
 import { CLASSIFICATION_MSG } from "./classification.ts";
 
 /** Seed §9: inference algorithm "none" is offered but disabled; the tree's own explanation is the method. */

@@ -1,8 +1,8 @@
-// The question-answering page's rules (seed 001 "User query page", §5, §9; issue 17): model,
-// algorithm, image and question are required, checked in that order, one message at a time; an
-// empty question gets the seeds' "please enter the question you want to ask". The seeds replace
-// spaces by underscores before sending; the sidecar's tokenizer splits on both, so a question
-// reaches the model the same either way. Shared by the page and its action (app/routes/UserQuery.tsx).
+// The question-answering page's rules (docs/vqa.md): model, algorithm, image and question are
+// required, checked in that order, one message at a time; an empty question gets "please enter the
+// question you want to ask". A question may arrive with underscores for spaces (the original page
+// sent it so); the sidecar's tokenizer splits on both, so a question reaches the model the same
+// either way. Shared by the page and its action (app/routes/UserQuery.tsx).
 import { z } from "zod";
 import { messageRef } from "../forms/messages.ts";
 import { textField } from "../forms/text.ts";

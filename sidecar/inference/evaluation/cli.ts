@@ -4,9 +4,9 @@
 // npm run -s evaluate -- --suite ID --all-methods --write-suite --reuse-suite
 //                                          (after retraining a network: only the tasks whose inputs changed)
 //
-// Evaluates attribution methods on a suite's tasks with MoRF and LeRF (docs/evaluation.md)
-// and writes the result-file pair of spec §2 plus localisation.json and images.json.
-// A progress bar goes to stderr; the written paths go to stdout. Ctrl-C cancels.
+// Evaluates attribution methods on a suite's tasks with MoRF and LeRF (docs/evaluation.md) and
+// writes the result-file pair (docs/metascore.md "Result files") plus localisation.json and
+// images.json. A progress bar goes to stderr; the written paths go to stdout. Ctrl-C cancels.
 import fs from "node:fs";
 import path from "node:path";
 import { ZipFile } from "yazl";

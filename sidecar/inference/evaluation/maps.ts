@@ -1,8 +1,9 @@
-// Checks a researcher's uploaded attribution maps against a suite (issue 13 §2 path 2) and turns
-// them into the engine's pixel maps. One .npy per task, every task of the suite and no other;
-// shape N×H×W or N×H×W×C with N the suite's evaluation split and H×W(×C) the task's input; finite
-// values. Every message names the task and says what was expected and what was found, because
-// the researcher reads it on the submission page and fixes their script from it.
+// Checks a researcher's uploaded attribution maps against a suite (docs/evaluation.md "Path 2:
+// attribution maps from any framework") and turns them into the engine's pixel maps. One .npy per
+// task, every task of the suite and no other; shape N×H×W or N×H×W×C with N the suite's evaluation
+// split and H×W(×C) the task's input; finite values. Every message names the task and says what was
+// expected and what was found, because the researcher reads it on the submission page and fixes
+// their script from it.
 import { NpyError, readNpy } from "./npy.ts";
 
 export interface MapsSuite {

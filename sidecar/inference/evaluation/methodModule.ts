@@ -1,13 +1,13 @@
-// A researcher's own attribution method as a TypeScript/JavaScript module (issue 13 §2 path 1,
-// `npm run -s evaluate -- --method-module ./myMethod.ts`): its default export, or a named
-// export `attribute`, has the registry's uniform signature (AttributionAlgorithm.run in
-// attribution/types.ts) — (net, input [1, H, W, C], target class, params) → { attribution } —
-// and it may export `name` (shown in images.json) and `description`. The evaluation threads
-// import it by absolute file URL, so each thread has its own copy next to its own runtime.
-// The module may live anywhere (issue 36 §2): methodModuleHooks.mjs resolves its bare imports of
-// the platform's packages (the tensor library above all) from this checkout, and the function is
-// also handed the platform's tf as a fifth argument, { tf }, for a module that imports nothing
-// (docs/adding-an-attribution-method.md "A method module in your own folder").
+// A researcher's own attribution method as a TypeScript/JavaScript module (docs/evaluation.md
+// "Path 1: a method module in the platform's runtime",
+// `npm run -s evaluate -- --method-module ./myMethod.ts`): its default export, or a named export `attribute`, has the registry's uniform
+// signature (AttributionAlgorithm.run in attribution/types.ts) — (net, input [1, H, W, C], target
+// class, params) → { attribution } — and it may export `name` (shown in images.json) and
+// `description`. The evaluation threads import it by absolute file URL, so each thread has its own
+// copy next to its own runtime. The module may live anywhere: methodModuleHooks.mjs resolves its
+// bare imports of the platform's packages (the tensor library above all) from this checkout, and
+// the function is also handed the platform's tf as a fifth argument, { tf }, for a module that
+// imports nothing (docs/adding-an-attribution-method.md "A method module in your own folder").
 import Module, { register } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";

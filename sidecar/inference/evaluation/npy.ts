@@ -1,9 +1,9 @@
-// NumPy's .npy format (numpy.lib.format), read and written without tfjs: researchers save
-// their attribution maps with numpy.save in any framework (issue 13 §2 path 2), and the web
-// app checks an upload's header (parseNpyHeader on the first bytes) before queueing it.
-// Supported: header versions 1.0, 2.0 and 3.0; dtypes float32 ('<f4') and float16 ('<f2',
-// widened to float32); C order. Everything else is refused with an NpyError whose message
-// says what was found and what to change, in a researcher's words.
+// NumPy's .npy format (numpy.lib.format), read and written without tfjs: researchers save their
+// attribution maps with numpy.save in any framework (docs/evaluation.md "Path 2: attribution maps
+// from any framework"), and the web app checks an upload's header (parseNpyHeader on the first
+// bytes) before queueing it. Supported: header versions 1.0, 2.0 and 3.0; dtypes float32 ('<f4')
+// and float16 ('<f2', widened to float32); C order. Everything else is refused with an NpyError
+// whose message says what was found and what to change, in a researcher's words.
 import { fromHalf } from "../../zoo/half.ts";
 
 const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // "\x93NUMPY"

@@ -1,7 +1,7 @@
-// Writing what an evaluation produced: the result-file pair of spec §2 (morf.csv,
-// lerf.csv), the localisation figure per scene task, and images.json, the per-image
-// outcome behind every accuracy (one character per grid point, "1" = still correct),
-// which lets a partial re-run be compared with the committed numbers image by image.
+// Writing what an evaluation produced: the result-file pair of docs/metascore.md "Result files"
+// (morf.csv, lerf.csv), the localisation figure per scene task, and images.json, the per-image
+// outcome behind every accuracy (one character per grid point, "1" = still correct), which lets a
+// partial re-run be compared with the committed numbers image by image.
 import type { ImageResult, TaskSummary } from "./engine.ts";
 import type { Protocol } from "./patches.ts";
 

@@ -1,10 +1,9 @@
 // Finished (method × task) shards of an evaluation, kept on disk so that a regeneration killed
-// half-way continues where it stopped (issue 14 §1: "resumable after an interruption").
-// A shard is named by a fingerprint of everything its numbers depend on — the suite's protocol
-// settings, the task's checkpoint (its weights' SHA-256), the method and its parameters, the
-// number of images and the tensor backend — so a changed input never reuses a stale result: it
-// simply has another name. Each shard is written to a temporary file and renamed, so a kill
-// during the write leaves no half shard behind.
+// half-way continues where it stopped instead of starting over. A shard is named by a fingerprint
+// of everything its numbers depend on — the suite's protocol settings, the task's checkpoint (its
+// weights' SHA-256), the method and its parameters, the number of images and the tensor backend —
+// so a changed input never reuses a stale result: it simply has another name. Each shard is written
+// to a temporary file and renamed, so a kill during the write leaves no half shard behind.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";

@@ -1,11 +1,11 @@
-// Imports an operator's trained classifier from ONNX into the sidecar's runtime (issue 16):
-// the ModelProto is parsed with the exporter's schema (onnx.proto, the official field numbers),
-// each node becomes one op of a graph description (graphNet.ts) and its float constants become
-// the weights of a zoo-format checkpoint (checkpoint.ts): Conv kernels OIHW → HWIO, Gemm/MatMul
-// weights → [in, out], a BatchNormalization right after a Conv folded into it exactly as the
-// zoo folds its own (layers.ts foldBatchNorm), any other BatchNormalization kept as a scale and
-// shift. The result is written to the operator's folder (IMPORTED_MODEL_DIR) that the Inference
-// service lists and serves beside the zoo's checkpoints (sidecar/inference/models.ts).
+// Imports an operator's trained classifier from ONNX into the sidecar's runtime
+// (docs/onnx-import.md): the ModelProto is parsed with the exporter's schema (onnx.proto, the
+// official field numbers), each node becomes one op of a graph description (graphNet.ts) and its
+// float constants become the weights of a zoo-format checkpoint (checkpoint.ts): Conv kernels OIHW
+// → HWIO, Gemm/MatMul weights → [in, out], a BatchNormalization right after a Conv folded into it
+// exactly as the zoo folds its own (layers.ts foldBatchNorm), any other BatchNormalization kept as
+// a scale and shift. The result is written to the operator's folder (IMPORTED_MODEL_DIR) that the
+// Inference service lists and serves beside the zoo's checkpoints (sidecar/inference/models.ts).
 //
 // Written here rather than taken from a library: onnxruntime-web runs ONNX but has no gradients
 // (every attribution method but the perturbation ones needs them) and no hook to change ReLU's
