@@ -1,7 +1,7 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes } from "sequelize";
 import { sequelize } from "./db.ts";
 
-/** A picture collection (seed 001 §3 "Dataset info"): a user's own, or one the platform installed (ownerId null). */
+/** A picture collection: a user's own, or one the platform installed (ownerId null). */
 export class Dataset extends Model<InferAttributes<Dataset>, InferCreationAttributes<Dataset>> {
   declare id: CreationOptional<number>;
   declare name: string;

@@ -48,7 +48,7 @@ InspectionRun.init(
   { sequelize, tableName: "inspection_runs" },
 );
 
-/** One photo's detection (seed 001 §3 "Detection result row"); its mask file exists before the row does. */
+/** One photo's detection (a detection result row); its mask file exists before the row does. */
 export class CrackDetection extends Model<InferAttributes<CrackDetection>, InferCreationAttributes<CrackDetection>> {
   declare id: CreationOptional<number>;
   declare runId: number;

@@ -2,7 +2,7 @@ import { DataTypes, Model, type CreationOptional, type InferAttributes, type Inf
 import { sequelize } from "./db.ts";
 import type { Dataset } from "./Dataset.ts";
 
-/** One stored image (seed 001 §3 "Picture info"). Paths are relative to the storage root and server-generated. */
+/** One stored image. Paths are relative to the storage root and server-generated. */
 export class Picture extends Model<InferAttributes<Picture>, InferCreationAttributes<Picture>> {
   declare id: CreationOptional<number>;
   declare datasetId: number;

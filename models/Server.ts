@@ -10,10 +10,10 @@ export interface ServerProcess {
 }
 
 /**
- * A compute server entry (seed 000 §3 "Server"). An admin creates it with a name and a
- * password; the sidecar started with those credentials heartbeats, which fills in where it
- * can be reached and how busy it is. `lastLogin` is the last accepted heartbeat: the server
- * is online while it is recent (see servers.server.ts), so "online" is never stored.
+ * A compute server entry. An admin creates it with a name and a password; the sidecar started with
+ * those credentials heartbeats, which fills in where it can be reached and how busy it is.
+ * `lastLogin` is the last accepted heartbeat: the server is online while it is recent (see
+ * servers.server.ts), so "online" is never stored.
  */
 export class Server extends Model<InferAttributes<Server>, InferCreationAttributes<Server>> {
   declare id: CreationOptional<number>;

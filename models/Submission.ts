@@ -12,8 +12,8 @@ import { PROVENANCES, type Provenance } from "../lib/provenance.ts";
 export { SUBMISSION_STATUSES, SubmissionStatus, PROVENANCES, type Provenance };
 
 /**
- * A submitted algorithm (seed 000 §3 history record). Files live under var/uploads/ with
- * generated names (`*File`); `*Name` keeps the client's file name for downloads only.
+ * A submitted algorithm (a history record). Files live under var/uploads/ with generated names
+ * (`*File`); `*Name` keeps the client's file name for downloads only.
  */
 export class Submission extends Model<InferAttributes<Submission>, InferCreationAttributes<Submission>> {
   declare id: CreationOptional<number>;

@@ -9,7 +9,7 @@ export function usernameKey(name: string): string {
   return name.normalize("NFKC").toLowerCase().normalize("NFKC");
 }
 
-/** authority: 0 = ordinary user, 1 = administrator (seed 000 §3, §6). */
+/** authority: 0 = ordinary user, 1 = administrator. */
 export class User extends Model<InferAttributes<User>, InferCreationAttributes<User>> {
   declare id: CreationOptional<number>;
   declare username: string;

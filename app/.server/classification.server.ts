@@ -1,8 +1,8 @@
-// The image-classification demo's server side (seed 001 "Image classification page", §5, §7
-// callAlgorithm / reportGpu, §8): the trained models come from the sidecar's Inference service
-// (ListModels), an explanation is one Explain call, and every finished result is kept in the
-// inference_cache table plus two PNG files, keyed by (picture, model, algorithm, parameters),
-// so asking again is served from the database without touching a sidecar.
+// The image-classification demo's server side (the original API's callAlgorithm and reportGpu): the
+// trained models come from the sidecar's Inference service (ListModels), an explanation is one
+// Explain call, and every finished result is kept in the inference_cache table plus two PNG files,
+// keyed by (picture, model, algorithm, parameters), so asking again is served from the database
+// without touching a sidecar.
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";

@@ -12,7 +12,7 @@ import { PICTURE_LIMITS, PictureRejected, displayNameOf, preparePicture, removeS
 import { DATASET_MSG, PICTURES_PER_PAGE, PICTURES_PER_PREVIEW, PREVIEWS_PER_PAGE, datasetNameField } from "../lib/rules/datasets.ts";
 
 export { PICTURES_PER_PAGE, PREVIEWS_PER_PAGE, PICTURES_PER_PREVIEW };
-export const NO_MATCH = DATASET_MSG.noMatch; // seed 001 §5, §8
+export const NO_MATCH = DATASET_MSG.noMatch;
 
 /** The area's messages (message refs), app/lib/rules/datasets.ts. */
 export const MSG = DATASET_MSG;
@@ -348,7 +348,7 @@ export async function ownDatasets(user: NonNullable<Viewer>): Promise<Dataset[]>
 }
 
 // ---------------------------------------------------------------------------------------------
-// The public gallery (/datasetPreview): the nine Meta-rank datasets of seed 001 and the
+// The public gallery (/datasetPreview): the nine Meta-rank benchmark datasets and the
 // platform's installed ones, with their introductions from seeds/datasetIntros/*.json.
 
 export const META_RANK_DATASETS = ["cifar", "imagenet", "voc", "coco", "cub", "cars", "nwpu", "food", "places"] as const;

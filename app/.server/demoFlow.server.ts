@@ -78,10 +78,10 @@ export async function pickedPicture(sp: URLSearchParams, viewer: Viewer, notFoun
 export type PickedPicture = NonNullable<Awaited<ReturnType<typeof pickedPicture>>>;
 
 /**
- * Step 1 and 2 of the dataset variant (seed "Image classification page"): without `?dataset=`
- * the visible datasets' search (3 previews a page; a search text over the limit is a 400 with its
- * message), with it that dataset's pictures (16 a page). `then` adds what the page needs once a
- * dataset is chosen (its model choices), given the dataset's data kind.
+ * Step 1 and 2 of the dataset variant (as /UserImgclassification): without `?dataset=` the visible
+ * datasets' search (3 previews a page; a search text over the limit is a 400 with its message),
+ * with it that dataset's pictures (16 a page). `then` adds what the page needs once a dataset is
+ * chosen (its model choices), given the dataset's data kind.
  */
 export async function datasetStep<Extra extends object>(
   request: Request,
@@ -172,9 +172,9 @@ export async function demoPool(datasetIds: number[], seed: number): Promise<Pool
 // Step 1, upload variant: one image into the user's private uploads dataset.
 
 /**
- * The seed's single-image upload (§5, §9: one file, manual, multipart): the picture is stored in
- * the user's private "My uploaded images" dataset; the answer is its id or the message to show at
- * the file field with the HTTP status.
+ * The single-image upload (one file, manual, multipart): the picture is stored in the user's
+ * private "My uploaded images" dataset; the answer is its id or the message to show at the file
+ * field with the HTTP status.
  */
 export async function uploadOnePicture(
   user: NonNullable<Viewer>,
@@ -198,9 +198,9 @@ export async function uploadOnePicture(
 // Step 2: the seed's order of checks, and the failure panel.
 
 /**
- * The first failing field in the seed's order (§5: model, then algorithm, then image, then what
- * the page adds, e.g. the part or the question); one message at a time. The form's `picture`
- * field is reported at "image".
+ * The first failing field in a fixed order (model, then algorithm, then image, then what the page
+ * adds, e.g. the part or the question); one message at a time. The form's `picture` field is
+ * reported at "image".
  */
 export function firstDemoError<F extends string>(
   errors: FieldErrors,
@@ -352,8 +352,9 @@ const DEMO_ALGORITHMS = CLASSIFICATION_ALGORITHMS.map((a) => ({ value: a.value, 
 /** The page's models: the sidecar's classifiers trained on its data (null: the sidecar did not answer). */
 async function demoModels(demo: DatasetDemo): Promise<TrainedModel[] | null> {
   try {
-    // The ResNet-18-style ones first: the seed's classification model (§9 "ResNet18"), so it is the
-    // first choice offered; among equals the more accurate (a retrained checkpoint beside the first).
+    // The ResNet-18-style ones first: the classification demo's model slot is "ResNet18", so it is
+    // the first choice offered; among equals the more accurate (a retrained checkpoint beside the
+    // first).
     const resnetFirst = (m: TrainedModel) => (m.arch === "resnet" ? 0 : /resnet/i.test(m.arch) ? 1 : 2);
     return (await listModels())
       .filter((m) => m.dataset === demo.modelDataset)

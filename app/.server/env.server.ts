@@ -10,7 +10,7 @@ export function fixedCaptchaAnswer(): string | undefined {
   return v && !isProduction ? v : undefined;
 }
 
-/** The code that lets a registration choose the administrator role (seed 000 §5). Unset = nobody can. */
+/** The code that lets a registration choose the administrator role. Unset = nobody can. */
 export function adminRegisterCode(): string | undefined {
   return process.env.ADMIN_REGISTER_CODE || undefined;
 }

@@ -23,7 +23,7 @@ import { timedCache } from "./timedCache.server.ts";
 
 const log = logger("inspection");
 
-export const RESULTS_PER_PAGE = 6; // seed 001 §9: result grid 6, 3 a row
+export const RESULTS_PER_PAGE = 6; // result grid 6, 3 a row
 export const PLATFORM_INSPECTION_SLUG = "concrete-inspection";
 
 // ---------------------------------------------------------------------------------------------
@@ -60,7 +60,7 @@ export interface RunView {
   finishedAt: string | null;
 }
 
-/** Seed 001 §3 "Detection result row": id, index, type, size, address, isCrack, length, width, number, time. */
+/** A detection result row: id, index, type, size, address, isCrack, length, width, number, time. */
 export interface DetectionRow {
   id: number;
   index: number;
@@ -206,8 +206,9 @@ export async function visibleMask(detectionId: unknown, viewer: Viewer): Promise
 }
 
 /**
- * Seed 001 §7 getResults: the detection rows of the newest completed run of the model named
- * (among runs the viewer may see), at most `INSPECTION_LIMITS.resultsPerCall` of them.
+ * getResults (docs/crack-detection.md "Runs, results and getResults"): the detection rows of the
+ * newest completed run of the model named (among runs the viewer may see), at most
+ * `INSPECTION_LIMITS.resultsPerCall` of them.
  */
 export async function getResults(modelName: string, viewer: Viewer): Promise<{ run: RunView | null; rows: DetectionRow[] }> {
   const datasets = await visibleDatasets(viewer);

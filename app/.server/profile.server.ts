@@ -12,8 +12,8 @@ const tooMany = (seconds: number) => messageRef("account:msg.tooManyAttempts", {
 export type ProfileResult = { ok: true; changed: boolean } | { ok: false; errors: FieldErrors };
 
 /**
- * Edit Profile (seed 000 §2 screen 6): phone and role, each applied only when given.
- * Closing the seed's hole: raising one's own role needs the admin register code.
+ * Edit Profile: phone and role, each applied only when given. Raising one's own role needs the
+ * admin register code, or anyone could make themselves an administrator here.
  */
 export async function updateProfile(userId: number, input: ProfileEditInput, ip = "unknown"): Promise<ProfileResult> {
   const shape = validateProfileEdit(input);

@@ -1,6 +1,6 @@
-// The admin contributor ranking (seed 000 §2 screen 7, /user and /admin/ranking) and its edit
-// mode: a selected flag per entry; selected entries can be hidden from the public board or
-// restored, and exported as CSV. Every action is audited (ranking_audits and the log).
+// The admin contributor ranking (/user and /admin/ranking) and its edit mode: a selected flag per
+// entry; selected entries can be hidden from the public board or restored, and exported as CSV.
+// Every action is audited (ranking_audits and the log).
 import { Op } from "sequelize";
 import { BoardMethod, RankingAudit, type AuditedEntry, type RankingAction } from "./db.server.ts";
 import { chooseSuite, formatMetascore, listSuites, pageParam, paginate, rankByKappa, rankingSortParams, sortRanking, type RankRow } from "./board.server.ts";

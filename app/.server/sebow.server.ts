@@ -1,10 +1,10 @@
-// The SeBoW demos' server side (/scenesebow and /cifarsebow; seed 001 "Scene, VOC and cifar-type
-// demos", §2 "/cifarsebow (not cached)", §9 "scene models SearchSpaceModel and NeuralDecisionTree
-// with DI and SPI"): the platform's SeBoW checkpoints come from the sidecar's SeBoW service
-// (proto/metarank/v1/sebow.proto), the pool from the model's own test split (Pool), and a run is
-// one Explain call. Nothing is cached (the seed marks /cifarsebow not cached; the scene page
-// follows it): each run asks the sidecar again, under the demos' shared run budget (throttle.server.ts)
-// and with the demos' failure answers (demoFlow.server.ts demoSidecarRun).
+// The SeBoW demos' server side (/scenesebow and /cifarsebow, docs/sebow.md: the models
+// SearchSpaceModel and NeuralDecisionTree with DI and SPI): the platform's SeBoW checkpoints come
+// from the sidecar's SeBoW service (proto/metarank/v1/sebow.proto), the pool from the model's own
+// test split (Pool), and a run is one Explain call. Nothing is cached (/cifarsebow must not be, and
+// the scene page does the same): each run asks the sidecar again, under the demos' shared run
+// budget (throttle.server.ts) and with the demos' failure answers (demoFlow.server.ts
+// demoSidecarRun).
 import { rpc, unary } from "./sidecar.server.ts";
 import { MODEL_LIST_TTL_MS, timedCache } from "./timedCache.server.ts";
 import { demoFailure, demoSidecarRun } from "./demoFlow.server.ts";

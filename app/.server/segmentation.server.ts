@@ -1,12 +1,12 @@
-// The segmentation demo's server side (seed 001 "Image segmentation page", §5, §7, §8): the
-// segmentation networks come from the sidecar's Segmentation service (ListSegmenters); a picture
-// is first segmented (Segment), then one predicted part is explained (Explain, Captum's
-// class-sum target). Both results are kept in the inference_cache table plus PNG files, keyed
-// by (picture, model, checkpoint) for a segmentation and (picture, model, checkpoint, algorithm,
-// part) for an explanation, so asking again is answered from the database without a sidecar.
-// The picture choice, the visibility rules and the input resizing are the classification demo's
-// own (classification.server.ts, datasets.server.ts); the run budget, the busy answer, the failure
-// panel and the stored rows are the common demo flow's (demoFlow.server.ts).
+// The segmentation demo's server side: the segmentation networks come from the sidecar's
+// Segmentation service (ListSegmenters); a picture is first segmented (Segment), then one predicted
+// part is explained (Explain, Captum's class-sum target). Both results are kept in the
+// inference_cache table plus PNG files, keyed by (picture, model, checkpoint) for a segmentation
+// and (picture, model, checkpoint, algorithm, part) for an explanation, so asking again is answered
+// from the database without a sidecar. The picture choice, the visibility rules and the input
+// resizing are the classification demo's own (classification.server.ts, datasets.server.ts); the
+// run budget, the busy answer, the failure panel and the stored rows are the common demo flow's
+// (demoFlow.server.ts).
 import { InferenceCache } from "./db.server.ts";
 import { NotFoundError } from "./domainErrors.server.ts";
 import { rpc, unary } from "./sidecar.server.ts";

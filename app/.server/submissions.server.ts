@@ -1,6 +1,6 @@
-// The submission workflow of seed 000 (§4, §5, §8): result files checked and kept per user
-// (a draft) between "get your scores" and "submit", submissions stored with their files,
-// admin decisions that change a row once and fuse approvals into the board atomically.
+// The submission workflow: result files checked and kept per user (a draft) between "get your
+// scores" and "submit", submissions stored with their files, admin decisions that change a row once
+// and fuse approvals into the board atomically.
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -93,7 +93,7 @@ export function cleanFileName(name: string, fallback: string): string {
   return clean || fallback;
 }
 
-/** Seed §5's file rules, checked on the server: one file, CSV by name/type, ≤ 500 KB. Undefined = fine. */
+/** The upload's file rules, checked on the server: one file, CSV by name/type, ≤ 500 KB. Undefined = fine. */
 export function checkCsvFile(files: UploadedFile[]): string | undefined {
   if (files.length > 1) return MSG.oneFile;
   const f = files[0];

@@ -1,8 +1,8 @@
-// The loader and action behind /cub and /cars (app/routes/cub.tsx, cars.tsx): one module so the
-// two pages share every rule (seed 001 "Bird prototype-tree page", "Car page", §4, §5, §8).
-// All state is in the query string (model, pool seed, sample, run, the edit view and its node,
-// the dialogs, the running job) and every change is a form POST answered by a redirect, so the
-// pages work without JavaScript; with it, the job's progress is polled (/trees/jobs/$jobId).
+// The loader and action behind /cub and /cars (app/routes/cub.tsx, cars.tsx): one module so the two
+// pages share every rule. All state is in the query string (model, pool seed, sample, run, the edit
+// view and its node, the dialogs, the running job) and every change is a form POST answered by a
+// redirect, so the pages work without JavaScript; with it, the job's progress is polled
+// (/trees/jobs/$jobId).
 import { data, redirect } from "@remix-run/node";
 import { reportGpu } from "./classification.server.ts";
 import { DomainError, NotFoundError, refusalResponse } from "./domainErrors.server.ts";

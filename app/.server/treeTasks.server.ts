@@ -528,7 +528,7 @@ function parse<T>(json: string | null, fallback: T): T {
 }
 
 export function toTaskRecord(r: TreeTask): TaskRecord {
-  // Seed 001 §4: completed once there is a completion time (only a completed task has one).
+  // Completed once there is a completion time (only a completed task has one).
   const completedTime = r.state === "completed" ? stamp(r.completedAt) : null;
   return {
     id: r.id,

@@ -85,9 +85,9 @@ export async function listTrees(user: TreeUser): Promise<TreeModelInfo__Output[]
   return reply.trees;
 }
 
-/** Which datasets a page is about (seed: bird page = CUB-200-2011, car page = Stanford Cars). */
+/** Which datasets a page is about (bird page = CUB-200-2011, car page = Stanford Cars). */
 const PAGE_DATA: Record<TreePage, RegExp> = { cub: /cub|bird/i, cars: /car/i };
-/** The seed's model names (§9: cub1, cub2; cars1), given to the page's platform trees in order. */
+/** The pages' model names (cub1, cub2; cars1), given to the page's platform trees in order. */
 const SEED_NAMES: Record<TreePage, string[]> = { cub: ["cub1", "cub2"], cars: ["cars1"] };
 
 export interface TreeChoice {

@@ -130,8 +130,9 @@ export function limitsFor(rawPath: string, intent?: string): UploadLimits | unde
 
 /**
  * Routes that read a JSON body: the JSON API, the sidecars' heartbeat and the crack-detection
- * results (seed 001 §7). Every other action is a page's form: a body of another type (JSON,
- * text/plain, XML) is refused with 415 before the route, and an empty body reads as an empty form.
+ * results (POST /algorithm/getResults). Every other action is a page's form: a body of another type
+ * (JSON, text/plain, XML) is refused with 415 before the route, and an empty body reads as an empty
+ * form.
  */
 const takesJson = (rawPath: string) => {
   const key = routeKey(rawPath);

@@ -1,11 +1,10 @@
-// Admin contributor ranking (seed 000 §2 screen 7): Ranking, contributor, institute,
-// algorithm, metascore; 8 a page; sortable by contributor and institute. Sorting and paging
-// are links, so it works without JavaScript wherever it is mounted (/user, /admin).
-// Its edit mode (?edit=1) has the seed's selected flag per entry: select entries (a checkbox
-// each; with JavaScript a tick is saved at once, without it "Save selection" saves the page),
-// then hide them from the public board or restore them, or export the selection as CSV; every
-// action is listed in the audit trail below the table.
-// Feed it the object contributorRanking(url) returns (app/.server/ranking.server.ts).
+// Admin contributor ranking: Ranking, contributor, institute, algorithm, metascore; 8 a page;
+// sortable by contributor and institute. Sorting and paging are links, so it works without
+// JavaScript wherever it is mounted (/user, /admin). Its edit mode (?edit=1) has a selected flag
+// per entry: select entries (a checkbox each; with JavaScript a tick is saved at once, without it
+// "Save selection" saves the page), then hide them from the public board or restore them, or export
+// the selection as CSV; every action is listed in the audit trail below the table. Feed it the
+// object contributorRanking(url) returns (app/.server/ranking.server.ts).
 import { Form, Link, useFetcher } from "@remix-run/react";
 import { Notice } from "./FieldError.tsx";
 import { DataTable } from "primereact/datatable";

@@ -1,5 +1,5 @@
-// What a demo shows when the sidecar could not run its job (seed 001 §8: the server's largest
-// compute and GPU index, and to try later), shared by every demo page that runs a model.
+// What a demo shows when the sidecar could not run its job (the server's largest compute and GPU
+// index, and to try later), shared by every demo page that runs a model.
 import { useTranslation } from "react-i18next";
 import { translateMessage } from "~/lib/forms/messages.ts";
 

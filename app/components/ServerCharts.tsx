@@ -1,7 +1,7 @@
-// The six charts of the server detail page (seed 000 §2 screen 8): the first GPU's memory
-// (MiB), utilization (%), fan (%), temperature (°C), performance state (P) and power (W) over
-// time, the axis as hours:minutes. Fixed sizes, no measuring: the server renders the same SVG
-// the browser hydrates, so the page shows its charts without JavaScript.
+// The six charts of the server detail page: the first GPU's memory (MiB), utilization (%), fan (%),
+// temperature (°C), performance state (P) and power (W) over time, the axis as hours:minutes. Fixed
+// sizes, no measuring: the server renders the same SVG the browser hydrates, so the page shows its
+// charts without JavaScript.
 import * as ReactVisModule from "react-vis/dist/index.js";
 import type { ChartSample } from "~/.server/servers.server.ts";
 import { useTranslation } from "react-i18next";

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
-// The server management table (seed 000 §3 Server): name (links to its detail page), online
-// state, last login, total memory, GPU processes in cycling greens, and delete controls that
-// belong to the surrounding <Form> (no JavaScript needed): they ask for the confirmation step.
+// The server management table (models/Server.ts): name (links to its detail page), online state,
+// last login, total memory, GPU processes in cycling greens, and delete controls that belong to the
+// surrounding <Form> (no JavaScript needed): they ask for the confirmation step.
 export interface ServerTableRow {
   id: number;
   username: string;

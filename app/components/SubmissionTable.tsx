@@ -1,4 +1,4 @@
-// The history table of seed 000 §2 screens 4–5: user name, institute, algorithm name,
+// The history table (the history and approval screens): user name, institute, algorithm name,
 // metascore, ranking, Submit Time, Status (coloured). Sorting is by links (works without
 // JavaScript); the approval screen adds its Details and Decisions columns.
 import { Link } from "@remix-run/react";

@@ -1,7 +1,7 @@
-// One "score image" of the concept page (seed 001 "Concept-based page": "score images"): a
-// concept's mean TCAV score per layer as bars, the random baseline's mean as a dashed line, and
-// each bar marked * (significant, p < 0.05) or n.s. Fixed size, so the server renders the same
-// SVG the browser hydrates (react-vis, as app/components/ServerCharts.tsx does).
+// One "score image" of the concept page (docs/concepts.md): a concept's mean TCAV score per layer
+// as bars, the random baseline's mean as a dashed line, and each bar marked * (significant, p <
+// 0.05) or n.s. Fixed size, so the server renders the same SVG the browser hydrates (react-vis, as
+// app/components/ServerCharts.tsx does).
 import * as ReactVisModule from "react-vis/dist/index.js";
 import { useTranslation } from "react-i18next";
 

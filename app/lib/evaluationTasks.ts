@@ -1,8 +1,8 @@
-// The tutorial's script generator (seed 000 §1 "script generator"): runnable commands of the
-// platform's own evaluation CLI (sidecar/inference/evaluation/cli.ts) for the chosen tasks of a
-// suite, each task writing its own result files, then the whole-suite run a submission needs.
+// The tutorial's script generator: runnable commands of the platform's own evaluation CLI
+// (sidecar/inference/evaluation/cli.ts) for the chosen tasks of a suite, each task writing its own
+// result files, then the whole-suite run a submission needs.
 
-/** The seed suite's 11 task names (seed 000 §1); its data is not on this server unless an operator installs it. */
+/** The seed suite's 11 task names (the original Meta-Rank's); its data is not on this server unless an operator installs it. */
 export const SEED_TASKS = [
   "nwpuresisc45_resnet18",
   "nwpuresisc45_inceptionv4",

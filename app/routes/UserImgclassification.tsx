@@ -1,8 +1,8 @@
-// The image classification demo (seed 001 "Image classification page", §5, §8): step 1 pick a
-// visible dataset, step 2 an image, step 3 model and algorithm and start, step 4 ground truth,
-// prediction and probability, step 5 attribution images. All state lives in the query string
-// and the start button is a form POST, so every step works as a server-rendered page without
-// JavaScript. A second tab serves the earlier variant: an image pool plus a one-image upload.
+// The image classification demo: step 1 pick a visible dataset, step 2 an image, step 3 model and
+// algorithm and start, step 4 ground truth, prediction and probability, step 5 attribution images.
+// All state lives in the query string and the start button is a form POST, so every step works as a
+// server-rendered page without JavaScript. A second tab serves the earlier variant: an image pool
+// plus a one-image upload.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -106,7 +106,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirect(`${ROUTE}?tab=pool&picture=${uploaded.pictureId}`);
   }
 
-  // Start: the seed's order of checks, model, then algorithm, then image (§5), one message at a time.
+  // Start: the checks in order, model, then algorithm, then image, one message at a time.
   const viewer: Viewer = await getUser(request);
   const parsed = parseForm(source, RUN_SCHEMA);
   if (!parsed.ok) {

@@ -1,9 +1,8 @@
-// The image segmentation demo (seed 001 "Image segmentation page", §5, §8, §9): step 1 a visible
-// dataset, step 2 a picture (the classification demo's pickers), step 3 model and algorithm and
-// "segment", step 4 the segmentation (a colour per class, with its legend) and the part to
-// explain (a class present in the prediction), step 5 the attribution map of that part.
-// State lives in the query string and both buttons are form POSTs, so every step works
-// without JavaScript; results come from the inference cache when asked again.
+// The image segmentation demo: step 1 a visible dataset, step 2 a picture (the classification
+// demo's pickers), step 3 model and algorithm and "segment", step 4 the segmentation (a colour per
+// class, with its legend) and the part to explain (a class present in the prediction), step 5 the
+// attribution map of that part. State lives in the query string and both buttons are form POSTs, so
+// every step works without JavaScript; results come from the inference cache when asked again.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";

@@ -1,9 +1,9 @@
-// /admin/manage_server — compute servers (seed 000 §2 screen 8, §3 Server, §5, §8): list with
-// online state, last login, total memory and GPU processes; create and delete entries.
-// Create and delete redirect back here, so the list reloads after both, even on failure.
-// Deleting asks first: the delete buttons open ?confirm=delete&server_ids=… (a GET), which shows
-// the question as a PrimeReact ConfirmDialog with JavaScript and as a page section without it;
-// only its Delete button posts the deletion (confirmed=1).
+// /admin/manage_server — compute servers (models/Server.ts): list with online state, last login,
+// total memory and GPU processes; create and delete entries. Create and delete redirect back here,
+// so the list reloads after both, even on failure. Deleting asks first: the delete buttons open
+// ?confirm=delete&server_ids=… (a GET), which shows the question as a PrimeReact ConfirmDialog with
+// JavaScript and as a page section without it; only its Delete button posts the deletion
+// (confirmed=1).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";

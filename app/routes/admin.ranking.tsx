@@ -1,5 +1,5 @@
-// /admin/ranking — the contributor ranking mounted inside platform management (seed 001:
-// "the mounted admin view is the contributor ranking"); the same data as /user.
+// /admin/ranking — the contributor ranking mounted inside platform management; the same data as
+// /user.
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";

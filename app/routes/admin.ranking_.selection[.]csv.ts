@@ -1,5 +1,5 @@
-// /admin/ranking/selection.csv?suite=… — the contributor ranking's selected entries as CSV
-// (edit mode, seed 000 §2 screen 7), administrators only; each export is audited.
+// /admin/ranking/selection.csv?suite=… — the contributor ranking's selected entries as CSV (edit
+// mode), administrators only; each export is audited.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { requireAdmin } from "~/.server/session.server.ts";

@@ -1,5 +1,5 @@
-// /admin — platform management (seed 000 §2: staff only; its index redirects to manage_server).
-// Every child checks the administrator itself too: loaders run in parallel, and actions alone.
+// /admin — platform management (staff only; its index redirects to manage_server). Every child
+// checks the administrator itself too: loaders run in parallel, and actions alone.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { NavLink, Outlet, useLocation } from "@remix-run/react";
 import { requireAdmin } from "~/.server/session.server.ts";

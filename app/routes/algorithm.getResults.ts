@@ -1,7 +1,7 @@
-// POST /algorithm/getResults (seed 001 §7): the detection rows of a crack-detection model, by
-// model name — the newest completed run of that model over a dataset the caller may see.
-// Answers JSON (a plain Response: a resource route's status must reach the client as set); the
-// model name is bounded and required.
+// POST /algorithm/getResults (docs/crack-detection.md "Runs, results and getResults"): the
+// detection rows of a crack-detection model, by model name — the newest completed run of that model
+// over a dataset the caller may see. Answers JSON (a plain Response: a resource route's status must
+// reach the client as set); the model name is bounded and required.
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { checkFormData } from "~/.server/forms.server.ts";
 import { getResults } from "~/.server/inspection.server.ts";

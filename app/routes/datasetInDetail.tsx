@@ -1,7 +1,7 @@
-// Users' own picture datasets (seed 001 "Dataset pages", §3, §4): search and pick a visible
-// dataset, create one, and in a dataset upload pictures (multipart, many per request),
-// browse them 16 a page and delete them in delete mode. Every state is in the URL and
-// every change is a form POST, so it all works without JavaScript.
+// Users' own picture datasets (docs/datasets.md "Rules and limits"): search and pick a visible
+// dataset, create one, and in a dataset upload pictures (multipart, many per request), browse them
+// 16 a page and delete them in delete mode. Every state is in the URL and every change is a form
+// POST, so it all works without JavaScript.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";

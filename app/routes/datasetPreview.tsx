@@ -1,7 +1,7 @@
-// The public dataset gallery (seed 001 "Dataset pages"): tab 'Meta-rank datasets' (default)
-// with the nine benchmark datasets and the platform's installed ones, and tab 'Other benchmark
-// datasets' with public datasets users shared. Dialogs (introduction, preview) are URL states:
-// PrimeReact dialogs with JavaScript, server-rendered sections without it.
+// The public dataset gallery: tab 'Meta-rank datasets' (default) with the nine benchmark datasets
+// and the platform's installed ones, and tab 'Other benchmark datasets' with public datasets users
+// shared. Dialogs (introduction, preview) are URL states: PrimeReact dialogs with JavaScript,
+// server-rendered sections without it.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Link, useLoaderData, useNavigate } from "@remix-run/react";

@@ -1,8 +1,7 @@
-// /server_detail/{server_id} — one compute server (seed 000 §2 screen 8): name, last login,
-// driver and CUDA versions ('unknown' when absent) and six charts of its first GPU from the
-// sidecar's Telemetry.Snapshot history. With JavaScript the data reloads every 10 s while
-// the page is open (and stops when it is left); without it, the charts are server-rendered
-// and a refresh link reloads them.
+// /server_detail/{server_id} — one compute server: name, last login, driver and CUDA versions
+// ('unknown' when absent) and six charts of its first GPU from the sidecar's Telemetry.Snapshot
+// history. With JavaScript the data reloads every 10 s while the page is open (and stops when it is
+// left); without it, the charts are server-rendered and a refresh link reloads them.
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import reactVisCss from "react-vis/dist/style.css?url";
@@ -20,7 +19,7 @@ export const handle = { i18n: "admin" };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.server.username ?? "Server"} — Server Detail — Meta-Rank` }];
 
-/** Seed §9: the detail page polls every 10 s. */
+/** The detail page polls every 10 s. */
 export const REFRESH_MS = 10_000;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -1,4 +1,4 @@
-// /task → /task/create_task (seed 001 §2).
+// /task → /task/create_task.
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/.server/session.server.ts";
 

@@ -1,11 +1,11 @@
-// /task/create_task (seed 001 "Create task page", §3 "Task info", "Algorithm option", §5, §8, §9):
-// category (ProtPTree / SeBoW), model name, dataset (offered by category), tree height,
-// iterations, prototype dimension, optional remarks (Chinese refused: the seed notes it is not
-// supported there), the distributed-training card (ddp_training, ddp_num default 1, at most what
-// the sidecar host serves) and the advanced options card (each algorithm's arguments with their
-// descriptions and defaults), all from the sidecar's Tree.TaskOptions. The action checks in the
-// seed's order and answers with 创建成功 / 创建失败任务！ in a dialog. Without JavaScript every
-// category's datasets and options show (grouped by category) and the server checks they match.
+// /task/create_task (docs/tree-service.md "Training tasks and data parallelism"): category
+// (ProtPTree / SeBoW), model name, dataset (offered by category), tree height, iterations,
+// prototype dimension, optional remarks (Chinese refused: it is not supported there), the
+// distributed-training card (ddp_training, ddp_num default 1, at most what the sidecar host serves)
+// and the advanced options card (each algorithm's arguments with their descriptions and defaults),
+// all from the sidecar's Tree.TaskOptions. The action checks in the form's order and answers with
+// 创建成功 / 创建失败任务！ in a dialog. Without JavaScript every category's datasets and options show
+// (grouped by category) and the server checks they match.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";

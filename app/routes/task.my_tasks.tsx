@@ -1,13 +1,11 @@
-// /task/my_tasks (seed 001 "My tasks page", §3 "Task record", §4 "Task progress", §8, §9): the
-// signed-in user's tasks, 10 a page, latest start first; category, name, datasets, created,
-// start and completion time, progress (failed / waiting for training to complete / training
-// completed, with the share done while it trains), and actions: download (the seed's warning
-// that the model is taken from the prototype-tree page), cancel while it runs, delete (删除成功 /
-// 删除失败, then the list reloads: every action redirects back here). Deleting asks first: the
-// row's Delete opens ?confirm=<id> (a GET), shown as a section of the page without JavaScript and
-// as PrimeReact's ConfirmDialog with it; only that step's button posts the deletion (confirmed=1).
-// With JavaScript the list reloads every 3 s while a task is queued or running; without it a
-// refresh link does.
+// /task/my_tasks: the signed-in user's tasks, 10 a page, latest start first; category, name,
+// datasets, created, start and completion time, progress (failed / waiting for training to complete
+// / training completed, with the share done while it trains), and actions: download (a warning that
+// the model is taken from the prototype-tree page), cancel while it runs, delete (删除成功 / 删除失败, then
+// the list reloads: every action redirects back here). Deleting asks first: the row's Delete opens
+// ?confirm=<id> (a GET), shown as a section of the page without JavaScript and as PrimeReact's
+// ConfirmDialog with it; only that step's button posts the deletion (confirmed=1). With JavaScript
+// the list reloads every 3 s while a task is queued or running; without it a refresh link does.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigate, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
@@ -159,7 +157,7 @@ export default function MyTasks() {
           </tbody>
         </table>
       </div>
-      {/* Seed 001 §9: the pager is hidden when there is only one page. */}
+      {/* The pager is hidden when there is only one page. */}
       {pages > 1 ? (
         <nav className="pager" aria-label={t("mine.pages")}>
           {Array.from({ length: pages }, (_, i) => i + 1)

@@ -1,5 +1,5 @@
-// /task (seed 000 §2, seed 001 §2 "explainable tasks"): the tasks area for signed-in users, with
-// its two pages as tabs: create_task and my_tasks (/task itself redirects to create_task).
+// /task ("explainable tasks"): the tasks area for signed-in users, with its two pages as tabs:
+// create_task and my_tasks (/task itself redirects to create_task).
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { NavLink, Outlet } from "@remix-run/react";
 import { useTranslation } from "react-i18next";

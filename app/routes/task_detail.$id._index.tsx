@@ -1,4 +1,4 @@
-// /task_detail/$id → basic_task_info (seed 001 §2); the parent route has checked the task is the viewer's.
+// /task_detail/$id → basic_task_info; the parent route has checked the task is the viewer's.
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/.server/session.server.ts";
 import { orRefusal } from "~/.server/domainErrors.server.ts";

@@ -1,7 +1,7 @@
-// /task_detail/$id/basic_task_info (seed 001 §3 "Task details": created, started and completed
-// time, tasks, models, datasets; empty lists shown as --), plus what the task was asked for and,
-// once trained, the tree it wrote with its test accuracy next to its backbone CNN's on the same
-// test split (tree.proto TrainDone).
+// /task_detail/$id/basic_task_info (the task's details: created, started and completed time, tasks,
+// models, datasets; empty lists shown as --), plus what the task was asked for and, once trained,
+// the tree it wrote with its test accuracy next to its backbone CNN's on the same test split
+// (tree.proto TrainDone).
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";

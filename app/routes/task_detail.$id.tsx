@@ -1,8 +1,8 @@
-// /task_detail/$id (seed 001 §2, §3 "Task details", §8): one of the signed-in user's tasks, with
-// tabs basic_task_info, training_log, vis_scalars, vis_images and vis_stages (/task_detail/$id
-// itself redirects to basic_task_info). Another user's task, or an unknown one, is the seed's
-// 任务不存在或无权限 with status 404. While the task is queued or running the page reloads its
-// data every 3 s with JavaScript (every tab is live); without JavaScript a refresh link does.
+// /task_detail/$id: one of the signed-in user's tasks, with tabs basic_task_info, training_log,
+// vis_scalars, vis_images and vis_stages (/task_detail/$id itself redirects to basic_task_info).
+// Another user's task, or an unknown one, is 任务不存在或无权限 with status 404. While the task is queued or
+// running the page reloads its data every 3 s with JavaScript (every tab is live); without
+// JavaScript a refresh link does.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";

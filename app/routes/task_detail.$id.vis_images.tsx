@@ -1,5 +1,5 @@
-// /task_detail/$id/vis_images (seed 001 §2 "preview"): the prototypes and samples the sidecar
-// sent as training went on, newest iteration first, each with its caption.
+// /task_detail/$id/vis_images (the "preview" tab): the prototypes and samples the sidecar sent as
+// training went on, newest iteration first, each with its caption.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";

@@ -1,4 +1,4 @@
-// /task_detail/$id/vis_scalars (seed 001 §2 "curves"): loss and accuracies per iteration (react-vis).
+// /task_detail/$id/vis_scalars (the "curves" tab): loss and accuracies per iteration (react-vis).
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";

@@ -1,5 +1,5 @@
-// /task_detail/$id/vis_stages (seed 001 §2 "training flow"): data, training, pruning, projection
-// and visualisation, each with its state and times as the sidecar reported them.
+// /task_detail/$id/vis_stages (the "training flow" tab): data, training, pruning, projection and
+// visualisation, each with its state and times as the sidecar reported them.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";

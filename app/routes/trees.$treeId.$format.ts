@@ -1,8 +1,8 @@
-// Tree downloads (seed 001 "Bird prototype-tree page": the HD vector graphic and the node
-// prototypes; "Car page": each tree step's links): /trees/<tree id>/svg|pdf|zip, ?full=1 for the
-// tree before pruning, ?download=1 to save instead of show. The drawing includes the caller's
-// pending edits, as the page does. Only a tree the caller may use (platform or their own) is
-// served; any other id is the same 404 as an unknown one (app/.server/trees.server.ts).
+// Tree downloads (docs/tree-service.md "Downloads": the HD vector graphic and the node prototypes;
+// on the car page each tree step's links): /trees/<tree id>/svg|pdf|zip, ?full=1 for the tree
+// before pruning, ?download=1 to save instead of show. The drawing includes the caller's pending
+// edits, as the page does. Only a tree the caller may use (platform or their own) is served; any
+// other id is the same 404 as an unknown one (app/.server/trees.server.ts).
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/.server/session.server.ts";
 import { NotFoundError, orRefusal } from "~/.server/domainErrors.server.ts";

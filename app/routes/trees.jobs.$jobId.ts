@@ -1,6 +1,6 @@
-// A tree job's state for the page's polling (seed 001 §4 "adjust whole tree (progress
-// polled)", §8: the page stops after more than 10 failed polls): the caller's own job only,
-// another user's id is a 404 like an unknown one (app/.server/trees.server.ts treeJobFor).
+// A tree job's state for the page's polling (adjust whole tree: its progress is polled, and the
+// page stops after more than 10 failed polls): the caller's own job only, another user's id is a
+// 404 like an unknown one (app/.server/trees.server.ts treeJobFor).
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/.server/session.server.ts";
 import { treeJobFor } from "~/.server/trees.server.ts";

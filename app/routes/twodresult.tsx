@@ -324,7 +324,7 @@ function DetailsBody({ row }: { row: DetectionRow }) {
   );
 }
 
-/** The confirm step of closing (seed 001: "closing asks for confirmation"), links without JavaScript. */
+/** The confirm step of closing (closing asks for confirmation), links without JavaScript. */
 function CloseConfirm({ baseHref, onStay }: { baseHref: string; onStay?: () => void }) {
   const { t } = useTranslation("inspection");
   return (

@@ -1,4 +1,4 @@
-// Admin contributor ranking (seed 000 §2 screen 7, route /user).
+// Admin contributor ranking (route /user).
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";

@@ -1,7 +1,7 @@
 import { DataTypes } from "sequelize";
 import type { MigrationFn } from "../migrate.ts";
 
-// Compute server entries (seed 000 §3 "Server"): created by admins, filled in by heartbeats.
+// Compute server entries (models/Server.ts): created by admins, filled in by heartbeats.
 export const up: MigrationFn = async ({ context: qi }) => {
   await qi.createTable("servers", {
     id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },

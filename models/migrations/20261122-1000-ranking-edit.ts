@@ -1,11 +1,11 @@
 import { DataTypes } from "sequelize";
 import type { MigrationFn } from "../migrate.ts";
 
-// The contributor ranking's edit mode (seed 000 §2 screen 7, "a selected flag per entry"): an
-// administrator selects board entries, hides them from the public board or restores them, and
-// exports the selection as CSV. `selected` is that flag, `hidden` keeps an entry off the public
-// board (its fused κ stays: the others' scores do not change); every action is a row of
-// ranking_audits, which outlives the entries and the admin it names.
+// The contributor ranking's edit mode (a selected flag per entry): an administrator selects board
+// entries, hides them from the public board or restores them, and exports the selection as CSV.
+// `selected` is that flag, `hidden` keeps an entry off the public board (its fused κ stays: the
+// others' scores do not change); every action is a row of ranking_audits, which outlives the
+// entries and the admin it names.
 export const up: MigrationFn = async ({ context: qi }) => {
   await qi.addColumn("board_methods", "selected", { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false });
   await qi.addColumn("board_methods", "hidden", { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false });

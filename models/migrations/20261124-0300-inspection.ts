@@ -10,7 +10,7 @@ export const up: MigrationFn = async ({ context: qi }) => {
     // null = a run the platform started itself (over its generated inspection photos)
     user_id: { type: DataTypes.INTEGER, allowNull: true, references: { model: "users", key: "id" }, onDelete: "CASCADE" },
     dataset_id: { type: DataTypes.INTEGER, allowNull: false, references: { model: "datasets", key: "id" }, onDelete: "CASCADE" },
-    // The detector as the sidecar named it (seed 001 §7 getResults looks runs up by it).
+    // The detector as the sidecar named it (POST /algorithm/getResults looks runs up by it).
     model_name: { type: DataTypes.STRING(100), allowNull: false },
     mm_per_pixel: { type: DataTypes.DOUBLE, allowNull: false },
     // queued | running | completed | failed | cancelled

@@ -1,9 +1,10 @@
 import { DataTypes } from "sequelize";
 import type { MigrationFn } from "../migrate.ts";
 
-// Issue 13 §2: where a submission's result files came from. "verified": the platform computed
-// them from the researcher's attribution maps (an EvaluationRun of kind "maps"); "self-reported":
-// CSV files uploaded as they are (the seeds' flow). A suite may refuse self-reported results.
+// Where a submission's result files came from (docs/evaluation.md "Evaluating your own method").
+// "verified": the platform computed them from the researcher's attribution maps (an EvaluationRun
+// of kind "maps"); "self-reported": CSV files uploaded as they are (the original flow). A suite may
+// refuse self-reported results.
 export const up: MigrationFn = async ({ context: qi }) => {
   await qi.addColumn("suites", "accepts_self_reported", { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true });
   // The evaluation split's size (suite.json evaluation.images): how many maps a task needs.

@@ -1,8 +1,8 @@
 // ProtoTree (Nauta, van Bree & Seifert, "Neural Prototype Trees for Interpretable Fine-grained
-// Image Recognition", CVPR 2021), written for the sidecar's tfjs runtime. The public reference
-// code is M-Nauta/ProtoTree; facts taken from it are cited by its file names (prototree/*.py,
+// Image Recognition", CVPR 2021), written for the sidecar's tfjs runtime. The public reference code
+// is M-Nauta/ProtoTree; facts taken from it are cited by its file names (prototree/*.py,
 // util/*.py). Written here rather than imported because there is no JavaScript ProtoTree and the
-// platform must train and serve it with the same tensor runtime as the zoo (docs/DESIGN.md).
+// platform must train and serve it with the same tensor runtime as the zoo.
 //
 // API used by the rest of the Tree service (sidecar/tree/service.ts, edits, renderers) and SeBoW:
 //   openTree(treeId, caller)            checkpoint.ts: loads a tree with the visibility check;

@@ -1,6 +1,6 @@
 // The Tree service's TaskOptions and Train (proto/metarank/v1/tree.proto), composed into the
 // service by sidecar/tree/service.ts (trainHandlers()).
-//  - TaskOptions: the create-task form's choices (seed 001 §9 task options: heights 8/9/10,
+//  - TaskOptions: the create-task form's choices (heights 8/9/10,
 //    iterations 100–300, prototype dimensions 128–1024), each category's installed datasets and
 //    advanced arguments with descriptions and defaults.
 //  - Train: one task in its own worker thread (trainWorker.ts), so the sidecar's event loop keeps

@@ -1,16 +1,15 @@
-// Training a ProtoTree (protoTree.ts) in the stages the task page shows: data → training →
-// pruning → projection → visualisation (tree.proto TrainStage). As main_tree.py of the reference:
-// gradient steps on the add-on layer and prototypes (and the backbone when it is not frozen) with
-// the negative log-likelihood of the soft tree, the derivative-free leaf update after every step,
-// then pruning, then projection of each prototype onto its nearest training patch (with the
-// reference's class constraints), testing after each.
-// "iterations" are optimizer steps over mini-batches (tree.proto TrainRequest; docs/trees.md).
-// Deviations for a shared CPU, stated in docs/trees.md: Adam (the brief; the reference uses AdamW)
-// with one rate for add-on and prototypes, the backbone frozen by default (the reference freezes it
-// for its first epochs only), and training/test subsets of the dataset's splits.
-// `ddp` > 1 trains data-parallel over that many threads of this host (dataParallel.ts: each batch
-// split into shards, gradients averaged, leaf-update terms summed, every step); the other stages
-// run on the task's own thread.
+// Training a ProtoTree (protoTree.ts) in the stages the task page shows: data → training → pruning
+// → projection → visualisation (tree.proto TrainStage). As main_tree.py of the reference: gradient
+// steps on the add-on layer and prototypes (and the backbone when it is not frozen) with the
+// negative log-likelihood of the soft tree, the derivative-free leaf update after every step, then
+// pruning, then projection of each prototype onto its nearest training patch (with the reference's
+// class constraints), testing after each. "iterations" are optimizer steps over mini-batches
+// (tree.proto TrainRequest; sidecar/tree/README.md "Training"). Deviations for a shared CPU, stated
+// in sidecar/tree/README.md "Training": Adam (the reference uses AdamW) with one rate for add-on
+// and prototypes, the backbone frozen by default (the reference freezes it for its first epochs
+// only), and training/test subsets of the dataset's splits. `ddp` > 1 trains data-parallel over
+// that many threads of this host (dataParallel.ts: each batch split into shards, gradients
+// averaged, leaf-update terms summed, every step); the other stages run on the task's own thread.
 //
 // Command for platform trees:
 //   npx tsx sidecar/tree/trainProtoTree.ts --dataset fashion-mnist --id <id> [--depth 8] [--iterations 300]

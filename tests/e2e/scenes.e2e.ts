@@ -50,7 +50,7 @@ describe.each([true, false])("scene demo with JavaScript %s", (js) => {
     await page.getByTestId("image-pool").waitFor();
     const tiles = page.getByTestId("image-pool").locator(".ds-tile");
     expect(await tiles.count()).toBe(12);
-    // Six thumbnails a row (seed "Demo pages (common flow)").
+    // Six thumbnails a row, as on every demo page.
     const tops = await tiles.evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
     expect(new Set(tops.slice(0, 6)).size).toBe(1);
     expect(tops[6]).toBeGreaterThan(tops[0]);

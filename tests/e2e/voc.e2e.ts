@@ -49,7 +49,7 @@ describe.each([true, false])("VOC-style multi-label demo with JavaScript %s", (j
     expect(await page.getByTestId("served-data").innerText()).toMatch(/Pascal VOC is not installed on this server .* VOC_DIR/);
     expect(await page.getByTestId("image-pool").locator("a.ds-tile").count()).toBe(12);
     const start = page.getByRole("button", { name: "Start inference" });
-    // The seed's order: model, algorithm, image (§5).
+    // The checks' order: model, algorithm, image.
     await start.click();
     await page.getByText("Please choose the model to use").waitFor();
     await page.locator("#model").selectOption({ index: 1 });

@@ -82,8 +82,8 @@ describe("the platform's run over its generated photos", () => {
     const page2 = text(await anon.html(`/twodresult?run=${runId}&page=2`));
     expect([...page2.matchAll(/data-testid="result-tile"/g)].length).toBe(PHOTOS - 6);
 
-    // getResults (seed 001 §7): every row, with the seed's fields, equal to the detector's own
-    // result on the same generated photo, and agreeing with the generator's ground truth.
+    // getResults: every row, with its fields, equal to the detector's own result on the same
+    // generated photo, and agreeing with the generator's ground truth.
     const res = await anon.post("/algorithm/getResults", { modelName: "ridge-frangi-v1" });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { run: { id: number }; rows: Record<string, unknown>[] };

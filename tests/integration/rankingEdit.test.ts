@@ -1,6 +1,6 @@
-// The contributor ranking's edit mode (seed 000 §2 screen 7: a selected flag per entry): an
-// administrator selects entries, hides them from the public board and restores them, exports
-// the selection as CSV; every action is audited. Works without JavaScript (plain forms here).
+// The contributor ranking's edit mode (a selected flag per entry): an administrator selects
+// entries, hides them from the public board and restores them, exports the selection as CSV; every
+// action is audited. Works without JavaScript (plain forms here).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { QueryTypes, type Sequelize } from "sequelize";
 import { createSequelize } from "../../models/db.ts";

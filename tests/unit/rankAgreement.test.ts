@@ -22,7 +22,7 @@ describe("kendallTauB", () => {
 });
 
 const board: CaseScores[] = [
-  // MoRF: lower area is better; LeRF: higher is better (spec/metascore.md §3).
+  // MoRF: lower area is better; LeRF: higher is better (docs/metascore.md "Case scores").
   {
     method: "A",
     scores: [

@@ -1,6 +1,6 @@
-// The tree-edit view's layout (app/components/tree/layout.ts; seed 001 §9: depth spacing
-// multiplier 10 or 20 by view, vertical spacing 105 per widest level, zoom 0.1–3), checked on
-// trees small enough to place by hand.
+// The tree-edit view's layout (app/components/tree/layout.ts: depth spacing multiplier 10 or 20 by
+// view, vertical spacing 105 per widest level, zoom 0.1–3), checked on trees small enough to place
+// by hand.
 import { describe, expect, it } from "vitest";
 import { clampZoom, depthSpacing, layoutTree, type LayoutNodeIn } from "../../app/components/tree/layout.ts";
 

@@ -1,7 +1,7 @@
-// The tree pages' rules (app/lib/rules/trees.ts; seed 001 §5: model first, then image) and the
-// model select (app/.server/trees.server.ts treeChoices: the seed's cub1/cub2/cars1 names for
-// the platform's trees, the user's saved trees labelled as theirs, the platform's own data named
-// when CUB or Cars is not installed).
+// The tree pages' rules (app/lib/rules/trees.ts: model first, then image) and the model select
+// (app/.server/trees.server.ts treeChoices: the cub1/cub2/cars1 names for the platform's trees, the
+// user's saved trees labelled as theirs, the platform's own data named when CUB or Cars is not
+// installed).
 import { describe, expect, it } from "vitest";
 import { CANDIDATE_ID, MODEL_NAME, TREE_ID, TREE_MSG, checkPredict, parseClass } from "../../app/lib/rules/trees.ts";
 import { treeChoices } from "../../app/.server/trees.server.ts";

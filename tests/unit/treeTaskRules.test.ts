@@ -1,6 +1,6 @@
-// The create-task form's rules (app/lib/rules/treeTasks.ts; seed 001 §5 "Create task", §9):
-// the seed's order of messages, Chinese remarks refused, datasets by category, the
-// distributed-training bound and each advanced option checked against its kind and range.
+// The create-task form's rules (app/lib/rules/treeTasks.ts): the order of its messages, Chinese
+// remarks refused, datasets by category, the distributed-training bound and each advanced option
+// checked against its kind and range.
 import { describe, expect, it } from "vitest";
 import { TASK_MSG, checkTaskForm, progressLabel, type TaskFormOptions } from "../../app/lib/rules/treeTasks.ts";
 

@@ -7,9 +7,9 @@ import { useTranslation } from "react-i18next";
 import { PREVIEWS_PER_PAGE } from "~/lib/rules/datasets.ts";
 
 /**
- * The dataset search of seed 001 (user query, classification, detail pages): search type
- * (fuzzy by dataset name or exact by user name) and text, then 3 previews a page with 3
- * pictures each. A plain GET form, so it works without JavaScript.
+ * The dataset search (user query, classification, detail pages): search type (fuzzy by dataset name
+ * or exact by user name) and text, then 3 previews a page with 3 pictures each. A plain GET form,
+ * so it works without JavaScript.
  */
 export function DatasetSearch({
   action,

@@ -1,8 +1,8 @@
-// The first two steps of the demos that explain one picture (seed 001 "Image classification
-// page" and "User query page"): step 1 a visible dataset, step 2 one of its pictures. Both are
-// plain links and a GET form whose state lives in the query string, so they work without
-// JavaScript; the page passes its own route, its own translated words and the choices it must
-// carry from step to step (model, algorithm, a question), so one component serves every demo.
+// The first two steps of the demos that explain one picture (/UserImgclassification and
+// /UserQuery): step 1 a visible dataset, step 2 one of its pictures. Both are plain links and a GET
+// form whose state lives in the query string, so they work without JavaScript; the page passes its
+// own route, its own translated words and the choices it must carry from step to step (model,
+// algorithm, a question), so one component serves every demo.
 import { Link } from "@remix-run/react";
 import type { DatasetPreview, Paged, PictureView } from "~/.server/datasets.server.ts";
 import { clickParams } from "~/lib/searchAnalytics.ts";

@@ -1,5 +1,5 @@
-// Words of seed 001 that both the server and the browser show, as message refs; they live in
-// the area's rules modules (app/lib/rules/datasets.ts, classification.ts) and are re-exported
+// Words of the datasets pages that both the server and the browser show, as message refs; they live
+// in the area's rules modules (app/lib/rules/datasets.ts, classification.ts) and are re-exported
 // here under the names the pages used first.
 import { DATASET_MSG } from "~/lib/rules/datasets.ts";
 

@@ -239,7 +239,7 @@ export function StartButton({ label, intent }: { label: string; intent: string }
   );
 }
 
-/** Step 3's busy indicator (seed "common flow": results hidden until done, a busy indicator meanwhile). */
+/** Step 3's busy indicator (results hidden until done, a busy indicator meanwhile). */
 export function Busy({ intent, label }: { intent?: string; label?: string }) {
   const { t } = useTranslation("demo");
   if (!useRunning(intent)) return null;

@@ -1,9 +1,9 @@
 // The SeBoW demo page (app/routes/scenesebow.tsx, app/routes/cifarsebow.tsx; server side
-// app/.server/sebow.server.ts): the common demo flow (seed 001 "Demo pages (common flow)") — step 1
-// a picture from the model's test-split pool (6 a row, refresh, dataset introduction, red border
-// on the pick), step 2 model (SearchSpaceModel / NeuralDecisionTree) and algorithm (DI / SPI) and
-// start, step 3 the results, hidden until a run has finished (a busy indicator meanwhile), or the
-// failure panel. Links and a plain form, so it works without JavaScript.
+// app/.server/sebow.server.ts): the common demo flow (DemoSteps.tsx) — step 1 a picture from the
+// model's test-split pool (6 a row, refresh, dataset introduction, red border on the pick), step 2
+// model (SearchSpaceModel / NeuralDecisionTree) and algorithm (DI / SPI) and start, step 3 the
+// results, hidden until a run has finished (a busy indicator meanwhile), or the failure panel.
+// Links and a plain form, so it works without JavaScript.
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { SebowLoaderData, SebowResult } from "~/.server/sebow.server.ts";

@@ -1,7 +1,7 @@
-// The tasks pages' outcome dialogs (seed 001 §4 "Task dialogs open on create or delete outcome
-// and close on confirm", §8 创建成功 / 创建失败任务！ / 删除成功 / 删除失败 / the download warning):
-// a PrimeReact Dialog once hydrated; without JavaScript the same message renders as a panel
-// whose confirm link goes to `closeTo` (the page without the outcome in its address).
+// The tasks pages' outcome dialogs (they open on a create or delete outcome and close on confirm:
+// 创建成功 / 创建失败任务！ / 删除成功 / 删除失败 / the download warning): a PrimeReact Dialog once hydrated; without
+// JavaScript the same message renders as a panel whose confirm link goes to `closeTo` (the page
+// without the outcome in its address).
 import { useNavigate } from "@remix-run/react";
 import { Dialog } from "primereact/dialog";
 import { Button } from "primereact/button";
@@ -48,7 +48,7 @@ export function OutcomeDialog({
   );
 }
 
-/** "--" for an empty value or list (seed 001 §3 "Task details": empty lists shown as --). */
+/** "--" for an empty value or list (task details show empty lists as --). */
 export function orDashes(value: string | number | null | undefined | readonly (string | number)[]): string {
   if (Array.isArray(value)) return value.length ? value.join(", ") : "--";
   return value === null || value === undefined || value === "" ? "--" : String(value);

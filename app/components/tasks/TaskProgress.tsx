@@ -1,6 +1,6 @@
-// A task's progress as seed 001 §4 words it: failed; waiting for training to complete while it
-// has no completion time (with the share the sidecar reports while it trains); training
-// completed. A cancelled task says so (the seeds have no cancel; the platform adds it).
+// A task's progress in three words: failed; waiting for training to complete while it has no
+// completion time (with the share the sidecar reports while it trains); training completed. A
+// cancelled task says so (cancelling is the platform's addition).
 import { ProgressBar } from "primereact/progressbar";
 import { useTranslation } from "react-i18next";
 import { translateMessage } from "~/lib/forms/messages.ts";

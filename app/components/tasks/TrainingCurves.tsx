@@ -1,7 +1,7 @@
-// A tree task's training curves (seed 001 §2 vis_scalars): the loss, and the training and
-// held-out accuracy, against the iteration, as the sidecar's Tree.Train reported them. react-vis
-// renders the SVG on the server at fixed sizes (as app/components/ServerCharts.tsx), so the
-// curves show without JavaScript; the held-out accuracy is drawn only where it was measured.
+// A tree task's training curves (the vis_scalars tab): the loss, and the training and held-out
+// accuracy, against the iteration, as the sidecar's Tree.Train reported them. react-vis renders the
+// SVG on the server at fixed sizes (as app/components/ServerCharts.tsx), so the curves show without
+// JavaScript; the held-out accuracy is drawn only where it was measured.
 import * as ReactVisModule from "react-vis/dist/index.js";
 import { useTranslation } from "react-i18next";
 

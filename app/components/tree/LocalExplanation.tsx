@@ -1,7 +1,7 @@
-// The local explanation (seed 001 "Bird prototype-tree page", "Car page" step 6): the greedy
-// routing path from the root to the leaf, one row per internal node: its prototype, the patch
-// of this image nearest to it (outlined), that patch's similarity map, the similarity
-// exp(−distance) and the way it routed; then the leaf's class distribution.
+// The local explanation (the bird page's, the car page's step 6): the greedy routing path from the
+// root to the leaf, one row per internal node: its prototype, the patch of this image nearest to it
+// (outlined), that patch's similarity map, the similarity exp(−distance) and the way it routed;
+// then the leaf's class distribution.
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { PredictionView } from "~/.server/trees.server.ts";

@@ -1,9 +1,9 @@
-// The seed's tree-edit view (seed 001 "Bird prototype-tree page" dialogs): show the full tree /
-// only the prototype nodes (default), back to the main view, confirm changes; the rank-ordered
-// candidate pickers of a node (Tree.Candidates, most similar first); the pending edits with
-// undo; "adjust whole tree" and "save as model". With JavaScript the tree is react-flow
-// (./TreeFlow.tsx); the list of prototype nodes below it is the form path that works without
-// (pick node → pick candidate → confirm changes).
+// The tree pages' tree-edit view (docs/tree-service.md "Edits"): show the full tree / only the
+// prototype nodes (default), back to the main view, confirm changes; the rank-ordered candidate
+// pickers of a node (Tree.Candidates, most similar first); the pending edits with undo; "adjust
+// whole tree" and "save as model". With JavaScript the tree is react-flow (./TreeFlow.tsx); the
+// list of prototype nodes below it is the form path that works without (pick node → pick candidate
+// → confirm changes).
 import { Form, Link, useNavigate, useNavigation } from "@remix-run/react";
 import { Button } from "primereact/button";
 import { useTranslation } from "react-i18next";

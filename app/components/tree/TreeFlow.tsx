@@ -1,10 +1,9 @@
-// The interactive tree of the tree-edit view (seed 001 "Bird prototype-tree page": nodes with
-// name, src and children; depth spacing 10 or 20 by view, vertical spacing 105 per widest
-// level, zoom 0.1 to 3) drawn with react-flow-renderer 10 (docs/DESIGN.md "react-flow
-// (prototype trees)"). Loaded in the browser only, after hydration, like the glTF viewer
-// (app/components/DamViewer.tsx): react-flow measures the DOM. Clicking an internal node opens
-// its candidate picker, the same address the server-rendered list links to, so the editor and
-// the form path are one flow. The positions come from ./layout.ts.
+// The interactive tree of the tree-edit view (nodes with name, src and children; depth spacing 10
+// or 20 by view, vertical spacing 105 per widest level, zoom 0.1 to 3) drawn with
+// react-flow-renderer 10. Loaded in the browser only, after hydration, like the glTF viewer
+// (app/components/DamViewer.tsx): react-flow measures the DOM. Clicking an internal node opens its
+// candidate picker, the same address the server-rendered list links to, so the editor and the form
+// path are one flow. The positions come from ./layout.ts.
 import { useEffect, useMemo, useState, type ComponentType } from "react";
 import { useTranslation } from "react-i18next";
 import type { TreeGraphView } from "~/.server/trees.server.ts";

@@ -1,6 +1,6 @@
-// Step 1 of the tree pages (seed 001 "Demo pages (common flow)", "Bird prototype-tree page"
-// left column, "Car page" step 1): the chosen image, a pool of the tree's data (6 a row, the
-// picked one with a red border), a refresh button (a new pool seed) and the dataset introduction.
+// Step 1 of the tree pages (the common demo flow's pool; the bird page's left column, the car
+// page's step 1): the chosen image, a pool of the tree's data (6 a row, the picked one with a red
+// border), a refresh button (a new pool seed) and the dataset introduction.
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { PoolImageView } from "~/.server/trees.server.ts";

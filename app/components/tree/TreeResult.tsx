@@ -1,5 +1,5 @@
-// The prediction of a tree page (seed 001 "Bird prototype-tree page" results; "Car page" step 3):
-// ground truth, prediction and probability, and which tree (data, accuracy) produced them.
+// The prediction of a tree page (the bird page's results; the car page's step 3): ground truth,
+// prediction and probability, and which tree (data, accuracy) produced them.
 import { useTranslation } from "react-i18next";
 import type { PredictionView } from "~/.server/trees.server.ts";
 import { percent } from "./urls.ts";
@@ -33,7 +33,7 @@ export function TreeResult({ title, prediction, source, edits }: { title: string
       <p className="muted" data-testid="probability-note">
         {t("probabilityNote")}
       </p>
-      {/* Issue 36 §1: "Prediction: Sneaker" beside a path ending at a leaf predicting Sandal read as a
+      {/* "Prediction: Sneaker" beside a path ending at a leaf predicting Sandal read as a
           bug; the two come from soft and greedy routing (docs/tree-service.md "Calls", Predict). */}
       {prediction.greedyPredicted !== prediction.predicted ? (
         <p className="notice notice-warn" data-testid="greedy-differs">

@@ -1,8 +1,8 @@
-// The tree-edit view's layout (seed 001 "Bird prototype-tree page", §9: depth spacing multiplier
-// 10 or 20 by view, vertical spacing 105 per widest level, zoom 0.1 to 3). Pure maths, no React,
-// so it is unit-tested (tests/unit/treeLayout.test.ts) and used by both the react-flow editor
-// and the server-rendered list. Written here rather than taken from a layout library (dagre,
-// elkjs): the seed fixes the spacing rule itself, and a binary tree needs only this tidy pass.
+// The tree-edit view's layout (depth spacing multiplier 10 or 20 by view, vertical spacing 105 per
+// widest level, zoom 0.1 to 3). Pure maths, no React, so it is unit-tested
+// (tests/unit/treeLayout.test.ts) and used by both the react-flow editor and the server-rendered
+// list. Written here rather than taken from a layout library (dagre, elkjs): the spacing rule is
+// fixed (above), and a binary tree needs only this tidy pass.
 import { TREE_VIEW } from "../../lib/rules/trees.ts";
 
 export type TreeView = "full" | "prototypes";

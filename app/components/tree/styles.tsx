@@ -1,7 +1,7 @@
 // The tree pages' few layout rules, shipped as a <style> element like the dataset screens'
-// (app/components/datasets/styles.tsx): pool thumbnails 6 a row (seed "Demo pages"), 3 on phones.
-// A pool caption is a class name, not a file name: it breaks between words where it can (the
-// datasets' break-all cut "Pullover" into "Pullov|er" in the six narrow columns).
+// (app/components/datasets/styles.tsx): pool thumbnails 6 a row (as on every demo page), 3 on
+// phones. A pool caption is a class name, not a file name: it breaks between words where it can
+// (the datasets' break-all cut "Pullover" into "Pullov|er" in the six narrow columns).
 import { InlineStyle } from "~/components/InlineStyle.tsx";
 
 export const TREE_CSS = `

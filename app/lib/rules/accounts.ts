@@ -1,8 +1,8 @@
-// The accounts area's rules (log in, register; seed 000 §5, §8): limits, the seed's messages as
-// message refs (app/locales/<lng>/account.json: the seed's own words in its language and a
-// translation in the other), the field checks and the register form's schema. Pure functions:
-// the server is the authority, and the same checks give the page's on-blur feedback
-// (app/lib/useBlurChecks.ts). The profile's rules are in ./profile.ts.
+// The accounts area's rules (log in, register): limits, the messages as message refs
+// (app/locales/<lng>/account.json: the original wording in its language and a translation in the
+// other), the field checks and the register form's schema. Pure functions: the server is the
+// authority, and the same checks give the page's on-blur feedback (app/lib/useBlurChecks.ts). The
+// profile's rules are in ./profile.ts.
 
 import { formSchema } from "../forms/parse.ts";
 import { TEXT_MESSAGES, checkText } from "../forms/text.ts";
@@ -35,7 +35,7 @@ export const MSG = {
   unchanged: "account:msg.unchanged",
   oldPasswordWrong: "account:msg.oldPasswordWrong",
   unknownAction: "account:msg.unknownAction",
-  /** Seed 000 §8, 001 §8: a session that is no longer valid (token失效，请重新登录). */
+  /** A session that is no longer valid (token失效，请重新登录). */
   sessionExpired: "account:msg.sessionExpired",
   sessionExpiredUnsaved: "account:msg.sessionExpiredUnsaved",
 } as const;
@@ -119,8 +119,8 @@ export function validateRegisterShape(input: RegisterInput): FieldErrors {
 }
 
 /**
- * The register form (seed 000 §3 "Register form"): names, readings and rules. An authority left
- * out reads as ordinary user ("0"); parse with `parseForm(form, registerSchema)`.
+ * The register form: names, readings and rules. An authority left out reads as ordinary user ("0");
+ * parse with `parseForm(form, registerSchema)`.
  */
 export const registerSchema = formSchema(
   {

@@ -1,8 +1,8 @@
-// The classification demo's rules (seed 001 "Image classification page", §5, §8, §9): the model,
-// the algorithm and the picture of a run, checked in the seed's order (model, then algorithm,
-// then image), and the one-image upload of the pool variant; every message a message ref of the
-// `demo` namespace (the seed's words in its language, a faithful translation in the other).
-// Shared by the page and the server (app/routes/UserImgclassification.tsx's action).
+// The classification demo's rules: the model, the algorithm and the picture of a run, checked in a
+// fixed order (model, then algorithm, then image), and the one-image upload of the pool variant;
+// every message a message ref of the `demo` namespace (the original wording in its language, a
+// faithful translation in the other). Shared by the page and the server
+// (app/routes/UserImgclassification.tsx's action).
 import { z } from "zod";
 import { messageRef } from "../forms/messages.ts";
 import { textField } from "../forms/text.ts";
@@ -13,7 +13,7 @@ export const MODEL_ID_MAX = 100;
 export const ALGORITHM_MAX = 64;
 
 export const CLASSIFICATION_MSG = {
-  // Seed 001 §5 (请选择要使用的模型 / 请选择要使用的算法 / 请选择要解释的图像) and §8.
+  // 请选择要使用的模型 / 请选择要使用的算法 / 请选择要解释的图像, and the outcomes.
   chooseModel: "demo:msg.chooseModel",
   chooseAlgorithm: "demo:msg.chooseAlgorithm",
   chooseImage: "demo:msg.chooseImage",

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { messageRef } from "../forms/messages.ts";
 import { textField } from "../forms/text.ts";
 
-/** Page sizes of seed 001 §9. */
+/** Page sizes of the datasets pages. */
 export const PICTURES_PER_PAGE = 16; // dataset images 16
 export const PREVIEWS_PER_PAGE = 3; // dataset previews 3 …
 export const PICTURES_PER_PREVIEW = 3; // … with 3 pictures each
@@ -26,7 +26,7 @@ export const PICTURE_LIMITS = {
   maxBytes: 10 * 1024 * 1024,
   /** Files in one request to a dataset (the upload dialog). */
   maxFiles: 50,
-  /** The classification demo's upload: one image at a time (seed 001 §5, §9). */
+  /** The classification demo's upload: one image at a time. */
   demoFiles: 1,
   /** Decoding bombs: a small file can claim a huge canvas. */
   maxPixels: 40_000_000,
@@ -45,7 +45,7 @@ export const PICTURE_MB = PICTURE_LIMITS.maxBytes / 1024 / 1024;
 export const DELETE_MAX = PICTURES_PER_PAGE;
 
 export const DATASET_MSG = {
-  // Seed 001 §5, §8.
+  // The pages' messages.
   noMatch: "datasets:msg.noMatch",
   dataDetailsWarning: "datasets:msg.dataDetailsWarning",
   // What the server adds.
@@ -116,7 +116,7 @@ export const datasetIntentSchema = z.enum(["create", "upload", "deletePictures",
   errorMap: () => ({ message: DATASET_MSG.unknownAction }),
 });
 
-/** The search of seed 001 §4 (a GET form): type and keyword; an empty keyword lists every visible dataset. */
+/** The dataset search (a GET form): type and keyword; an empty keyword lists every visible dataset. */
 export const searchSchema = z.object({
   type: z.enum(["name", "user"]).catch("name").default("name"),
   q: textField({ max: SEARCH_MAX, tooLong: DATASET_MSG.searchTooLong }),

@@ -1,14 +1,13 @@
-// The VOC-style multi-label demo's rules (seed 001 "Scene, VOC and cifar-type demos", §5, §9):
-// the start form is checked in the seed's order (model, then algorithm, then image); explaining
-// one of the ranked classes also needs the class (an index, whether it is among the five shown is
-// the server's check). Messages are message refs: the seed's three from the classification demo
-// (the same words on every demo page), the rest of the `multilabel` namespace. Shared by the page
-// and its action.
+// The VOC-style multi-label demo's rules: the start form is checked in a fixed order (model, then
+// algorithm, then image); explaining one of the ranked classes also needs the class (an index,
+// whether it is among the five shown is the server's check). Messages are message refs: the three
+// required-field messages from the classification demo (the same words on every demo page), the
+// rest of the `multilabel` namespace. Shared by the page and its action.
 import { z } from "zod";
 import { textField } from "../forms/text.ts";
 import { ALGORITHM_MAX, CLASSIFICATION_MSG, MODEL_ID_MAX } from "./classification.ts";
 
-/** The seed's choices (§9: "VOC model ResNet18 with Feature_Ablation and LIME"). */
+/** The demo's choices: the VOC model ResNet18 with Feature_Ablation and LIME. */
 export const MULTILABEL_ALGORITHMS = ["Feature_Ablation", "LIME"] as const;
 /** "The VOC-style demo shows five ranked results." */
 export const RANKED_RESULTS = 5;

@@ -1,6 +1,6 @@
-// The profile's rules (seed 000 §2 screen 6, §5): Edit Profile (phone and role, each applied only
-// when given) and Change password (old, new, confirmation), with the seed's messages as message
-// refs of the account namespace. Shared by the dialogs' on-blur checks and the server.
+// The profile's rules: Edit Profile (phone and role, each applied only when given) and Change
+// password (old, new, confirmation), with the page's messages as message refs of the account
+// namespace. Shared by the dialogs' on-blur checks and the server.
 
 import { formSchema } from "../forms/parse.ts";
 import { TEXT_MESSAGES } from "../forms/text.ts";
@@ -37,7 +37,7 @@ export function checkNewPasswordConfirmation(newPassword: string, confirmPasswor
   if (confirmPassword !== newPassword) return MSG.pwdMismatch;
 }
 
-/** Password dialog (seed 000 §5): old, new, confirmation. */
+/** Password dialog: old, new, confirmation. */
 export function validatePasswordChange(input: PasswordChangeInput): FieldErrors {
   return onlyErrors({
     oldPassword: passwordField(input.oldPassword),

@@ -1,6 +1,6 @@
-// The contributor ranking's edit mode (seed 000 §2 screen 7: "a selected flag per entry"): the
-// actions an administrator may take on a board's entries and the ids a form names, with the
-// page's messages as message refs of the admin namespace.
+// The contributor ranking's edit mode (a selected flag per entry): the actions an administrator may
+// take on a board's entries and the ids a form names, with the page's messages as message refs of
+// the admin namespace.
 
 import { messageRef } from "../forms/messages.ts";
 

@@ -1,13 +1,13 @@
-// The segmentation demo's rules (seed 001 "Image segmentation page", §5): the segment form is
-// checked in the seed's order (model, then algorithm, then image), and explaining one part
-// also needs the part (a class present in the prediction). Messages are message refs: the
-// seed's three from the classification demo (the same words on both pages), the rest of the
-// `segmentation` namespace. Shared by the page and its action.
+// The segmentation demo's rules: the segment form is checked in a fixed order (model, then
+// algorithm, then image), and explaining one part also needs the part (a class present in the
+// prediction). Messages are message refs: the three required-field messages from the classification
+// demo (the same words on both pages), the rest of the `segmentation` namespace. Shared by the page
+// and its action.
 import { z } from "zod";
 import { textField } from "../forms/text.ts";
 import { ALGORITHM_MAX, CLASSIFICATION_MSG, MODEL_ID_MAX } from "./classification.ts";
 
-/** The seed's choices (§9: FCN_ResNet101 with Feature_Ablation and LayerGradCAM). */
+/** The demo's choices: FCN_ResNet101 with Feature_Ablation and LayerGradCAM. */
 export const SEGMENTATION_ALGORITHMS = ["Feature_Ablation", "LayerGradCAM"] as const;
 
 export const SEGMENTATION_MSG = {

@@ -1,7 +1,7 @@
-// The server management forms' rules (seed 000 §3 Server, §5, §8; 001 §5): the new-server form
-// (name, password, confirmation) and the ids a deletion names, with the seed's messages as
-// message refs of the admin namespace (the seed's Chinese words, an English translation).
-// Shared by the page and the server (app/.server/servers.server.ts), which has the last word.
+// The server management forms' rules: the new-server form (name, password, confirmation) and the
+// ids a deletion names, with the page's messages as message refs of the admin namespace (the
+// original Chinese words, an English translation). Shared by the page and the server
+// (app/.server/servers.server.ts), which has the last word.
 
 import { formSchema, parseIds } from "../forms/parse.ts";
 import { TEXT_MESSAGES, hasControlCharacters } from "../forms/text.ts";

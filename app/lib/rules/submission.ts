@@ -6,7 +6,7 @@
 import { messageRef, type MessageRef } from "../forms/messages.ts";
 import { checkText, normalizeLineBreaks } from "../forms/text.ts";
 
-/** The seed's words (000 §5, §8) plus the few messages the server adds, as message refs (app/locales/<lng>/submission.json). */
+/** The page's messages plus the few the server adds, as message refs (app/locales/<lng>/submission.json). */
 export const MSG = {
   nameRequired: "submission:msg.nameRequired",
   morfRequired: "submission:msg.morfRequired",

@@ -1,22 +1,22 @@
-// The create-task form's rules (seed 001 "Create task page", §5 "Create task", §9 "Task
-// options"), shared by the page and its action: the fields are checked in the seed's order
-// (category, name, dataset, tree height, iterations, prototype dimension), then the remarks
-// (optional; the seed notes Chinese is not supported there yet, so Chinese is refused with a
-// message instead of being dropped), the distributed-training card and the advanced options of
-// the chosen algorithm as the sidecar's Tree.TaskOptions describes them. Messages are message
-// refs of the `tasks` namespace (app/locales/<lng>/tasks.json).
+// The create-task form's rules (docs/tree-service.md "Training tasks and data parallelism"), shared
+// by the page and its action: the fields are checked in a fixed order (category, name, dataset,
+// tree height, iterations, prototype dimension), then the remarks (optional; Chinese is not
+// supported there yet, so Chinese is refused with a message instead of being dropped), the
+// distributed-training card and the advanced options of the chosen algorithm as the sidecar's
+// Tree.TaskOptions describes them. Messages are message refs of the `tasks` namespace
+// (app/locales/<lng>/tasks.json).
 import type { FieldErrors } from "../forms/parse.ts";
 import { hasControlCharacters } from "../forms/text.ts";
 import { messageRef } from "../forms/messages.ts";
 
-/** The seeds' task kinds (§3 "Task record"), as tree.proto's TreeAlgorithm.id spells them. */
+/** The task kinds a task record names, as tree.proto's TreeAlgorithm.id spells them. */
 export const TASK_CATEGORIES = ["ProtPTree", "SeBoW"] as const;
-/** Seed 001 §9 "Task options". */
+/** The task options the form offers. */
 export const TREE_DEPTHS = [8, 9, 10] as const;
 export const TREE_ITERATIONS = [100, 150, 200, 250, 300] as const;
 export const TREE_PROTO_DIMS = [128, 256, 512, 1024] as const;
 export const DEFAULT_DDP_NUM = 1;
-/** Seed 001 §9: my tasks, 10 a page. */
+/** My tasks, 10 a page. */
 export const TASKS_PER_PAGE = 10;
 
 /** tree.proto SaveTreeRequest.name: the finished tree is the owner's tree of this name. */
@@ -188,7 +188,7 @@ export function checkTaskForm(
   };
 }
 
-/** Seed 001 §4 "Task progress": failed; waiting while there is no completion time; completed. */
+/** A task's progress: failed; waiting while there is no completion time; completed. */
 export type TaskProgressLabel = "failed" | "waiting" | "completed" | "cancelled";
 export function progressLabel(state: string, completedAt: string | null): TaskProgressLabel {
   if (state === "failed") return "failed";

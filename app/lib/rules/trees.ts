@@ -4,14 +4,14 @@
 // their server side (app/.server/trees.server.ts) and the tree-edit view.
 import { CLASSIFICATION_MSG } from "./classification.ts";
 
-/** Seed §9: inference algorithm "none" is offered but disabled; the tree's own explanation is the method. */
+/** Inference algorithm "none" is offered but disabled; the tree's own explanation is the method. */
 export const TREE_ALGORITHMS = [
   { value: "none", disabled: true },
   { value: "interpretable", disabled: false },
 ] as const;
 export const TREE_ALGORITHM = "interpretable";
 
-/** Seed §9: the tree view's constants. */
+/** The tree view's constants. */
 export const TREE_VIEW = {
   /** Depth spacing multiplier per view: the full tree (leaves too) is packed tighter than the prototype nodes. */
   depthMultiplier: { full: 10, prototypes: 20 },
@@ -21,7 +21,7 @@ export const TREE_VIEW = {
   maxZoom: 3,
 } as const;
 
-/** Seed §8: after more than this many failed polls the page says so and stops polling. */
+/** After more than this many failed polls the page says so and stops polling. */
 export const MAX_FAILED_POLLS = 10;
 /** Pending edits a user may keep per tree (the server refuses more). */
 export const MAX_EDITS = 256;
@@ -49,10 +49,10 @@ export const SAMPLE_ID = /^[a-z]{1,16}:\d{1,9}$/;
 export const JOB_ID = /^[\w-]{1,64}$/;
 
 export const TREE_MSG = {
-  // Seed §5, both pages: model first, then image (the demo namespace has both languages).
+  // Both pages: model first, then image (the demo namespace has both languages).
   chooseModel: CLASSIFICATION_MSG.chooseModel,
   chooseImage: CLASSIFICATION_MSG.chooseImage,
-  // Seed §8 (adjust-tree polling).
+  // Adjust-tree polling.
   pollsFailed: "trees:msg.pollsFailed",
   chooseNode: "trees:msg.chooseNode",
   chooseCandidate: "trees:msg.chooseCandidate",

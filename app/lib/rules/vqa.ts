@@ -8,7 +8,7 @@ import { messageRef } from "../forms/messages.ts";
 import { textField } from "../forms/text.ts";
 import { ALGORITHM_MAX, MODEL_ID_MAX } from "./classification.ts";
 
-/** The seeds' algorithm choices for the multimodal model (§9). */
+/** The algorithm choices for the multimodal model. */
 export const VQA_ALGORITHMS = ["IntegratedGradients", "LayerIntegratedGradients"] as const;
 export type VqaAlgorithm = (typeof VQA_ALGORITHMS)[number];
 

@@ -16,7 +16,7 @@ import { renderAttribution } from "../heatmap.ts";
 import { toModelInput, type ImageInput } from "../imageInput.ts";
 import type { Net } from "../net.ts";
 
-/** The seeds' names of the VOC demo's two methods (§9: "VOC model ResNet18 with Feature_Ablation and LIME"). */
+/** The names of the VOC demo's two methods (its ResNet18 model with Feature_Ablation and LIME). */
 export const MULTILABEL_ALGORITHMS = ["Feature_Ablation", "LIME"] as const;
 export type MultiLabelAlgorithm = (typeof MULTILABEL_ALGORITHMS)[number];
 
