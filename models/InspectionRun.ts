@@ -19,6 +19,8 @@ export class InspectionRun extends Model<InferAttributes<InspectionRun>, InferCr
   declare photosTotal: CreationOptional<number>;
   declare photosDone: CreationOptional<number>;
   declare cracksFound: CreationOptional<number>;
+  /** Photos the run could not detect (InspectionSkippedPhoto rows, each with its reason). */
+  declare photosSkipped: CreationOptional<number>;
   declare jobId: CreationOptional<string | null>;
   declare error: CreationOptional<string | null>;
   declare startedAt: CreationOptional<Date | null>;
@@ -38,6 +40,7 @@ InspectionRun.init(
     photosTotal: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
     photosDone: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
     cracksFound: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+    photosSkipped: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
     jobId: { type: DataTypes.STRING(64), allowNull: true },
     error: { type: DataTypes.TEXT, allowNull: true },
     startedAt: { type: DataTypes.DATE, allowNull: true },
@@ -90,4 +93,32 @@ CrackDetection.init(
     detectedAt: { type: DataTypes.DATE, allowNull: false },
   },
   { sequelize, tableName: "crack_detections", timestamps: false },
+);
+
+/**
+ * A photo a run could not detect, with the reason as a message ref of the `inspection` namespace
+ * (a damaged file, a format the detector cannot read, too many pixels): the run's page says per
+ * photo why, instead of counting it silently out.
+ */
+export class InspectionSkippedPhoto extends Model<InferAttributes<InspectionSkippedPhoto>, InferCreationAttributes<InspectionSkippedPhoto>> {
+  declare id: CreationOptional<number>;
+  declare runId: number;
+  declare pictureId: number;
+  declare position: number;
+  declare reason: string;
+  declare skippedAt: Date;
+  /** Loaded only with `include: "picture"` (models/index.ts); null when the photo is gone. */
+  declare picture?: NonAttribute<Picture | null>;
+}
+
+InspectionSkippedPhoto.init(
+  {
+    id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },
+    runId: { type: DataTypes.INTEGER, allowNull: false },
+    pictureId: { type: DataTypes.INTEGER, allowNull: false },
+    position: { type: DataTypes.INTEGER, allowNull: false },
+    reason: { type: DataTypes.STRING(500), allowNull: false },
+    skippedAt: { type: DataTypes.DATE, allowNull: false },
+  },
+  { sequelize, tableName: "inspection_skipped_photos", timestamps: false },
 );

@@ -21,7 +21,7 @@ export {
   type EvaluationKind,
   type EvaluationState,
 } from "./EvaluationRun.ts";
-export { InspectionRun, CrackDetection, INSPECTION_STATES, type InspectionState } from "./InspectionRun.ts";
+export { InspectionRun, CrackDetection, InspectionSkippedPhoto, INSPECTION_STATES, type InspectionState } from "./InspectionRun.ts";
 export { SearchQuery } from "./SearchQuery.ts";
 export { ConceptResult } from "./ConceptResult.ts";
 export { VqaResult } from "./VqaResult.ts";
@@ -32,7 +32,7 @@ import { Submission } from "./Submission.ts";
 import { EvaluationRun } from "./EvaluationRun.ts";
 import { Dataset } from "./Dataset.ts";
 import { Picture } from "./Picture.ts";
-import { CrackDetection } from "./InspectionRun.ts";
+import { CrackDetection, InspectionSkippedPhoto } from "./InspectionRun.ts";
 import { TreeTask } from "./TreeTask.ts";
 
 // The joins the app reads through `include` instead of loading rows by id by hand. The tables'
@@ -43,4 +43,5 @@ Submission.belongsTo(EvaluationRun, { as: "evaluationRun", foreignKey: "evaluati
 EvaluationRun.belongsTo(User, { as: "user", foreignKey: "userId", constraints: false });
 Picture.belongsTo(Dataset, { as: "dataset", foreignKey: "datasetId", constraints: false });
 CrackDetection.belongsTo(Picture, { as: "picture", foreignKey: "pictureId", constraints: false });
+InspectionSkippedPhoto.belongsTo(Picture, { as: "picture", foreignKey: "pictureId", constraints: false });
 TreeTask.belongsTo(User, { as: "user", foreignKey: "userId", constraints: false });

@@ -8,15 +8,16 @@ import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { ForeignKeyConstraintError, Op, UniqueConstraintError } from "sequelize";
 import sharp, { type Metadata, type OutputInfo } from "sharp";
-import { CrackDetection, Dataset, InspectionRun, Picture, User, type InspectionState } from "../../models/index.ts";
+import { CrackDetection, Dataset, InspectionRun, InspectionSkippedPhoto, Picture, User, type InspectionState } from "../../models/index.ts";
 import type { DetectorInfoReply__Output } from "../../proto/generated/metarank/v1/DetectorInfoReply.ts";
 import { PICTURE_LIMITS } from "~/lib/rules/datasets.ts";
-import { messageRef } from "~/lib/forms/messages.ts";
-import { INSPECTION_LIMITS, INSPECTION_MSG } from "~/lib/rules/inspection.ts";
+import { messageRef, translateMessage, type MessageRef } from "~/lib/forms/messages.ts";
+import { DETECTABLE_FORMATS, INSPECTION_LIMITS, INSPECTION_MSG, SKIP_MSG } from "~/lib/rules/inspection.ts";
 import { visibleWhere, type Viewer } from "./datasets.server.ts";
 import { inWriteTransaction } from "./db.server.ts";
+import { i18nFor } from "./i18n.server.ts";
 import { logger } from "./logger.server.ts";
-import { readStored, removeStored, storedFile } from "./pictures.server.ts";
+import { readStored, removeStored, sniffImageType, storedFile } from "./pictures.server.ts";
 import { RetryableJobError, isRetryable, untilSidecarServes, type JobContext, type JobQueue } from "./queue.server.ts";
 import { rpc, SidecarCallError, unary } from "./sidecar.server.ts";
 import { timedCache } from "./timedCache.server.ts";
@@ -53,6 +54,8 @@ export interface RunView {
   photosTotal: number;
   photosDone: number;
   cracksFound: number;
+  /** Photos the run could not detect; each has its reason (skippedPhotos). */
+  photosSkipped: number;
   error: string | null;
   mine: boolean;
   platform: boolean;
@@ -100,6 +103,7 @@ function runView(r: InspectionRun, dataset: Dataset, viewer: Viewer): RunView {
     photosTotal: r.photosTotal,
     photosDone: r.photosDone,
     cracksFound: r.cracksFound,
+    photosSkipped: r.photosSkipped ?? 0,
     error: r.error ?? null,
     mine: viewer != null && r.userId === viewer.id,
     platform: r.userId == null,
@@ -188,6 +192,33 @@ export async function runDetections(runId: number, limit: number): Promise<Detec
   return rowsOf(detections);
 }
 
+/** A photo of a run that was not detected, and why. */
+export interface SkippedPhotoRow {
+  index: number;
+  pictureId: number;
+  number: string;
+  address: string;
+  thumbUrl: string;
+  /** A message ref of the `inspection` namespace (app/lib/rules/inspection.ts SKIP_MSG). */
+  reason: MessageRef;
+}
+
+/** The page lists at most this many of a run's photos that were not detected (and says how many more). */
+export const SKIPPED_SHOWN = 100;
+
+/** The first `limit` photos of a run that were not detected, in photo order, each with its reason. */
+export async function skippedPhotos(runId: number, limit = SKIPPED_SHOWN): Promise<SkippedPhotoRow[]> {
+  const rows = await InspectionSkippedPhoto.findAll({ ...WITH_PICTURE, where: { runId }, order: [["position", "ASC"]], limit });
+  return rows.map((s) => ({
+    index: s.position,
+    pictureId: s.pictureId,
+    number: s.picture?.displayName || `#${s.pictureId}`,
+    address: `/picture/${s.pictureId}`,
+    thumbUrl: `/picture/${s.pictureId}?size=thumb`,
+    reason: s.reason,
+  }));
+}
+
 /** One detection of a run the viewer may see (the details dialog), else null. */
 export async function findDetection(runId: number, detectionId: unknown): Promise<DetectionRow | null> {
   const n = Number(detectionId);
@@ -210,21 +241,31 @@ export async function visibleMask(detectionId: unknown, viewer: Viewer): Promise
  * newest completed run of the model named (among runs the viewer may see), at most
  * `INSPECTION_LIMITS.resultsPerCall` of them.
  */
-export async function getResults(modelName: string, viewer: Viewer): Promise<{ run: RunView | null; rows: DetectionRow[] }> {
+export async function getResults(
+  modelName: string,
+  viewer: Viewer,
+): Promise<{ run: RunView | null; rows: DetectionRow[]; skipped: Array<Omit<SkippedPhotoRow, "reason"> & { reason: string; reasonKey: string }> }> {
   const datasets = await visibleDatasets(viewer);
-  if (!datasets.size) return { run: null, rows: [] };
+  if (!datasets.size) return { run: null, rows: [], skipped: [] };
   const run = await InspectionRun.findOne({
     where: { modelName, state: "completed", datasetId: [...datasets.keys()] },
     order: [["id", "DESC"]],
   });
-  if (!run) return { run: null, rows: [] };
+  if (!run) return { run: null, rows: [], skipped: [] };
   const detections = await CrackDetection.findAll({
     ...WITH_PICTURE,
     where: { runId: run.id },
     order: [["position", "ASC"]],
     limit: INSPECTION_LIMITS.resultsPerCall,
   });
-  return { run: runView(run, datasets.get(run.datasetId)!, viewer), rows: rowsOf(detections) };
+  // The photos not detected, each with its reason in English (and the reason's key, for programs).
+  const en = (await i18nFor("en")).getFixedT("en", "inspection");
+  const skipped = (await skippedPhotos(run.id, INSPECTION_LIMITS.resultsPerCall)).map((p) => ({
+    ...p,
+    reason: translateMessage(en, p.reason),
+    reasonKey: p.reason.split("|")[0].replace(/^inspection:skipped\./, ""),
+  }));
+  return { run: runView(run, datasets.get(run.datasetId)!, viewer), rows: rowsOf(detections), skipped };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -298,44 +339,99 @@ const DEFAULT_MAX_PIXELS = 4_000_000;
 export interface PhotoForDetection {
   image: Uint8Array;
   mmPerPixel: number;
-  /** The photo as a viewer sees it (EXIF orientation applied), when it had to be scaled down. */
+  /** The photo as a viewer sees it (EXIF orientation applied), when it had to be scaled down or converted. */
   original: { width: number; height: number; format: string } | null;
 }
 
+/** A photo the detector cannot be given, and why (a message ref of SKIP_MSG). */
+export interface NotDetectable {
+  notDetectable: MessageRef;
+}
+
+const DETECTABLE = new Set<string>(DETECTABLE_FORMATS);
+/** What the sidecar decodes itself (sidecar/inspection/photo.ts); the others are converted here. */
+const SENT_AS_IS = new Set(["png", "jpeg"]);
+
 /**
- * A photo larger than the detector accepts (a phone's 12 megapixels against its 4) is scaled down
- * for detection only: the stored original stays what the pages show. Each detected pixel then
- * covers more of the wall, so the scale grows by the same factor and lengths and widths stay in
- * millimetres. It is turned upright first (EXIF orientation), as browsers show it, so the mask
- * lies over the photo on the results page. A photo sharp cannot read goes to the detector as it
- * is, which says why it is refused.
+ * The photo as the detector can take it, or why it cannot. A photo larger than the detector
+ * accepts (a phone's 12 megapixels against its 4) is scaled down for detection only: the stored
+ * original stays what the pages show. Each detected pixel then covers more of the wall, so the
+ * scale grows by the same factor and lengths and widths stay in millimetres. It is turned upright
+ * first (EXIF orientation), as browsers show it, so the mask lies over the photo on the results
+ * page. A GIF or WebP (a dataset takes them; the detector reads PNG and JPEG) is converted to PNG
+ * the same way. Not detectable: a photo of more than PICTURE_LIMITS.maxPixels (even scaling it
+ * down would decode all of it), another format, a file no decoder reads. A PNG or JPEG whose
+ * header sharp cannot read goes to the detector as it is: it may still decode it, or say why not.
  */
-export async function fitForDetection(bytes: Uint8Array, mmPerPixel: number, maxPixels: number): Promise<PhotoForDetection> {
+export async function fitForDetection(bytes: Uint8Array, mmPerPixel: number, maxPixels: number): Promise<PhotoForDetection | NotDetectable> {
   const unchanged = { image: bytes, mmPerPixel, original: null };
+  if (!bytes.length) return { notDetectable: SKIP_MSG.unreadable };
   let meta: Metadata;
   try {
-    meta = await sharp(bytes, { limitInputPixels: PICTURE_LIMITS.maxPixels }).metadata();
+    // The header only (no pixels are decoded), read without the pixel limit so a photo over it is
+    // told as such: sharp's metadata() refuses one over limitInputPixels like a damaged file.
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch {
-    return unchanged;
+    const sniffed = sniffImageType(bytes);
+    if (sniffed === "image/png" || sniffed === "image/jpeg") return unchanged;
+    return { notDetectable: sniffed ? SKIP_MSG.unreadable : SKIP_MSG.notAnImage };
   }
-  if (!meta.width || !meta.height || meta.width * meta.height <= maxPixels) return unchanged;
+  const format = meta.format ?? "";
+  if (!DETECTABLE.has(format)) return { notDetectable: format ? SKIP_MSG.unsupportedFormat(format) : SKIP_MSG.notAnImage };
+  if (!meta.width || !meta.height) return { notDetectable: SKIP_MSG.unreadable };
   const sideways = (meta.orientation ?? 1) >= 5;
   const [width, height] = sideways ? [meta.height, meta.width] : [meta.width, meta.height];
-  const factor = Math.sqrt(maxPixels / (width * height));
+  if (width * height > PICTURE_LIMITS.maxPixels) return { notDetectable: SKIP_MSG.tooManyPixels(width, height, PICTURE_LIMITS.maxPixels) };
+  const tooLarge = width * height > maxPixels;
+  if (!tooLarge && SENT_AS_IS.has(format)) return unchanged;
+  const factor = tooLarge ? Math.sqrt(maxPixels / (width * height)) : 1;
   const box = { width: Math.max(1, Math.floor(width * factor)), height: Math.max(1, Math.floor(height * factor)) };
-  let scaled: { data: Buffer; info: OutputInfo };
+  let converted: { data: Buffer; info: OutputInfo };
   try {
-    scaled = await sharp(bytes, { limitInputPixels: PICTURE_LIMITS.maxPixels })
-      .rotate()
-      .resize({ ...box, fit: "inside" })
-      .removeAlpha()
-      .jpeg({ quality: 95 })
-      .toBuffer({ resolveWithObject: true });
+    // A GIF's first frame (sharp reads one page unless told otherwise).
+    const img = sharp(bytes, { limitInputPixels: PICTURE_LIMITS.maxPixels }).rotate();
+    const upright = (tooLarge ? img.resize({ ...box, fit: "inside" }) : img).removeAlpha();
+    converted = await (tooLarge ? upright.jpeg({ quality: 95 }) : upright.png()).toBuffer({ resolveWithObject: true });
   } catch {
-    return unchanged; // a header that promises more than the file holds: the detector says so
+    // A header that promises more than the file holds (cut short, damaged).
+    return { notDetectable: SKIP_MSG.unreadable };
   }
-  const { data, info } = scaled;
-  return { image: data, mmPerPixel: mmPerPixel * (width / info.width), original: { width, height, format: meta.format ?? "jpeg" } };
+  const { data, info } = converted;
+  return { image: data, mmPerPixel: mmPerPixel * (width / info.width), original: { width, height, format } };
+}
+
+/**
+ * Why the detector refused a photo (a user error of DetectCracks): a file no decoder reads is
+ * damaged; otherwise the detector's own words (`detail`, English), which the page quotes.
+ */
+export async function whyRefused(bytes: Uint8Array, detail: string): Promise<MessageRef> {
+  try {
+    const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+    if (meta.width && meta.height && meta.width * meta.height > PICTURE_LIMITS.maxPixels)
+      return SKIP_MSG.tooManyPixels(meta.width, meta.height, PICTURE_LIMITS.maxPixels);
+    // Decoding all of it is what tells a damaged file (a PNG or JPEG cut short fails).
+    await sharp(bytes, { limitInputPixels: PICTURE_LIMITS.maxPixels }).raw().toBuffer();
+  } catch {
+    return SKIP_MSG.unreadable;
+  }
+  return SKIP_MSG.refused(detail);
+}
+
+/**
+ * Records that a photo of the run was not detected, and why (one row per photo: a run continued
+ * later does not repeat it), and counts it on the run. False when the run is gone meanwhile.
+ */
+async function recordSkipped(runId: number, pictureId: number, position: number, reason: MessageRef): Promise<boolean> {
+  try {
+    await InspectionSkippedPhoto.create({ runId, pictureId, position, reason, skippedAt: new Date() });
+  } catch (err) {
+    if (err instanceof UniqueConstraintError) return true; // another attempt got there first
+    if (!(err instanceof ForeignKeyConstraintError)) throw err;
+    // The run or the photo was deleted meanwhile: a deleted photo needs no reason.
+    return (await InspectionRun.findByPk(runId, { attributes: ["id"] })) != null;
+  }
+  await InspectionRun.update({ photosSkipped: await InspectionSkippedPhoto.count({ where: { runId } }) }, { where: { id: runId } });
+  return true;
 }
 
 export async function runInspectionJob(job: JobContext<{ runId: number }>): Promise<unknown> {
@@ -345,7 +441,13 @@ export async function runInspectionJob(job: JobContext<{ runId: number }>): Prom
   if (!claimed) return { runId: id, state: (await InspectionRun.findByPk(id))?.state ?? "missing" };
   const run = (await InspectionRun.findByPk(id))!;
   const pictures = await Picture.findAll({ where: { datasetId: run.datasetId }, order: [["id", "ASC"]], attributes: ["id", "filePath", "size"] });
-  const done = new Set((await CrackDetection.findAll({ where: { runId: id }, attributes: ["pictureId"] })).map((d) => d.pictureId));
+  // Photos detected or found not detectable by an earlier attempt of this run.
+  const done = new Set(
+    [
+      ...(await CrackDetection.findAll({ where: { runId: id }, attributes: ["pictureId"] })),
+      ...(await InspectionSkippedPhoto.findAll({ where: { runId: id }, attributes: ["pictureId"] })),
+    ].map((d) => d.pictureId),
+  );
   await InspectionRun.update({ photosTotal: pictures.length }, { where: { id } });
   const info = await detectorInfo();
   const maxPixels = info?.maxPixels || DEFAULT_MAX_PIXELS;
@@ -357,13 +459,32 @@ export async function runInspectionJob(job: JobContext<{ runId: number }>): Prom
     if (done.has(picture.id)) continue;
     const current = await InspectionRun.findByPk(id, { attributes: ["state"] });
     if (current?.state !== "running") return { runId: id, state: current?.state ?? "missing" };
+    // A photo that cannot be detected is not skipped silently: its reason is stored with the run
+    // and shown per photo on the run's page; the run goes on.
+    const skip = async (reason: MessageRef, detail?: string) => {
+      log.warn({ runId: id, pictureId: picture.id, reason, detail }, "photo not detected");
+      return recordSkipped(id, picture.id, position, reason);
+    };
     const bytes = await readStored(picture.filePath);
-    if (!bytes) continue; // deleted while the run went on: nothing to detect
+    if (!bytes) {
+      // The row is there but its file is not (deleted meanwhile, or lost from the storage).
+      if (!(await skip(SKIP_MSG.missing))) return { runId: id, state: "missing" };
+      continue;
+    }
     let reply;
-    let photo: PhotoForDetection;
+    let fitted: PhotoForDetection | NotDetectable;
     try {
-      photo = await fitForDetection(bytes, mmPerPixel, maxPixels);
-      if (photo.original) log.info({ runId: id, pictureId: picture.id, ...photo.original }, "photo scaled down for detection");
+      fitted = await fitForDetection(bytes, mmPerPixel, maxPixels);
+    } catch (err) {
+      throw new RetryableJobError((err as Error).message);
+    }
+    if ("notDetectable" in fitted) {
+      if (!(await skip(fitted.notDetectable))) return { runId: id, state: "missing" };
+      continue;
+    }
+    const photo = fitted;
+    if (photo.original) log.info({ runId: id, pictureId: picture.id, ...photo.original }, "photo scaled down or converted for detection");
+    try {
       reply = await unary(
         rpc().inspection.DetectCracks,
         { image: photo.image, mmPerPixel: photo.original ? photo.mmPerPixel : run.mmPerPixel },
@@ -371,8 +492,8 @@ export async function runInspectionJob(job: JobContext<{ runId: number }>): Prom
       );
     } catch (err) {
       if (err instanceof SidecarCallError && err.kind === "user") {
-        // This photo cannot be read as one (e.g. a GIF): skip it and say so; the run goes on.
-        log.warn({ runId: id, pictureId: picture.id, err: err.message }, "photo skipped");
+        // The detector cannot use this photo: say why, per photo, on the run's page.
+        if (!(await skip(await whyRefused(bytes, err.details || err.message), err.details))) return { runId: id, state: "missing" };
         continue;
       }
       throw err instanceof SidecarCallError ? err : new RetryableJobError((err as Error).message);

@@ -24,6 +24,7 @@ export async function action({ request }: ActionFunctionArgs) {
   modelName = modelName.trim();
   if (!modelName || modelName.length > MODEL_NAME_MAX)
     return Response.json({ error: `modelName is required (at most ${MODEL_NAME_MAX} characters).` }, { status: 400 });
-  const { run, rows } = await getResults(modelName, viewer);
-  return Response.json({ modelName, run, rows });
+  // `skipped`: the run's photos that were not detected, each with its reason (in English, and its key).
+  const { run, rows, skipped } = await getResults(modelName, viewer);
+  return Response.json({ modelName, run, rows, skipped });
 }

@@ -24,9 +24,11 @@ import {
   listRuns,
   resultsPage,
   runViewOf,
+  skippedPhotos,
   startRun,
   type DetectionRow,
   type RunView,
+  type SkippedPhotoRow,
 } from "~/.server/inspection.server.ts";
 import { jobQueue } from "~/.server/queue.server.ts";
 import { getUser, requireUser } from "~/.server/session.server.ts";
@@ -60,6 +62,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   } else run = runs.find((r) => r.photosDone > 0) ?? runs[0] ?? null;
   const page = Math.max(1, Math.min(10_000, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1));
   const results = run ? await resultsPage(run.id, page) : null;
+  // The photos the run could not detect, each with its reason (none are skipped silently).
+  const skipped = run?.photosSkipped ? await skippedPhotos(run.id) : [];
   const details = run && url.searchParams.get("details") ? await findDetection(run.id, url.searchParams.get("details")) : null;
   const datasets = viewer
     ? [...(await platformDatasets()).filter((d) => d.slug === PLATFORM_INSPECTION_SLUG), ...(await ownDatasets(viewer))].map((d) => ({
@@ -74,6 +78,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     runs,
     run,
     results,
+    skipped,
     details,
     closing: details != null && url.searchParams.get("closing") === "1",
     datasets,
@@ -115,7 +120,7 @@ function href(run: RunView | null, page: number, extra: Record<string, string> =
 }
 
 export default function TwoDResult() {
-  const { signedIn, info, runs, run, results, details, closing, datasets, notice } = useLoaderData<typeof loader>();
+  const { signedIn, info, runs, run, results, skipped, details, closing, datasets, notice } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ActionResult | undefined;
   const { t } = useTranslation("inspection");
   const active = run?.state === "queued" || run?.state === "running";
@@ -167,11 +172,12 @@ export default function TwoDResult() {
               ))}
             </div>
           ) : (
-            <p>{active ? t("grid.waiting") : t("grid.empty")}</p>
+            <p>{active ? t("grid.waiting") : run.photosSkipped ? t("grid.emptySkipped") : t("grid.empty")}</p>
           )}
           <Pager page={page} pageCount={results.pages} href={(p) => href(run, p)} />
         </section>
       ) : null}
+      {run && skipped.length ? <SkippedList total={run.photosSkipped} rows={skipped} /> : null}
       {details && run ? <DetailsDialog row={details} closing={closing} baseHref={href(run, page)} /> : null}
       {signedIn ? (
         <StartForm datasets={datasets} result={result} />
@@ -239,7 +245,12 @@ function RunStatus({ run }: { run: RunView }) {
           total: run.photosTotal,
           cracks: run.cracksFound,
         })}{" "}
-        {run.platform ? t("runs.byPlatform") : null}
+        {run.platform ? t("runs.byPlatform") : null}{" "}
+        {run.photosSkipped ? (
+          <a href="#not-detected" data-testid="skipped-summary">
+            {t("runs.skipped", { count: run.photosSkipped })}
+          </a>
+        ) : null}
       </p>
       {active ? (
         <>
@@ -260,6 +271,31 @@ function RunStatus({ run }: { run: RunView }) {
       ) : null}
       {run.error ? <Notice kind="error">{t("runs.failed", { error: translateMessage(t, run.error) })}</Notice> : null}
     </div>
+  );
+}
+
+/** The photos a run could not detect, each with its reason in the visitor's language. */
+function SkippedList({ total, rows }: { total: number; rows: SkippedPhotoRow[] }) {
+  const { t } = useTranslation("inspection");
+  const more = total - rows.length;
+  return (
+    <section className="card" id="not-detected" aria-labelledby="not-detected-title" data-testid="skipped-photos">
+      <h2 id="not-detected-title">{t("skipped.title", { count: total })}</h2>
+      <p className="muted">{t("skipped.lead")}</p>
+      <ul className="insp-skipped">
+        {rows.map((row) => (
+          <li key={row.pictureId} data-testid="skipped-photo">
+            <img src={row.thumbUrl} alt="" loading="lazy" width={48} height={48} />
+            <span>
+              <a href={row.address}>{row.number}</a> <span className="muted">({t("skipped.position", { index: row.index })})</span>
+              <br />
+              <span data-testid="skipped-reason">{translateMessage(t, row.reason)}</span>
+            </span>
+          </li>
+        ))}
+      </ul>
+      {more > 0 ? <p className="muted">{t("skipped.more", { count: more })}</p> : null}
+    </section>
   );
 }
 
@@ -454,4 +490,7 @@ const INSPECTION_CSS = `
 .insp-confirm { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; justify-content: flex-end; }
 .insp-confirm p { margin: 0 auto 0 0; font-weight: 600; }
 .insp-status p { margin: .5rem 0; }
+.insp-skipped { list-style: none; margin: 0; padding: 0; display: grid; gap: .6rem; }
+.insp-skipped li { display: flex; gap: .75rem; align-items: flex-start; overflow-wrap: anywhere; }
+.insp-skipped img { flex: none; width: 48px; height: 48px; object-fit: contain; background: #f3f4f6; border-radius: 4px; }
 `;

@@ -4,7 +4,10 @@
 // confirm step (no JavaScript: everything is in the URL). The numbers on the page are the
 // detector's own on those photos (recomputed here in-process) and agree with the generator's ground
 // truth; a user's run over their private dataset is theirs alone (page, masks, getResults); bad
-// input gets the page's messages.
+// input gets the page's messages. A photo it cannot detect (a damaged file, one gone from the
+// storage) is not skipped silently: the run's page says per photo why, in English and Chinese, and
+// getResults lists it with the reason; a GIF (a dataset takes it) is converted and detected.
+import fs from "node:fs";
 import path from "node:path";
 import { PNG } from "pngjs";
 import sharp from "sharp";
@@ -21,6 +24,16 @@ let stack: Stack;
 let alice: Client;
 let bob: Client;
 let anon: Client;
+const UPLOAD_DIR = path.join(ROOT, `var/test/uploads_inspection_${process.pid}_${Date.now()}`);
+
+/** The stored picture files (not thumbnails) under the test's upload root. */
+const storedPictures = () =>
+  fs.existsSync(path.join(UPLOAD_DIR, "datasets"))
+    ? fs
+        .readdirSync(path.join(UPLOAD_DIR, "datasets"), { recursive: true, encoding: "utf8" })
+        .filter((f) => /\.(png|jpg|gif|webp)$/.test(f) && !f.includes(".thumb."))
+        .map((f) => path.join(UPLOAD_DIR, "datasets", f))
+    : [];
 
 async function until<T>(what: string, fn: () => Promise<T | false | null | undefined>, ms = 120_000): Promise<T> {
   const end = Date.now() + ms;
@@ -51,7 +64,7 @@ async function finished(c: Client, query: string) {
 beforeAll(async () => {
   stack = await startStack({
     env: {
-      UPLOAD_DIR: path.join(ROOT, `var/test/uploads_inspection_${process.pid}_${Date.now()}`),
+      UPLOAD_DIR,
       SEED_INSPECTION_RUN: "1",
       SEED_INSPECTION_PICTURES: String(PHOTOS),
       SEED_FASHION_MNIST_PICTURES: "4",
@@ -158,7 +171,29 @@ describe("a user's run over a private dataset", () => {
       .jpeg({ quality: 90 })
       .toBuffer();
     fd.append("pictures", new Blob([phone], { type: "image/jpeg" }), "phone.jpg");
+    // A GIF: the detector reads PNG and JPEG; it is converted, not skipped.
+    const gif = await sharp(encodePng({ width: big.width, height: big.height, channels: 3, data: big.image }))
+      .gif()
+      .toBuffer();
+    fd.append("pictures", new Blob([gif], { type: "image/gif" }), "deck.gif");
     expect((await alice.post(`/datasetInDetail?dataset=${datasetId}`, fd)).status).toBe(302);
+    // Two photos that were fine when uploaded and are not by the time of the run: one file damaged
+    // (cut to half), one gone from the storage. Each is uploaded alone to know its stored file.
+    for (const [k, name, spoil] of [
+      [2, "deck-damaged.png", (f: string) => fs.truncateSync(f, Math.floor(fs.statSync(f).size / 2))],
+      [3, "deck-gone.png", (f: string) => fs.rmSync(f)],
+    ] as const) {
+      const before = new Set(storedPictures());
+      const one = new FormData();
+      one.append("intent", "upload");
+      one.append("datasetId", String(datasetId));
+      const p = generateCrackPhoto(withCrack + k, "test");
+      one.append("pictures", new Blob([encodePng({ width: p.width, height: p.height, channels: 3, data: p.image })], { type: "image/png" }), name);
+      expect((await alice.post(`/datasetInDetail?dataset=${datasetId}`, one)).status).toBe(302);
+      const added = storedPictures().filter((f) => !before.has(f));
+      expect(added).toHaveLength(1);
+      spoil(added[0]);
+    }
 
     // Bad input first: the messages of the page, nothing queued.
     const badScale = text(await (await alice.post("/twodresult", { intent: "start", dataset: String(datasetId), scale: "0" })).text());
@@ -176,16 +211,37 @@ describe("a user's run over a private dataset", () => {
     const html = text(await finished(alice, query));
     expect(runState(html)).toBe("completed");
     expect(html).toContain("at 0.25 mm per pixel");
-    expect(html).toContain("3 of 3 photos detected");
-    const rows = (
-      (await (await alice.post("/algorithm/getResults", { modelName: "ridge-frangi-v1" })).json()) as {
-        run: { id: number };
-        rows: { isCrack: boolean; length: number; type: string; size: string }[];
-      }
-    ).rows;
-    expect(rows).toHaveLength(3);
+    expect(html).toContain("4 of 6 photos detected");
+    // The two photos not detected, each with its reason, in the visitor's language.
+    expect(html).toContain("2 photos could not be detected: the list below says why for each.");
+    expect(html).toContain("Photos not detected (2)");
+    const reasons = [
+      ...html.matchAll(/data-testid="skipped-photo">[\s\S]*?<a href="\/picture\/\d+">([^<]+)<\/a>[\s\S]*?data-testid="skipped-reason">([^<]+)</g),
+    ].map((m) => [m[1], m[2]]);
+    expect(reasons).toEqual([
+      ["deck-damaged.png", "The image file is damaged or cut short: it cannot be decoded."],
+      ["deck-gone.png", "The photo's file is no longer on the server."],
+    ]);
+    const zhRun = text(await (await alice.request(`/twodresult${query}`, { headers: { "Accept-Language": "zh-CN" } })).text());
+    expect(zhRun).toContain("未检测的照片（2 张）");
+    expect(zhRun).toContain("图像文件已损坏或不完整，无法解码。");
+    expect(zhRun).toContain("该照片的文件已不在服务器上。");
+    const results = (await (await alice.post("/algorithm/getResults", { modelName: "ridge-frangi-v1" })).json()) as {
+      run: { id: number; photosSkipped: number };
+      rows: { isCrack: boolean; length: number; type: string; size: string }[];
+      skipped: { index: number; number: string; reason: string; reasonKey: string }[];
+    };
+    const rows = results.rows;
+    expect(rows).toHaveLength(4);
     expect(rows[2].type).toBe("JPEG");
     expect(rows[2].size).toMatch(/^4032 × 3024 px, /);
+    expect(rows[3].type).toBe("GIF");
+    expect(results.run.photosSkipped).toBe(2);
+    expect(results.skipped.map((p) => [p.index, p.number, p.reasonKey])).toEqual([
+      [5, "deck-damaged.png", "unreadable"],
+      [6, "deck-gone.png", "missing"],
+    ]);
+    expect(results.skipped[0].reason).toBe("The image file is damaged or cut short: it cannot be decoded.");
     // The newest completed run Alice may see is hers: the crack's length at half the scale is half the platform's figure.
     const truth = generateCrackPhoto(withCrack, "test").truth;
     expect(rows[0].isCrack).toBe(true);

@@ -23,3 +23,31 @@ export const INSPECTION_MSG = {
   cancelled: messageRef("inspection:cancelledNote"),
   notFound: messageRef("inspection:errors.notFound"),
 } as const;
+
+/** Photos the detector reads: the formats a dataset accepts (PNG and JPEG as they are, GIF and WebP converted). */
+export const DETECTABLE_FORMATS = ["png", "jpeg", "gif", "webp"] as const;
+
+/**
+ * Why a photo of a run was not detected, stored with the run (inspection_skipped_photos) and
+ * shown per photo on its page; `megapixels` and `max` are millions of pixels, one decimal.
+ */
+export const SKIP_MSG = {
+  /** The file cannot be decoded: cut short, damaged, or not what its first bytes claim. */
+  unreadable: messageRef("inspection:skipped.unreadable"),
+  /** Not an image format the platform knows at all. */
+  notAnImage: messageRef("inspection:skipped.notAnImage"),
+  /** An image format the detector does not read (e.g. TIFF, SVG, HEIF). */
+  unsupportedFormat: (format: string) => messageRef("inspection:skipped.unsupportedFormat", { format: format.toUpperCase().slice(0, 16) }),
+  /** More pixels than even the scaling down reads (a decoding bomb, or a panorama). */
+  tooManyPixels: (width: number, height: number, maxPixels: number) =>
+    messageRef("inspection:skipped.tooManyPixels", {
+      width,
+      height,
+      megapixels: Math.round((width * height) / 1e5) / 10,
+      max: Math.round(maxPixels / 1e5) / 10,
+    }),
+  /** The photo's file is no longer in the server's storage. */
+  missing: messageRef("inspection:skipped.missing"),
+  /** The detector refused the photo for a reason of its own (its words, in English). */
+  refused: (detail: string) => messageRef("inspection:skipped.refused", { detail: detail.slice(0, 200) }),
+} as const;
