@@ -5,6 +5,8 @@
 // a reader never sees a half-written kit; concurrent requests for the same kit share one build.
 // The key comes from the sidecar (Kits.Describe, cheap: manifests and suite.json only), so a new
 // suite version or retrained network gives a new file and older ones of the suite are removed.
+// A task's kit (one dataset/model pair) is kept the same way, one file per task of a suite in
+// var/kits/tasks/<suite>/<task>-<key>.zip, older keys of the task removed.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -17,6 +19,8 @@ export function kitDir(): string {
 
 /** A suite id as the sidecar accepts it: a folder name, never a path. */
 export const KIT_SUITE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/** A task id as the sidecar accepts it (the route also checks it is one of the suite's tasks). */
+export const KIT_TASK_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const KEY = /^[0-9a-f]{64}$/;
 /** A build streams a few MB; one that takes longer than this is stuck. */
 const BUILD_DEADLINE_MS = 10 * 60_000;
@@ -25,6 +29,8 @@ export const KIT_MAX_BYTES = 2 * 1024 ** 3;
 
 export interface CachedKit {
   suiteId: string;
+  /** The one task the kit holds; null for the whole suite's kit. */
+  task: string | null;
   key: string;
   file: string;
   size: number;
@@ -34,32 +40,39 @@ export interface CachedKit {
 
 const builds = new Map<string, Promise<CachedKit>>();
 
-const kitFile = (suiteId: string, key: string) => path.join(kitDir(), `${suiteId}-${key}.zip`);
+/** Where a kit is kept: the whole suite's in var/kits, a task's in var/kits/tasks/<suite>/ (a suite id holds no '/'). */
+const kitFolder = (suiteId: string, task: string | null) => (task === null ? kitDir() : path.join(kitDir(), "tasks", suiteId));
+const kitName = (suiteId: string, task: string | null, key: string) => `${task === null ? suiteId : task}-${key}.zip`;
+const kitFile = (suiteId: string, task: string | null, key: string) => path.join(kitFolder(suiteId, task), kitName(suiteId, task, key));
 
-/** The suite's current kit, built (once, whoever asks) if it is not cached yet. Throws SidecarCallError. */
-export async function suiteKit(suiteId: string): Promise<CachedKit> {
+/**
+ * The suite's current kit, or with `task` that task's alone, built (once, whoever asks) if it is
+ * not cached yet. Throws SidecarCallError.
+ */
+export async function suiteKit(suiteId: string, task: string | null = null): Promise<CachedKit> {
   if (!KIT_SUITE_ID.test(suiteId) || suiteId.includes("..")) throw new RangeError(`not a suite id: ${suiteId}`);
+  if (task !== null && (!KIT_TASK_ID.test(task) || task.includes(".."))) throw new RangeError(`not a task id: ${task}`);
   // One sidecar answers both calls, so the key it describes is the kit it builds.
   const target = await pickSidecar();
-  const header = await unary(rpc().kits.Describe, { suiteId }, { address: target, deadlineMs: 30_000 });
+  const header = await unary(rpc().kits.Describe, { suiteId, task: task ?? "" }, { address: target, deadlineMs: 30_000 });
   if (!KEY.test(header.key)) throw new Error(`the sidecar described kit ${suiteId} with a malformed key`);
-  const file = kitFile(suiteId, header.key);
+  const file = kitFile(suiteId, task, header.key);
   const stat = fs.statSync(file, { throwIfNoEntry: false });
-  if (stat?.isFile()) return { suiteId, key: header.key, file, size: stat.size, cached: true };
-  const id = `${suiteId}-${header.key}`;
+  if (stat?.isFile()) return { suiteId, task, key: header.key, file, size: stat.size, cached: true };
+  const id = `${suiteId}/${task ?? ""}-${header.key}`;
   let build = builds.get(id);
   if (!build) {
-    build = buildKit(suiteId, header.key, target).finally(() => builds.delete(id));
+    build = buildKit(suiteId, task, header.key, target).finally(() => builds.delete(id));
     builds.set(id, build);
   }
   return { ...(await build), cached: false };
 }
 
-async function buildKit(suiteId: string, key: string, target: Awaited<ReturnType<typeof pickSidecar>>): Promise<CachedKit> {
-  const dir = kitDir();
+async function buildKit(suiteId: string, task: string | null, key: string, target: Awaited<ReturnType<typeof pickSidecar>>): Promise<CachedKit> {
+  const dir = kitFolder(suiteId, task);
   fs.mkdirSync(dir, { recursive: true });
-  const file = kitFile(suiteId, key);
-  const tmp = path.join(dir, `.${suiteId}-${key}.${process.pid}.${crypto.randomBytes(4).toString("hex")}.partial`);
+  const file = kitFile(suiteId, task, key);
+  const tmp = path.join(dir, `.${kitName(suiteId, task, key)}.${process.pid}.${crypto.randomBytes(4).toString("hex")}.partial`);
   const fd = fs.openSync(tmp, "wx", 0o644);
   let bytes = 0;
   let builtKey = "";
@@ -67,7 +80,7 @@ async function buildKit(suiteId: string, key: string, target: Awaited<ReturnType
   try {
     await serverStream(
       rpc().kits.Build,
-      { suiteId },
+      { suiteId, task: task ?? "" },
       (m) => {
         if (m.header) {
           builtKey = m.header.key;
@@ -97,17 +110,17 @@ async function buildKit(suiteId: string, key: string, target: Awaited<ReturnType
     fs.rmSync(tmp, { force: true });
     throw err;
   }
-  removeOlderKits(suiteId, file);
-  logger("kits").info({ suite: suiteId, key: key.slice(0, 20), bytes, ms: Date.now() - started }, "kit built and cached");
-  return { suiteId, key, file, size: bytes, cached: false };
+  removeOlderKits(dir, task ?? suiteId, file);
+  logger("kits").info({ suite: suiteId, task: task ?? undefined, key: key.slice(0, 20), bytes, ms: Date.now() - started }, "kit built and cached");
+  return { suiteId, task, key, file, size: bytes, cached: false };
 }
 
-/** Kits of earlier versions of the suite (another key): no request will ask for them again. */
-function removeOlderKits(suiteId: string, keep: string): void {
-  const pattern = new RegExp(`^${suiteId.replace(/[.]/g, "\\.")}-[0-9a-f]{64}\\.zip$`);
-  for (const name of fs.readdirSync(kitDir())) {
-    const full = path.join(kitDir(), name);
+/** Kits of earlier versions of the suite or task (another key) in its folder: no request will ask for them again. */
+function removeOlderKits(dir: string, name: string, keep: string): void {
+  const pattern = new RegExp(`^${name.replace(/[.]/g, "\\.")}-[0-9a-f]{64}\\.zip$`);
+  for (const entry of fs.readdirSync(dir)) {
+    const full = path.join(dir, entry);
     // A download still reading an old file keeps its open descriptor; unlinking is safe.
-    if (pattern.test(name) && full !== keep) fs.rmSync(full, { force: true });
+    if (pattern.test(entry) && full !== keep) fs.rmSync(full, { force: true });
   }
 }

@@ -107,6 +107,31 @@ export default function GetStarted() {
                   &nbsp;{t("kit.button", { name: suite.name })}
                 </a>
               </p>
+              {/* One task's kit (one dataset and its network): a plain GET form, so the choice and the
+                  download work without JavaScript; the route answers ?task= with that task's zip. */}
+              <p>{t("kit.taskLead", { tasks: suite.tasks.length })}</p>
+              <form
+                method="get"
+                action={`/suites/${encodeURIComponent(suite.id)}/kit.zip`}
+                aria-label={t("kit.taskForm")}
+                data-testid="kit-task-form"
+                style={{ display: "flex", flexWrap: "wrap", gap: ".5rem", alignItems: "flex-end", marginBottom: "1rem" }}
+              >
+                <div className="field" style={{ margin: 0, minWidth: 0 }}>
+                  <label htmlFor="kit-task">{t("kit.task")}</label>
+                  <select id="kit-task" name="task" className="p-inputtext" defaultValue={suite.tasks[0]} style={{ maxWidth: "100%" }}>
+                    {suite.tasks.map((task) => (
+                      <option key={task} value={task}>
+                        {task}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+                <button type="submit" className="p-button p-component p-button-outlined" data-testid="kit-task-button">
+                  <i className="pi pi-download" aria-hidden="true" />
+                  &nbsp;{t("kit.taskButton")}
+                </button>
+              </form>
               <p className="muted">{t("kit.firstBuild")}</p>
               <pre className="script">{`unzip ${suite.id}-kit.zip -d kit`}</pre>
               <h3>{t("maps.title")}</h3>

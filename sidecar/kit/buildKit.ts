@@ -5,7 +5,8 @@
 // (yazl): each task's large entries (images.npy, PNGs, model.onnx, weights) are produced only
 // when the zip writer reaches them, so a kit is never held in memory whole. The same suite
 // version gives the same bytes (fixed timestamps and order), and its cache key is a hash of
-// what decides those bytes: suite.json, each task's checkpoint weights and KIT_FORMAT.
+// what decides those bytes: suite.json, each task's checkpoint weights and KIT_FORMAT. A task's
+// kit (one dataset/model pair of the suite) is the same zip with that task's files only.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -48,31 +49,45 @@ export interface KitTask {
 
 export interface KitPlan {
   suite: SuiteConfig;
+  /** The one task this kit holds, or null for the whole suite's kit. */
+  task: string | null;
   /** suite.json exactly as the suite folder holds it. */
   suiteJson: Buffer;
   /** Evaluation images per task (the suite's split size, as the engine uses it). */
   images: number;
   tasks: KitTask[];
-  /** Hex SHA-256 of KIT_FORMAT, suite.json and each task's checkpoint (id and weights hash). */
+  /** Hex SHA-256 of KIT_FORMAT, suite.json, each task's checkpoint (id and weights hash) and, for a task's kit, the task. */
   key: string;
 }
 
-/** The kit's cache key: changes when suite.json, any task's weights, or the kit format change. */
-export function kitKey(suiteJson: Buffer, tasks: Array<{ id: string; checkpointId: string; weightsSha256: string }>): string {
+/**
+ * The kit's cache key: changes when suite.json, any task's weights, or the kit format change. A
+ * task's kit is keyed on its task too (the whole kit's key is what it always was), so it never
+ * shares a key with the whole kit or with another task's.
+ */
+export function kitKey(suiteJson: Buffer, tasks: Array<{ id: string; checkpointId: string; weightsSha256: string }>, task: string | null = null): string {
   const h = crypto.createHash("sha256");
   h.update(`${KIT_FORMAT}\n`);
+  if (task !== null) h.update(`task ${task}\n`);
   h.update(suiteJson);
   for (const t of tasks) h.update(`\n${t.id} ${t.checkpointId} ${t.weightsSha256}`);
   return h.digest("hex");
 }
 
-/** Reads the suite and its tasks' manifests (not the weights): cheap enough for every download request. */
-export function planKit(suiteIdOrPath: string, dir = checkpointDir()): KitPlan {
+/**
+ * Reads the suite and its tasks' manifests (not the weights): cheap enough for every download
+ * request. With `task`, the plan of that one task's kit (it needs only that task's data and
+ * checkpoint here); a task the suite does not have is refused.
+ */
+export function planKit(suiteIdOrPath: string, dir = checkpointDir(), task: string | null = null): KitPlan {
   const suite = readSuite(suiteIdOrPath);
   const suiteJson = fs.readFileSync(path.join(resolveSuiteDir(suiteIdOrPath), "suite.json"));
+  if (task !== null && !suite.tasks.includes(task))
+    throw new KitUnavailableError(`suite "${suite.id}" has no task "${task.slice(0, 64)}"; its tasks: ${suite.tasks.join(", ")}`);
+  const wanted = task === null ? suite.tasks : [task];
   const problems: string[] = [];
   const tasks: KitTask[] = [];
-  for (const id of suite.tasks) {
+  for (const id of wanted) {
     try {
       const { dataset } = splitTaskId(id);
       tasks.push({ id, dataset, checkpoint: taskManifest(id, dir, pinnedCheckpoint(suite, id)) });
@@ -83,13 +98,16 @@ export function planKit(suiteIdOrPath: string, dir = checkpointDir()): KitPlan {
   }
   if (problems.length)
     throw new KitUnavailableError(
-      `suite "${suite.id}" has ${problems.length} of ${suite.tasks.length} task(s) without data or a checkpoint on this server, so its kit cannot be built: ${problems.slice(0, 3).join("; ")}${problems.length > 3 ? "; …" : ""}`,
+      task === null
+        ? `suite "${suite.id}" has ${problems.length} of ${suite.tasks.length} task(s) without data or a checkpoint on this server, so its kit cannot be built: ${problems.slice(0, 3).join("; ")}${problems.length > 3 ? "; …" : ""}`
+        : `task "${task}" of suite "${suite.id}" has no data or checkpoint on this server, so its kit cannot be built: ${problems[0]}`,
     );
   const key = kitKey(
     suiteJson,
     tasks.map((t) => ({ id: t.id, checkpointId: t.checkpoint.id, weightsSha256: t.checkpoint.weightsSha256 })),
+    task,
   );
-  return { suite, suiteJson, images: splitImages(suite), tasks, key };
+  return { suite, task, suiteJson, images: splitImages(suite), tasks, key };
 }
 
 /** 8-bit PNG of one image (grey for 1 channel, RGB for 3), values rounded from [0, 1]. */
@@ -180,9 +198,14 @@ export function kitStream(plan: KitPlan, opts: KitStreamOptions = {}): Readable 
   return out;
 }
 
-/** Writes the kit to `outFile` (through a temporary file renamed at the end); returns its key and size. */
-export async function writeKitFile(suiteIdOrPath: string, outFile: string, dir?: string): Promise<{ plan: KitPlan; bytes: number }> {
-  const plan = planKit(suiteIdOrPath, dir);
+/** Writes the kit (or one task's, with `task`) to `outFile` (through a temporary file renamed at the end); returns its key and size. */
+export async function writeKitFile(
+  suiteIdOrPath: string,
+  outFile: string,
+  dir?: string,
+  task: string | null = null,
+): Promise<{ plan: KitPlan; bytes: number }> {
+  const plan = planKit(suiteIdOrPath, dir, task);
   const tmp = `${outFile}.${process.pid}.partial`;
   try {
     const stream = kitStream(plan, { dir });

@@ -1,7 +1,8 @@
 // The README.md inside a suite kit: what each file is, the image order and layout, the maps
 // format the platform accepts, and a Python snippet that runs as written with numpy and
 // onnxruntime. Generated from the plan so every number in it (tasks, image counts, shapes,
-// classes, the suite's evaluation settings) is the kit's own.
+// classes, the suite's evaluation settings) is the kit's own. A task's kit says that it holds one
+// task of the suite and where the others are.
 import type { ImageDataset } from "../data/dataset.ts";
 import type { KitPlan } from "./buildKit.ts";
 import { ONNX_INPUT, ONNX_OPSET, ONNX_OUTPUT } from "../zoo/onnx/export.ts";
@@ -14,10 +15,19 @@ export function kitReadme(plan: KitPlan, splits: ImageDataset[]): string {
     const eightBit = ds.name.startsWith("fashion-mnist");
     return `| \`${t.id}\` | ${ds.size} | ${ds.height}×${ds.width}×${ds.channels} | ${ds.classNames.length} (${ds.classNames.join(", ")}) | \`${t.checkpoint.id}\` (${t.checkpoint.arch}) | ${eightBit ? "exact (8-bit source)" : "quantised to 8 bits (the data is float)"} |`;
   });
-  return `# ${suite.name} — suite kit
+  const scope =
+    plan.task === null
+      ? ""
+      : `
+**This kit holds one task of the suite, \`${plan.task}\`** (the suite has ${suite.tasks.length}: ${suite.tasks.map((t) => `\`${t}\``).join(", ")}).
+The whole suite's kit is \`/suites/${suite.id}/kit.zip\`, each task's \`/suites/${suite.id}/kit.zip?task=<task>\`.
+A maps zip for a verified result holds the maps of every task of the suite.
+
+`;
+  return `# ${suite.name} — ${plan.task === null ? "suite kit" : `kit of task ${plan.task}`}
 
 Suite \`${suite.id}\`, kit format \`metarank-kit/1\`, cache key \`${plan.key.slice(0, 20)}\`.
-Everything here is what the platform's evaluation engine uses for this suite: the same images
+${scope}Everything here is what the platform's evaluation engine uses for this suite: the same images
 in the same order, the same labels (the attribution target is the true class) and the same
 networks. Compute one attribution map per image with your method, in any framework, and
 upload the maps: the platform runs MoRF and LeRF on them itself.

@@ -1,5 +1,6 @@
 // gRPC service metarank.v1.Kits (proto/metarank/v1/kit.proto): builds a suite's kit
-// (buildKit.ts) and streams it to the web app, which caches it (app/.server/kits.server.ts).
+// (buildKit.ts), or one task's, and streams it to the web app, which caches it
+// (app/.server/kits.server.ts).
 // The zip is streamed as it is written, in messages of at most 1 MiB, waiting for the
 // transport to drain so a slow client never makes the sidecar hold the whole kit.
 import { once } from "node:events";
@@ -19,16 +20,24 @@ export const KIT_CHUNK_BYTES = 1024 * 1024;
 const GATHER_BYTES = 256 * 1024;
 /** A suite id is a folder name under the suites folder, never a path. */
 const SUITE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/** A task id as suites name them (e.g. scenes_vgg); the plan then checks it is one of the suite's. */
+const TASK_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 const log = logger.child({ service: "kits" });
 
-/** The plan of a requested suite, or the gRPC error to answer (bad id, unknown suite, no data here). */
-export function planFor(suiteId: unknown): KitPlan {
+/**
+ * The plan of a requested suite's kit (or of one of its tasks', with `task`), or the gRPC error to
+ * answer (bad id, unknown suite or task, no data here).
+ */
+export function planFor(suiteId: unknown, task?: unknown): KitPlan {
   const id = String(suiteId ?? "").trim();
   if (!SUITE_ID.test(id) || id.includes(".."))
     throw grpcError(grpc.status.INVALID_ARGUMENT, "suite_id must be a suite id (letters, digits, '.', '_' or '-', at most 64), e.g. metarank-local");
+  const taskId = String(task ?? "").trim();
+  if (taskId && !TASK_ID.test(taskId))
+    throw grpcError(grpc.status.INVALID_ARGUMENT, "task must be empty (the whole kit) or a task id of the suite (at most 64 characters), e.g. scenes_vgg");
   try {
-    return planKit(path.join(process.env.EVALUATION_SUITES_DIR ?? SUITES_DIR, id));
+    return planKit(path.join(process.env.EVALUATION_SUITES_DIR ?? SUITES_DIR, id), undefined, taskId || null);
   } catch (err) {
     if (err instanceof KitUnavailableError) throw grpcError(grpc.status.NOT_FOUND, err.message);
     if ((err as Error).name === "SuiteConfigError") throw grpcError(grpc.status.NOT_FOUND, `no suite "${id}" on this sidecar: ${(err as Error).message}`);
@@ -36,7 +45,14 @@ export function planFor(suiteId: unknown): KitPlan {
   }
 }
 
-const header = (plan: KitPlan): KitHeader => ({ suiteId: plan.suite.id, key: plan.key, size: 0, tasks: plan.tasks.length, images: plan.images });
+const header = (plan: KitPlan): KitHeader => ({
+  suiteId: plan.suite.id,
+  key: plan.key,
+  size: 0,
+  tasks: plan.tasks.length,
+  images: plan.images,
+  task: plan.task ?? "",
+});
 
 function asServiceError(err: unknown): grpc.ServiceError {
   if (err && typeof (err as grpc.ServiceError).code === "number") return err as grpc.ServiceError;
@@ -48,7 +64,7 @@ export function kitsHandlers(): KitsHandlers {
   return {
     Describe(call, cb) {
       try {
-        cb(null, header(planFor(call.request?.suiteId)));
+        cb(null, header(planFor(call.request?.suiteId, call.request?.task)));
       } catch (err) {
         cb(asServiceError(err));
       }
@@ -60,7 +76,7 @@ export function kitsHandlers(): KitsHandlers {
       const stop = () => stream?.destroy();
       call.on("cancelled", stop);
       try {
-        const plan = planFor(call.request?.suiteId);
+        const plan = planFor(call.request?.suiteId, call.request?.task);
         stream = kitStream(plan);
         call.write({ header: header(plan) });
         let pending: Buffer[] = [];
@@ -86,7 +102,13 @@ export function kitsHandlers(): KitsHandlers {
         if (call.cancelled) return;
         await flush();
         log.info(
-          { suite: plan.suite.id, key: plan.key.slice(0, 20), bytes: total, seconds: Number(((performance.now() - started) / 1000).toFixed(2)) },
+          {
+            suite: plan.suite.id,
+            task: plan.task ?? undefined,
+            key: plan.key.slice(0, 20),
+            bytes: total,
+            seconds: Number(((performance.now() - started) / 1000).toFixed(2)),
+          },
           "kit streamed",
         );
         call.end();

@@ -157,10 +157,12 @@ describe("public reads", () => {
   it("lists suites with tasks, grid, patch size and kit address, anonymously or with a token", async () => {
     const anon = await call("GET", "/api/v1/suites");
     expect(anon.status).toBe(200);
-    const suites = anon.body.suites as (typeof suite & { patchSize: number; kitUrl: string; isDefault: boolean })[];
+    const suites = anon.body.suites as (typeof suite & { patchSize: number; kitUrl: string; taskKitUrls: Record<string, string>; isDefault: boolean })[];
     const chosen = suites.find((s) => s.isDefault)!;
     expect(chosen.tasks.length).toBeGreaterThan(0);
     expect(chosen.kitUrl).toBe(`/suites/${chosen.id}/kit.zip`);
+    // Each task's own kit (that dataset and its network only).
+    expect(chosen.taskKitUrls).toEqual(Object.fromEntries(chosen.tasks.map((t) => [t, `/suites/${chosen.id}/kit.zip?task=${t}`])));
     // What a maps zip must hold: N maps per task of each task's input size (Fashion-MNIST's 28×28×1 here).
     expect(chosen.mapsImages).toBe(1000);
     expect(chosen.taskInputs.fashionmnist_resnet).toEqual([28, 28, 1]);
@@ -396,6 +398,7 @@ describe("docs/api.md", () => {
       for (const s of statuses) expect(s, `${block}\n${out.stdout.slice(0, 500)}`).toBeLessThan(300);
     }
     expect(fs.statSync(path.join(dir, "metarank-local-kit.zip")).size).toBeGreaterThan(1000);
+    expect(fs.statSync(path.join(dir, "fashionmnist_resnet-kit.zip")).size).toBeGreaterThan(1000);
     fs.rmSync(dir, { recursive: true, force: true });
   }, 600_000);
 });

@@ -2,7 +2,9 @@
 // /suites/<id>/kit.zip streams a valid zip equal byte for byte to the kit the sidecar's builder
 // writes locally, concurrent first requests share one build, a second request is served from
 // var/kits (X-Kit-Cache: hit, same file untouched), the ETag revalidates to 304, and suites without
-// data here or unknown ones get the bilingual 404 page.
+// data here or unknown ones get the bilingual 404 page. ?task=<task> serves one task's kit (that
+// task's files only, byte-equal to the builder's), cached beside the whole kit, which stays as it
+// was; the tutorial page offers the choice as a plain GET form.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -100,5 +102,77 @@ describe("GET /suites/<id>/kit.zip", () => {
       expect(text).toContain("没有名为");
     }
     expect(fs.readdirSync(KIT_DIR)).toHaveLength(1);
+  });
+});
+
+describe("GET /suites/<id>/kit.zip?task=<task>", () => {
+  it("serves one task's kit, cached beside the whole kit, which stays as it was", async () => {
+    const whole = fs.readdirSync(KIT_DIR).filter((f) => f.endsWith(".zip"));
+    expect(whole).toHaveLength(1);
+    const wholeMtime = fs.statSync(path.join(KIT_DIR, whole[0])).mtimeMs;
+    const res = await get("/suites/metarank-local-v1/kit.zip?task=scenes_vgg");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/zip");
+    expect(res.headers.get("content-disposition")).toBe('attachment; filename="metarank-local-v1-scenes_vgg-kit.zip"');
+    expect(res.headers.get("x-kit-cache")).toBe("miss");
+    const etag = res.headers.get("etag")!;
+    expect(etag).toMatch(/^"[0-9a-f]{64}"$/);
+    expect(etag).not.toBe(`"${whole[0].slice("metarank-local-v1-".length, -4)}"`);
+    const body = Buffer.from(await res.arrayBuffer());
+    const names = await zipNames(body);
+    expect(names.slice(0, 2)).toEqual(["suite.json", "README.md"]);
+    expect(names.slice(2).every((n) => n.startsWith("tasks/scenes_vgg/"))).toBe(true);
+    expect(names).toContain("tasks/scenes_vgg/model.onnx");
+    expect(names).toContain("tasks/scenes_vgg/images/00099.png");
+    const local = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "kit-int-task-")), "task.zip");
+    const built = await writeKitFile("metarank-local-v1", local, undefined, "scenes_vgg");
+    expect(`"${built.plan.key}"`).toBe(etag);
+    expect(fs.readFileSync(local).equals(body)).toBe(true);
+    // Cached under tasks/<suite>/; the whole kit's file is untouched, and still served as it was.
+    expect(fs.readdirSync(path.join(KIT_DIR, "tasks", "metarank-local-v1"))).toEqual([`scenes_vgg-${built.plan.key}.zip`]);
+    expect(fs.statSync(path.join(KIT_DIR, whole[0])).mtimeMs).toBe(wholeMtime);
+    const again = await get("/suites/metarank-local-v1/kit.zip?task=scenes_vgg");
+    expect(again.headers.get("x-kit-cache")).toBe("hit");
+    expect(Buffer.from(await again.arrayBuffer()).equals(body)).toBe(true);
+    expect((await get("/suites/metarank-local-v1/kit.zip?task=scenes_vgg", { "If-None-Match": etag })).status).toBe(304);
+    // An empty choice is the whole kit.
+    const all = await get("/suites/metarank-local-v1/kit.zip?task=");
+    expect(all.headers.get("x-kit-cache")).toBe("hit");
+    expect(all.headers.get("content-disposition")).toBe('attachment; filename="metarank-local-v1-kit.zip"');
+    await all.body?.cancel();
+  });
+
+  it("answers 404 for a task the suite does not have, and for a task without data here", async () => {
+    for (const task of ["no_such_task", "..%2F..%2Fetc"]) {
+      const res = await get(`/suites/metarank-local-v1/kit.zip?task=${task}`);
+      expect(res.status, task).toBe(404);
+      const html = await res.text();
+      expect(html).toContain("Suite “metarank-local-v1” has no task");
+      expect(html).toContain("评测套件“metarank-local-v1”中没有任务");
+    }
+    const seed = await get("/suites/metarank-seed/kit.zip?task=nwpuresisc45_resnet18");
+    expect(seed.status).toBe(404);
+    const html = await seed.text();
+    expect(html).toContain("The data or model of task “nwpuresisc45_resnet18” of suite “metarank-seed” is not installed on this server");
+    expect(fs.readdirSync(path.join(KIT_DIR, "tasks"))).toEqual(["metarank-local-v1"]);
+  });
+
+  it("is offered on the tutorial page as a GET form that works without JavaScript", async () => {
+    const html = await (await get("/Algorithm?suite=metarank-local-v1")).text();
+    const form = html.match(/<form[^>]*data-testid="kit-task-form"[^>]*>[\s\S]*?<\/form>/)?.[0] ?? "";
+    expect(form).toMatch(/method="get"/);
+    expect(form).toMatch(/action="\/suites\/metarank-local-v1\/kit\.zip"/);
+    expect(form).toContain('name="task"');
+    const options = [...form.matchAll(/<option value="([^"]+)"[^>]*>([^<]+)<\/option>/g)].map((m) => [m[1], m[2]]);
+    expect(options.map(([value]) => value)).toEqual([
+      "fashionmnist_resnet",
+      "fashionmnist_vgg",
+      "fashionmnist_inception",
+      "scenes_resnet",
+      "scenes_vgg",
+      "scenes_inception",
+    ]);
+    for (const [value, label] of options) expect(label).toBe(value);
+    expect(html).toContain("Download this task&#x27;s kit (.zip)");
   });
 });

@@ -121,6 +121,26 @@ describe("suite kit of metarank-local-v1", () => {
     expect(KIT_FORMAT).toMatch(/^metarank-kit\/\d+$/);
   });
 
+  it("builds one task's kit: that task's files only, each as in the whole kit, under a key of its own", async () => {
+    const task = "scenes_vgg";
+    const built = await writeKitFile("metarank-local-v1", path.join(tmp, "task.zip"), undefined, task);
+    expect(built.plan.task).toBe(task);
+    expect(built.plan.tasks.map((t) => t.id)).toEqual([task]);
+    const list = await readZip(path.join(tmp, "task.zip"));
+    // Exactly the whole kit's entries of that task, in the same order, after suite.json and README.md.
+    expect(list.map((e) => e.name)).toEqual(names.filter((n) => n === "suite.json" || n === "README.md" || n.startsWith(`tasks/${task}/`)));
+    for (const e of list) if (e.name !== "README.md") expect(e.data.equals(entries.get(e.name)!), e.name).toBe(true);
+    const readme = list.find((e) => e.name === "README.md")!.data.toString("utf8");
+    expect(readme).toContain(`**This kit holds one task of the suite, \`${task}\`** (the suite has ${plan.suite.tasks.length}:`);
+    expect(readme).toContain("`/suites/metarank-local-v1/kit.zip`");
+    expect(entries.get("README.md")!.toString("utf8")).not.toContain("This kit holds one task");
+    // A key of its own (the task is part of it), and the whole kit's key is what it was.
+    expect(new Set([built.plan.key, planKit("metarank-local-v1", undefined, "scenes_resnet").key, plan.key]).size).toBe(3);
+    expect(planKit("metarank-local-v1", undefined, task).key).toBe(built.plan.key);
+    expect(planKit("metarank-local-v1").key).toBe(plan.key);
+    expect(() => planKit("metarank-local-v1", undefined, "no_such_task")).toThrow(/has no task "no_such_task"/);
+  });
+
   it("refuses a suite whose tasks have no data here, naming them", () => {
     expect(() => planKit("metarank-seed")).toThrow(KitUnavailableError);
     expect(() => planKit("metarank-seed")).toThrow(/11 of 11 task\(s\).*nwpuresisc45_resnet18/);

@@ -339,6 +339,11 @@ export const openApiDocument = {
         acceptsSelfReported: { type: "boolean", description: "false: the suite takes only verified results (maps evaluated by the platform)." },
         methods: int({ minimum: 0 }),
         kitUrl: str({ description: "Download of the suite's kit (images, labels, models)." }),
+        taskKitUrls: {
+          type: "object",
+          additionalProperties: str(),
+          description: "Each task's own kit (that task's images, labels and model only): task → download address.",
+        },
         mapsImages: nullable(
           int({
             minimum: 1,

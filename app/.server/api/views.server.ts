@@ -10,6 +10,8 @@ import { SubmissionStatus } from "../../../lib/submissionStatus.ts";
 
 /** Where a suite's kit (images, labels, models) is downloaded (docs/suite-kit.md). */
 export const kitUrl = (suiteId: string) => `/suites/${encodeURIComponent(suiteId)}/kit.zip`;
+/** Where one task's kit (that dataset and its network only) is downloaded. */
+export const taskKitUrl = (suiteId: string, task: string) => `${kitUrl(suiteId)}?task=${encodeURIComponent(task)}`;
 
 export function suiteView(s: SuiteSummary) {
   return {
@@ -24,6 +26,7 @@ export function suiteView(s: SuiteSummary) {
     acceptsSelfReported: s.acceptsSelfReported,
     methods: s.methods,
     kitUrl: kitUrl(s.id),
+    taskKitUrls: Object.fromEntries(s.tasks.map((task) => [task, taskKitUrl(s.id, task)])),
     // What a maps zip must hold: N maps per task, each H×W (or H×W×C) of the task's input.
     mapsImages: s.splitImages,
     taskInputs: Object.fromEntries(s.tasks.map((task) => [task, s.taskModels[task]?.input ?? null])),

@@ -3,8 +3,10 @@
 
 export interface BuildKitRequest {
   'suiteId'?: (string);
+  'task'?: (string);
 }
 
 export interface BuildKitRequest__Output {
   'suiteId': (string);
+  'task': (string);
 }

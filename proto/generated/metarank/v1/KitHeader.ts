@@ -8,6 +8,7 @@ export interface KitHeader {
   'size'?: (number | string | Long);
   'tasks'?: (number);
   'images'?: (number);
+  'task'?: (string);
 }
 
 export interface KitHeader__Output {
@@ -16,4 +17,5 @@ export interface KitHeader__Output {
   'size': (number);
   'tasks': (number);
   'images': (number);
+  'task': (string);
 }
