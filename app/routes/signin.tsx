@@ -147,6 +147,11 @@ export default function SignIn() {
 
 type IssuedCaptcha = { id: string; image: string; work: WorkChallenge };
 
+/** The proof of work's number into the form's field (empty: none found yet). */
+function writeWork(input: RefObject<HTMLInputElement>, n: number | null) {
+  if (input.current) input.current.value = n === null ? "" : String(n);
+}
+
 /**
  * The captcha's proof of work (app/lib/captchaWork.ts, docs/security.md "Captcha"), found while the
  * person reads the picture and types. A form sent before the number is found waits for it, then
@@ -156,13 +161,20 @@ type IssuedCaptcha = { id: string; image: string; work: WorkChallenge };
 function useCaptchaWork(captcha: IssuedCaptcha) {
   const input = useRef<HTMLInputElement>(null);
   const found = useRef<Promise<number | null>>(Promise.resolve(null));
+  // The number found for this captcha, kept apart from the field: the field is only where the form
+  // reads it, and it is written again just before each send.
+  const solved = useRef<number | null>(null);
   const submit = useSubmit();
   useEffect(() => {
     const ctrl = new AbortController();
-    if (input.current) input.current.value = "";
+    solved.current = null;
+    writeWork(input, null);
     found.current = solveWork(captcha.work, ctrl.signal)
       .then((n) => {
-        if (n !== null && !ctrl.signal.aborted && input.current) input.current.value = String(n);
+        if (n !== null && !ctrl.signal.aborted) {
+          solved.current = n;
+          writeWork(input, n);
+        }
         return n;
       })
       // A browser whose WebCrypto refuses PBKDF2 sends the form as one without JavaScript would.
@@ -171,6 +183,7 @@ function useCaptchaWork(captcha: IssuedCaptcha) {
   }, [captcha.id, captcha.work]);
   const waiting = useRef(false);
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    writeWork(input, solved.current);
     if (input.current?.value) return;
     e.preventDefault();
     // A second click while the work is still being found must not send the form (and spend its captcha) twice.
@@ -179,6 +192,7 @@ function useCaptchaWork(captcha: IssuedCaptcha) {
     const form = e.currentTarget;
     void found.current.then(() => {
       waiting.current = false;
+      writeWork(input, solved.current);
       submit(form, { method: "post", replace: true });
     });
   };
@@ -225,8 +239,11 @@ function Captcha({
         />
       </div>
       <input type="hidden" name="captchaId" value={captcha.id} />
-      {/* The challenge is in the markup too, so any script (not only this page's bundle) can solve it. */}
-      <input type="hidden" name="captchaWork" defaultValue="" ref={workInput} key={`work-${captcha.id}`} data-work={JSON.stringify(captcha.work)} />
+      {/* The challenge is in the markup too, so any script (not only this page's bundle) can solve it.
+          No value or defaultValue prop: a hidden input's value is its default value, which React
+          writes back ("") on every re-render of the form (an on-blur check, the admin choice), and
+          the found number would be lost, the form sent as one without JavaScript. */}
+      <input type="hidden" name="captchaWork" ref={workInput} key={`work-${captcha.id}`} data-work={JSON.stringify(captcha.work)} />
       <FieldError id={`${name}-error`} message={error} />
     </div>
   );

@@ -169,6 +169,35 @@ describe("accounts in Chromium", () => {
     await ctx.close();
   });
 
+  it("with JavaScript the captcha's proof of work survives the form's re-renders and goes with the registration", async () => {
+    // A hidden input's value is its default value: with a defaultValue prop React wrote "" back on
+    // every re-render (an on-blur check, choosing Administrators), the number was gone, and the form
+    // was sent as one without JavaScript, spending the address's no-JavaScript allowance.
+    const ctx = await newContext(browser, stack.baseUrl, true);
+    const page = await ctx.newPage();
+    await gotoHydrated(page, "/signin?tab=register");
+    const form = page.getByRole("form", { name: "Register" });
+    const work = form.locator('input[name="captchaWork"]');
+    await expect.poll(() => work.inputValue(), { timeout: 20_000 }).toMatch(/^\d+$/);
+    const found = await work.inputValue();
+    await form.getByLabel("Username").focus();
+    await form.getByLabel("Password", { exact: true }).focus(); // blur the empty username: a re-render
+    await page.getByText("Please enter your Username.").waitFor({ state: "visible" });
+    await form.getByLabel("Authority").selectOption("1");
+    await form.getByLabel("Authority").selectOption("0");
+    expect(await work.inputValue()).toBe(found);
+    await form.getByLabel("Username").fill("work-kept");
+    await form.getByLabel("Password", { exact: true }).fill("pw-123456");
+    await form.getByLabel("Confirm password").fill("pw-123456");
+    await form.getByLabel("Phone number").fill("13800138000");
+    await form.getByRole("textbox", { name: "Verification code" }).fill(CAPTCHA);
+    const sent = page.waitForRequest((r) => r.method() === "POST" && new URL(r.url()).pathname.startsWith("/signin"));
+    await form.getByRole("button", { name: "Register" }).click();
+    expect(new URLSearchParams((await sent).postData() ?? "").get("captchaWork")).toBe(found);
+    await page.waitForURL(/registered=1/);
+    await ctx.close();
+  });
+
   it("without JavaScript too, the admin register code shows only when Administrators is chosen (a :has() rule)", async () => {
     const ctx = await newContext(browser, stack.baseUrl, false);
     const page = await ctx.newPage();
