@@ -3,11 +3,15 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireAdmin } from "~/.server/session.server.ts";
 import { evaluationFile } from "~/.server/evaluations.server.ts";
+import { withTranslatedRefusals } from "~/.server/resourceRefusals.server.ts";
+import { MSG } from "~/lib/rules/evaluation.ts";
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export const loader = ({ request, params }: LoaderFunctionArgs) => withTranslatedRefusals(request, () => load(request, params));
+
+async function load(request: Request, params: LoaderFunctionArgs["params"]) {
   await requireAdmin(request);
   const file = await evaluationFile(Number(params.id), String(params.file ?? ""));
-  if (!file) throw new Response("This evaluation run has no such file (it may not have finished).", { status: 404 });
+  if (!file) throw new Response(MSG.noFile, { status: 404 });
   return new Response(file.body, {
     headers: {
       "Content-Type": file.type,

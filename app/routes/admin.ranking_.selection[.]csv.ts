@@ -4,8 +4,11 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { requireAdmin } from "~/.server/session.server.ts";
 import { exportSelection } from "~/.server/ranking.server.ts";
+import { withTranslatedRefusals } from "~/.server/resourceRefusals.server.ts";
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export const loader = ({ request }: LoaderFunctionArgs) => withTranslatedRefusals(request, () => load(request));
+
+async function load(request: Request) {
   const admin = await requireAdmin(request);
   const suiteId = new URL(request.url).searchParams.get("suite") ?? "";
   const csv = suiteId ? await exportSelection(admin, suiteId) : null;

@@ -3,6 +3,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/.server/session.server.ts";
 import { submissionFile, type FileKind } from "~/.server/submissions.server.ts";
+import { withTranslatedRefusals } from "~/.server/resourceRefusals.server.ts";
+import { MSG } from "~/lib/rules/submission.ts";
 
 const KINDS: readonly FileKind[] = ["morf", "lerf", "python", "maps"];
 const TYPES: Record<FileKind, string> = {
@@ -12,14 +14,16 @@ const TYPES: Record<FileKind, string> = {
   maps: "application/zip",
 };
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export const loader = ({ request, params }: LoaderFunctionArgs) => withTranslatedRefusals(request, () => load(request, params));
+
+async function load(request: Request, params: LoaderFunctionArgs["params"]) {
   const user = await requireUser(request);
   const id = Number(params.id);
   const kind = params.kind as FileKind;
-  if (!Number.isInteger(id) || id <= 0 || !KINDS.includes(kind)) throw new Response("There is nothing at this address.", { status: 404 });
+  if (!Number.isInteger(id) || id <= 0 || !KINDS.includes(kind)) throw new Response("common:error.notFoundDetail", { status: 404 });
   const file = await submissionFile(user, id, kind);
-  if (file.status === 403) throw new Response("Only administrators and the submitter can download this file.", { status: 403 });
-  if (file.status === 404) throw new Response("This submission has no such file.", { status: 404 });
+  if (file.status === 403) throw new Response(MSG.fileForbidden, { status: 403 });
+  if (file.status === 404) throw new Response(MSG.noSuchFile, { status: 404 });
   // The stored name is the client's, cleaned; quote it for the header and give a UTF-8 form too.
   const ascii = file.name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
   return new Response(file.content, {

@@ -8,8 +8,11 @@ import { requireUser } from "~/.server/session.server.ts";
 import { NotFoundError, orRefusal } from "~/.server/domainErrors.server.ts";
 import { EXPORT_FORMATS, TreeCallFailed, exportTree, listEdits, listTrees, type ExportFormat } from "~/.server/trees.server.ts";
 import { TREE_ID, TREE_MSG } from "~/lib/rules/trees.ts";
+import { withTranslatedRefusals } from "~/.server/resourceRefusals.server.ts";
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export const loader = ({ request, params }: LoaderFunctionArgs) => withTranslatedRefusals(request, () => load(request, params));
+
+async function load(request: Request, params: LoaderFunctionArgs["params"]) {
   const user = await requireUser(request);
   const treeId = params.treeId ?? "";
   const format = params.format ?? "";

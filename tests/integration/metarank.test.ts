@@ -234,8 +234,11 @@ describe("submission", () => {
     expect(await own.text()).toBe(morfCsv(0.95));
     expect((await admin.get(`/files/submission/${id}/python`)).status).toBe(200);
     const mallory = await userClient(stack.baseUrl, "mallory");
-    expect((await mallory.get(`/files/submission/${id}/morf`)).status).toBe(403);
+    const refused = await mallory.get(`/files/submission/${id}/morf`);
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toBe("Only administrators and the submitter can download this file.");
     expect((await mallory.get(`/files/submission/${id}/python`)).status).toBe(403);
+    expect(await (await mallory.get(`/files/submission/${id}/lerf-nope`)).text()).toBe("There is nothing at this address.");
     // Non-admins cannot decide or see approvals.
     expect((await mallory.post("/approval", { id: String(id), decision: "approve" })).status).toBe(403);
     expect((await mallory.get("/approval")).status).toBe(403);

@@ -136,7 +136,12 @@ describe(`contributor ranking edit mode on ${process.env.TEST_DB}`, () => {
   it("is for administrators only; the same page at /user; Chinese too", async () => {
     const user = await userClient(stack.baseUrl, "ranking-user");
     expect((await edit(user, "select-all")).status).toBe(403);
-    expect((await user.get(`/admin/ranking/selection.csv?suite=${SUITE}`)).status).toBe(403);
+    // A download has no page to translate its refusal: the words come in the visitor's language, never the key.
+    const refused = await user.get(`/admin/ranking/selection.csv?suite=${SUITE}`);
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toBe("Administrators only.");
+    await user.post("/language", { lng: "zh", redirectTo: "/homepage" });
+    expect(await (await user.get(`/admin/ranking/selection.csv?suite=${SUITE}`)).text()).toBe("仅限管理员。");
     const anon = await new Client(stack.baseUrl).get(`/admin/ranking/selection.csv?suite=${SUITE}`);
     expect(location(anon)).toMatch(/^\/signin\?notice=login-first/);
     const selected = await db.query<{ n: number }>("SELECT COUNT(*) AS n FROM board_methods WHERE selected = ?", {

@@ -25,6 +25,7 @@ export const MSG = {
   notCancellable: "admin:runs.msg.notCancellable",
   catalogDown: "admin:runs.msg.catalogDown",
   appRestarted: "admin:runs.msg.appRestarted",
+  noFile: "admin:runs.msg.noFile",
 } as const;
 
 /** A run's error after an administrator cancelled it (kept on the row, translated where shown). */

@@ -42,6 +42,8 @@ export const MSG = {
   verifiedOnly: "submission:msg.verifiedOnly",
   selfReportedApproval: "submission:msg.selfReportedApproval",
   noteOnlyOnReject: "submission:msg.noteOnlyOnReject",
+  fileForbidden: "submission:msg.fileForbidden",
+  noSuchFile: "submission:msg.noSuchFile",
 } as const;
 
 /** The seeds' "less than 500KB" for result files and the algorithm file (500 × 1024 bytes). */
