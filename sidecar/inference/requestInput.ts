@@ -1,8 +1,9 @@
 // What the pool-backed services (Segmentation, MultiLabel) check in a request before a worker is
 // taken, written once for both: the picture's size and the model id, each refused as a BadRequest
-// (INVALID_ARGUMENT, sidecar/grpc/unary.ts) that says what to change; and the options their pool
-// job runs with.
+// (INVALID_ARGUMENT, sidecar/grpc/unary.ts) that says what to change; the model and method an
+// Explain names; and the options their pool job runs with.
 import { BadRequest } from "../grpc/unary.ts";
+import { checkedAlgorithm } from "./densePrediction/catalogue.ts";
 import { boundsFromEnv, timeLimitMs, type Cost } from "./cost.ts";
 import { callSignal } from "./thePool.ts";
 import type { RawTensor } from "./imageInput.ts";
@@ -36,6 +37,23 @@ export function catalogueModel<M extends { id: string }>(models: M[], id: string
   if (!m)
     throw new BadRequest(`unknown ${what} model "${id}"; available: ${models.map((x) => x.id).join(", ") || `none (train one with npm run ${trainCommand})`}`);
   return m;
+}
+
+/**
+ * The model and method an Explain request names: the model from the feature's catalogue (`modelOf`,
+ * catalogueModel), then the method from its list (`what` names the feature), each refused as a
+ * BadRequest in that order. The target class's range is the feature's own.
+ */
+export function explainModelAndMethod<M, A extends string>(
+  req: { modelId?: string; algorithm?: string },
+  modelOf: (id: string) => M,
+  algorithms: readonly A[],
+  what: string,
+): { modelId: string; model: M; algorithm: A } {
+  const modelId = String(req.modelId ?? "");
+  const model = modelOf(modelId);
+  const algorithm = checkedAlgorithm(algorithms, what, String(req.algorithm ?? ""), (message) => new BadRequest(message));
+  return { modelId, model, algorithm };
 }
 
 /**

@@ -4,17 +4,19 @@
 // logit as the target (the pre-sigmoid score, as Captum explains a classifier's output), by the
 // seeds' two VOC methods, both from the attribution engine's registry (attribution/index.ts):
 // Feature_Ablation over 4×4-pixel squares and LIME over its default 4×4 grid of superpixels.
-// The maps are drawn as the classification heatmaps are (heatmap.ts).
+// The maps are drawn as the classification heatmaps are (heatmap.ts). The catalogue, the network
+// cache, the method check and the input and maps are the dense-prediction features' shared ones
+// (densePrediction/catalogue.ts).
 import * as tf from "@tensorflow/tfjs";
-import { CheckpointError, listManifests } from "../../zoo/checkpoint.ts";
+import { listManifests } from "../../zoo/checkpoint.ts";
 import { MULTILABEL_TASK, loadMultiLabelNet, multiLabelCheckpointDir, topClasses, type MultiLabelManifest, type RankedClass } from "../../zoo/multiLabel.ts";
 import type { ZooNet } from "../../zoo/zooNet.ts";
 import { getAlgorithm } from "../attribution/index.ts";
 import { servedNative } from "../models.ts";
 import { InferenceInputError } from "../errors.ts";
-import { renderAttribution } from "../heatmap.ts";
-import { toModelInput, type ImageInput } from "../imageInput.ts";
+import type { ImageInput } from "../imageInput.ts";
 import type { Net } from "../net.ts";
+import * as dense from "../densePrediction/catalogue.ts";
 
 /** The names of the VOC demo's two methods (its ResNet18 model with Feature_Ablation and LIME). */
 export const MULTILABEL_ALGORITHMS = ["Feature_Ablation", "LIME"] as const;
@@ -34,70 +36,38 @@ export const METHOD_OF: Record<MultiLabelAlgorithm, { name: string; params: Reco
 /** Most classes a Classify answer ranks (VOC has 20). */
 export const MAX_TOP_K = 20;
 
-export interface MultiLabelModelInfo {
-  id: string;
-  dataset: string;
+export interface MultiLabelModelInfo extends dense.DenseModelBase {
   arch: string;
-  classNames: string[];
-  inputHeight: number;
-  inputWidth: number;
-  inputChannels: number;
   meanAP: number;
   perClassAP: number[];
-  testSize: number;
   trainSize: number;
-  trainedAt: string;
   /** The labelling rule of generated data (visible pixels per label); 0 when the data had its own labels. */
   minPixels: number;
 }
 
 export function multiLabelModelInfo(m: MultiLabelManifest): MultiLabelModelInfo {
   return {
-    id: m.id,
-    dataset: m.dataset,
+    ...dense.denseModelBase(m),
     arch: m.arch,
-    classNames: m.classNames,
-    inputHeight: m.inputShape[0],
-    inputWidth: m.inputShape[1],
-    inputChannels: m.inputShape[2],
     meanAP: m.meanAP,
     perClassAP: m.perClassAP,
-    testSize: m.testSize,
     trainSize: m.trainSize,
-    trainedAt: m.trainedAt,
     minPixels: m.minPixels ?? 0,
   };
 }
 
 /** The multi-label catalogue (manifests only, no weights read). */
 export function listMultiLabelModels(dir = multiLabelCheckpointDir()): { models: MultiLabelModelInfo[]; problems: string[] } {
-  const { manifests, problems } = listManifests(dir);
-  const models: MultiLabelModelInfo[] = [];
-  for (const m of manifests) {
-    if ((m as MultiLabelManifest).task === MULTILABEL_TASK) models.push(multiLabelModelInfo(m as MultiLabelManifest));
-    else problems.push(`checkpoint "${m.id}" in ${dir} is not a multi-label classifier`);
-  }
-  return { models, problems };
+  return dense.catalogueOf(listManifests(dir), MULTILABEL_TASK, multiLabelModelInfo, { dir, kind: "multi-label classifier" });
 }
-
-const cache = new Map<string, ZooNet>();
 
 /** The loaded network for an id (once per worker thread); an unknown id names the available ones. */
-export function getMultiLabelNet(id: string): ZooNet {
-  const hit = cache.get(id);
-  if (hit) return hit;
-  try {
-    const net = loadMultiLabelNet(id);
-    cache.set(id, net);
-    return net;
-  } catch (err) {
-    if (err instanceof CheckpointError && /not found|not a valid checkpoint id/.test(err.message)) {
-      const known = listMultiLabelModels().models.map((m) => m.id);
-      throw new InferenceInputError(`unknown multi-label model "${id}"; available: ${known.join(", ") || "none (train one with npm run train-multilabel)"}`);
-    }
-    throw err;
-  }
-}
+export const getMultiLabelNet: (id: string) => ZooNet = dense.cachedNetLoader(
+  loadMultiLabelNet,
+  () => listMultiLabelModels().models.map((m) => m.id),
+  "multi-label",
+  "train-multilabel",
+);
 
 export interface ClassifyRequest {
   modelId: string;
@@ -146,18 +116,15 @@ async function rank(net: Net, x: tf.Tensor4D, topK: number): Promise<{ logits: F
 export async function classifyWith(net: Net, req: Omit<ClassifyRequest, "modelId">): Promise<ClassifyResult> {
   const started = performance.now();
   const topK = checkTopK(req.topK);
-  const x = tf.tensor4d(toModelInput(req.image, net.inputShape, net.id), [1, ...net.inputShape]);
-  try {
-    return { ranked: (await rank(net, x, topK)).ranked, classNames: net.classNames, elapsedMs: performance.now() - started };
-  } finally {
-    x.dispose();
-  }
+  return dense.withModelInput(net, req.image, async (x) => ({
+    ranked: (await rank(net, x, topK)).ranked,
+    classNames: net.classNames,
+    elapsedMs: performance.now() - started,
+  }));
 }
 
 export function checkMultiLabelAlgorithm(name: string): MultiLabelAlgorithm {
-  if (!(MULTILABEL_ALGORITHMS as readonly string[]).includes(name))
-    throw new InferenceInputError(`unknown multi-label algorithm "${name}"; choose ${MULTILABEL_ALGORITHMS.join(" or ")}`);
-  return name as MultiLabelAlgorithm;
+  return dense.checkedAlgorithm(MULTILABEL_ALGORITHMS, "multi-label", name, (message) => new InferenceInputError(message));
 }
 
 export async function explainClassWith(net: Net, req: Omit<MultiLabelExplainRequest, "modelId">): Promise<MultiLabelExplainResult> {
@@ -167,16 +134,12 @@ export async function explainClassWith(net: Net, req: Omit<MultiLabelExplainRequ
   const target = req.targetClass;
   if (!Number.isInteger(target) || target < 0 || target >= net.classNames.length)
     throw new InferenceInputError(`target_class must be a class index of ${net.id} from 0 to ${net.classNames.length - 1}; got ${target}`);
-  const pixels = toModelInput(req.image, net.inputShape, net.id);
-  const x = tf.tensor4d(pixels, [1, ...net.inputShape]);
-  try {
+  return dense.withModelInput(net, req.image, async (x, pixels): Promise<MultiLabelExplainResult> => {
     const { logits, ranked } = await rank(net, x, topK);
     const method = METHOD_OF[algorithm];
     const result = await getAlgorithm(method.name).run(net, x, target, method.params);
     try {
-      const attribution = { shape: result.attribution.shape, data: Array.from(result.attribution.dataSync()) };
-      const [h, w, c] = net.inputShape;
-      const images = renderAttribution(attribution, { height: h, width: w, channels: c, data: pixels });
+      const { attribution, heatmapPng, overlayPng } = dense.attributionMaps(result.attribution, net, pixels);
       return {
         ranked,
         classNames: net.classNames,
@@ -187,16 +150,14 @@ export async function explainClassWith(net: Net, req: Omit<MultiLabelExplainRequ
         targetLogit: logits[target],
         targetProbability: topClasses(logits, net.classNames, net.classNames.length).find((r) => r.index === target)!.probability,
         attribution,
-        heatmapPng: images.heatmapPng,
-        overlayPng: images.overlayPng,
+        heatmapPng,
+        overlayPng,
         elapsedMs: performance.now() - started,
       };
     } finally {
       tf.dispose([result.attribution, result.baseline ?? []].flat());
     }
-  } finally {
-    x.dispose();
-  }
+  });
 }
 
 /** The network on the native runtime (models.ts servedNative: the zoo exporter's graph of its ResNet). */

@@ -9,9 +9,9 @@ import type { MultiLabelHandlers } from "../../../proto/generated/metarank/v1/Mu
 import type { RankedLabel } from "../../../proto/generated/metarank/v1/RankedLabel.ts";
 import type { RankedClass } from "../../zoo/multiLabel.ts";
 import { BadRequest, protoService, unaryHandlers } from "../../grpc/unary.ts";
-import { catalogueModel, poolJobOptions, requestImage } from "../requestInput.ts";
+import { catalogueModel, explainModelAndMethod, poolJobOptions, requestImage } from "../requestInput.ts";
 import { thePool } from "../thePool.ts";
-import { MAX_TOP_K, METHOD_OF, MULTILABEL_ALGORITHMS, listMultiLabelModels, type MultiLabelAlgorithm, type MultiLabelModelInfo } from "./job.ts";
+import { MAX_TOP_K, METHOD_OF, MULTILABEL_ALGORITHMS, listMultiLabelModels, type MultiLabelModelInfo } from "./job.ts";
 
 const PROTO = "metarank/v1/multilabel.proto" as const;
 /** The page's five ranked results (the seeds: "The VOC-style demo shows five ranked results"). */
@@ -52,17 +52,13 @@ export function multiLabelHandlers(): MultiLabelHandlers {
       "Explain",
       async (call) => {
         const req = call.request;
-        const modelId = String(req.modelId ?? "");
-        const model = modelOf(modelId);
-        const algorithm = String(req.algorithm ?? "");
-        if (!(MULTILABEL_ALGORITHMS as readonly string[]).includes(algorithm))
-          throw new BadRequest(`unknown multi-label algorithm "${algorithm}"; choose ${MULTILABEL_ALGORITHMS.join(" or ")}`);
+        const { modelId, model, algorithm } = explainModelAndMethod(req, modelOf, MULTILABEL_ALGORITHMS, "multi-label");
         const target = Number(req.targetClass ?? 0);
         if (!Number.isInteger(target) || target < 0 || target >= model.classNames.length)
           throw new BadRequest(`target_class must be a class index of ${modelId} from 0 to ${model.classNames.length - 1}; got ${target}`);
         const topK = topKOf(req.topK);
         // Feature_Ablation: one evaluation per 4×4 square and the input; LIME: its samples and the input.
-        const p = METHOD_OF[algorithm as MultiLabelAlgorithm].params;
+        const p = METHOD_OF[algorithm].params;
         const evaluations = algorithm === "LIME" ? Number(p.n_samples) + 1 : Math.ceil(model.inputHeight / 4) * Math.ceil(model.inputWidth / 4) + 1;
         const r = await thePool().multiLabelExplain(
           { modelId, image: requestImage(req), algorithm, targetClass: target, topK },

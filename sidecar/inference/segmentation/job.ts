@@ -3,20 +3,22 @@
 // contains and the segmentation picture (a colour per class). Explain: the attribution
 // of one predicted class with the class-sum wrapper (classSum.ts), by Feature_Ablation
 // over the predicted segments or LayerGradCAM on the backbone's last stage, rendered
-// as the classification heatmaps are (heatmap.ts).
+// as the classification heatmaps are (heatmap.ts). The catalogue, the network cache, the
+// method check and the input and maps are the dense-prediction features' shared ones
+// (densePrediction/catalogue.ts).
 import fs from "node:fs";
 import path from "node:path";
 import * as tf from "@tensorflow/tfjs";
 import { encodePng } from "../../data/png.ts";
-import { CheckpointError, listManifests } from "../../zoo/checkpoint.ts";
+import { listManifests } from "../../zoo/checkpoint.ts";
 import { loadSegmenter, segCheckpointDir, type Segmenter, type SegmenterManifest } from "../../zoo/segmenter.ts";
 // Operators' ONNX segmenters (docs/onnx-import.md) are served beside the zoo's.
 import { importedSegmentationDir, loadImportedSegmenter } from "../../zoo/onnx/graphNet.ts";
 import { featureAblation } from "../attribution/featureAblation.ts";
 import { layerGradCam } from "../attribution/layerGradCam.ts";
 import { InferenceInputError } from "../errors.ts";
-import { renderAttribution } from "../heatmap.ts";
-import { toModelInput, type ImageInput } from "../imageInput.ts";
+import type { ImageInput } from "../imageInput.ts";
+import * as dense from "../densePrediction/catalogue.ts";
 import { classSumNet, predictedSegments, segmentMask, type PixelClassifier } from "./classSum.ts";
 
 /** The page's and the seeds' names of the two methods. */
@@ -43,36 +45,15 @@ export function classColour(c: number): string {
   return `#${[r, g, b].map((v) => v.toString(16).padStart(2, "0")).join("")}`;
 }
 
-export interface SegModelInfo {
-  id: string;
-  dataset: string;
+export interface SegModelInfo extends dense.DenseModelBase {
   arch: string;
-  classNames: string[];
-  inputHeight: number;
-  inputWidth: number;
-  inputChannels: number;
   meanIoU: number;
   perClassIoU: number[];
-  testSize: number;
-  trainedAt: string;
   camLayer: string;
 }
 
 export function segModelInfo(m: SegmenterManifest): SegModelInfo {
-  return {
-    id: m.id,
-    dataset: m.dataset,
-    arch: m.segArch,
-    classNames: m.classNames,
-    inputHeight: m.inputShape[0],
-    inputWidth: m.inputShape[1],
-    inputChannels: m.inputShape[2],
-    meanIoU: m.meanIoU,
-    perClassIoU: m.perClassIoU,
-    testSize: m.testSize,
-    trainedAt: m.trainedAt,
-    camLayer: m.defaultCamLayer,
-  };
+  return { ...dense.denseModelBase(m), arch: m.segArch, meanIoU: m.meanIoU, perClassIoU: m.perClassIoU, camLayer: m.defaultCamLayer };
 }
 
 /** The segmentation catalogue (manifests only, no weights read). */
@@ -80,37 +61,27 @@ export function listSegModels(dir = segCheckpointDir(), importedDir = importedSe
   const zoo = listManifests(dir);
   const imported = fs.existsSync(importedDir) ? listManifests(importedDir) : { manifests: [], problems: [] };
   const manifests = [...zoo.manifests, ...imported.manifests.filter((m) => !zoo.manifests.some((z) => z.id === m.id))];
-  const problems = [...zoo.problems, ...imported.problems];
-  const models: SegModelInfo[] = [];
-  for (const m of manifests) {
-    const s = m as SegmenterManifest;
-    if (s.task === "segmentation") models.push(segModelInfo(s));
-    else problems.push(`checkpoint "${m.id}" in ${dir} is not a segmentation network`);
-  }
-  return { models, problems };
+  return dense.catalogueOf({ manifests, problems: [...zoo.problems, ...imported.problems] }, "segmentation", segModelInfo, {
+    dir,
+    kind: "segmentation network",
+  });
 }
 
-const cache = new Map<string, Segmenter>();
+/** A zoo segmenter, or an operator's imported one where the zoo has no checkpoint of that id. */
+function loadAnySegmenter(id: string): Segmenter {
+  const importedDir = importedSegmentationDir();
+  const imported = !fs.existsSync(path.join(segCheckpointDir(), `${id}.json`)) && fs.existsSync(path.join(importedDir, `${id}.json`));
+  // An imported segmenter has every field the job reads of a Segmenter (graphNet.ts ImportedSegmenter); its manifest's segArch is "onnx".
+  return imported ? (loadImportedSegmenter(id, importedDir) as unknown as Segmenter) : loadSegmenter(id);
+}
 
 /** The loaded segmenter for an id (once per worker thread); an unknown id names the available ones. */
-export function getSegmenter(id: string): Segmenter {
-  const hit = cache.get(id);
-  if (hit) return hit;
-  try {
-    const importedDir = importedSegmentationDir();
-    const imported = !fs.existsSync(path.join(segCheckpointDir(), `${id}.json`)) && fs.existsSync(path.join(importedDir, `${id}.json`));
-    // An imported segmenter has every field the job reads of a Segmenter (graphNet.ts ImportedSegmenter); its manifest's segArch is "onnx".
-    const net = imported ? (loadImportedSegmenter(id, importedDir) as unknown as Segmenter) : loadSegmenter(id);
-    cache.set(id, net);
-    return net;
-  } catch (err) {
-    if (err instanceof CheckpointError && /not found|not a valid checkpoint id/.test(err.message)) {
-      const known = listSegModels().models.map((m) => m.id);
-      throw new InferenceInputError(`unknown segmentation model "${id}"; available: ${known.join(", ") || "none (train one with npm run train-segmenter)"}`);
-    }
-    throw err;
-  }
-}
+export const getSegmenter: (id: string) => Segmenter = dense.cachedNetLoader(
+  loadAnySegmenter,
+  () => listSegModels().models.map((m) => m.id),
+  "segmentation",
+  "train-segmenter",
+);
 
 export interface SegmentRequest {
   modelId: string;
@@ -184,13 +155,7 @@ function describe(seg: PixelClassifier, mask: Uint8Array, started: number): Segm
 
 export function segmentWith(seg: PixelClassifier, image: ImageInput): SegmentResult {
   const started = performance.now();
-  const pixels = toModelInput(image, seg.inputShape, seg.id);
-  const x = tf.tensor4d(pixels, [1, ...seg.inputShape]);
-  try {
-    return describe(seg, predictedSegments(seg, x), started);
-  } finally {
-    x.dispose();
-  }
+  return dense.withModelInput(seg, image, (x) => describe(seg, predictedSegments(seg, x), started));
 }
 
 export function segment(req: SegmentRequest): SegmentResult {
@@ -198,17 +163,13 @@ export function segment(req: SegmentRequest): SegmentResult {
 }
 
 export function checkSegAlgorithm(name: string): SegAlgorithm {
-  if (!(SEG_ALGORITHMS as readonly string[]).includes(name))
-    throw new InferenceInputError(`unknown segmentation algorithm "${name}"; choose ${SEG_ALGORITHMS.join(" or ")}`);
-  return name as SegAlgorithm;
+  return dense.checkedAlgorithm(SEG_ALGORITHMS, "segmentation", name, (message) => new InferenceInputError(message));
 }
 
 export async function explainSegmentWith(seg: PixelClassifier, req: Omit<SegExplainRequest, "modelId">): Promise<SegExplainResult> {
   const started = performance.now();
   const algorithm = checkSegAlgorithm(req.algorithm);
-  const pixels = toModelInput(req.image, seg.inputShape, seg.id);
-  const x = tf.tensor4d(pixels, [1, ...seg.inputShape]);
-  try {
+  return dense.withModelInput(seg, req.image, async (x, pixels): Promise<SegExplainResult> => {
     const selection = predictedSegments(seg, x);
     const base = describe(seg, selection, started);
     const target = req.targetClass;
@@ -234,9 +195,7 @@ export async function explainSegmentWith(seg: PixelClassifier, req: Omit<SegExpl
         attr = await layerGradCam(net, x, target, seg.defaultCamLayer ?? seg.layers[seg.layers.length - 1]);
       }
       try {
-        const attribution = { shape: attr.shape, data: Array.from(attr.dataSync()) };
-        const [h, w, c] = seg.inputShape;
-        const images = renderAttribution(attribution, { height: h, width: w, channels: c, data: pixels });
+        const { attribution, heatmapPng, overlayPng } = dense.attributionMaps(attr, seg, pixels);
         return {
           ...base,
           algorithm,
@@ -244,8 +203,8 @@ export async function explainSegmentWith(seg: PixelClassifier, req: Omit<SegExpl
           targetScore,
           attribution,
           segmentAttributions,
-          heatmapPng: images.heatmapPng,
-          overlayPng: images.overlayPng,
+          heatmapPng,
+          overlayPng,
           elapsedMs: performance.now() - started,
         };
       } finally {
@@ -254,9 +213,7 @@ export async function explainSegmentWith(seg: PixelClassifier, req: Omit<SegExpl
     } finally {
       net.dispose();
     }
-  } finally {
-    x.dispose();
-  }
+  });
 }
 
 export function explainSegment(req: SegExplainRequest): Promise<SegExplainResult> {

@@ -9,7 +9,7 @@ import { metarankV1 } from "../../../proto/contract.ts";
 import type { SegmentReply } from "../../../proto/generated/metarank/v1/SegmentReply.ts";
 import type { SegmentationHandlers } from "../../../proto/generated/metarank/v1/Segmentation.ts";
 import { BadRequest, protoService, unaryHandlers } from "../../grpc/unary.ts";
-import { catalogueModel, poolJobOptions, requestImage } from "../requestInput.ts";
+import { catalogueModel, explainModelAndMethod, poolJobOptions, requestImage } from "../requestInput.ts";
 import { thePool } from "../thePool.ts";
 import { SEG_ALGORITHMS, listSegModels, type SegModelInfo, type SegmentResult } from "./job.ts";
 
@@ -53,11 +53,7 @@ export function segmentationHandlers(): SegmentationHandlers {
       "Explain",
       async (call) => {
         const req = call.request;
-        const modelId = String(req.modelId ?? "");
-        const model = modelOf(modelId);
-        const algorithm = String(req.algorithm ?? "");
-        if (!(SEG_ALGORITHMS as readonly string[]).includes(algorithm))
-          throw new BadRequest(`unknown segmentation algorithm "${algorithm}"; choose ${SEG_ALGORITHMS.join(" or ")}`);
+        const { modelId, model, algorithm } = explainModelAndMethod(req, modelOf, SEG_ALGORITHMS, "segmentation");
         const target = Number(req.targetClass ?? 0);
         if (!Number.isInteger(target) || target < 1 || target >= model.classNames.length)
           throw new BadRequest(`target_class must be a class of ${modelId} from 1 to ${model.classNames.length - 1} (0 is the background); got ${target}`);
