@@ -6,52 +6,27 @@
 // table (plus the maps' PNG files), keyed by (picture, model, checkpoint) for a ranking and
 // (picture, model, checkpoint, algorithm, class) for a map, so asking again never reaches a
 // sidecar. Picture visibility, input resizing, the demo's rate limit, the busy answer and the
-// failure panel are the other demos' own (classification.server.ts, demoFlow.server.ts).
+// failure panel are the other demos' own (classification.server.ts, demoFlow.server.ts); the
+// model list, the model, the input, the cached rows and the maps are the dense-prediction demos'
+// shared steps (demoRuns.server.ts).
 import { InferenceCache } from "./db.server.ts";
-import { NotFoundError } from "./domainErrors.server.ts";
 import { rpc, unary } from "./sidecar.server.ts";
-import { MODEL_LIST_TTL_MS, timedCache } from "./timedCache.server.ts";
-import { findVisiblePicture, type Viewer } from "./datasets.server.ts";
-import { readStored } from "./pictures.server.ts";
-import { ClassificationFailed, modelInput } from "./classification.server.ts";
+import type { Viewer } from "./datasets.server.ts";
+import { ClassificationFailed } from "./classification.server.ts";
 import { demoSidecarRun, paramsKeyOf, storeDemoResult } from "./demoFlow.server.ts";
+import * as runs from "./demoRuns.server.ts";
 import { messageRef } from "../lib/forms/messages.ts";
 import { MULTILABEL_ALGORITHMS, MULTILABEL_MSG, RANKED_RESULTS } from "../lib/rules/multilabel.ts";
 import type { MultiLabelModelInfo__Output } from "../../proto/generated/metarank/v1/MultiLabelModelInfo.ts";
 
-export interface MultiLabelModel {
-  id: string;
-  dataset: string;
-  arch: string;
-  classNames: string[];
-  inputHeight: number;
-  inputWidth: number;
-  inputChannels: number;
+export interface MultiLabelModel extends runs.DemoModelBase {
   meanAP: number;
-  testSize: number;
   minPixels: number;
-  /** Part of the cache key: a retrained checkpoint is asked again. */
-  trainedAt: string;
 }
 
-const toModel = (m: MultiLabelModelInfo__Output): MultiLabelModel => ({
-  id: m.id,
-  dataset: m.dataset,
-  arch: m.arch,
-  classNames: m.classNames,
-  inputHeight: m.inputHeight,
-  inputWidth: m.inputWidth,
-  inputChannels: m.inputChannels,
-  meanAP: m.meanAp,
-  testSize: m.testSize,
-  minPixels: m.minPixels,
-  trainedAt: m.trainedAt,
-});
+const toModel = (m: MultiLabelModelInfo__Output): MultiLabelModel => ({ ...runs.demoModelBase(m), meanAP: m.meanAp, minPixels: m.minPixels });
 
-const models = timedCache(MODEL_LIST_TTL_MS, async (): Promise<MultiLabelModel[]> => {
-  const reply = await unary(rpc().multiLabel.ListMultiLabelModels, {}, { deadlineMs: 10_000 });
-  return reply.models.map(toModel).filter((m) => m.id && m.inputHeight > 0);
-});
+const models = runs.demoModelList(async () => (await unary(rpc().multiLabel.ListMultiLabelModels, {}, { deadlineMs: 10_000 })).models.map(toModel));
 
 /** The sidecar's multi-label networks (cached for a minute, as the other demos' models are). */
 export function listMultiLabelModels(): Promise<MultiLabelModel[]> {
@@ -97,33 +72,12 @@ interface ExplainJson {
 
 const RANK_ALGORITHM = "ml:rank";
 const explainAlgorithm = (a: string) => `ml:${a}`;
+const isClassMap = (a: string) => a.startsWith("ml:") && a !== RANK_ALGORITHM;
 /** The page's message when the sidecar refuses the input (demoSidecarRun, demoFlow.server.ts). */
 const REFUSED = "multilabel:failure.refused";
 
-async function visible(viewer: Viewer, pictureId: unknown) {
-  const found = await findVisiblePicture(pictureId, viewer);
-  if (!found) throw new NotFoundError(MULTILABEL_MSG.notFound);
-  return found;
-}
-
-async function modelFor(modelId: string): Promise<MultiLabelModel> {
-  let models: MultiLabelModel[];
-  try {
-    models = await listMultiLabelModels();
-  } catch (e) {
-    throw new ClassificationFailed("demo:failure.noAnswer", (e as Error).message);
-  }
-  const model = models.find((m) => m.id === modelId);
-  if (!model) throw new ClassificationFailed("demo:failure.noSuchModel", `model ${modelId}`);
-  return model;
-}
-
-async function inputOf(found: Awaited<ReturnType<typeof visible>>, model: MultiLabelModel): Promise<Buffer> {
-  const original = await readStored(found.picture.filePath);
-  if (!original) throw new ClassificationFailed("demo:failure.fileMissing", found.picture.filePath);
-  // The classification demo's resizing (centre crop to the model's input size).
-  return modelInput(original, { ...model, testAccuracy: null } as never);
-}
+const visible = (viewer: Viewer, pictureId: unknown) => runs.visiblePicture(viewer, pictureId, MULTILABEL_MSG.notFound);
+const modelFor = (modelId: string) => runs.demoModel(listMultiLabelModels, modelId);
 
 /** Ranks a picture's classes (the five highest) with a model, or returns the cached ranking. */
 export async function rankPicture(viewer: Viewer, pictureId: unknown, modelId: string, visitor: string, signal?: AbortSignal) {
@@ -132,7 +86,7 @@ export async function rankPicture(viewer: Viewer, pictureId: unknown, modelId: s
   const key = { pictureId: found.picture.id, modelId, algorithm: RANK_ALGORITHM, paramsKey: paramsKeyOf([model.trainedAt, RANKED_RESULTS]) };
   const hit = await InferenceCache.findOne({ where: key });
   if (hit) return { id: hit.id, cached: true };
-  const input = await inputOf(found, model);
+  const input = await runs.pictureInput(found, model);
   const reply = await demoSidecarRun(visitor, REFUSED, () =>
     unary(rpc().multiLabel.Classify, { modelId, imagePng: input, topK: RANKED_RESULTS }, { deadlineMs: 60_000, signal }),
   );
@@ -154,40 +108,18 @@ export async function rankPicture(viewer: Viewer, pictureId: unknown, modelId: s
   );
 }
 
-export interface RankingView {
-  id: number;
-  pictureId: number;
-  modelId: string;
-  dataset: string;
+export interface RankingView extends runs.FirstResultHeader {
   ranked: RankedLabel[];
   meanAP: number;
-  testSize: number;
   minPixels: number;
-}
-
-async function rowFor(viewer: Viewer, cacheId: unknown, accept: (algorithm: string) => boolean) {
-  const n = Number(cacheId);
-  if (!Number.isSafeInteger(n) || n <= 0) return null;
-  const row = await InferenceCache.findByPk(n);
-  if (!row || !accept(row.algorithm) || !(await findVisiblePicture(row.pictureId, viewer))) return null;
-  return row;
 }
 
 /** A cached ranking, only for a viewer who may see its picture. */
 export async function rankingFor(viewer: Viewer, cacheId: unknown): Promise<RankingView | null> {
-  const row = await rowFor(viewer, cacheId, (a) => a === RANK_ALGORITHM);
-  if (!row) return null;
-  const j = JSON.parse(row.paramsJson) as RankingJson;
-  return {
-    id: row.id,
-    pictureId: row.pictureId,
-    modelId: row.modelId,
-    dataset: j.dataset,
-    ranked: j.ranked,
-    meanAP: j.meanAP,
-    testSize: j.testSize,
-    minPixels: j.minPixels,
-  };
+  const found = await runs.visibleResult<RankingJson>(viewer, cacheId, (a) => a === RANK_ALGORITHM);
+  if (!found) return null;
+  const j = found.json;
+  return { ...runs.firstResultHeader(found.row, j), ranked: j.ranked, meanAP: j.meanAP, minPixels: j.minPixels };
 }
 
 /** Explains one of a picture's five ranked classes (ranking it first, from the cache when it can). */
@@ -203,12 +135,10 @@ export async function explainClass(viewer: Viewer, pictureId: unknown, modelId: 
   const hit = await InferenceCache.findOne({ where: key });
   if (hit) return { id: hit.id, cached: true, rankingId: ranking.id };
   const found = await visible(viewer, pictureId);
-  const input = await inputOf(found, model);
+  const input = await runs.pictureInput(found, model);
   const reply = await demoSidecarRun(visitor, REFUSED, () =>
     unary(rpc().multiLabel.Explain, { modelId, imagePng: input, algorithm, targetClass: cls, topK: RANKED_RESULTS }, { deadlineMs: 120_000, signal }),
   );
-  if (!reply.heatmapPng.length || !reply.overlayPng.length)
-    throw new ClassificationFailed("demo:failure.noImage", "no heatmap or overlay in the Explain reply");
   const json: ExplainJson = {
     checkpoint: model.trainedAt,
     ranking: ranking.id,
@@ -219,10 +149,10 @@ export async function explainClass(viewer: Viewer, pictureId: unknown, modelId: 
     targetLogit: reply.targetLogit,
     targetProbability: reply.targetProbability,
   };
-  const stored = await storeDemoResult(
+  const stored = await runs.storeExplanation(
     key,
     { paramsJson: JSON.stringify(json), predictedClass: entry.name, predictedIndex: cls, probability: reply.targetProbability },
-    { heatmap: reply.heatmapPng, overlay: reply.overlayPng },
+    reply,
   );
   return { ...stored, rankingId: ranking.id };
 }
@@ -244,9 +174,9 @@ export interface ClassMapView {
 
 /** A cached class map, only for a viewer who may see its picture. */
 export async function classMapFor(viewer: Viewer, cacheId: unknown): Promise<ClassMapView | null> {
-  const row = await rowFor(viewer, cacheId, (a) => a.startsWith("ml:") && a !== RANK_ALGORITHM);
-  if (!row) return null;
-  const j = JSON.parse(row.paramsJson) as ExplainJson;
+  const found = await runs.visibleResult<ExplainJson>(viewer, cacheId, isClassMap);
+  if (!found) return null;
+  const { row, json: j } = found;
   return {
     id: row.id,
     pictureId: row.pictureId,
@@ -264,8 +194,6 @@ export async function classMapFor(viewer: Viewer, cacheId: unknown): Promise<Cla
 }
 
 /** A stored map of a class explanation the viewer may see. */
-export async function classMapImage(viewer: Viewer, cacheId: unknown, kind: string): Promise<Buffer | null> {
-  const row = await rowFor(viewer, cacheId, (a) => a.startsWith("ml:") && a !== RANK_ALGORITHM);
-  if (!row) return null;
-  return readStored(kind === "overlay" ? row.overlayPath : row.heatmapPath);
+export function classMapImage(viewer: Viewer, cacheId: unknown, kind: string): Promise<Buffer | null> {
+  return runs.storedPicture(viewer, cacheId, kind, isClassMap);
 }

@@ -6,50 +6,26 @@
 // from the database without a sidecar. The picture choice, the visibility rules and the input
 // resizing are the classification demo's own (classification.server.ts, datasets.server.ts); the
 // run budget, the busy answer, the failure panel and the stored rows are the common demo flow's
-// (demoFlow.server.ts).
+// (demoFlow.server.ts); the model list, the model, the input, the cached rows and the maps are the
+// dense-prediction demos' shared steps (demoRuns.server.ts).
 import { InferenceCache } from "./db.server.ts";
 import { NotFoundError } from "./domainErrors.server.ts";
 import { rpc, unary } from "./sidecar.server.ts";
-import { MODEL_LIST_TTL_MS, timedCache } from "./timedCache.server.ts";
-import { findVisiblePicture, type Viewer } from "./datasets.server.ts";
-import { readStored } from "./pictures.server.ts";
-import { ClassificationFailed, modelInput } from "./classification.server.ts";
+import type { Viewer } from "./datasets.server.ts";
+import { ClassificationFailed } from "./classification.server.ts";
 import { demoSidecarRun, paramsKeyOf, storeDemoResult } from "./demoFlow.server.ts";
+import * as runs from "./demoRuns.server.ts";
 import { messageRef } from "../lib/forms/messages.ts";
 import { SEGMENTATION_ALGORITHMS, SEGMENTATION_MSG } from "../lib/rules/segmentation.ts";
 import type { SegmenterInfo__Output } from "../../proto/generated/metarank/v1/SegmenterInfo.ts";
 
-export interface SegModel {
-  id: string;
-  dataset: string;
-  arch: string;
-  classNames: string[];
-  inputHeight: number;
-  inputWidth: number;
-  inputChannels: number;
+export interface SegModel extends runs.DemoModelBase {
   meanIoU: number;
-  testSize: number;
-  /** Part of the cache key: a retrained checkpoint is asked again. */
-  trainedAt: string;
 }
 
-const toModel = (m: SegmenterInfo__Output): SegModel => ({
-  id: m.id,
-  dataset: m.dataset,
-  arch: m.arch,
-  classNames: m.classNames,
-  inputHeight: m.inputHeight,
-  inputWidth: m.inputWidth,
-  inputChannels: m.inputChannels,
-  meanIoU: m.meanIou,
-  testSize: m.testSize,
-  trainedAt: m.trainedAt,
-});
+const toModel = (m: SegmenterInfo__Output): SegModel => ({ ...runs.demoModelBase(m), meanIoU: m.meanIou });
 
-const models = timedCache(MODEL_LIST_TTL_MS, async (): Promise<SegModel[]> => {
-  const reply = await unary(rpc().segmentation.ListSegmenters, {}, { deadlineMs: 10_000 });
-  return reply.models.map(toModel).filter((m) => m.id && m.inputHeight > 0);
-});
+const models = runs.demoModelList(async () => (await unary(rpc().segmentation.ListSegmenters, {}, { deadlineMs: 10_000 })).models.map(toModel));
 
 /** The sidecar's segmentation networks (cached for a minute, as the classification models are). */
 export function listSegModels(): Promise<SegModel[]> {
@@ -104,28 +80,17 @@ interface Prepared {
   input: Buffer;
 }
 
+const visible = (viewer: Viewer, pictureId: unknown) => runs.visiblePicture(viewer, pictureId, SEGMENTATION_MSG.notFound);
+
 async function prepare(viewer: Viewer, pictureId: unknown, modelId: string): Promise<Prepared> {
-  const found = await findVisiblePicture(pictureId, viewer);
-  if (!found) throw new NotFoundError(SEGMENTATION_MSG.notFound);
-  let models: SegModel[];
-  try {
-    models = await listSegModels();
-  } catch (e) {
-    throw new ClassificationFailed("demo:failure.noAnswer", (e as Error).message);
-  }
-  const model = models.find((m) => m.id === modelId);
-  if (!model) throw new ClassificationFailed("demo:failure.noSuchModel", `model ${modelId}`);
-  const original = await readStored(found.picture.filePath);
-  if (!original) throw new ClassificationFailed("demo:failure.fileMissing", found.picture.filePath);
-  // The classification demo's resizing (centre crop to the model's input size).
-  const input = await modelInput(original, { ...model, testAccuracy: null });
-  return { pictureId: found.picture.id, model, input };
+  const found = await visible(viewer, pictureId);
+  const model = await runs.demoModel(listSegModels, modelId);
+  return { pictureId: found.picture.id, model, input: await runs.pictureInput(found, model) };
 }
 
 /** Segments a picture the viewer may see (or returns the cached segmentation). */
 export async function segmentPicture(viewer: Viewer, pictureId: unknown, modelId: string, visitor: string, signal?: AbortSignal) {
-  const found = await findVisiblePicture(pictureId, viewer);
-  if (!found) throw new NotFoundError(SEGMENTATION_MSG.notFound);
+  const found = await visible(viewer, pictureId);
   // A cached answer needs no model list (the sidecar may be away): the newest row for this picture and model.
   const cachedRows = await InferenceCache.findAll({ where: { pictureId: found.picture.id, modelId, algorithm: SEGMENT_ALGORITHM }, order: [["id", "DESC"]] });
   let models: SegModel[] | null = null;
@@ -164,34 +129,23 @@ export async function segmentPicture(viewer: Viewer, pictureId: unknown, modelId
   );
 }
 
-export interface SegmentationView {
-  id: number;
-  pictureId: number;
-  modelId: string;
-  dataset: string;
+export interface SegmentationView extends runs.FirstResultHeader {
   classes: SegClass[];
   legend: Array<{ id: number; name: string; colour: string }>;
   meanIoU: number;
-  testSize: number;
   imageUrl: string;
 }
 
 /** A cached segmentation, only for a viewer who may see its picture. */
 export async function segmentationFor(viewer: Viewer, cacheId: unknown): Promise<SegmentationView | null> {
-  const n = Number(cacheId);
-  if (!Number.isSafeInteger(n) || n <= 0) return null;
-  const row = await InferenceCache.findByPk(n);
-  if (!row || row.algorithm !== SEGMENT_ALGORITHM || !(await findVisiblePicture(row.pictureId, viewer))) return null;
-  const j = JSON.parse(row.paramsJson) as SegmentJson;
+  const found = await runs.visibleResult<SegmentJson>(viewer, cacheId, (a) => a === SEGMENT_ALGORITHM);
+  if (!found) return null;
+  const { row, json: j } = found;
   return {
-    id: row.id,
-    pictureId: row.pictureId,
-    modelId: row.modelId,
-    dataset: j.dataset,
+    ...runs.firstResultHeader(row, j),
     classes: j.classes,
     legend: j.classNames.map((name, id) => ({ id, name, colour: j.palette[id] })),
     meanIoU: j.meanIoU,
-    testSize: j.testSize,
     imageUrl: `/segmentation/${row.id}?kind=segmentation`,
   };
 }
@@ -213,11 +167,9 @@ export async function explainPart(viewer: Viewer, pictureId: unknown, modelId: s
   const reply = await demoSidecarRun(visitor, REFUSED, () =>
     unary(rpc().segmentation.Explain, { modelId, imagePng: p.input, algorithm, targetClass: part }, { deadlineMs: 120_000, signal }),
   );
-  if (!reply.heatmapPng.length || !reply.overlayPng.length)
-    throw new ClassificationFailed("demo:failure.noImage", "no heatmap or overlay in the Explain reply");
   const json: ExplainJson = { checkpoint, part, segmentation: seg.id, targetScore: reply.targetScore, segmentAttributions: reply.segmentAttributions };
   const name = view.legend[part]?.name ?? String(part);
-  const stored = await storeDemoResult(
+  const stored = await runs.storeExplanation(
     key,
     {
       paramsJson: JSON.stringify(json),
@@ -225,7 +177,7 @@ export async function explainPart(viewer: Viewer, pictureId: unknown, modelId: s
       predictedIndex: part,
       probability: view.classes.find((c) => c.id === part)!.pixels / Math.max(1, p.model.inputHeight * p.model.inputWidth),
     },
-    { heatmap: reply.heatmapPng, overlay: reply.overlayPng },
+    reply,
   );
   return { ...stored, segmentationId: seg.id };
 }
@@ -243,11 +195,9 @@ export interface ExplanationView {
 }
 
 export async function explanationFor(viewer: Viewer, cacheId: unknown): Promise<ExplanationView | null> {
-  const n = Number(cacheId);
-  if (!Number.isSafeInteger(n) || n <= 0) return null;
-  const row = await InferenceCache.findByPk(n);
-  if (!row || !row.algorithm.startsWith("seg:") || row.algorithm === SEGMENT_ALGORITHM || !(await findVisiblePicture(row.pictureId, viewer))) return null;
-  const j = JSON.parse(row.paramsJson) as ExplainJson;
+  const found = await runs.visibleResult<ExplainJson>(viewer, cacheId, (a) => a.startsWith("seg:") && a !== SEGMENT_ALGORITHM);
+  if (!found) return null;
+  const { row, json: j } = found;
   return {
     id: row.id,
     segmentationId: j.segmentation,
@@ -262,10 +212,6 @@ export async function explanationFor(viewer: Viewer, cacheId: unknown): Promise<
 }
 
 /** A stored PNG of a segmentation or explanation row the viewer may see. */
-export async function segImage(viewer: Viewer, cacheId: unknown, kind: string): Promise<Buffer | null> {
-  const n = Number(cacheId);
-  if (!Number.isSafeInteger(n) || n <= 0) return null;
-  const row = await InferenceCache.findByPk(n);
-  if (!row || !row.algorithm.startsWith("seg:") || !(await findVisiblePicture(row.pictureId, viewer))) return null;
-  return readStored(kind === "overlay" ? row.overlayPath : row.heatmapPath);
+export function segImage(viewer: Viewer, cacheId: unknown, kind: string): Promise<Buffer | null> {
+  return runs.storedPicture(viewer, cacheId, kind, (a) => a.startsWith("seg:"));
 }
