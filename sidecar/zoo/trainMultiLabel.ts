@@ -17,39 +17,22 @@
 // --init-from <multi-label checkpoint id> goes on training one (body and classifier) the same way.
 import fs from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import * as tf from "@tensorflow/tfjs";
-import { initBackend } from "../inference/runtime/backend.ts";
 import { Rng } from "../data/prng.ts";
 import { MULTILABEL_CLASSES, MULTILABEL_DATASET_ID, MULTILABEL_MIN_PIXELS, generateMultiLabelScenes, type MultiLabelDataset } from "../data/vocMultilabel.ts";
-import { readCheckpoint, type WeightDtype } from "./checkpoint.ts";
+import { readCheckpoint } from "./checkpoint.ts";
 import { roundToHalf } from "./half.ts";
-import { resnet, type ArchConfig } from "./architectures.ts";
-import { InferOps, TrainOps, foldBatchNorm, heNormal, type ConvOptions, type Ops, type WeightMap } from "./layers.ts";
+import { resnet } from "./architectures.ts";
+import { TrainOps, foldBatchNorm, heNormal, type ConvOptions, type Ops, type WeightMap } from "./layers.ts";
 import { conv2dSameTrainable } from "./convGrad.ts";
 import { relu } from "./relu.ts";
 import { segCheckpointDir } from "./segmenter.ts";
 import { MULTILABEL_TASK, logitsOf, meanAveragePrecision, multiLabelCheckpointDir, type MultiLabelManifest } from "./multiLabel.ts";
-import { cosineRate, runValidatedEpochs, writeKeptCheckpoint } from "./trainLoop.ts";
+import * as loop from "./trainLoop.ts";
 
-export interface MultiLabelTrainOptions {
-  trainSize: number;
-  valSize: number;
-  testSize: number;
-  epochs: number;
-  budgetMinutes: number;
-  patience: number;
-  batch: number;
-  lr: number;
-  config: ArchConfig;
-  seed: number;
-  id: string;
-  out: string;
-  dtype: WeightDtype;
-  command: string;
+export interface MultiLabelTrainOptions extends loop.TrainerOptions {
   /** A segmentation checkpoint whose ResNet body starts the network (fine-tuning without batch norm). */
   initFrom?: string;
-  log?: (s: string) => void;
 }
 
 /**
@@ -111,15 +94,8 @@ function batchOf(ds: MultiLabelDataset, idx: ArrayLike<number>, rng: Rng | null)
   return { x: tf.tensor4d(buf, [idx.length, h, w, 3]), y: tf.tensor2d(targets, [idx.length, C]) };
 }
 
-const round4 = (v: number) => Math.round(v * 10000) / 10000;
-
 export async function trainMultiLabel(opts: MultiLabelTrainOptions): Promise<MultiLabelManifest> {
-  const log = opts.log ?? ((s: string) => process.stderr.write(s + "\n"));
-  const backend = await initBackend();
-  const t0 = Date.now();
-  const train = generateMultiLabelScenes("train", opts.trainSize);
-  const val = generateMultiLabelScenes("val", opts.valSize);
-  const test = generateMultiLabelScenes("test", opts.testSize);
+  const { log, backend, startedAt: t0, train, val, test } = await loop.trainerStart(opts, generateMultiLabelScenes);
   const C = MULTILABEL_CLASSES.length;
   log(
     `training resnet (multi-label, sigmoid + BCE) on ${MULTILABEL_DATASET_ID} (${train.size} train / ${val.size} val / ${test.size} test, 32×32×3, ${C} classes) on ${backend.name}`,
@@ -149,77 +125,54 @@ export async function trainMultiLabel(opts: MultiLabelTrainOptions): Promise<Mul
   });
   log(`${[...weights.values()].reduce((s, v) => s + v.size, 0)} parameters, layers: ${tapNames.join(", ")}`);
 
-  const steps = Math.ceil(opts.trainSize / opts.batch);
-  const totalSteps = steps * opts.epochs;
-  const optimizer = tf.train.adam(opts.lr);
   const vars = [...weights.values()];
   type Folded = ReturnType<typeof foldBatchNorm>;
   const folded = (): Folded =>
     (opts.initFrom ? [...weights].map(([name, v]) => ({ name, shape: v.shape, data: Float32Array.from(v.dataSync()) })) : foldBatchNorm(weights, stats)).map(
       (a) => (opts.dtype === "float16" ? { ...a, data: roundToHalf(a.data) } : a),
     );
-  const scoreFolded = (arrays: Folded, ds: MultiLabelDataset) => {
-    const served: WeightMap = new Map(arrays.map((a) => [a.name, tf.variable(tf.tensor(a.data, a.shape), false)]));
-    try {
-      const logits = logitsOf((x) => resnet.forward(new InferOps(served), x, C, opts.config), ds.images, ds.size, [32, 32, 3]);
-      return meanAveragePrecision(logits, ds.targets, C);
-    } finally {
-      for (const v of served.values()) v.dispose();
-    }
-  };
+  const scoreFolded = (arrays: Folded, ds: MultiLabelDataset) =>
+    loop.withServedWeights(arrays, (ops) =>
+      meanAveragePrecision(
+        logitsOf((x) => resnet.forward(ops, x, C, opts.config), ds.images, ds.size, [32, 32, 3]),
+        ds.targets,
+        C,
+      ),
+    );
 
-  let step = 0;
-  const run = runValidatedEpochs(
-    { epochs: opts.epochs, budgetMinutes: opts.budgetMinutes, patience: opts.patience, startedAt: t0, scoreName: "val mAP", log },
-    () => {
-      const order = rng.permutation(train.size);
-      let lossSum = 0;
-      for (let s = 0; s < steps; s++, step++) {
-        (optimizer as unknown as { learningRate: number }).learningRate = cosineRate(opts.lr, step, totalSteps);
-        const { x, y } = batchOf(train, order.subarray(s * opts.batch, Math.min((s + 1) * opts.batch, train.size)), rng);
-        const ops = makeOps(true);
-        const loss = optimizer.minimize(() => tf.losses.sigmoidCrossEntropy(y, resnet.forward(ops, x, C, opts.config)) as tf.Scalar, true, vars);
-        lossSum += loss!.dataSync()[0];
-        tf.dispose([loss!, x, y]);
-        for (const p of ops instanceof TrainOps ? ops.pendingStats : []) {
-          p.variable.assign(p.value);
-          p.value.dispose();
-        }
-      }
-      const arrays = folded();
-      return { loss: lossSum / steps, score: scoreFolded(arrays, val).mean, keep: arrays };
-    },
-  );
+  const { run, optimizer } = loop.trainValidated(opts, {
+    startedAt: t0,
+    log,
+    scoreName: "val mAP",
+    train,
+    rng,
+    vars,
+    batchOf: (ds, idx) => batchOf(ds, idx, rng),
+    makeOps: () => makeOps(true),
+    loss: (ops, x, y) => tf.losses.sigmoidCrossEntropy(y, resnet.forward(ops, x, C, opts.config)) as tf.Scalar,
+    fold: folded,
+    validate: (arrays) => scoreFolded(arrays, val).mean,
+  });
 
   const result = scoreFolded(run.best.keep, test);
-  const perClass = result.perClass.map((v) => (Number.isNaN(v) ? 0 : round4(v)));
   log(`test mAP ${(result.mean * 100).toFixed(2)} % on ${test.size} held-out images`);
-  log(`per-class AP: ${MULTILABEL_CLASSES.map((c, i) => `${c} ${(perClass[i] * 100).toFixed(1)}`).join(", ")}`);
-  return writeKeptCheckpoint<MultiLabelManifest>({
-    out: opts.out,
-    dtype: opts.dtype,
+  const perClass = loop.perClassScores("AP", MULTILABEL_CLASSES, result.perClass, log);
+  return loop.writeScenesResnet<MultiLabelManifest>(opts, {
     run,
     startedAt: t0,
-    head: {
-      id: opts.id,
-      arch: "resnet",
-      archConfig: opts.config,
-      dataset: MULTILABEL_DATASET_ID,
-      inputShape: [32, 32, 3],
-      classNames: [...MULTILABEL_CLASSES],
-      // For a multi-label classifier: the held-out mean average precision.
-      testAccuracy: round4(result.mean),
-      trainSize: opts.trainSize,
-      testSize: test.size,
-    },
+    dataset: MULTILABEL_DATASET_ID,
+    classNames: [...MULTILABEL_CLASSES],
+    // For a multi-label classifier: the held-out mean average precision.
+    testAccuracy: result.mean,
+    testSize: test.size,
     tail: {
       backend: backend.name,
       layers: tapNames,
       defaultCamLayer: resnet.defaultCamLayer,
       task: MULTILABEL_TASK,
-      meanAP: round4(result.mean),
+      meanAP: loop.round4(result.mean),
       perClassAP: perClass,
-      valMeanAP: round4(run.best.score),
+      valMeanAP: loop.round4(run.best.score),
       minPixels: MULTILABEL_MIN_PIXELS,
       command: opts.command,
     },
@@ -229,47 +182,11 @@ export async function trainMultiLabel(opts: MultiLabelTrainOptions): Promise<Mul
 }
 
 async function main() {
-  const { values } = parseArgs({
-    options: {
-      "train-size": { type: "string", default: "8000" },
-      "val-size": { type: "string", default: "500" },
-      "test-size": { type: "string", default: "1000" },
-      epochs: { type: "string", default: "10" },
-      "budget-minutes": { type: "string", default: "20" },
-      patience: { type: "string", default: "2" },
-      batch: { type: "string", default: "64" },
-      lr: { type: "string", default: "0.004" },
-      width: { type: "string", default: "8" },
-      seed: { type: "string", default: "1" },
-      id: { type: "string", default: "resnet-seg-scenes-multilabel" },
-      out: { type: "string" },
-      dtype: { type: "string", default: "float16" },
-      "init-from": { type: "string" },
-    },
-  });
-  const n = (k: keyof typeof values) => Number(values[k]);
-  await trainMultiLabel({
-    trainSize: n("train-size"),
-    valSize: n("val-size"),
-    testSize: n("test-size"),
-    epochs: n("epochs"),
-    budgetMinutes: n("budget-minutes"),
-    patience: n("patience"),
-    batch: n("batch"),
-    lr: n("lr"),
-    config: { width: n("width"), stemStride: 1 },
-    seed: n("seed"),
-    id: String(values.id),
-    out: values.out ?? multiLabelCheckpointDir(),
-    dtype: values.dtype === "float32" ? "float32" : "float16",
-    initFrom: values["init-from"],
-    command: `npm run train-multilabel -- ${process.argv.slice(2).join(" ")}`.trim(),
-  });
+  const { options, values } = loop.trainerArgs(
+    { script: "train-multilabel", epochs: 10, id: "resnet-seg-scenes-multilabel", dtype: "float16", out: multiLabelCheckpointDir },
+    { "init-from": { type: "string" } },
+  );
+  await trainMultiLabel({ ...options, initFrom: values["init-from"] as string | undefined });
 }
 
-if (process.argv[1]?.endsWith("sidecar/zoo/trainMultiLabel.ts")) {
-  main().catch((err) => {
-    process.stderr.write(`train-multilabel: ${(err as Error).stack ?? err}\n`);
-    process.exit(1);
-  });
-}
+loop.trainerCommand("sidecar/zoo/trainMultiLabel.ts", "train-multilabel", main);
