@@ -3,34 +3,19 @@
 // /voc's first and cached latency through the real app, database (SQLite) and sidecar (one
 // worker): rank the picture's five classes, then explain the top one.
 // Run: npx tsx bench/multilabel.ts [--pictures N]
-import { parseArgs } from "node:util";
-import * as tf from "@tensorflow/tfjs";
-import { initBackend } from "../sidecar/inference/runtime/backend.ts";
+// The forward rate and the page's timing are the dense-prediction benches' shared ones (densePrediction.ts).
 import { generateMultiLabelScenes, multiLabelScene } from "../sidecar/data/vocMultilabel.ts";
 import { MULTILABEL_ALGORITHMS, getMultiLabelNet, listMultiLabelModels, multiLabelJob, servedMultiLabelNet } from "../sidecar/inference/multilabel/job.ts";
-import { startStack } from "../tests/support/stack.ts";
-import { userClient } from "../tests/support/accounts.ts";
 import { location } from "../tests/support/client.ts";
+import { benchStart, forwardImagesPerSecond, median, timeDemoPage } from "./densePrediction.ts";
 
-const { values } = parseArgs({ options: { pictures: { type: "string", default: "5" } } });
-const pictures = Number(values.pictures);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-const backend = await initBackend();
+const { pictures, backend } = await benchStart();
 const model = listMultiLabelModels().models[0];
 if (!model) throw new Error("no multi-label checkpoint: npm run train-multilabel");
 const net = getMultiLabelNet(model.id);
-const batch = tf.tensor4d(generateMultiLabelScenes("test", 64).images, [64, 32, 32, 3]);
-tf.tidy(() => net.forward(batch).dataSync());
-const fwd: number[] = [];
-for (let i = 0; i < 3; i++) {
-  const t0 = performance.now();
-  tf.tidy(() => net.forward(batch).dataSync());
-  fwd.push(performance.now() - t0);
-}
-batch.dispose();
+const rate = forwardImagesPerSecond((x) => net.forward(x), generateMultiLabelScenes("test", 64).images);
 console.log(`backend ${backend.name}; model ${model.id} (mAP ${(model.meanAP * 100).toFixed(2)} % on ${model.testSize} held-out pictures)`);
-console.log(`forward: ${((64 / median(fwd)) * 1000).toFixed(0)} images/s on tfjs (batch 64, one thread)`);
+console.log(`forward: ${rate.toFixed(0)} images/s on tfjs (batch 64, one thread)`);
 // What the service serves with (sidecar/engine, unless ENGINE=tfjs); the explanations below run there too.
 const native = (await servedMultiLabelNet(model.id)).native;
 if (native) {
@@ -56,33 +41,21 @@ for (const algorithm of MULTILABEL_ALGORITHMS) {
   console.log(`${algorithm}: median ${median(times).toFixed(1)} ms per class explanation (${times.length} pictures, one thread)`);
 }
 
-const stack = await startStack({
-  db: "sqlite",
-  env: { SEED_SEG_SCENES_PICTURES: String(Math.max(pictures, 12)), SEED_FASHION_MNIST_PICTURES: "8", SEED_SCENES_PICTURES: "8" },
-});
-try {
-  const user = await userClient(stack.baseUrl, "bench");
-  const ids = [...(await user.html("/voc")).matchAll(/data-picture-id="(\d+)"/g)].map((m) => m[1]).slice(0, pictures);
-  const rows: Record<string, { first: number[]; cached: number[] }> = { rank: { first: [], cached: [] }, explain: { first: [], cached: [] } };
-  for (const picture of ids) {
-    const q = `/voc?picture=${picture}`;
-    const body = { intent: "classify", model: model.id, algorithm: "Feature_Ablation", picture };
-    for (const round of ["first", "cached"] as const) {
-      const t0 = performance.now();
-      const res = await user.post(q, body);
-      const page = await user.html(location(res)!);
-      rows.rank[round].push(performance.now() - t0);
+await timeDemoPage(
+  { SEED_SEG_SCENES_PICTURES: String(Math.max(pictures, 12)), SEED_FASHION_MNIST_PICTURES: "8", SEED_SCENES_PICTURES: "8" },
+  "/voc",
+  async (user) => [...(await user.html("/voc")).matchAll(/data-picture-id="(\d+)"/g)].map((m) => m[1]).slice(0, pictures),
+  {
+    names: ["rank", "explain"],
+    first: async (user, picture) => {
+      const res = await user.post(`/voc?picture=${picture}`, { intent: "classify", model: model.id, algorithm: "Feature_Ablation", picture });
+      return user.html(location(res)!);
+    },
+    explain: (user, picture, page) => {
       const cls = page.match(/data-class-index="(\d+)"/)?.[1];
-      if (!cls) continue;
-      const t1 = performance.now();
-      const ex = await user.post(q, { ...body, intent: "explain", cls });
-      await user.html(location(ex)!);
-      rows.explain[round].push(performance.now() - t1);
-    }
-  }
-  console.log(`\n/voc (SQLite, one sidecar worker, ${ids.length} pictures; POST + the page it redirects to):`);
-  for (const [step, r] of Object.entries(rows))
-    console.log(`${step.padEnd(8)} first median ${median(r.first).toFixed(0)} ms, cached median ${median(r.cached).toFixed(0)} ms`);
-} finally {
-  await stack.stop();
-}
+      if (!cls) return null;
+      const body = { intent: "explain", model: model.id, algorithm: "Feature_Ablation", picture, cls };
+      return user.post(`/voc?picture=${picture}`, body).then((ex) => user.html(location(ex)!));
+    },
+  },
+);
