@@ -1,43 +1,13 @@
 // The image segmentation demo in a real Chromium against the real stack (database, sidecar,
 // built app), with JavaScript on and off: dataset → picture → model and algorithm → segment →
 // the segmentation with its legend → a predicted part → its attribution map.
-import fs from "node:fs";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext } from "playwright-core";
-import { ROOT, startStack, type Stack } from "../support/stack.ts";
-import { userClient } from "../support/accounts.ts";
-import { launchBrowser, newContext, wholePage, signIn } from "./browser.ts";
+import { describe, expect, it } from "vitest";
+import { wholePage } from "./browser.ts";
+import { demoStackAndBrowser, imageLoaded } from "./demoStack.ts";
 
-let stack: Stack;
-let browser: Browser;
-let uploadDir: string;
-
-beforeAll(async () => {
-  uploadDir = path.join(ROOT, `var/test/uploads_e2e_seg_${process.pid}_${Date.now()}`);
-  [stack, browser] = await Promise.all([
-    startStack({ env: { ...process.env, UPLOAD_DIR: uploadDir, SEED_FASHION_MNIST_PICTURES: "8", SEED_SCENES_PICTURES: "8", SEED_SEG_SCENES_PICTURES: "20" } }),
-    launchBrowser(),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-  if (uploadDir) fs.rmSync(uploadDir, { recursive: true, force: true });
-});
-
-async function signedIn(username: string, javaScriptEnabled: boolean): Promise<BrowserContext> {
-  const client = await userClient(stack.baseUrl, username);
-  const ctx = await newContext(browser, stack.baseUrl, javaScriptEnabled);
-  await signIn(ctx, client, stack.baseUrl);
-  return ctx;
-}
-
-const loaded = async (page: import("playwright-core").Page, testId: string) => {
-  const img = page.getByTestId(testId);
-  await img.waitFor();
-  await page.waitForFunction((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0, await img.elementHandle());
-};
+// The stack, the browser and the signed-in contexts: the dense-prediction demos' shared frame.
+const { signedIn } = demoStackAndBrowser("seg", { SEED_FASHION_MNIST_PICTURES: "8", SEED_SCENES_PICTURES: "8", SEED_SEG_SCENES_PICTURES: "20" });
+const loaded = imageLoaded;
 
 describe.each([true, false])("image segmentation with JavaScript %s", (js) => {
   it("walks dataset → picture → segment → part → attribution map", async () => {

@@ -2,43 +2,13 @@
 // built app), with JavaScript on and off: the seed's messages in order (model, algorithm, image),
 // a pool picture (red border) → start → five ranked classes with probabilities → explain one →
 // its attribution map, the page naming the data and the model that produced what it shows.
-import fs from "node:fs";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext } from "playwright-core";
-import { ROOT, startStack, type Stack } from "../support/stack.ts";
-import { userClient } from "../support/accounts.ts";
-import { launchBrowser, newContext, wholePage, signIn } from "./browser.ts";
+import { describe, expect, it } from "vitest";
+import { wholePage } from "./browser.ts";
+import { demoStackAndBrowser, imageLoaded } from "./demoStack.ts";
 
-let stack: Stack;
-let browser: Browser;
-let uploadDir: string;
-
-beforeAll(async () => {
-  uploadDir = path.join(ROOT, `var/test/uploads_e2e_voc_${process.pid}_${Date.now()}`);
-  [stack, browser] = await Promise.all([
-    startStack({ env: { ...process.env, UPLOAD_DIR: uploadDir, SEED_FASHION_MNIST_PICTURES: "8", SEED_SCENES_PICTURES: "8", SEED_SEG_SCENES_PICTURES: "20" } }),
-    launchBrowser(),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-  if (uploadDir) fs.rmSync(uploadDir, { recursive: true, force: true });
-});
-
-async function signedIn(username: string, javaScriptEnabled: boolean): Promise<BrowserContext> {
-  const client = await userClient(stack.baseUrl, username);
-  const ctx = await newContext(browser, stack.baseUrl, javaScriptEnabled);
-  await signIn(ctx, client, stack.baseUrl);
-  return ctx;
-}
-
-const loaded = async (page: import("playwright-core").Page, testId: string) => {
-  const img = page.getByTestId(testId);
-  await img.waitFor();
-  await page.waitForFunction((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0, await img.elementHandle());
-};
+// The stack, the browser and the signed-in contexts: the dense-prediction demos' shared frame.
+const { signedIn } = demoStackAndBrowser("voc", { SEED_FASHION_MNIST_PICTURES: "8", SEED_SCENES_PICTURES: "8", SEED_SEG_SCENES_PICTURES: "20" });
+const loaded = imageLoaded;
 
 describe.each([true, false])("VOC-style multi-label demo with JavaScript %s", (js) => {
   it("walks pool picture → start → five ranked classes → explain one → its map", async () => {
