@@ -5,7 +5,8 @@ import { Op } from "sequelize";
 import { BoardMethod, RankingAudit, type AuditedEntry, type RankingAction } from "./db.server.ts";
 import { chooseSuite, formatMetascore, listSuites, pageParam, paginate, rankByKappa, rankingSortParams, sortRanking, type RankRow } from "./board.server.ts";
 import { logger } from "./logger.server.ts";
-import type { CurrentUser } from "./session.server.ts";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { requireAdmin, type CurrentUser } from "./session.server.ts";
 import { formatDateTime } from "./servers.server.ts";
 import { checkFormData } from "./forms.server.ts";
 import { isRankingIntent, rankingNotice, type RankingIntent } from "~/lib/rules/ranking.ts";
@@ -177,4 +178,17 @@ export async function rankingAction(request: Request, admin: CurrentUser): Promi
   url.searchParams.set("msg", result.msg);
   url.searchParams.set("n", String(result.n));
   return { back: url.pathname + url.search };
+}
+
+/** The loader of both pages that show the ranking, /user and /admin/ranking (administrators only). */
+export async function rankingPageLoader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  return contributorRanking(new URL(request.url));
+}
+
+/** The action of both ranking pages: the edit mode's forms (select, select all, clear, hide, restore). */
+export async function rankingPageAction({ request }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request);
+  const r = await rankingAction(request, admin);
+  return "back" in r ? redirect(r.back) : r.quiet;
 }

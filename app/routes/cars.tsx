@@ -8,15 +8,12 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { treePageAction, treePageLoader, type TreeActionResult } from "~/.server/treePage.server.ts";
-import { DemoFailurePanel } from "~/components/DemoFailurePanel.tsx";
-import { DatasetStyles } from "~/components/datasets/styles.tsx";
 import { LocalExplanation } from "~/components/tree/LocalExplanation.tsx";
 import { TreeDrawing } from "~/components/tree/TreeDrawing.tsx";
 import { TreePool } from "~/components/tree/TreePool.tsx";
 import { TreeResult } from "~/components/tree/TreeResult.tsx";
 import { TreeRunForm } from "~/components/tree/TreeRunForm.tsx";
-import { TreeStyles } from "~/components/tree/styles.tsx";
-import { translateMessage } from "~/lib/forms/messages.ts";
+import { TreePageHead, treeSource } from "~/components/tree/TreePageHead.tsx";
 
 const ROUTE = "/cars";
 
@@ -30,35 +27,10 @@ export default function CarsPage() {
   const d = useLoaderData<typeof loader>();
   const res = useActionData<typeof action>() as TreeActionResult | undefined;
   const { t } = useTranslation(["trees", "demo"]);
-  const source = d.tree
-    ? {
-        name: d.tree.name,
-        datasetName: d.tree.datasetName,
-        testAccuracy: d.tree.testAccuracy,
-        cnnAccuracy: d.tree.cnnAccuracy,
-        owner: d.tree.owner,
-        depth: d.tree.depth,
-        leaves: d.tree.leaves,
-      }
-    : null;
+  const source = treeSource(d.tree);
   return (
     <section>
-      <DatasetStyles />
-      <TreeStyles />
-      <h1>{t("cars.title")}</h1>
-      <p className="muted">{t("cars.intro")}</p>
-      {d.tree ? (
-        <p className="muted" data-testid="trained-on">
-          {d.ownData ? t("cars.notInstalled", { data: d.tree.datasetName }) : t("trainedOn", { data: d.tree.datasetName })}
-        </p>
-      ) : null}
-      {res?.errors?.form ? (
-        <p className="notice-error" role="alert">
-          {translateMessage(t, res.errors.form)}
-        </p>
-      ) : null}
-      {d.failure ? <DemoFailurePanel failure={d.failure} /> : null}
-      {res?.failure ? <DemoFailurePanel failure={res.failure} /> : null}
+      <TreePageHead page="cars" tree={d.tree} ownData={d.ownData} failure={d.failure} res={res} />
       <div className="tree-steps">
         <TreePool
           route={ROUTE}

@@ -11,8 +11,6 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import flowCss from "react-flow-renderer/dist/style.css?url";
 import { treePageAction, treePageLoader, type TreeActionResult } from "~/.server/treePage.server.ts";
-import { DemoFailurePanel } from "~/components/DemoFailurePanel.tsx";
-import { DatasetStyles } from "~/components/datasets/styles.tsx";
 import { JobProgress } from "~/components/tree/JobProgress.tsx";
 import { LocalExplanation } from "~/components/tree/LocalExplanation.tsx";
 import { ModifyPrediction } from "~/components/tree/ModifyPrediction.tsx";
@@ -22,9 +20,8 @@ import { TreeEditView } from "~/components/tree/TreeEditView.tsx";
 import { TreePool } from "~/components/tree/TreePool.tsx";
 import { TreeResult } from "~/components/tree/TreeResult.tsx";
 import { TreeRunForm } from "~/components/tree/TreeRunForm.tsx";
-import { TreeStyles } from "~/components/tree/styles.tsx";
+import { TreePageHead, treeSource } from "~/components/tree/TreePageHead.tsx";
 import { treeHref, type TreeParams } from "~/components/tree/urls.ts";
-import { translateMessage } from "~/lib/forms/messages.ts";
 
 const ROUTE = "/cub";
 
@@ -40,36 +37,11 @@ export default function CubPage() {
   const res = useActionData<typeof action>() as TreeActionResult | undefined;
   const { t } = useTranslation(["trees", "demo"]);
   const keep: TreeParams = { model: d.model, seed: String(d.seed), sample: d.sample, run: d.prediction || d.asked.run ? "1" : "" };
-  const source = d.tree
-    ? {
-        name: d.tree.name,
-        datasetName: d.tree.datasetName,
-        testAccuracy: d.tree.testAccuracy,
-        cnnAccuracy: d.tree.cnnAccuracy,
-        owner: d.tree.owner,
-        depth: d.tree.depth,
-        leaves: d.tree.leaves,
-      }
-    : null;
+  const source = treeSource(d.tree);
   const jobRunning = Boolean(d.job && d.job.state !== "completed" && d.job.state !== "failed");
   return (
     <section>
-      <DatasetStyles />
-      <TreeStyles />
-      <h1>{t("cub.title")}</h1>
-      <p className="muted">{t("cub.intro")}</p>
-      {d.tree ? (
-        <p className="muted" data-testid="trained-on">
-          {d.ownData ? t("cub.notInstalled", { data: d.tree.datasetName }) : t("trainedOn", { data: d.tree.datasetName })}
-        </p>
-      ) : null}
-      {res?.errors?.form ? (
-        <p className="notice-error" role="alert" data-testid="form-error">
-          {translateMessage(t, res.errors.form)}
-        </p>
-      ) : null}
-      {d.failure ? <DemoFailurePanel failure={d.failure} /> : null}
-      {res?.failure ? <DemoFailurePanel failure={res.failure} /> : null}
+      <TreePageHead page="cub" tree={d.tree} ownData={d.ownData} failure={d.failure} res={res} />
       <div className="tree-layout">
         <TreePool
           route={ROUTE}
