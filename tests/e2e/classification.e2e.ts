@@ -1,37 +1,21 @@
 // The image classification demo and the dataset gallery in a real Chromium against the real
 // stack (database, sidecar, built app), with JavaScript on and off.
-import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext } from "playwright-core";
-import { ROOT, startStack, type Stack } from "../support/stack.ts";
+import { describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { ROOT, type Stack } from "../support/stack.ts";
 import { userClient } from "../support/accounts.ts";
-import { gotoHydrated, launchBrowser, newContext, wholePage, signIn } from "./browser.ts";
+import { gotoHydrated, newContext, wholePage, signIn } from "./browser.ts";
+import { demoStackAndBrowser } from "./demoStack.ts";
 
 let stack: Stack;
 let browser: Browser;
-let uploadDir: string;
 
-beforeAll(async () => {
-  uploadDir = path.join(ROOT, `var/test/uploads_e2e_${process.pid}_${Date.now()}`);
-  [stack, browser] = await Promise.all([
-    startStack({ env: { ...process.env, UPLOAD_DIR: uploadDir, SEED_FASHION_MNIST_PICTURES: "40", SEED_SCENES_PICTURES: "20" } }),
-    launchBrowser(),
-  ]);
+// The stack, the browser and the signed-in contexts: the demo journeys' shared frame; this file
+// also opens contexts of its own (signed out, a phone's).
+const { signedIn } = demoStackAndBrowser("cls", { SEED_FASHION_MNIST_PICTURES: "40", SEED_SCENES_PICTURES: "20" }, (started) => {
+  ({ stack, browser } = started);
 });
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-  if (uploadDir) fs.rmSync(uploadDir, { recursive: true, force: true });
-});
-
-/** A browser context signed in as a fresh user (the session cookie comes from a real login). */
-async function signedIn(username: string, javaScriptEnabled: boolean): Promise<BrowserContext> {
-  const client = await userClient(stack.baseUrl, username);
-  const ctx = await newContext(browser, stack.baseUrl, javaScriptEnabled);
-  await signIn(ctx, client, stack.baseUrl);
-  return ctx;
-}
 
 describe.each([true, false])("image classification with JavaScript %s", (js) => {
   it("walks dataset → image → model and algorithm → results", async (ctx) => {
