@@ -10,8 +10,8 @@ import { UniqueConstraintError } from "sequelize";
 import type { VqaModel__Output } from "../../proto/generated/metarank/v1/VqaModel.ts";
 import { VqaResult } from "./db.server.ts";
 import { findVisiblePicture, type Viewer } from "./datasets.server.ts";
-import { NotFoundError } from "./domainErrors.server.ts";
 import { ClassificationFailed, DEMO_BUSY, DemoRateLimited } from "./classification.server.ts";
+import { demoModel, visiblePicture } from "./demoRuns.server.ts";
 import { readStored } from "./pictures.server.ts";
 import { SidecarCallError, rpc, unary } from "./sidecar.server.ts";
 import { MODEL_LIST_TTL_MS, timedCache } from "./timedCache.server.ts";
@@ -114,16 +114,9 @@ export async function askQuestion(
   ip = "unknown",
   signal?: AbortSignal,
 ): Promise<AskOutcome> {
-  const found = await findVisiblePicture(pictureId, viewer);
-  if (!found) throw new NotFoundError(VQA_MSG.notFound);
-  let models: VqaModelView[];
-  try {
-    models = await vqaModels();
-  } catch (e) {
-    throw new ClassificationFailed("demo:failure.noAnswer", (e as Error).message);
-  }
-  const model = models.find((m) => m.id === modelId);
-  if (!model) throw new ClassificationFailed("demo:failure.noSuchModel", `model ${modelId}`);
+  // The visible picture and the named model, refused as the other demos refuse them (demoRuns.server.ts).
+  const found = await visiblePicture(viewer, pictureId, VQA_MSG.notFound);
+  const model = await demoModel(vqaModels, modelId);
   const asked = normalisedQuestion(question);
   const paramsKey = crypto
     .createHash("sha256")
