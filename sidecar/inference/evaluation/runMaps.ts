@@ -10,18 +10,13 @@ import * as grpc from "@grpc/grpc-js";
 import { grpcError } from "../../../proto/contract.ts";
 import { logger } from "../../log.ts";
 import { readManifest } from "../../zoo/checkpoint.ts";
-import { EvaluationCancelled } from "./engine.ts";
 import { MapsError, validateMaps } from "./maps.ts";
-import { EvaluationPool } from "./pool.ts";
-import { localisationJson, resultCsv } from "./resultFiles.ts";
-import { evaluateMethod, type MethodRun } from "./run.ts";
-import { BadEvaluationRequest, evaluationWorkers, listSuiteConfigs, maxConcurrentRuns, splitImages } from "./runRules.ts";
+import type { MethodRun } from "./run.ts";
+import { requestedSuite, streamEvaluation } from "./streamRun.ts";
+import { BadEvaluationRequest, listSuiteConfigs, splitImages } from "./runRules.ts";
 import type { SuiteConfig } from "./suite.ts";
 import { suiteCheckpoints, suiteTaskAvailability } from "./taskCheckpoints.ts";
 import type { EvaluationEvent } from "../../../proto/generated/metarank/v1/EvaluationEvent.ts";
-import { etaEstimator } from "./eta.ts";
-import type { EvaluationProgress } from "../../../proto/generated/metarank/v1/EvaluationProgress.ts";
-import type { EvaluationResult } from "../../../proto/generated/metarank/v1/EvaluationResult.ts";
 import type { RunMapsRequest } from "../../../proto/generated/metarank/v1/RunMapsRequest.ts";
 
 /** Longest method name recorded in images.json. */
@@ -40,13 +35,7 @@ export function checkRunMapsRequest(
   req: RunMapsRequest,
   find: (id: string) => SuiteConfig | undefined = (id) => listSuiteConfigs().suites.find((s) => s.id === id),
 ): CheckedMapsRun {
-  const suiteId = String(req.suiteId ?? "").trim();
-  if (!suiteId) throw new BadEvaluationRequest("suite_id is required (a suite id from ListSuites, e.g. metarank-local)");
-  const suite = find(suiteId);
-  if (!suite) {
-    const known = listSuiteConfigs().suites.map((s) => s.id);
-    throw new BadEvaluationRequest(`unknown suite "${suiteId}" (this sidecar can evaluate: ${known.join(", ") || "none"})`);
-  }
+  const suite = requestedSuite(req.suiteId, find);
   // Control characters would garble the record and the logs.
   const methodName = String(req.methodName ?? "")
     .replace(/\p{Cc}/gu, " ")
@@ -104,39 +93,16 @@ export async function runMaps(call: grpc.ServerWritableStream<RunMapsRequest, Ev
     return;
   }
   const { suite, run, methodName, sha256 } = checked;
-  if (ctx.activeRuns.size >= maxConcurrentRuns()) {
-    call.emit(
-      "error",
-      grpcError(grpc.status.RESOURCE_EXHAUSTED, `This compute server is already running ${ctx.activeRuns.size} evaluation run(s), its limit; try again later.`),
-    );
-    return;
-  }
-  const ctrl = new AbortController();
-  ctx.activeRuns.add(ctrl);
-  call.on("cancelled", () => ctrl.abort());
-  const backend = ctx.backend ?? suite.evaluation?.backend ?? process.env.TENSOR_BACKEND ?? "auto";
-  const pool = new EvaluationPool({ workers: evaluationWorkers(), backend, loaderModule: ctx.loaderModule });
-  const total = run.tasks.length * run.images;
-  const timeLeft = etaEstimator(total);
-  const log = { rpc: "Evaluation.RunMaps", suite: suite.id, method: methodName, images: run.images, tasks: run.tasks.length };
-  logger.info(log, "maps evaluation started");
-  try {
-    const outcome = await evaluateMethod(suite, run, pool, {
-      signal: ctrl.signal,
-      onProgress: (p) => {
-        if (call.cancelled || !call.writable) return;
-        const done = (p.taskNumber - 1) * run.images + p.done;
-        const progress: EvaluationProgress = { imagesDone: done, imagesTotal: total, task: p.task, taskNumber: p.taskNumber, taskCount: p.taskCount };
-        const eta = timeLeft(done);
-        if (eta !== undefined) progress.etaSeconds = eta;
-        call.write({ progress });
-      },
-    });
-    const loc = localisationJson(run.tasks, outcome.summaries);
-    const result: EvaluationResult = {
-      morfCsv: resultCsv("morf", suite.settings.grid, run.tasks, outcome.summaries),
-      lerfCsv: resultCsv("lerf", suite.settings.grid, run.tasks, outcome.summaries),
-      localisation: Object.entries(loc).map(([task, share]) => (share === null ? { task } : { task, share })),
+  await streamEvaluation(call, ctx.activeRuns, {
+    suite,
+    run,
+    backend: ctx.backend,
+    loaderModule: ctx.loaderModule,
+    rpc: "Evaluation.RunMaps",
+    method: methodName,
+    noun: "maps evaluation",
+    subject: `evaluation of the maps on ${suite.id}`,
+    record: (backend, outcome) => ({
       imagesJson: JSON.stringify({
         suite: suite.id,
         // The maps were supplied, not computed here: which method the researcher says made them,
@@ -151,26 +117,6 @@ export async function runMaps(call: grpc.ServerWritableStream<RunMapsRequest, Ev
         tasks: outcome.perImage,
       }),
       paramsJson: "{}",
-      tasks: run.tasks,
-      imagesPerTask: run.images,
-      seconds: outcome.seconds,
-      backend,
-    };
-    if (!call.cancelled) {
-      call.write({ result });
-      call.end();
-    }
-    logger.info({ ...log, seconds: outcome.seconds }, "maps evaluation finished");
-  } catch (err) {
-    if (err instanceof EvaluationCancelled || ctrl.signal.aborted) {
-      logger.info(log, "maps evaluation cancelled by the client");
-      if (!call.cancelled) call.emit("error", grpcError(grpc.status.CANCELLED, "evaluation cancelled"));
-      return;
-    }
-    logger.error({ ...log, err }, "maps evaluation failed");
-    if (!call.cancelled) call.emit("error", grpcError(grpc.status.INTERNAL, `evaluation of the maps on ${suite.id} failed: ${(err as Error).message}`));
-  } finally {
-    // The run counts until its threads are gone: a stopping sidecar waits for that.
-    await pool.close().finally(() => ctx.activeRuns.delete(ctrl));
-  }
+    }),
+  });
 }

@@ -12,18 +12,13 @@ import { logger } from "../../log.ts";
 import type { SidecarService } from "../../services.ts";
 import { ALGORITHMS, getAlgorithm, AttributionParamError } from "../attribution/index.ts";
 import { resolveParams } from "../attribution/types.ts";
-import { EvaluationCancelled } from "./engine.ts";
-import { EvaluationPool } from "./pool.ts";
-import { localisationJson, resultCsv } from "./resultFiles.ts";
-import { evaluateMethod, type MethodRun } from "./run.ts";
+import type { MethodRun } from "./run.ts";
+import { requestedSuite, streamEvaluation } from "./streamRun.ts";
 import { runMaps } from "./runMaps.ts";
-import { BadEvaluationRequest, evaluationWorkers, listSuiteConfigs, maxConcurrentRuns, splitImages } from "./runRules.ts";
+import { BadEvaluationRequest, listSuiteConfigs, splitImages } from "./runRules.ts";
 import type { SuiteConfig } from "./suite.ts";
 import { TaskUnavailableError, suiteCheckpoints, suiteTaskAvailability } from "./taskCheckpoints.ts";
 import type { EvaluationHandlers } from "../../../proto/generated/metarank/v1/Evaluation.ts";
-import { etaEstimator } from "./eta.ts";
-import type { EvaluationProgress } from "../../../proto/generated/metarank/v1/EvaluationProgress.ts";
-import type { EvaluationResult } from "../../../proto/generated/metarank/v1/EvaluationResult.ts";
 import type { EvaluationSuite } from "../../../proto/generated/metarank/v1/EvaluationSuite.ts";
 
 const PROTO = "metarank/v1/evaluation.proto" as const;
@@ -43,13 +38,7 @@ export function checkRunRequest(
   req: { suiteId?: string; method?: string; paramsJson?: string; limit?: number; tasks?: string[] },
   find: (id: string) => SuiteConfig | undefined = (id) => listSuiteConfigs().suites.find((s) => s.id === id),
 ): CheckedRun {
-  const suiteId = String(req.suiteId ?? "").trim();
-  if (!suiteId) throw new BadEvaluationRequest("suite_id is required (a suite id from ListSuites, e.g. metarank-local)");
-  const suite = find(suiteId);
-  if (!suite) {
-    const known = listSuiteConfigs().suites.map((s) => s.id);
-    throw new BadEvaluationRequest(`unknown suite "${suiteId}" (this sidecar can evaluate: ${known.join(", ") || "none"})`);
-  }
+  const suite = requestedSuite(req.suiteId, find);
   const method = String(req.method ?? "").trim();
   if (!method) throw new BadEvaluationRequest(`method is required (one of ${Object.keys(ALGORITHMS).join(", ")})`);
   let algorithm;
@@ -147,47 +136,17 @@ export function evaluationHandlers(opts: { loaderModule?: string; backend?: stri
         return;
       }
       const { suite, run } = checked;
-      // Capped before any thread starts: a further run is refused at once, and the app's queue
-      // job retries it later (app/.server/queue.server.ts isRetryable).
-      if (activeRuns.size >= maxConcurrentRuns()) {
-        call.emit(
-          "error",
-          grpcError(grpc.status.RESOURCE_EXHAUSTED, `This compute server is already running ${activeRuns.size} evaluation run(s), its limit; try again later.`),
-        );
-        return;
-      }
-      const ctrl = new AbortController();
-      activeRuns.add(ctrl);
-      let finished = false;
-      // The client went away (cancelled, deadline, connection lost): stop the threads.
-      call.on("cancelled", () => ctrl.abort());
-      const backend = opts.backend ?? suite.evaluation?.backend ?? process.env.TENSOR_BACKEND ?? "auto";
-      const pool = new EvaluationPool({ workers: evaluationWorkers(), backend, loaderModule: opts.loaderModule });
-      const total = run.tasks.length * run.images;
-      const timeLeft = etaEstimator(total);
-      const log = { rpc: "Evaluation.Run", suite: suite.id, method: run.algorithm, images: run.images, tasks: run.tasks.length };
-      logger.info(log, "evaluation started");
-      try {
-        const outcome = await evaluateMethod(suite, run, pool, {
-          signal: ctrl.signal,
-          onProgress: (p) => {
-            if (call.cancelled || !call.writable) return;
-            const done = (p.taskNumber - 1) * run.images + p.done;
-            const progress: EvaluationProgress = { imagesDone: done, imagesTotal: total, task: p.task, taskNumber: p.taskNumber, taskCount: p.taskCount };
-            // Over the whole run, not the current task's rate alone (which restarts, with
-            // loading the next net, at every task).
-            const eta = timeLeft(done);
-            if (eta !== undefined) progress.etaSeconds = eta;
-            call.write({ progress });
-          },
-        });
-        const loc = localisationJson(run.tasks, outcome.summaries);
-        const checkpoints = suiteCheckpoints(suite, run.tasks);
-        const result: EvaluationResult = {
-          morfCsv: resultCsv("morf", suite.settings.grid, run.tasks, outcome.summaries),
-          lerfCsv: resultCsv("lerf", suite.settings.grid, run.tasks, outcome.summaries),
-          localisation: Object.entries(loc).map(([task, share]) => (share === null ? { task } : { task, share })),
-          // The CLI's images.json, so a web run can be compared image by image with a committed baseline.
+      await streamEvaluation(call, activeRuns, {
+        suite,
+        run,
+        backend: opts.backend,
+        loaderModule: opts.loaderModule,
+        rpc: "Evaluation.Run",
+        method: run.algorithm,
+        noun: "evaluation",
+        subject: `evaluation of ${run.algorithm} on ${suite.id}`,
+        // The CLI's images.json, so a web run can be compared image by image with a committed baseline.
+        record: (backend, outcome) => ({
           imagesJson: JSON.stringify({
             suite: suite.id,
             algorithm: run.algorithm,
@@ -195,36 +154,12 @@ export function evaluationHandlers(opts: { loaderModule?: string; backend?: stri
             backend,
             images: run.images,
             settings: suite.settings,
-            checkpoints,
+            checkpoints: suiteCheckpoints(suite, run.tasks),
             tasks: outcome.perImage,
           }),
           paramsJson: JSON.stringify(run.params),
-          tasks: run.tasks,
-          imagesPerTask: run.images,
-          seconds: outcome.seconds,
-          backend,
-        };
-        if (!call.cancelled) {
-          call.write({ result });
-          finished = true;
-        }
-        logger.info({ ...log, seconds: outcome.seconds }, "evaluation finished");
-      } catch (err) {
-        if (err instanceof EvaluationCancelled || ctrl.signal.aborted) {
-          logger.info(log, "evaluation cancelled by the client");
-          if (!call.cancelled) call.emit("error", grpcError(grpc.status.CANCELLED, "evaluation cancelled"));
-          return;
-        }
-        logger.error({ ...log, err }, "evaluation failed");
-        if (!call.cancelled)
-          call.emit("error", grpcError(grpc.status.INTERNAL, `evaluation of ${run.algorithm} on ${suite.id} failed: ${(err as Error).message}`));
-      } finally {
-        // The run counts until its threads are gone: a stopping sidecar waits for that. Its stream
-        // ends only then, so a caller that starts the next run on hearing the end finds the room
-        // free (a regeneration shard queue does exactly that).
-        await pool.close().finally(() => activeRuns.delete(ctrl));
-        if (finished && !call.cancelled) call.end();
-      }
+        }),
+      });
     },
 
     // runMaps.ts; the same cap on concurrent runs as Run.
