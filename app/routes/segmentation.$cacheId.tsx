@@ -4,7 +4,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getUser } from "~/.server/session.server.ts";
 import { segImage } from "~/.server/segmentation.server.ts";
-import { i18nServer } from "~/.server/i18n.server.ts";
+import { noResultResponse, pngResponse } from "~/.server/resultImages.server.ts";
 import { SEGMENTATION_MSG } from "~/lib/rules/segmentation.ts";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -12,16 +12,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const asked = new URL(request.url).searchParams.get("kind");
   const kind = asked === "overlay" ? "overlay" : "heatmap";
   const png = await segImage(viewer, params.cacheId, kind);
-  if (!png) {
-    const t = await i18nServer.getFixedT(request, "demo");
-    throw new Response(t(SEGMENTATION_MSG.noResult), { status: 404, statusText: "Not Found", headers: { "Content-Type": "text/plain; charset=utf-8" } });
-  }
-  return new Response(png, {
-    headers: {
-      "Content-Type": "image/png",
-      "Content-Length": String(png.length),
-      "Cache-Control": "private, max-age=300",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
+  if (!png) throw await noResultResponse(request, SEGMENTATION_MSG.noResult);
+  return pngResponse(png);
 }

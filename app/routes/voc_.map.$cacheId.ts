@@ -3,23 +3,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getUser } from "~/.server/session.server.ts";
 import { classMapImage } from "~/.server/multilabel.server.ts";
-import { i18nServer } from "~/.server/i18n.server.ts";
+import { noResultResponse, pngResponse } from "~/.server/resultImages.server.ts";
 import { MULTILABEL_MSG } from "~/lib/rules/multilabel.ts";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const viewer = await getUser(request);
   const kind = new URL(request.url).searchParams.get("kind") === "overlay" ? "overlay" : "heatmap";
   const png = await classMapImage(viewer, params.cacheId, kind);
-  if (!png) {
-    const t = await i18nServer.getFixedT(request, "demo");
-    throw new Response(t(MULTILABEL_MSG.noResult), { status: 404, statusText: "Not Found", headers: { "Content-Type": "text/plain; charset=utf-8" } });
-  }
-  return new Response(png, {
-    headers: {
-      "Content-Type": "image/png",
-      "Content-Length": String(png.length),
-      "Cache-Control": "private, max-age=300",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
+  if (!png) throw await noResultResponse(request, MULTILABEL_MSG.noResult);
+  return pngResponse(png);
 }
