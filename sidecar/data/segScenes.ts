@@ -6,6 +6,7 @@
 // (0 = background, 1..6 = the shape classes in SCENE_CLASSES order; the last object
 // painted wins where objects overlap). Everything derives from (seed, split, index), so
 // the data is identical on every machine and the splits never share an image.
+import type { ImageDataset } from "./dataset.ts";
 import { Rng, mixSeed } from "./prng.ts";
 import { SCENE_CLASSES, SCENE_SIZE, hsv, insideShape, luma, paintBackground, type Rgb } from "./scenes.ts";
 
@@ -106,15 +107,8 @@ export function renderSegScene(seed: number, split: number, index: number, size 
   return { pixels: px, mask, objects };
 }
 
-/** A split of the segmentation scenes: images NHWC and class masks N × H × W. */
-export interface SegDataset {
-  name: string;
-  height: number;
-  width: number;
-  channels: number;
-  classNames: string[];
-  size: number;
-  images: Float32Array;
+/** A split of the segmentation scenes: images NHWC (as every dataset's, dataset.ts) and class masks N × H × W instead of one label an image. */
+export interface SegDataset extends Omit<ImageDataset, "labels" | "masks"> {
   masks: Uint8Array;
 }
 

@@ -5,6 +5,7 @@
 // is not a label: its few visible pixels are not a recognisable shape). Everything derives
 // from (seed, split, index) through renderSegScene, so the set is identical on every machine
 // and its splits are the segmentation scenes' splits (train / val / test never share an image).
+import type { ImageDataset } from "./dataset.ts";
 import { SCENE_CLASSES } from "./scenes.ts";
 import { SEG_SCENES_DEFAULT_SEED, SEG_SIZE, SEG_SPLITS, renderSegScene, type SegSplit } from "./segScenes.ts";
 
@@ -30,15 +31,8 @@ export function labelsFromMask(mask: ArrayLike<number>, numClasses = MULTILABEL_
   return out;
 }
 
-/** A split of the multi-label scenes: images NHWC in [0, 1], targets N × C of 0/1. */
-export interface MultiLabelDataset {
-  name: string;
-  height: number;
-  width: number;
-  channels: number;
-  classNames: string[];
-  size: number;
-  images: Float32Array;
+/** A split of the multi-label scenes: images NHWC in [0, 1] (as every dataset's, dataset.ts), targets N × C of 0/1 instead of one label an image. */
+export interface MultiLabelDataset extends Omit<ImageDataset, "labels" | "masks"> {
   targets: Uint8Array;
 }
 
