@@ -45,10 +45,13 @@ export function segmenterForward(ops: Ops, x: tf.Tensor4D, numClasses: number, c
   return upsample(score, [x.shape[1], x.shape[2]]);
 }
 
-/** A served segmenter: the attribution engine's view of it (segmentation/classSum.ts wraps it into a Net). */
-export interface Segmenter {
+/**
+ * A served segmenter: the attribution engine's view of it (segmentation/classSum.ts wraps it into a
+ * Net). `M` is its manifest: the zoo's, or an imported ONNX network's (onnx/graphNet.ts ImportedSegmenter).
+ */
+export interface Segmenter<M extends CheckpointManifest = SegmenterManifest> {
   id: string;
-  manifest: SegmenterManifest;
+  manifest: M;
   inputShape: [number, number, number];
   classNames: string[];
   layers: string[];

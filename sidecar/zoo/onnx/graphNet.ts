@@ -21,6 +21,7 @@ import { maxPool, maxPoolPadded, samePool } from "../maxPool.ts";
 import { relu } from "../relu.ts";
 import type { WeightMap } from "../layers.ts";
 import type { ZooNet } from "../zooNet.ts";
+import type { Segmenter } from "../segmenter.ts";
 
 /** An operand of an elementwise op: a graph value or a stored constant (ONNX-shaped weight). */
 export type Operand = { value: string } | { weight: string };
@@ -430,17 +431,7 @@ export function loadImportedNet(id: string, dir = importedModelDir()): ZooNet {
  * [N, classes, H, W] held NHWC), what the Segmentation service's class-sum wrapper takes
  * (sidecar/inference/segmentation/classSum.ts PixelClassifier).
  */
-export interface ImportedSegmenter {
-  id: string;
-  manifest: ImportedManifest;
-  inputShape: [number, number, number];
-  classNames: string[];
-  layers: string[];
-  defaultCamLayer: string;
-  forward(x: tf.Tensor4D, opts?: ForwardOptions): tf.Tensor4D;
-  trainableVariables(): tf.Variable[];
-  dispose(): void;
-}
+export type ImportedSegmenter = Segmenter<ImportedManifest>;
 
 export function segmenterFromGraph(manifest: ImportedManifest, weights: WeightMap): ImportedSegmenter {
   const graph = servedGraph(manifest, weights);
