@@ -6,9 +6,9 @@
 // (confirmed=1).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation, useSearchParams } from "@remix-run/react";
 import { Dialog } from "primereact/dialog";
-import { ConfirmDialog } from "primereact/confirmdialog";
+import { DeleteConfirmDialog } from "~/components/DeleteConfirmDialog.tsx";
 import { Button } from "primereact/button";
 import { InputText } from "primereact/inputtext";
 import { useRef } from "react";
@@ -236,33 +236,16 @@ function ConfirmDeletePanel({ confirm }: { confirm: ConfirmDelete }) {
 
 /** With JavaScript: PrimeReact's ConfirmDialog; Delete posts the same form, Cancel or Escape returns to the list. */
 function ConfirmDeleteDialog({ confirm }: { confirm: ConfirmDelete }) {
-  const navigate = useNavigate();
-  const submit = useSubmit();
   const { t } = useTranslation("admin");
-  const back = () => navigate("/admin/manage_server", { replace: true, preventScrollReset: true });
-  const remove = () => {
-    const form = new FormData();
-    form.set("intent", "delete");
-    form.set("confirmed", "1");
-    for (const id of confirm.ids) form.append("server_ids", String(id));
-    submit(form, { method: "post", action: "/admin/manage_server", preventScrollReset: true });
-  };
   return (
-    <ConfirmDialog
-      visible
+    <DeleteConfirmDialog
       header={t("servers.confirmTitle")}
-      message={<DeleteQuestion confirm={confirm} />}
-      icon="pi pi-exclamation-triangle"
+      question={<DeleteQuestion confirm={confirm} />}
       acceptLabel={t("servers.confirmDelete")}
       rejectLabel={t("servers.cancel")}
-      acceptClassName="p-button-danger"
-      defaultFocus="reject"
-      accept={remove}
-      reject={back}
-      onHide={(result) => {
-        if (result !== "accept") back();
-      }}
-      style={{ width: "min(460px, 95vw)" }}
+      action="/admin/manage_server"
+      fields={confirm.ids.map((id) => ["server_ids", String(id)])}
+      backTo="/admin/manage_server"
     />
   );
 }

@@ -8,9 +8,9 @@
 // the list reloads every 3 s while a task is queued or running; without it a refresh link does.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigate, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
+import { Form, Link, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { Button } from "primereact/button";
-import { ConfirmDialog } from "primereact/confirmdialog";
+import { DeleteConfirmDialog } from "~/components/DeleteConfirmDialog.tsx";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/.server/session.server.ts";
 import { checkFormData } from "~/.server/forms.server.ts";
@@ -216,34 +216,19 @@ function ConfirmDeletePanel({ confirm, page }: { confirm: ConfirmDelete; page: n
 
 /** With JavaScript: PrimeReact's ConfirmDialog; Delete posts the same form, Cancel or Escape returns to the list. */
 function ConfirmDeleteDialog({ confirm, page }: { confirm: ConfirmDelete; page: number }) {
-  const navigate = useNavigate();
-  const submit = useSubmit();
   const { t } = useTranslation("tasks");
-  const back = () => navigate(`/task/my_tasks?page=${page}`, { replace: true, preventScrollReset: true });
-  const remove = () => {
-    const form = new FormData();
-    form.set("intent", "delete");
-    form.set("id", String(confirm.id));
-    form.set("page", String(page));
-    form.set("confirmed", "1");
-    submit(form, { method: "post", action: "/task/my_tasks", preventScrollReset: true });
-  };
   return (
-    <ConfirmDialog
-      visible
+    <DeleteConfirmDialog
       header={t("mine.confirmTitle")}
-      message={<DeleteQuestion confirm={confirm} />}
-      icon="pi pi-exclamation-triangle"
+      question={<DeleteQuestion confirm={confirm} />}
       acceptLabel={t("mine.confirmDelete")}
       rejectLabel={t("mine.keep")}
-      acceptClassName="p-button-danger"
-      defaultFocus="reject"
-      accept={remove}
-      reject={back}
-      onHide={(result) => {
-        if (result !== "accept") back();
-      }}
-      style={{ width: "min(460px, 95vw)" }}
+      action="/task/my_tasks"
+      fields={[
+        ["id", String(confirm.id)],
+        ["page", String(page)],
+      ]}
+      backTo={`/task/my_tasks?page=${page}`}
     />
   );
 }
