@@ -9,7 +9,8 @@ import { revokeAllTokens } from "./apiTokens.server.ts";
 
 const tooMany = (seconds: number) => messageRef("account:msg.tooManyAttempts", { minutes: Math.ceil(seconds / 60) });
 
-export type ProfileResult = { ok: true; changed: boolean } | { ok: false; errors: FieldErrors };
+/** tokensRevoked: how many personal API tokens a password change ended (the page says so). */
+export type ProfileResult = { ok: true; changed: boolean; tokensRevoked?: number } | { ok: false; errors: FieldErrors };
 
 /**
  * Edit Profile: phone and role, each applied only when given. Raising one's own role needs the
@@ -60,9 +61,9 @@ export async function changePassword(userId: number, input: PasswordChangeInput,
   const passwordHash = await hashPassword(input.newPassword);
   // The new password and the end of every API token in one transaction: whoever knew the old
   // password may have made a token with it, and a token must not outlive the password it came from.
-  await inWriteTransaction(async (transaction) => {
+  const tokensRevoked = await inWriteTransaction(async (transaction) => {
     await user.update({ passwordHash }, { transaction });
-    await revokeAllTokens(user.id, transaction);
+    return revokeAllTokens(user.id, transaction);
   });
-  return { ok: true, changed: true };
+  return { ok: true, changed: true, tokensRevoked };
 }

@@ -12,7 +12,7 @@ import { authorityLabel, checkNewPasswordConfirmation, passwordChangeSchema, pro
 import { parseForm } from "~/lib/forms/parse.ts";
 import { useBlurChecks } from "~/lib/useBlurChecks.ts";
 import { useHydrated } from "~/lib/useHydrated.ts";
-import { useTranslation } from "react-i18next";
+import { Trans, useTranslation } from "react-i18next";
 import { i18nServer } from "~/.server/i18n.server.ts";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { checkFormData } from "~/.server/forms.server.ts";
@@ -29,7 +29,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const t = await i18nServer.getFixedT(request, "account");
   const msg = url.searchParams.get("msg");
-  return { title: t("profile.title"), user, modified: msg === "modified", revoked: msg === "token-revoked", tokens: await listTokens(user.id) };
+  return {
+    title: t("profile.title"),
+    user,
+    modified: msg === "modified" || msg === "password-tokens",
+    tokensEnded: msg === "password-tokens",
+    revoked: msg === "token-revoked",
+    tokens: await listTokens(user.id),
+  };
 }
 
 type Result = {
@@ -58,7 +65,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const r = await changePassword(user.id, parsed.value, context.ip);
     if (!r.ok) return data<Result>({ intent, errors: r.errors }, { status: 400 });
     await endOtherSessions(user.id, request);
-    return redirect("/profile?msg=modified");
+    // The tokens went with the old password: say so, or a script's sudden 401 is a mystery.
+    return redirect(r.tokensRevoked ? "/profile?msg=password-tokens" : "/profile?msg=modified");
   }
   if (intent === "token-create") {
     const expiresIn = form.get("expiresIn");
@@ -76,8 +84,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Profile() {
-  const { user, modified, revoked, tokens } = useLoaderData<typeof loader>();
-  const { t } = useTranslation("account");
+  const { user, modified, tokensEnded, revoked, tokens } = useLoaderData<typeof loader>();
+  const { t, i18n } = useTranslation("account");
   const result = useActionData<typeof action>() as Result | undefined;
   const [params] = useSearchParams();
   const open = result?.errors ? result.intent : params.get("dialog");
@@ -85,7 +93,13 @@ export default function Profile() {
     <section className="card narrow">
       <h1>{t("profile.title")}</h1>
       {/* The last step's notice; an answer to a form on this page replaces it. */}
-      {modified && !result ? <Notice kind="success">{MSG.modified}</Notice> : null}
+      {modified && !result ? (
+        <Notice kind="success">
+          {translateMessage(t, MSG.modified)}
+          {/* Chinese sentences follow a full-width stop without a space. */}
+          {tokensEnded ? `${i18n.language === "zh" ? "" : " "}${translateMessage(t, TOKEN_MSG.revokedByPassword)}` : null}
+        </Notice>
+      ) : null}
       {result?.notice ? <Notice kind="info">{result.notice}</Notice> : null}
       <div className="profile-head">
         <div className="avatar" aria-hidden>
@@ -129,7 +143,15 @@ function ApiTokens({ tokens, result, revoked }: { tokens: TokenRow[]; result?: R
   return (
     <section id="api-tokens" aria-labelledby="api-tokens-title" style={{ marginTop: "2rem" }}>
       <h2 id="api-tokens-title">{t("apiTokens.title")}</h2>
-      <p className="muted">{t("apiTokens.help", { count: MAX_LIVE_TOKENS })}</p>
+      <p className="muted">
+        {/* The API's reference is served as an OpenAPI document (app/routes/api.v1.openapi[.]json.ts). */}
+        <Trans
+          t={t}
+          i18nKey="apiTokens.help"
+          values={{ count: MAX_LIVE_TOKENS }}
+          components={{ docs: <Link to="/api/v1/openapi.json" reloadDocument data-testid="api-docs-link" /> }}
+        />
+      </p>
       {revoked && !result ? <Notice kind="success">{TOKEN_MSG.revoked}</Notice> : null}
       {result?.errors?.token ? <Notice kind="error">{result.errors.token}</Notice> : null}
       {result?.created ? (
@@ -176,7 +198,7 @@ function ApiTokens({ tokens, result, revoked }: { tokens: TokenRow[]; result?: R
       ) : (
         // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a region that may scroll sideways must be reachable by keyboard (WCAG 2.1.1)
         <div className="p-datatable-wrapper" style={{ overflowX: "auto" }} role="region" aria-labelledby="api-tokens-title" tabIndex={0}>
-          <table className="p-datatable-table" style={{ width: "100%", borderCollapse: "collapse" }} data-testid="api-token-table">
+          <table className="p-datatable-table token-table" style={{ width: "100%", borderCollapse: "collapse" }} data-testid="api-token-table">
             <thead>
               <tr>
                 <th scope="col">{t("apiTokens.name")}</th>
@@ -192,15 +214,17 @@ function ApiTokens({ tokens, result, revoked }: { tokens: TokenRow[]; result?: R
             <tbody>
               {tokens.map((tok) => (
                 <tr key={tok.id} data-testid={`api-token-${tok.id}`}>
-                  <td>{tok.name}</td>
-                  <td>
+                  <td data-label={t("apiTokens.name")}>{tok.name}</td>
+                  <td data-label={t("apiTokens.prefix")}>
                     <code>{tok.prefix}…</code>
                   </td>
-                  <td>{when(tok.createdAt)}</td>
-                  <td>{when(tok.lastUsedAt)}</td>
-                  <td data-testid={`api-token-expires-${tok.id}`}>
-                    {tok.expiresAt ? when(tok.expiresAt) : t("apiTokens.noExpiry")}
-                    {tok.expired ? <strong> ({t("apiTokens.expired")})</strong> : null}
+                  <td data-label={t("apiTokens.created")}>{when(tok.createdAt)}</td>
+                  <td data-label={t("apiTokens.lastUsed")}>{when(tok.lastUsedAt)}</td>
+                  <td data-label={t("apiTokens.expires")} data-testid={`api-token-expires-${tok.id}`}>
+                    <span>
+                      {tok.expiresAt ? when(tok.expiresAt) : t("apiTokens.noExpiry")}
+                      {tok.expired ? <strong> ({t("apiTokens.expired")})</strong> : null}
+                    </span>
                   </td>
                   <td>
                     <Form method="post" action="/profile#api-tokens">

@@ -85,4 +85,31 @@ describe.each([false])("at 390 px with JavaScript %s", (js) => {
     // The leaderboard's and the admin lists' tables are wider than a phone: at least one scrolls.
     expect(scrolledInside).toBeGreaterThan(0);
   }, 180_000);
+
+  it("the profile's API tokens: one card per token, each date on one line, in both languages", async () => {
+    const user = await userClient(stack.baseUrl, `tokens-${js}`);
+    await user.post("/profile", { intent: "token-create", name: "laptop-script", expiresIn: "90" });
+    for (const lng of ["en", "zh"]) {
+      await user.post("/language", { lng, redirectTo: "/profile" });
+      const context = await browser.newContext({ baseURL: stack.baseUrl, javaScriptEnabled: js, viewport: { width: 390, height: 844 } });
+      await signIn(context, user, stack.baseUrl);
+      const page = await context.newPage();
+      await page.goto("/profile");
+      const cells = await page.locator('[data-testid="api-token-table"] tbody tr td[data-label]').evaluateAll((tds) =>
+        tds.map((td) => {
+          const value = td.lastElementChild ?? td.lastChild!;
+          const range = document.createRange();
+          range.selectNodeContents(value);
+          const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+          return { label: getComputedStyle(td, "::before").content, lines };
+        }),
+      );
+      // Name, prefix, created, last used, expires: each under its column's name, none wrapped (five
+      // columns side by side wrapped each date onto three or four lines).
+      expect(cells.map((c) => c.lines)).toEqual([1, 1, 1, 1, 1]);
+      expect(cells[2].label).toBe(lng === "en" ? '"Created"' : '"创建时间"');
+      expect((await measure(page)).pageWidth).toBeLessThanOrEqual(390);
+      await context.close();
+    }
+  }, 60_000);
 });

@@ -140,16 +140,23 @@ describe("tokens on /profile", () => {
     expect(odd.status).toBe(400);
     expect(await odd.text()).toContain("Please choose one of the offered lifetimes.");
     const listed = await c.html("/profile");
-    const expires = [...listed.matchAll(/data-testid="api-token-expires-\d+">([^<]*)</g)].map((m) => m[1]);
+    const expires = [...listed.matchAll(/data-testid="api-token-expires-\d+"><span>([^<]*)</g)].map((m) => m[1]);
+    // Each cell names its column (a phone shows one token per card, app.css .token-table); the help links the API's reference.
+    expect(listed).toContain('data-label="Expires" data-testid="api-token-expires-');
+    expect(listed).toMatch(/<a[^>]*href="\/api\/v1\/openapi\.json"[^>]*>the API documentation<\/a>/);
     expect(expires).toEqual([new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10) + expires[0].slice(10), "never expires"]);
     expect((await call("GET", "/api/v1/submissions", { token: secret })).status).toBe(200);
     const changed = await c.post("/profile", { intent: "password", oldPassword: "secret-pass-1", newPassword: "pw-654321", confirmPassword: "pw-654321" });
-    expect(changed.status).toBeLessThan(400);
+    expect(location(changed)).toBe("/profile?msg=password-tokens");
     expect((await call("GET", "/api/v1/submissions", { token: secret })).status).toBe(401);
-    expect(await c.html("/profile")).toContain("You have no API tokens.");
+    const after = await c.html("/profile?msg=password-tokens");
+    expect(after).toContain("You have no API tokens.");
+    expect(after).toMatch(/Changed successfully!(<!-- -->)? Your personal API tokens were revoked with the old password/);
     await c.post("/language", { lng: "zh", redirectTo: "/profile" });
     const zh = await c.html("/profile");
     for (const text of ["有效期", "90 天", "永不过期", "修改密码会撤销您的全部令牌"]) expect(zh).toContain(text);
+    expect(zh).toMatch(/<a[^>]*href="\/api\/v1\/openapi\.json"[^>]*>API 文档<\/a>/);
+    expect(await c.html("/profile?msg=password-tokens")).toContain("您的个人 API 令牌已随旧密码一并撤销");
   });
 });
 

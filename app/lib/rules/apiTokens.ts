@@ -34,6 +34,7 @@ export const TOKEN_MSG = {
   tooMany: "account:apiTokens.msg.tooMany",
   created: "account:apiTokens.msg.created",
   revoked: "account:apiTokens.msg.revoked",
+  revokedByPassword: "account:apiTokens.msg.revokedByPassword",
   notFound: "account:apiTokens.msg.notFound",
   expiryInvalid: "account:apiTokens.msg.expiryInvalid",
 } as const;
