@@ -277,7 +277,16 @@ export default function ConceptPage() {
         <summary>{t("howTo.title")}</summary>
         <p>{t("howTo.score")}</p>
         <p>{t("howTo.significance", { sets: catalogue?.randomSets ?? 0, examples: catalogue?.examplesPerSet ?? 0 })}</p>
-        <p>{t("howTo.data", { random: catalogue?.randomSource ?? "", concepts: catalogue?.conceptSource ?? "" })}</p>
+        {/* The sidecar names its image sources in English (sidecar/concepts/experiment.ts RANDOM_SOURCE,
+            CONCEPT_SOURCE); the page says the same in the visitor's language. */}
+        {catalogue ? (
+          <p>
+            {t("howTo.data", {
+              random: t("howTo.randomSource", { count: catalogue.examplesPerSet }),
+              concepts: t("howTo.conceptSource", { count: catalogue.examplesPerSet }),
+            })}
+          </p>
+        ) : null}
         <p>{t("howTo.groundTruth")}</p>
       </details>
       {down ? (

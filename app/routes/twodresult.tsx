@@ -12,6 +12,7 @@ import { Dialog } from "primereact/dialog";
 import { ProgressBar } from "primereact/progressbar";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import type { TFunction } from "i18next";
 import { checkFormData } from "~/.server/forms.server.ts";
 import { ownDatasets, platformDatasets } from "~/.server/datasets.server.ts";
 import {
@@ -190,6 +191,19 @@ export default function TwoDResult() {
   );
 }
 
+/**
+ * The sidecar describes the committed evaluation in English (sidecar/inspection/service.ts); the
+ * page says it in the visitor's language when it has the known shape, and quotes it otherwise.
+ */
+function evaluationData(t: TFunction, text: string): string {
+  const m = text.match(
+    /^generated concrete photos (\d+)–(\d+) of the test split \(seed (\d+), ([\d.]+) mm per pixel; thresholds chosen on test photos (\d+)–(\d+)\)$/,
+  );
+  if (!m) return text;
+  const [, from, to, seed, mm, tuneFrom, tuneTo] = m;
+  return t("detector.evaluationData", { from, to, seed, mm, tuneFrom, tuneTo });
+}
+
 function DetectorCard({ info }: { info: ReturnType<typeof useLoaderData<typeof loader>>["info"] }) {
   const { t } = useTranslation("inspection");
   if (!info) return <Notice kind="warn">{t("detector.unavailable")}</Notice>;
@@ -197,10 +211,10 @@ function DetectorCard({ info }: { info: ReturnType<typeof useLoaderData<typeof l
   return (
     <section className="card" data-testid="detector-card">
       <h2>{t("detector.title", { model: info.modelName })}</h2>
-      <p>{info.method}</p>
+      <p>{t(`detector.methods.${info.modelName}`, { defaultValue: info.method })}</p>
       {info.evaluatedPhotos > 0 ? (
         <>
-          <p className="muted">{t("detector.measuredOn", { count: info.evaluatedPhotos, data: info.evaluationData })}</p>
+          <p className="muted">{t("detector.measuredOn", { count: info.evaluatedPhotos, data: evaluationData(t, info.evaluationData) })}</p>
           <dl className="insp-figures">
             <div>
               <dt>{t("detector.precision")}</dt>

@@ -116,6 +116,9 @@ describe("/tcav", () => {
     const zhPage = text(await zh.html("/tcav"));
     expect(zhPage).toContain("第一步：选择图像");
     expect(zhPage).not.toMatch(/concepts:|howTo\.|results\./);
+    // The image sources, which the sidecar names in English, in Chinese.
+    expect(zhPage).toContain("程序生成的纹理，每个概念 40 张");
+    expect(zhPage).not.toMatch(/<p>[^<]*procedurally generated/);
   });
 
   it("scores the striped concept near 1 and significant for a striped image, stores the result and serves it again", async () => {

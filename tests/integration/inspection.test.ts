@@ -147,6 +147,10 @@ describe("the platform's run over its generated photos", () => {
     const zhHtml = text(await (await zh.request(`/twodresult?run=${runId}&details=${id}`, { headers: { "Accept-Language": "zh-CN" } })).text());
     expect(zhHtml).toContain("裂缝检测结果");
     expect(zhHtml).toContain("检测详情");
+    // The detector's description, which the sidecar sends in English, in Chinese too.
+    expect(zhHtml).toContain("多尺度 Frangi 暗线滤波");
+    expect(zhHtml).toMatch(/测试集中生成的混凝土照片 400–1399（种子 \d+，每像素 0\.5 毫米；阈值在测试照片 0–399 上选定）/);
+    expect(zhHtml).not.toMatch(/<p>[^<]*Frangi line filter/);
   });
 });
 
