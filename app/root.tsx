@@ -14,6 +14,7 @@ import { siteInfo } from "~/.server/env.server.ts";
 import { getUser } from "~/.server/session.server.ts";
 import { htmlLang, isLanguage, type Language } from "~/i18n/config.ts";
 import { useNonce } from "~/lib/nonce.tsx";
+import { matchesLanguage, resourceText } from "~/lib/pageTitle.ts";
 import notoSansScHref from "@fontsource/noto-sans-sc/400.css?url";
 // The interface's own characters in one small file per weight (scripts/uiFont.ts); app.css names them.
 import uiFontHref from "~/styles/fonts/noto-sans-sc-ui-400.woff2?url";
@@ -43,7 +44,25 @@ export const links: LinksFunction = () => [
  */
 const FONT_REDRAW = `document.fonts&&(function(n){document.fonts.addEventListener("loadingdone",function(){n++;document.documentElement.style.letterSpacing=n/1e4+"px"})})(0)`;
 
-export const meta: MetaFunction = () => [{ title: "Meta-Rank — benchmarking attribution methods" }];
+/**
+ * The title of pages without their own (the error pages among them), in the page's language: a
+ * 403 or 404 says so in its tab as in its heading (app/lib/pageTitle.ts).
+ */
+export const meta: MetaFunction = ({ error, matches }) => {
+  // Without root data (a URL no route matches, a failed root loader) Layout writes the title itself.
+  if (!matches.find((m) => m.id === "root")?.data) return [];
+  const lng = matchesLanguage(matches);
+  if (error) return [{ title: `${resourceText(lng, errorTitleKey(error))} — Meta-Rank` }];
+  return [{ title: resourceText(lng, "home:metaTitle") }];
+};
+
+/** The heading of an error page, as ErrorBoundary below shows it. */
+function errorTitleKey(error: unknown): string {
+  if (!error) return "home:metaTitle";
+  if (isRouteErrorResponse(error) && error.status === 403) return "common:error.forbidden";
+  if (isRouteErrorResponse(error) && error.status === 404) return "common:error.notFound";
+  return "common:error.generic";
+}
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [user, locale] = await Promise.all([getUser(request), requestLanguage(request)]);
@@ -58,6 +77,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const locale: Language = data?.locale ?? (isLanguage(i18n.language) ? i18n.language : "en");
   // The server rendered in `locale`; after the toggle's POST the browser's i18next follows it.
   useChangeLanguage(locale);
+  const error = useRouteError();
   const nonce = useNonce();
   // Tests (and people debugging) can tell when the page has become interactive.
   useEffect(() => {
@@ -69,6 +89,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
+        {/* No root data (a URL no route matches, or the root loader failed): only this render knows the language. */}
+        {data ? null : <title>{`${resourceText(locale, errorTitleKey(error))} — Meta-Rank`}</title>}
         {/* Every page shows the toggle's 中文; Chinese pages need the bold face for headings too. */}
         <link rel="preload" as="font" type="font/woff2" href={uiFontHref} crossOrigin="anonymous" />
         {locale === "zh" ? <link rel="preload" as="font" type="font/woff2" href={uiFontBoldHref} crossOrigin="anonymous" /> : null}

@@ -27,8 +27,9 @@ import { Trans, useTranslation } from "react-i18next";
 import { parseForm } from "~/lib/forms/parse.ts";
 import { translateMessage } from "~/lib/forms/messages.ts";
 import { startSchema } from "~/lib/rules/evaluation.ts";
+import { pageTitle } from "~/lib/pageTitle.ts";
 
-export const meta: MetaFunction = () => [{ title: "Evaluations — Meta-Rank" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "admin:tabs.evaluations");
 
 export const REFRESH_MS = 2500;
 const DEFAULT_LIMIT = 4;

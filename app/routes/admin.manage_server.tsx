@@ -21,10 +21,11 @@ import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { ServerTable } from "~/components/ServerTable.tsx";
 import { checkFormData } from "~/.server/forms.server.ts";
 import { useTranslation } from "react-i18next";
+import { pageTitle } from "~/lib/pageTitle.ts";
 
 export const handle = { i18n: "admin" };
 
-export const meta: MetaFunction = () => [{ title: "Server management — Meta-Rank" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "admin:tabs.servers");
 
 const NOTICES = {
   created: { kind: "success", text: SERVER_MSG.created },

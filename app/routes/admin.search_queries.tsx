@@ -14,8 +14,9 @@ import { SORT_COLUMNS, type QueryRow, type SortColumn } from "~/lib/searchAnalyt
 import { Pager } from "~/components/Pager.tsx";
 import { DatasetStyles } from "~/components/datasets/styles.tsx";
 import { useHydrated } from "~/lib/useHydrated.ts";
+import { pageTitle } from "~/lib/pageTitle.ts";
 
-export const meta: MetaFunction = () => [{ title: "Search queries — Meta-Rank" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "admin:tabs.searches");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

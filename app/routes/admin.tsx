@@ -4,10 +4,11 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { NavLink, Outlet, useLocation } from "@remix-run/react";
 import { requireAdmin } from "~/.server/session.server.ts";
 import { useTranslation } from "react-i18next";
+import { pageTitle } from "~/lib/pageTitle.ts";
 
 export const handle = { i18n: "admin" };
 
-export const meta: MetaFunction = () => [{ title: "Platform management — Meta-Rank" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "admin:title");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

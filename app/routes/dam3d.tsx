@@ -16,10 +16,11 @@ import { orRefusal } from "~/.server/domainErrors.server.ts";
 import { DamViewer, type ViewerPanel } from "~/components/DamViewer.tsx";
 import { useHydrated } from "~/lib/useHydrated.ts";
 import { InlineStyle } from "~/components/InlineStyle.tsx";
+import { pageTitle } from "~/lib/pageTitle.ts";
 
 export const handle = { i18n: "inspection" };
 
-export const meta: MetaFunction = () => [{ title: "3D dam viewer — Meta-Rank" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "inspection:dam.title");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await getUser(request);

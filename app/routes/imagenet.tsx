@@ -6,11 +6,12 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { datasetDemoAction, datasetDemoLoader, demoHeaders, type DatasetDemo } from "~/.server/demoFlow.server.ts";
 import { DatasetDemoPage, type DatasetDemoAnswer } from "~/components/demo/DatasetDemoPage.tsx";
+import { pageTitle } from "~/lib/pageTitle.ts";
 
 const DEMO: DatasetDemo = { route: "/imagenet", slug: "imagenet", modelDataset: "imagenet", folderEnv: "IMAGENET_DIR", modelsFrom: "import" };
 
 export const handle = { i18n: ["demos", "demo"] };
-export const meta: MetaFunction = () => [{ title: "ImageNet · Meta-Rank" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "demos:imagenet.title");
 export const headers = demoHeaders;
 export const loader = ({ request }: LoaderFunctionArgs) => datasetDemoLoader(DEMO, request);
 export const action = ({ request, context }: ActionFunctionArgs) => datasetDemoAction(DEMO, request, context.ip);

@@ -6,6 +6,7 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Trans, useTranslation } from "react-i18next";
 import { datasetDemoAction, datasetDemoLoader, demoHeaders, type DatasetDemo } from "~/.server/demoFlow.server.ts";
 import { DatasetDemoPage, type DatasetDemoAnswer } from "~/components/demo/DatasetDemoPage.tsx";
+import { pageTitle } from "~/lib/pageTitle.ts";
 
 // The scene demo's other models, SearchSpaceModel and NeuralDecisionTree with DI and SPI, are tree
 // models (docs/sebow.md): they are served on /scenesebow (app/routes/scenesebow.tsx), which this
@@ -13,7 +14,7 @@ import { DatasetDemoPage, type DatasetDemoAnswer } from "~/components/demo/Datas
 const DEMO: DatasetDemo = { route: "/scenes", slug: "scenes", modelDataset: "scenes", modelsFrom: "train" };
 
 export const handle = { i18n: ["demos", "demo"] };
-export const meta: MetaFunction = () => [{ title: "Scenes · Meta-Rank" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "demos:scenes.title");
 export const headers = demoHeaders;
 export const loader = ({ request }: LoaderFunctionArgs) => datasetDemoLoader(DEMO, request);
 export const action = ({ request, context }: ActionFunctionArgs) => datasetDemoAction(DEMO, request, context.ip);

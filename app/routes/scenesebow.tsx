@@ -9,11 +9,12 @@ import { demoHeaders } from "~/.server/demoFlow.server.ts";
 import { sebowDemoAction, sebowDemoLoader, type SebowPage } from "~/.server/sebow.server.ts";
 import { getUser } from "~/.server/session.server.ts";
 import { SebowDemo, type SebowAnswer } from "~/components/demo/SebowDemo.tsx";
+import { pageTitle } from "~/lib/pageTitle.ts";
 
 const PAGE: SebowPage = { route: "/scenesebow", datasets: ["scenes"] };
 
 export const handle = { i18n: ["sebow", "demo"] };
-export const meta: MetaFunction = () => [{ title: "SeBoW · Scenes · Meta-Rank" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "sebow:scenesTitle");
 export const headers = demoHeaders;
 export const loader = ({ request }: LoaderFunctionArgs) => sebowDemoLoader(PAGE, request);
 export const action = async ({ request, context }: ActionFunctionArgs) => {

@@ -13,11 +13,14 @@ import { usePeriodicRevalidation } from "~/lib/usePeriodicRevalidation.ts";
 import { SERVER_MSG } from "~/lib/rules/servers.ts";
 import { utcOffsetLabel } from "~/lib/timeZone.ts";
 import { useTranslation } from "react-i18next";
+import { matchesLanguage, resourceText } from "~/lib/pageTitle.ts";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: reactVisCss }];
 export const handle = { i18n: "admin" };
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.server.username ?? "Server"} — Server Detail — Meta-Rank` }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
+  { title: `${data?.server.username ?? "—"} — ${resourceText(matchesLanguage(matches), "admin:detail.title")} — Meta-Rank` },
+];
 
 /** The detail page polls every 10 s. */
 export const REFRESH_MS = 10_000;

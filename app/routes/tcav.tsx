@@ -40,10 +40,11 @@ import { CLASSIFICATION_MSG } from "~/lib/rules/classification.ts";
 import { translateMessage } from "~/lib/forms/messages.ts";
 import { CONCEPT_ALGORITHMS, CONCEPT_LIMITS, CONCEPT_MSG, checkConceptForm, type ConceptRefusal, type ConceptStep } from "~/lib/rules/concepts.ts";
 import { InlineStyle } from "~/components/InlineStyle.tsx";
+import { pageTitle } from "~/lib/pageTitle.ts";
 
 export const handle = { i18n: ["concepts", "demo"] };
 
-export const meta: MetaFunction = () => [{ title: "Concept-based explanation (TCAV) — Meta-Rank" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "concepts:title");
 
 interface Selection {
   seed: number;

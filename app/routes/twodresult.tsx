@@ -41,10 +41,11 @@ import { translateMessage } from "~/lib/forms/messages.ts";
 import { useHydrated } from "~/lib/useHydrated.ts";
 import { usePeriodicRevalidation } from "~/lib/usePeriodicRevalidation.ts";
 import { InlineStyle } from "~/components/InlineStyle.tsx";
+import { pageTitle } from "~/lib/pageTitle.ts";
 
 export const handle = { i18n: "inspection" };
 
-export const meta: MetaFunction = () => [{ title: "Crack detection results — Meta-Rank" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "inspection:title");
 
 const REFRESH_MS = 2000;
 

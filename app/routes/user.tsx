@@ -5,9 +5,10 @@ import metarankHref from "~/styles/metarank.css?url";
 import { rankingPageAction, rankingPageLoader } from "~/.server/ranking.server.ts";
 import { ContributorRanking } from "~/components/ContributorRanking.tsx";
 import { useTranslation } from "react-i18next";
+import { pageTitle } from "~/lib/pageTitle.ts";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: metarankHref }];
-export const meta: MetaFunction = () => [{ title: "Contributor ranking — Meta-Rank" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "admin:tabs.ranking");
 
 export const loader = rankingPageLoader;
 export const action = rankingPageAction;

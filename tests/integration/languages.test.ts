@@ -75,6 +75,27 @@ describe(`interface languages on ${process.env.TEST_DB}`, () => {
     expect(zh).not.toContain("Users and roles");
   });
 
+  it("pages whose title was fixed English have it in the page's language (tab, bookmark, screen reader)", async () => {
+    const c = new Client(stack.baseUrl);
+    const titles = async () =>
+      Promise.all(["/dam3d", "/tcav", "/scenes", "/scenesebow", "/twodresult"].map(async (p) => (await c.html(p)).match(/<title>([^<]*)<\/title>/)?.[1]));
+    expect(await titles()).toEqual([
+      "3D dam viewer — Meta-Rank",
+      "Concept-based explanation (TCAV) — Meta-Rank",
+      "Scene demo — Meta-Rank",
+      "Scene demo: SeBoW neural trees — Meta-Rank",
+      "Crack detection results — Meta-Rank",
+    ]);
+    await c.post("/language", { lng: "zh", redirectTo: "/dam3d" });
+    expect(await titles()).toEqual([
+      "三维大坝查看器 — Meta-Rank",
+      "基于概念的解释（TCAV） — Meta-Rank",
+      "场景演示 — Meta-Rank",
+      expect.stringMatching(/^场景演示.* — Meta-Rank$/),
+      "裂缝检测结果 — Meta-Rank",
+    ]);
+  });
+
   it("error pages are translated too", async () => {
     const c = new Client(stack.baseUrl);
     await c.post("/language", { lng: "zh", redirectTo: "/homepage" });
@@ -82,6 +103,7 @@ describe(`interface languages on ${process.env.TEST_DB}`, () => {
     expect(res.status).toBe(404);
     const html = await res.text();
     expect(html).toContain("404 — 未找到");
+    expect(html).toContain("<title>404 — 未找到 — Meta-Rank</title>");
     expect(html).toContain("此地址没有内容。");
     // What the visitor sees (the hydration data below the page is the router's business).
     expect(html.replace(/<script[\s\S]*?<\/script>/g, "")).not.toContain("No route matches");
