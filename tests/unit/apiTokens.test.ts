@@ -66,7 +66,7 @@ describe("password change", () => {
     const mine = [secretOf(await tokens.createToken(u.id, "a", "never")), secretOf(await tokens.createToken(u.id, "b", "365"))];
     const theirs = secretOf(await tokens.createToken(other.id, "c", "30"));
     const r = await changePassword(u.id, { oldPassword: "old-pass-1", newPassword: "new-pass-2", confirmPassword: "new-pass-2" }, "10.2.0.1");
-    expect(r).toEqual({ ok: true, changed: true });
+    expect(r).toEqual({ ok: true, changed: true, tokensRevoked: 2 });
     for (const s of mine) expect(await tokens.userOfSecret(s)).toBeNull();
     expect(await tokens.listTokens(u.id)).toEqual([]);
     expect((await tokens.userOfSecret(theirs))?.user.username).toBe("tok-pw-other");
