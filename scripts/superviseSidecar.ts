@@ -39,7 +39,9 @@ function start(): void {
     listening = everListening = true;
     if (restarts) log.info({ pid: c.pid, port: m.listening, restarts }, "sidecar restarted and listening");
   });
-  c.on("exit", (code, signal) => {
+  // "close", not "exit": it comes after the child's last IPC message, so a child killed right
+  // after saying it listens is never taken for one that could not start.
+  c.on("close", (code, signal) => {
     child = null;
     if (stopping) return finish(code === 0 ? 0 : 1);
     if (!everListening && !listening) {

@@ -56,6 +56,12 @@ async function main() {
       err ? reject(/EADDRINUSE|address already in use/i.test(err.message) ? new PortInUse() : err) : resolve(p),
     ),
   );
+  // A supervisor (scripts/superviseSidecar.ts) learns that this start succeeded, before anything
+  // else can happen: a process that ends after this (however soon) is restarted, one that ends
+  // before it (a port taken, a bad configuration) is a start-up failure. Sent after the
+  // background loops had started, a sidecar killed in between was taken for a failed start and
+  // never restarted (tests/security/supervision.test.ts, on a loaded machine).
+  process.send?.({ listening: bound });
   logger.info(
     { host, port: bound, services: SERVICES.map((s) => s.name), callKey: configured ? "SIDECAR_CALL_KEY" : "per start, sent in heartbeats" },
     "sidecar listening",
@@ -65,9 +71,6 @@ async function main() {
   // Background loops start here, the registry's heartbeat first among them: a registered sidecar
   // is online in its app before it takes any work (the app's jobs wait for one meanwhile).
   for (const svc of SERVICES) await svc.start?.({ port: bound, callKey });
-  // A supervisor (scripts/superviseSidecar.ts) learns that this start succeeded: a process that
-  // ends after this is restarted, one that ends before it is a start-up failure.
-  process.send?.({ listening: bound });
 }
 
 /** The port is taken: a restart will not help, so the exit status says so (EX_CONFIG). */

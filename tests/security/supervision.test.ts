@@ -31,12 +31,13 @@ function launch(cmd: string, args: string[], env: Record<string, string>): { pro
   return { proc, out: () => out, exited };
 }
 
-async function until<T>(what: string, fn: () => T | false | null | undefined, ms = 60_000): Promise<T> {
+async function until<T>(what: string, fn: () => T | false | null | undefined, ms = 60_000, output?: () => string): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = fn();
     if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    // The supervisor's and the sidecar's own lines say why (a bind refused, a start that failed).
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${output ? `; their output ended:\n${output().slice(-3000)}` : ""}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -90,10 +91,10 @@ describe.skipIf(process.env.TEST_DB === "mariadb")("supervision of make start's 
   it("restarts a sidecar killed with kill -9, logs it, and stops cleanly on SIGTERM with its worker pool up", async () => {
     const port = await freePort();
     const sup = launch(process.execPath, ["--import", "tsx", "scripts/superviseSidecar.ts"], sidecarEnv(port));
-    const [first] = await until("the sidecar", () => listeningPids(sup.out()).length === 1 && listeningPids(sup.out()));
+    const [first] = await until("the sidecar", () => listeningPids(sup.out()).length === 1 && listeningPids(sup.out()), 60_000, sup.out);
     const killedAt = performance.now();
     process.kill(first, "SIGKILL");
-    const [, second] = await until("the restarted sidecar", () => listeningPids(sup.out()).length === 2 && listeningPids(sup.out()));
+    const [, second] = await until("the restarted sidecar", () => listeningPids(sup.out()).length === 2 && listeningPids(sup.out()), 60_000, sup.out);
     const restartMs = performance.now() - killedAt;
     expect(second).not.toBe(first);
     expect(sup.out()).toMatch(/the sidecar exited \(SIGKILL\); restarting it in 1\.0 s/);
