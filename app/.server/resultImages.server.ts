@@ -3,7 +3,7 @@
 // (the picture's visibility was checked), never sniffed as another type; or, when the viewer may
 // not see it or it does not exist, a 404 whose plain-text body is the demo's "no result" message
 // in the visitor's language (a resource route has no page to translate it: docs/i18n.md "Messages from rules").
-import { i18nServer } from "~/.server/i18n.server.ts";
+import { translateRefusal } from "~/.server/resourceRefusals.server.ts";
 
 /** A stored result picture as the route's answer. */
 export function pngResponse(png: Buffer): Response {
@@ -17,8 +17,7 @@ export function pngResponse(png: Buffer): Response {
   });
 }
 
-/** The route's 404: `noResult` (a key of the demo namespace) translated for the request. */
-export async function noResultResponse(request: Request, noResult: string): Promise<Response> {
-  const t = await i18nServer.getFixedT(request, "demo");
-  return new Response(t(noResult), { status: 404, statusText: "Not Found", headers: { "Content-Type": "text/plain; charset=utf-8" } });
+/** The route's 404: `noResult` (the demo's message ref) translated for the request, as every resource route's refusal is. */
+export function noResultResponse(request: Request, noResult: string): Promise<Response> {
+  return translateRefusal(request, new Response(noResult, { status: 404, statusText: "Not Found", headers: { "Content-Type": "text/plain; charset=utf-8" } }));
 }
