@@ -148,7 +148,7 @@ export interface ExplainOutcome {
 const paramsKeyOf = (json: string) => crypto.createHash("sha256").update(json).digest("hex");
 
 /** The picture resized (centre crop) to the model's input, as PNG bytes with the model's channel count. */
-export async function modelInput(bytes: Buffer, m: TrainedModel): Promise<Buffer> {
+export async function modelInput(bytes: Buffer, m: Pick<TrainedModel, "inputWidth" | "inputHeight" | "inputChannels">): Promise<Buffer> {
   let img = sharp(bytes, { limitInputPixels: 40_000_000, animated: false }).rotate().resize(m.inputWidth, m.inputHeight, { fit: "cover" }).removeAlpha();
   img = m.inputChannels === 1 ? img.greyscale().toColourspace("b-w") : img.toColourspace("srgb");
   return img.png().toBuffer();

@@ -67,7 +67,7 @@ export async function demoModel<M extends { id: string }>(list: () => Promise<M[
 export async function pictureInput(found: VisiblePicture, model: DemoModelBase): Promise<Buffer> {
   const original = await readStored(found.picture.filePath);
   if (!original) throw new ClassificationFailed("demo:failure.fileMissing", found.picture.filePath);
-  return modelInput(original, { ...model, testAccuracy: null } as never);
+  return modelInput(original, model);
 }
 
 /** A cached row of the demo (`accept` its algorithm), only for a viewer who may see its picture. */
