@@ -6,7 +6,7 @@ import fs from "node:fs/promises";
 import { BoardMethod, Submission } from "./db.server.ts";
 import { rankByKappa } from "./board.server.ts";
 import { toCsv } from "~/lib/csv.ts";
-import { storedPath } from "./submissions.server.ts";
+import { storedPath } from "./submissionFiles.server.ts";
 import { logger } from "./logger.server.ts";
 
 export interface CaseCurves {

@@ -3,7 +3,7 @@
 import { apiGet, getOnly, json } from "~/.server/api/endpoint.server.ts";
 import { submissionView } from "~/.server/api/views.server.ts";
 import { API_MSG, ApiError } from "~/.server/api/errors.server.ts";
-import { historySortParams, listSubmissions } from "~/.server/submissions.server.ts";
+import { historySortParams, listSubmissions } from "~/.server/submissionReview.server.ts";
 
 export const loader = apiGet("user", async ({ request, caller }) => {
   const url = new URL(request.url);

@@ -4,7 +4,7 @@ import { apiGet, getOnly, idParam, json } from "~/.server/api/endpoint.server.ts
 import { submissionView } from "~/.server/api/views.server.ts";
 import { API_MSG, ApiError } from "~/.server/api/errors.server.ts";
 import { Submission } from "~/.server/db.server.ts";
-import { listSubmissions } from "~/.server/submissions.server.ts";
+import { listSubmissions } from "~/.server/submissionReview.server.ts";
 
 export const loader = apiGet("user", async ({ params, caller }) => {
   const id = idParam(params);

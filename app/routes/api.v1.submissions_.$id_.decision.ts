@@ -3,7 +3,7 @@
 // once exactly one wins, and an approval joins the board in the same transaction.
 import { apiPost, postOnly, idParam, json, readBodyFields } from "~/.server/api/endpoint.server.ts";
 import { ApiError, bilingual } from "~/.server/api/errors.server.ts";
-import { decideSubmission } from "~/.server/submissions.server.ts";
+import { decideSubmission } from "~/.server/submissionReview.server.ts";
 import { SubmissionStatus } from "../../lib/submissionStatus.ts";
 import { readDecisionNote } from "~/lib/rules/submission.ts";
 

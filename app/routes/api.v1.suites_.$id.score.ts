@@ -5,7 +5,8 @@
 import { apiPost, postOnly, json } from "~/.server/api/endpoint.server.ts";
 import { isSuiteId, scoreView } from "~/.server/api/views.server.ts";
 import { API_MSG, ApiError, bilingual, fieldDetails } from "~/.server/api/errors.server.ts";
-import { filesOf, findSuite, scoreDraft, uploadLimitMessage } from "~/.server/submissions.server.ts";
+import { findSuite, scoreDraft } from "~/.server/submissions.server.ts";
+import { filesOf, uploadLimitMessage } from "~/.server/submissionFiles.server.ts";
 import { checkFields } from "~/.server/forms.server.ts";
 import { MSG } from "~/lib/rules/submission.ts";
 

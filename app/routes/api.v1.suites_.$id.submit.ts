@@ -5,7 +5,8 @@ import { apiPost, postOnly, json } from "~/.server/api/endpoint.server.ts";
 import { isSuiteId } from "~/.server/api/views.server.ts";
 import { ApiError, bilingual, fieldDetails } from "~/.server/api/errors.server.ts";
 import { readBodyFields } from "~/.server/api/endpoint.server.ts";
-import { filesOf, findSuite, submitDraft, uploadLimitMessage } from "~/.server/submissions.server.ts";
+import { findSuite, submitDraft } from "~/.server/submissions.server.ts";
+import { filesOf, uploadLimitMessage } from "~/.server/submissionFiles.server.ts";
 import { MSG } from "~/lib/rules/submission.ts";
 import { SubmissionStatus } from "../../lib/submissionStatus.ts";
 

@@ -2,7 +2,8 @@
 // administrators and the submission's owner only; 403 for anyone else.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/.server/session.server.ts";
-import { submissionFile, type FileKind } from "~/.server/submissions.server.ts";
+import { submissionFile } from "~/.server/submissionReview.server.ts";
+import type { FileKind } from "~/.server/submissionFiles.server.ts";
 import { withTranslatedRefusals } from "~/.server/resourceRefusals.server.ts";
 import { MSG } from "~/lib/rules/submission.ts";
 

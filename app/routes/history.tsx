@@ -3,7 +3,7 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run
 import { Link, useLoaderData } from "@remix-run/react";
 import metarankHref from "~/styles/metarank.css?url";
 import { requireUser } from "~/.server/session.server.ts";
-import { historySortParams, listSubmissions } from "~/.server/submissions.server.ts";
+import { historySortParams, listSubmissions } from "~/.server/submissionReview.server.ts";
 import { SubmissionTable } from "~/components/SubmissionTable.tsx";
 import { Trans, useTranslation } from "react-i18next";
 import { i18nServer, requestLanguage } from "~/.server/i18n.server.ts";

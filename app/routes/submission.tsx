@@ -16,18 +16,8 @@ import metarankHref from "~/styles/metarank.css?url";
 import type {} from "~/.server/context.server.ts";
 import { requireUser } from "~/.server/session.server.ts";
 import { chooseSuite, listSuites, pageHolding, pageParam, paginate } from "~/.server/board.server.ts";
-import {
-  draftView,
-  filesOf,
-  submissionQuota,
-  findSuite,
-  readSubmissionForm,
-  scoreDraft,
-  submitDraft,
-  uploadLimitMessage,
-  uploadPythonFile,
-  uploadResultFile,
-} from "~/.server/submissions.server.ts";
+import { draftView, submissionQuota, findSuite, scoreDraft, submitDraft, uploadPythonFile, uploadResultFile } from "~/.server/submissions.server.ts";
+import { filesOf, readSubmissionForm, uploadLimitMessage } from "~/.server/submissionFiles.server.ts";
 import { RankTable } from "~/components/RankTable.tsx";
 import { VerifiedEvaluation } from "~/components/VerifiedEvaluation.tsx";
 import { latestMapsRun, startMapsRun } from "~/.server/mapsRuns.server.ts";

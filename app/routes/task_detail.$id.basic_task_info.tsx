@@ -7,7 +7,8 @@ import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/.server/session.server.ts";
 import { orRefusal } from "~/.server/domainErrors.server.ts";
-import { ownTask, toTaskRecord } from "~/.server/treeTasks.server.ts";
+import { ownTask } from "~/.server/treeTasks.server.ts";
+import { toTaskRecord } from "~/.server/treeTaskViews.server.ts";
 import { orDashes } from "~/components/tasks/OutcomeDialog.tsx";
 import { translateMessage } from "~/lib/forms/messages.ts";
 

@@ -3,7 +3,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/.server/session.server.ts";
 import { orRefusal } from "~/.server/domainErrors.server.ts";
-import { treeTaskImageFile } from "~/.server/treeTasks.server.ts";
+import { treeTaskImageFile } from "~/.server/treeTaskViews.server.ts";
 import { withTranslatedRefusals } from "~/.server/resourceRefusals.server.ts";
 
 export const loader = ({ request, params }: LoaderFunctionArgs) => withTranslatedRefusals(request, () => load(request, params));

@@ -6,7 +6,8 @@ import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/.server/session.server.ts";
 import { orRefusal } from "~/.server/domainErrors.server.ts";
-import { TASK_LIMITS, treeTaskLog } from "~/.server/treeTasks.server.ts";
+import { TASK_LIMITS } from "~/.server/treeTasks.server.ts";
+import { treeTaskLog } from "~/.server/treeTaskViews.server.ts";
 
 export const handle = { i18n: ["tasks"] };
 

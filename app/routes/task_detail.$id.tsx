@@ -9,7 +9,8 @@ import { useTranslation } from "react-i18next";
 import { requireUser } from "~/.server/session.server.ts";
 import { orRefusal } from "~/.server/domainErrors.server.ts";
 import { i18nServer } from "~/.server/i18n.server.ts";
-import { ownTask, toTaskRecord } from "~/.server/treeTasks.server.ts";
+import { ownTask } from "~/.server/treeTasks.server.ts";
+import { toTaskRecord } from "~/.server/treeTaskViews.server.ts";
 import { TaskProgress } from "~/components/tasks/TaskProgress.tsx";
 import { usePeriodicRevalidation } from "~/lib/usePeriodicRevalidation.ts";
 

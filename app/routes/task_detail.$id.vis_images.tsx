@@ -5,7 +5,7 @@ import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/.server/session.server.ts";
 import { orRefusal } from "~/.server/domainErrors.server.ts";
-import { treeTaskImages } from "~/.server/treeTasks.server.ts";
+import { treeTaskImages } from "~/.server/treeTaskViews.server.ts";
 import { taskImageCaption } from "~/lib/taskImageCaption.ts";
 
 export const handle = { i18n: ["tasks"] };

@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import reactVisCss from "react-vis/dist/style.css?url";
 import { requireUser } from "~/.server/session.server.ts";
 import { orRefusal } from "~/.server/domainErrors.server.ts";
-import { treeTaskDetails } from "~/.server/treeTasks.server.ts";
+import { treeTaskDetails } from "~/.server/treeTaskViews.server.ts";
 import { TrainingCurves } from "~/components/tasks/TrainingCurves.tsx";
 
 export const handle = { i18n: ["tasks"] };

@@ -5,7 +5,7 @@ import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/.server/session.server.ts";
 import { orRefusal } from "~/.server/domainErrors.server.ts";
-import { treeTaskDetails } from "~/.server/treeTasks.server.ts";
+import { treeTaskDetails } from "~/.server/treeTaskViews.server.ts";
 import { orDashes } from "~/components/tasks/OutcomeDialog.tsx";
 
 export const handle = { i18n: ["tasks"] };
@@ -19,7 +19,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 const KNOWN_STATES = ["waiting", "running", "done", "failed"];
 
 // The sidecar's ISO times ("2026-11-26T19:24:30.270Z") written as the other tabs write theirs
-// (UTC, app/.server/treeTasks.server.ts stamp), and how long the stage took: the raw form read as
+// (UTC, app/.server/treeTaskViews.server.ts stamp), and how long the stage took: the raw form read as
 // two long codes per stage, and a reader had to subtract them to see where the time went.
 const stamp = (iso: string | null | undefined) => (iso ? iso.replace("T", " ").slice(0, 19) : null);
 const seconds = (from: string | null | undefined, to: string | null | undefined) =>

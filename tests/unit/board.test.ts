@@ -13,7 +13,9 @@ import {
   type RankRow,
   type SuiteSummary,
 } from "~/.server/board.server.ts";
-import { MSG, checkCsvFile, checkPythonFile, cleanFileName, historySortParams, storedPath, uploadLimitMessage } from "~/.server/submissions.server.ts";
+import { checkCsvFile, checkPythonFile, cleanFileName, storedPath, uploadLimitMessage } from "~/.server/submissionFiles.server.ts";
+import { historySortParams } from "~/.server/submissionReview.server.ts";
+import { MSG } from "~/lib/rules/submission.ts";
 import { SuiteImportError, readSuiteFolder } from "../../seeds/importSuite.ts";
 import { BASELINES, lerfCsv, suiteFolder } from "../integration/metarankFixtures.ts";
 

@@ -1,11 +1,12 @@
 // What /api/v1 answers, built from the same server functions the pages use (board.server.ts,
-// submissions.server.ts): suites, boards and submissions in the API's documented shapes
-// (app/.server/api/openapi.ts). Fields are picked one by one, so a new column in a page's row
-// never changes the API by accident.
+// submissions.server.ts, submissionReview.server.ts): suites, boards and submissions in the API's
+// documented shapes (app/.server/api/openapi.ts). Fields are picked one by one, so a new column in
+// a page's row never changes the API by accident.
 import { Op } from "sequelize";
 import { Submission, User } from "../db.server.ts";
 import { listSuites, suiteBoards, type RankRow, type SuiteSummary } from "../board.server.ts";
-import type { HistoryRow, ScoreResult } from "../submissions.server.ts";
+import type { ScoreResult } from "../submissions.server.ts";
+import type { HistoryRow } from "../submissionReview.server.ts";
 import { SubmissionStatus } from "../../../lib/submissionStatus.ts";
 
 /** Where a suite's kit (images, labels, models) is downloaded (docs/suite-kit.md). */
