@@ -14,6 +14,7 @@ import { damView, type PanelView } from "~/.server/dam.server.ts";
 import { getUser } from "~/.server/session.server.ts";
 import { orRefusal } from "~/.server/domainErrors.server.ts";
 import { DamViewer, type ViewerPanel } from "~/components/DamViewer.tsx";
+import { RunSelect } from "~/components/inspection/RunSelect.tsx";
 import { useHydrated } from "~/lib/useHydrated.ts";
 import { InlineStyle } from "~/components/InlineStyle.tsx";
 import { pageTitle } from "~/lib/pageTitle.ts";
@@ -86,20 +87,7 @@ export default function Dam3d() {
           )}
           <Form method="get" action="/dam3d" className="dam-pick">
             <label htmlFor="dam-run">{t("dam.pickRun")}</label>
-            <select id="dam-run" name="run" defaultValue={run?.id}>
-              {runs.map((r) => (
-                <option key={r.id} value={r.id}>
-                  {t("runs.option", {
-                    id: r.id,
-                    dataset: r.datasetName,
-                    model: r.modelName,
-                    state: t(`state.${r.state}`),
-                    done: r.photosDone,
-                    total: r.photosTotal,
-                  })}
-                </option>
-              ))}
-            </select>
+            <RunSelect id="dam-run" runs={runs} value={run?.id} />
             <button type="submit" className="p-button p-component" data-testid="dam-view">
               {t("dam.view")}
             </button>

@@ -34,6 +34,7 @@ import {
 import { jobQueue } from "~/.server/queue.server.ts";
 import { getUser, requireUser } from "~/.server/session.server.ts";
 import { Pager } from "~/components/Pager.tsx";
+import { RunSelect } from "~/components/inspection/RunSelect.tsx";
 import { DATASET_CSS } from "~/components/datasets/styles.tsx";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { INSPECTION_LIMITS, INSPECTION_MSG } from "~/lib/rules/inspection.ts";
@@ -140,20 +141,7 @@ export default function TwoDResult() {
         {runs.length ? (
           <Form method="get" action="/twodresult" className="ds-toolbar">
             <label htmlFor="run-select">{t("runs.select")}</label>
-            <select id="run-select" name="run" defaultValue={run?.id}>
-              {runs.map((r) => (
-                <option key={r.id} value={r.id}>
-                  {t("runs.option", {
-                    id: r.id,
-                    dataset: r.datasetName,
-                    model: r.modelName,
-                    state: t(`state.${r.state}`),
-                    done: r.photosDone,
-                    total: r.photosTotal,
-                  })}
-                </option>
-              ))}
-            </select>
+            <RunSelect id="run-select" runs={runs} value={run?.id} />
             <button type="submit" className="p-button p-component p-button-outlined">
               {t("runs.view")}
             </button>
