@@ -15,8 +15,6 @@ import { TreeResult } from "~/components/tree/TreeResult.tsx";
 import { TreeRunForm } from "~/components/tree/TreeRunForm.tsx";
 import { TreePageHead, treeSource } from "~/components/tree/TreePageHead.tsx";
 
-const ROUTE = "/cars";
-
 export const handle = { i18n: ["trees", "demo"] };
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title ?? "Meta-Rank" }];
 
@@ -32,15 +30,7 @@ export default function CarsPage() {
     <section>
       <TreePageHead page="cars" tree={d.tree} ownData={d.ownData} failure={d.failure} res={res} />
       <div className="tree-steps">
-        <TreePool
-          route={ROUTE}
-          title={t("cars.step1")}
-          pool={d.pool}
-          chosen={d.chosen}
-          seed={d.seed}
-          keep={{ model: d.model }}
-          dataset={d.tree ? { datasetName: d.tree.datasetName, classes: d.tree.classes, ownData: d.ownData, page: "cars" } : null}
-        />
+        <TreePool page="cars" title={t("cars.step1")} data={d} />
         <TreeRunForm title={t("cars.step2")} models={d.models} model={d.model} sample={d.sample} modelsError={d.modelsError} errors={res?.errors} />
         {d.prediction && source ? (
           <>

@@ -43,15 +43,7 @@ export default function CubPage() {
     <section>
       <TreePageHead page="cub" tree={d.tree} ownData={d.ownData} failure={d.failure} res={res} />
       <div className="tree-layout">
-        <TreePool
-          route={ROUTE}
-          title={t("cub.poolTitle")}
-          pool={d.pool}
-          chosen={d.chosen}
-          seed={d.seed}
-          keep={{ model: d.model }}
-          dataset={d.tree ? { datasetName: d.tree.datasetName, classes: d.tree.classes, ownData: d.ownData, page: "cub" } : null}
-        />
+        <TreePool page="cub" title={t("cub.poolTitle")} data={d} />
         <div className="tree-main">
           <TreeRunForm title={t("cub.runTitle")} models={d.models} model={d.model} sample={d.sample} modelsError={d.modelsError} errors={res?.errors} />
           {d.job ? (

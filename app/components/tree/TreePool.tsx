@@ -6,30 +6,23 @@ import { useTranslation } from "react-i18next";
 import type { PoolImageView } from "~/.server/trees.server.ts";
 import { treeHref, type TreeParams } from "./urls.ts";
 
-export interface PoolDataset {
-  datasetName: string;
-  classes: number;
-  ownData: boolean;
-  page: "cub" | "cars";
-}
-
-export function TreePool({
-  route,
-  title,
-  pool,
-  chosen,
-  seed,
-  keep,
-  dataset,
-}: {
-  route: string;
-  title: string;
+/** What the pool step reads from a tree page's loader data (app/.server/treePage.server.ts). */
+export interface PoolData {
   pool: PoolImageView[];
   chosen: PoolImageView | null;
   seed: number;
-  keep: TreeParams;
-  dataset: PoolDataset | null;
-}) {
+  /** The chosen model, kept in the pool's links. */
+  model: string;
+  /** The tree's data (null when no tree could be read: no introduction then). */
+  tree: { datasetName: string; classes: number } | null;
+  /** Whether the tree is the platform's on its own data (the dataset is not installed). */
+  ownData: boolean;
+}
+
+export function TreePool({ page, title, data }: { page: "cub" | "cars"; title: string; data: PoolData }) {
+  const { pool, chosen, seed, tree } = data;
+  const route = `/${page}`;
+  const keep: TreeParams = { model: data.model };
   const { t } = useTranslation("trees");
   return (
     <div className="card" id="pool">
@@ -54,12 +47,12 @@ export function TreePool({
           &nbsp;{t("refreshPool")}
         </Link>
       </div>
-      {dataset ? (
+      {tree ? (
         <details className="tree-intro" data-testid="dataset-intro">
           <summary>{t("datasetIntro")}</summary>
-          <p>{t(dataset.page === "cub" ? "cub.dataIntro" : "cars.dataIntro")}</p>
-          <p>{t("dataUsed", { data: dataset.datasetName, classes: dataset.classes })}</p>
-          {dataset.ownData ? <p>{t(dataset.page === "cub" ? "cub.notInstalled" : "cars.notInstalled", { data: dataset.datasetName })}</p> : null}
+          <p>{t(page === "cub" ? "cub.dataIntro" : "cars.dataIntro")}</p>
+          <p>{t("dataUsed", { data: tree.datasetName, classes: tree.classes })}</p>
+          {data.ownData ? <p>{t(page === "cub" ? "cub.notInstalled" : "cars.notInstalled", { data: tree.datasetName })}</p> : null}
         </details>
       ) : null}
       {pool.length ? (
