@@ -165,11 +165,7 @@ export default function UserImgclassification() {
             title={t(d.tab === "pool" ? "step2Run" : "step3Run")}
             intent="run"
             startLabel={t("start")}
-            picture={d.picture}
-            models={(d as PoolData | Step2).models}
-            algorithms={d.algorithms}
-            model={d.model}
-            algorithm={d.algorithm}
+            choice={d as PoolData | Step2}
             errors={res?.errors}
           />
         ) : null}

@@ -121,17 +121,7 @@ export default function UserImgsegmentation() {
       <div className="ds-steps">
         <PickStep route={ROUTE} d={d} pickedId={d.picture?.id ?? null} carry={{ model: d.model, algorithm: d.algorithm }} />
         {d.step === 2 ? (
-          <RunCard
-            title={t("step3")}
-            intent="segment"
-            startLabel={t("segment")}
-            picture={d.picture}
-            models={(d as Step2).models}
-            algorithms={d.algorithms}
-            model={d.model}
-            algorithm={d.algorithm}
-            errors={res?.errors}
-          >
+          <RunCard title={t("step3")} intent="segment" startLabel={t("segment")} choice={d as Step2} errors={res?.errors}>
             {/* Without a segmentation on the page the part's own field is not shown: its message goes here. */}
             {d.segmentation ? null : <FieldError id="part-error" message={res?.errors?.part} />}
           </RunCard>

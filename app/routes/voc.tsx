@@ -166,17 +166,7 @@ export default function Voc() {
       <SuccessNotice show={resultId !== null} message={MULTILABEL_MSG.success} />
       <div className="ds-steps">
         <PoolStep title={t("poolTitle")} pool={d.pool} seed={d.seed} href={keep} introSlug={d.voc ? "voc" : "scenes"} picture={d.picture} />
-        <RunCard
-          title={t("step2")}
-          intent="classify"
-          startLabel={t("start")}
-          picture={d.picture}
-          models={d.models}
-          algorithms={d.algorithms}
-          model={d.model}
-          algorithm={d.algorithm}
-          errors={res?.errors}
-        >
+        <RunCard title={t("step2")} intent="classify" startLabel={t("start")} choice={d} errors={res?.errors}>
           {d.ranking ? null : <FieldError id="cls-error" message={res?.errors?.cls} />}
         </RunCard>
         {res?.failure ? <DemoFailurePanel failure={res.failure} /> : null}

@@ -58,17 +58,7 @@ export function DatasetDemoPage({
               introSlug={d.slug}
               picture={d.picture}
             />
-            <RunCard
-              title={t("demo:step2Run")}
-              intent="run"
-              startLabel={t("demo:start")}
-              picture={d.picture}
-              models={d.models}
-              algorithms={d.algorithms}
-              model={d.model}
-              algorithm={d.algorithm}
-              errors={res?.errors}
-            >
+            <RunCard title={t("demo:step2Run")} intent="run" startLabel={t("demo:start")} choice={d} errors={res?.errors}>
               {children}
             </RunCard>
             {res?.failure ? <DemoFailurePanel failure={res.failure} /> : null}

@@ -16,6 +16,7 @@ import { FieldError, Notice } from "~/components/FieldError.tsx";
 import type { DemoFailure } from "~/components/DemoFailurePanel.tsx";
 import { DatasetPicker, PicturePicker } from "~/components/datasets/PicturePicker.tsx";
 import { translateMessage, type MessageRef } from "~/lib/forms/messages.ts";
+import { ButtonField } from "~/components/ButtonField.tsx";
 
 /** What a loader's dataset step sends (app/.server/demoFlow.server.ts datasetStep). */
 export type DatasetStepData =
@@ -230,12 +231,9 @@ export function useRunning(intent?: string): boolean {
 export function StartButton({ label, intent }: { label: string; intent: string }) {
   const running = useRunning(intent);
   return (
-    <div className="field">
-      <span className="field-spacer" aria-hidden="true">
-        &nbsp;
-      </span>
+    <ButtonField>
       <Button type="submit" label={label} icon="pi pi-play" loading={running} />
-    </div>
+    </ButtonField>
   );
 }
 
@@ -250,6 +248,15 @@ export function Busy({ intent, label }: { intent?: string; label?: string }) {
   );
 }
 
+/** What step 2 offers and has chosen: a demo page's loader data holds these five. */
+export interface RunChoice {
+  picture: { id: number; name: string; label: string | null } | null;
+  models: { options: { value: string; label: MessageRef }[]; error?: MessageRef | null };
+  algorithms: readonly { value: string; label: string }[];
+  model: string;
+  algorithm: string;
+}
+
 /**
  * Step 2 as one card: the model and algorithm, the start button (a form POST with the page's
  * intent and the picked picture), the image's message, what the page adds (`children`), the
@@ -259,25 +266,18 @@ export function RunCard({
   title,
   intent,
   startLabel,
-  picture,
-  models,
-  algorithms,
-  model,
-  algorithm,
+  choice,
   errors,
   children,
 }: {
   title: string;
   intent: string;
   startLabel: string;
-  picture: { id: number; name: string; label: string | null } | null;
-  models: { options: { value: string; label: MessageRef }[]; error?: MessageRef | null };
-  algorithms: readonly { value: string; label: string }[];
-  model: string;
-  algorithm: string;
+  choice: RunChoice;
   errors?: { model?: string; algorithm?: string; image?: string };
   children?: React.ReactNode;
 }) {
+  const { picture, models, algorithms, model, algorithm } = choice;
   return (
     <div className="card">
       <h2 style={{ marginTop: 0 }}>{title}</h2>

@@ -8,6 +8,7 @@ import { useTranslation } from "react-i18next";
 import type { PredictionView } from "~/.server/trees.server.ts";
 import { FieldError } from "~/components/FieldError.tsx";
 import { percent } from "./urls.ts";
+import { ButtonField } from "~/components/ButtonField.tsx";
 
 export function ModifyPrediction({
   model,
@@ -47,18 +48,12 @@ export function ModifyPrediction({
           </select>
           <FieldError id="favour-error" message={error} />
         </div>
-        <div className="field">
-          <span className="field-spacer" aria-hidden="true">
-            &nbsp;
-          </span>
+        <ButtonField>
           <Button type="submit" name="intent" value="previewFavour" label={t("showModified")} outlined />
-        </div>
-        <div className="field">
-          <span className="field-spacer" aria-hidden="true">
-            &nbsp;
-          </span>
+        </ButtonField>
+        <ButtonField>
           <Button type="submit" name="intent" value="favour" label={t("acceptModification")} icon="pi pi-check" />
-        </div>
+        </ButtonField>
       </Form>
       {preview ? (
         <p data-testid="modified-prediction">

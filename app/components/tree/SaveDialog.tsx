@@ -5,6 +5,7 @@ import { Form, Link } from "@remix-run/react";
 import { Button } from "primereact/button";
 import { useTranslation } from "react-i18next";
 import { FieldError } from "~/components/FieldError.tsx";
+import { ButtonField } from "~/components/ButtonField.tsx";
 
 export function SaveDialog({ model, sample, closeHref, edits, error }: { model: string; sample: string; closeHref: string; edits: number; error?: string }) {
   const { t } = useTranslation("trees");
@@ -28,20 +29,14 @@ export function SaveDialog({ model, sample, closeHref, edits, error }: { model: 
           </small>
           <FieldError id="name-error" message={error} />
         </div>
-        <div className="field">
-          <span className="field-spacer" aria-hidden="true">
-            &nbsp;
-          </span>
+        <ButtonField>
           <Button type="submit" label={t("confirm")} icon="pi pi-save" />
-        </div>
-        <div className="field">
-          <span className="field-spacer" aria-hidden="true">
-            &nbsp;
-          </span>
+        </ButtonField>
+        <ButtonField>
           <Link className="p-button p-button-secondary p-button-outlined" to={closeHref}>
             {t("giveUp")}
           </Link>
-        </div>
+        </ButtonField>
       </Form>
     </div>
   );

@@ -9,6 +9,7 @@ import { useTranslation } from "react-i18next";
 import { FieldError } from "~/components/FieldError.tsx";
 import { translateMessage } from "~/lib/forms/messages.ts";
 import { TREE_ALGORITHMS, TREE_ALGORITHM } from "~/lib/rules/trees.ts";
+import { ButtonField } from "~/components/ButtonField.tsx";
 
 export function TreeRunForm({
   title,
@@ -72,12 +73,9 @@ export function TreeRunForm({
             ))}
           </select>
         </div>
-        <div className="field">
-          <span className="field-spacer" aria-hidden="true">
-            &nbsp;
-          </span>
+        <ButtonField>
           <Button type="submit" label={t("start")} icon="pi pi-play" loading={running} />
-        </div>
+        </ButtonField>
       </Form>
       <FieldError id="image-error" message={errors?.image} />
       {running ? <Elapsed label={t("predicting")} /> : null}
