@@ -11,7 +11,22 @@ import { EVALUATION_STATES } from "../../../models/EvaluationRun.ts";
 type Schema = Record<string, unknown>;
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const resp = (name: string) => ({ $ref: `#/components/responses/${name}` });
+/** The refusals every endpoint may answer with, by status: each is one of components.responses. */
+const REFUSALS = {
+  "400": "BadRequest",
+  "401": "Unauthorized",
+  "403": "Forbidden",
+  "404": "NotFound",
+  "409": "Conflict",
+  "413": "TooLarge",
+  "429": "RateLimited",
+  "503": "Unavailable",
+} as const;
+/** An endpoint's `responses`: the refusals it may answer with, and its one success. */
+const answers = (refusals: (keyof typeof REFUSALS)[], status: "200" | "201" | "202", success: Schema) => ({
+  [status]: success,
+  ...Object.fromEntries(refusals.map((code) => [code, { $ref: `#/components/responses/${REFUSALS[code]}` }])),
+});
 const object = (properties: Record<string, Schema>, required = Object.keys(properties)): Schema => ({
   type: "object",
   properties,
@@ -19,6 +34,11 @@ const object = (properties: Record<string, Schema>, required = Object.keys(prope
   additionalProperties: false,
 });
 const jsonBody = (schema: Schema, description: string) => ({ description, content: { "application/json": { schema } } });
+/** A request body sent as JSON or as a url-encoded form, both with the named schema (then any other media types given). */
+const jsonOrFormBody = (schema: string, more: Record<string, { schema: Schema }> = {}) => ({
+  required: true,
+  content: { "application/json": { schema: ref(schema) }, "application/x-www-form-urlencoded": { schema: ref(schema) }, ...more },
+});
 const nullable = (schema: Schema): Schema => ({ oneOf: [schema, { type: "null" }] });
 
 const str = (extra: Schema = {}): Schema => ({ type: "string", ...extra });
@@ -33,6 +53,16 @@ const SUITE_ID = {
   schema: str({ pattern: "^[A-Za-z0-9._-]{1,100}$" }),
 };
 const SUBMISSION_ID = { name: "id", in: "path", required: true, description: "Submission id.", schema: int({ minimum: 1, maximum: 2147483647 }) };
+
+/** A method's row as a board ranks it: a board's row and a scored board's row begin with these. */
+const RANKED_ROW = {
+  rank: int({ minimum: 1 }),
+  algorithm: str(),
+  contributor: str(),
+  institute: str(),
+  metascore: num,
+  metascoreText: str(),
+};
 
 const PUBLIC = [{}, { bearerAuth: [] }];
 const TOKEN = [{ bearerAuth: [] }];
@@ -61,7 +91,7 @@ export const openApiDocument = {
         operationId: "openapi",
         summary: "This document.",
         security: PUBLIC,
-        responses: { "200": jsonBody({ type: "object", required: ["openapi", "paths"] }, "The OpenAPI 3.1 document."), "429": resp("RateLimited") },
+        responses: answers(["429"], "200", jsonBody({ type: "object", required: ["openapi", "paths"] }, "The OpenAPI 3.1 document.")),
       },
     },
     "/api/v1/suites": {
@@ -69,11 +99,7 @@ export const openApiDocument = {
         operationId: "listSuites",
         summary: "Every benchmark suite with its tasks, evaluation settings and kit address.",
         security: PUBLIC,
-        responses: {
-          "200": jsonBody(object({ suites: { type: "array", items: ref("Suite") } }), "The suites, in leaderboard order."),
-          "401": resp("Unauthorized"),
-          "429": resp("RateLimited"),
-        },
+        responses: answers(["401", "429"], "200", jsonBody(object({ suites: { type: "array", items: ref("Suite") } }), "The suites, in leaderboard order.")),
       },
     },
     "/api/v1/suites/{id}/board": {
@@ -82,12 +108,11 @@ export const openApiDocument = {
         summary: "The suite's public board as the leaderboard shows it (hidden entries left out).",
         security: PUBLIC,
         parameters: [SUITE_ID],
-        responses: {
-          "200": jsonBody(object({ suite: str(), rows: { type: "array", items: ref("BoardRow") } }), "Rows best first."),
-          "401": resp("Unauthorized"),
-          "404": resp("NotFound"),
-          "429": resp("RateLimited"),
-        },
+        responses: answers(
+          ["401", "404", "429"],
+          "200",
+          jsonBody(object({ suite: str(), rows: { type: "array", items: ref("BoardRow") } }), "Rows best first."),
+        ),
       },
     },
     "/api/v1/suites/{id}/score": {
@@ -113,15 +138,11 @@ export const openApiDocument = {
             },
           },
         },
-        responses: {
-          "200": jsonBody(ref("ScoreResult"), "κ (metascore), rank and the board the method was inserted into."),
-          "400": resp("BadRequest"),
-          "401": resp("Unauthorized"),
-          "404": resp("NotFound"),
-          "413": resp("TooLarge"),
-          "429": resp("RateLimited"),
-          "503": resp("Unavailable"),
-        },
+        responses: answers(
+          ["400", "401", "404", "413", "429", "503"],
+          "200",
+          jsonBody(ref("ScoreResult"), "κ (metascore), rank and the board the method was inserted into."),
+        ),
       },
     },
     "/api/v1/suites/{id}/submit": {
@@ -130,34 +151,20 @@ export const openApiDocument = {
         summary: "Submit the scored draft for approval (the submission page's 'Submit your algorithm').",
         description: "JSON or a form (url-encoded, or multipart with an optional `python` file of at most the same size). The daily submission limit applies.",
         parameters: [SUITE_ID],
-        requestBody: {
-          required: true,
-          content: {
-            "application/json": { schema: ref("SubmitRequest") },
-            "application/x-www-form-urlencoded": { schema: ref("SubmitRequest") },
-            "multipart/form-data": {
-              schema: object(
-                {
-                  algorithm: str({ maxLength: ALGORITHM_MAX }),
-                  email: str({ maxLength: EMAIL_MAX }),
-                  info: str({ maxLength: INFO_MAX }),
-                  python: str({ contentMediaType: "text/x-python", description: `The algorithm's .py file, at most ${MAX_UPLOAD_BYTES} bytes.` }),
-                },
-                ["email", "info"],
-              ),
-            },
+        requestBody: jsonOrFormBody("SubmitRequest", {
+          "multipart/form-data": {
+            schema: object(
+              {
+                algorithm: str({ maxLength: ALGORITHM_MAX }),
+                email: str({ maxLength: EMAIL_MAX }),
+                info: str({ maxLength: INFO_MAX }),
+                python: str({ contentMediaType: "text/x-python", description: `The algorithm's .py file, at most ${MAX_UPLOAD_BYTES} bytes.` }),
+              },
+              ["email", "info"],
+            ),
           },
-        },
-        responses: {
-          "201": jsonBody(ref("SubmitResult"), "The submission, In Process."),
-          "400": resp("BadRequest"),
-          "401": resp("Unauthorized"),
-          "404": resp("NotFound"),
-          "409": resp("Conflict"),
-          "413": resp("TooLarge"),
-          "429": resp("RateLimited"),
-          "503": resp("Unavailable"),
-        },
+        }),
+        responses: answers(["400", "401", "404", "409", "413", "429", "503"], "201", jsonBody(ref("SubmitResult"), "The submission, In Process.")),
       },
     },
     "/api/v1/suites/{id}/maps": {
@@ -177,19 +184,10 @@ export const openApiDocument = {
             },
           },
         },
-        responses: {
-          "202": {
-            ...jsonBody(object({ job: int({ minimum: 1 }), url: str() }), "Queued; poll the job."),
-            headers: { Location: { schema: str() } },
-          },
-          "400": resp("BadRequest"),
-          "401": resp("Unauthorized"),
-          "404": resp("NotFound"),
-          "409": resp("Conflict"),
-          "413": resp("TooLarge"),
-          "429": resp("RateLimited"),
-          "503": resp("Unavailable"),
-        },
+        responses: answers(["400", "401", "404", "409", "413", "429", "503"], "202", {
+          ...jsonBody(object({ job: int({ minimum: 1 }), url: str() }), "Queued; poll the job."),
+          headers: { Location: { schema: str() } },
+        }),
       },
     },
     "/api/v1/jobs/{id}": {
@@ -197,13 +195,7 @@ export const openApiDocument = {
         operationId: "getJob",
         summary: "A maps evaluation's state and progress; κ and rank once completed (the caller's own; administrators: any).",
         parameters: [{ name: "id", in: "path", required: true, schema: int({ minimum: 1, maximum: 2147483647 }) }],
-        responses: {
-          "200": jsonBody(ref("Job"), "The job."),
-          "400": resp("BadRequest"),
-          "401": resp("Unauthorized"),
-          "404": resp("NotFound"),
-          "429": resp("RateLimited"),
-        },
+        responses: answers(["400", "401", "404", "429"], "200", jsonBody(ref("Job"), "The job.")),
       },
     },
     "/api/v1/submissions": {
@@ -215,12 +207,11 @@ export const openApiDocument = {
           { name: "sort", in: "query", required: false, schema: str({ enum: ["time", "metascore", "ranking"] }) },
           { name: "dir", in: "query", required: false, schema: str({ enum: ["asc", "desc"] }) },
         ],
-        responses: {
-          "200": jsonBody(object({ submissions: { type: "array", items: ref("Submission") } }), "Newest first unless sorted otherwise."),
-          "401": resp("Unauthorized"),
-          "403": resp("Forbidden"),
-          "429": resp("RateLimited"),
-        },
+        responses: answers(
+          ["401", "403", "429"],
+          "200",
+          jsonBody(object({ submissions: { type: "array", items: ref("Submission") } }), "Newest first unless sorted otherwise."),
+        ),
       },
     },
     "/api/v1/submissions/{id}": {
@@ -228,13 +219,7 @@ export const openApiDocument = {
         operationId: "getSubmission",
         summary: "One submission (the caller's own; administrators: any).",
         parameters: [SUBMISSION_ID],
-        responses: {
-          "200": jsonBody(ref("Submission"), "The submission."),
-          "400": resp("BadRequest"),
-          "401": resp("Unauthorized"),
-          "404": resp("NotFound"),
-          "429": resp("RateLimited"),
-        },
+        responses: answers(["400", "401", "404", "429"], "200", jsonBody(ref("Submission"), "The submission.")),
       },
     },
     "/api/v1/submissions/{id}/decision": {
@@ -242,21 +227,8 @@ export const openApiDocument = {
         operationId: "decide",
         summary: "Administrators: approve or reject an In Process submission (once; an approval joins the board).",
         parameters: [SUBMISSION_ID],
-        requestBody: {
-          required: true,
-          content: {
-            "application/json": { schema: ref("DecisionRequest") },
-            "application/x-www-form-urlencoded": { schema: ref("DecisionRequest") },
-          },
-        },
-        responses: {
-          "200": jsonBody(ref("DecisionResult"), "Decided."),
-          "400": resp("BadRequest"),
-          "401": resp("Unauthorized"),
-          "403": resp("Forbidden"),
-          "409": resp("Conflict"),
-          "429": resp("RateLimited"),
-        },
+        requestBody: jsonOrFormBody("DecisionRequest"),
+        responses: answers(["400", "401", "403", "409", "429"], "200", jsonBody(ref("DecisionResult"), "Decided.")),
       },
     },
     "/api/v1/decisions": {
@@ -264,12 +236,7 @@ export const openApiDocument = {
         operationId: "listDecisions",
         summary: "Administrators: decided submissions with who decided and when, newest first.",
         parameters: [{ name: "limit", in: "query", required: false, schema: int({ minimum: 1, maximum: 1000, default: 200 }) }],
-        responses: {
-          "200": jsonBody(object({ decisions: { type: "array", items: ref("DecisionRecord") } }), "Decisions."),
-          "401": resp("Unauthorized"),
-          "403": resp("Forbidden"),
-          "429": resp("RateLimited"),
-        },
+        responses: answers(["401", "403", "429"], "200", jsonBody(object({ decisions: { type: "array", items: ref("DecisionRecord") } }), "Decisions.")),
       },
     },
   } as Record<string, unknown>,
@@ -357,12 +324,7 @@ export const openApiDocument = {
         },
       }),
       BoardRow: object({
-        rank: int({ minimum: 1 }),
-        algorithm: str(),
-        contributor: str(),
-        institute: str(),
-        metascore: num,
-        metascoreText: str(),
+        ...RANKED_ROW,
         morfMetascore: nullable(num),
         morfRank: nullable(int({ minimum: 1 })),
         lerfMetascore: nullable(num),
@@ -370,12 +332,7 @@ export const openApiDocument = {
         source: nullable(str({ enum: ["platform", ...PROVENANCES] })),
       }),
       ScoredRow: object({
-        rank: int({ minimum: 1 }),
-        algorithm: str(),
-        contributor: str(),
-        institute: str(),
-        metascore: num,
-        metascoreText: str(),
+        ...RANKED_ROW,
         candidate: { type: "boolean", description: "The row of the scored files." },
       }),
       ScoreResult: object({
