@@ -166,6 +166,34 @@ export function plotUrl(plot: "heatmap" | "agreement" | "curve", params: Record<
   return `/leaderboard/plots/${plot}.svg?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString()}`;
 }
 
+/** One of the board's matrices: a lazy image of its plot, scrolling sideways when wide, with its caption and source. */
+function PlotFigure({
+  testId,
+  src,
+  size,
+  alt,
+  caption,
+  source,
+}: {
+  testId: string;
+  src: string;
+  size: { width: number; height: number };
+  alt: string;
+  caption: string;
+  source: string;
+}) {
+  return (
+    <figure className="plot-figure" data-testid={testId}>
+      <div className="plot-scroll">
+        <img src={src} width={size.width} height={size.height} loading="lazy" decoding="async" alt={alt} />
+      </div>
+      <figcaption className="muted">
+        {caption} {source}
+      </figcaption>
+    </figure>
+  );
+}
+
 /** The three views with their downloads; the matrices are lazy images below the boards. */
 export function Inconsistency({ data, suiteId, limit, version }: { data: InconsistencySummary; suiteId: string; limit: number; version: number }) {
   const { t, i18n } = useTranslation("board");
@@ -181,42 +209,28 @@ export function Inconsistency({ data, suiteId, limit, version }: { data: Inconsi
       <p>{data.meanTau === null ? t("meanTauNone") : t("meanTau", { tau: data.meanTau.toFixed(3), cases: data.cases, methods: data.methods })}</p>
       <p className="muted">{t("inconsistencyLead")}</p>
       <h3>{t("heatmapTitle")}</h3>
-      <figure className="plot-figure" data-testid="rank-heatmap">
-        <div className="plot-scroll">
-          <img
-            src={plotUrl("heatmap", params)}
-            width={heat.width}
-            height={heat.height}
-            loading="lazy"
-            decoding="async"
-            alt={t("heatmapAlt", { methods: Math.min(limit, data.methods), cases: data.cases })}
-          />
-        </div>
-        <figcaption className="muted">
-          {data.methods > limit ? t("heatmapCaptionLimited", { limit, n: data.methods }) : t("heatmapCaption")} {t("plotSource", { suite: suiteId, version })}
-        </figcaption>
-      </figure>
+      <PlotFigure
+        testId="rank-heatmap"
+        src={plotUrl("heatmap", params)}
+        size={heat}
+        alt={t("heatmapAlt", { methods: Math.min(limit, data.methods), cases: data.cases })}
+        caption={data.methods > limit ? t("heatmapCaptionLimited", { limit, n: data.methods }) : t("heatmapCaption")}
+        source={t("plotSource", { suite: suiteId, version })}
+      />
       <p className="downloads">
         {t("download")} <a href={download("ranks", "csv")}>CSV</a> · <a href={download("all", "json")}>JSON</a>
       </p>
       <div className="inconsistency-pair">
         <div>
           <h3>{t("agreementTitle")}</h3>
-          <figure className="plot-figure" data-testid="agreement-matrix">
-            <div className="plot-scroll">
-              <img
-                src={plotUrl("agreement", params)}
-                width={agree.width}
-                height={agree.height}
-                loading="lazy"
-                decoding="async"
-                alt={t("agreementAlt", { cases: data.cases })}
-              />
-            </div>
-            <figcaption className="muted">
-              {t("agreementCaption")} {t("plotSource", { suite: suiteId, version })}
-            </figcaption>
-          </figure>
+          <PlotFigure
+            testId="agreement-matrix"
+            src={plotUrl("agreement", params)}
+            size={agree}
+            alt={t("agreementAlt", { cases: data.cases })}
+            caption={t("agreementCaption")}
+            source={t("plotSource", { suite: suiteId, version })}
+          />
           <p className="downloads">
             {t("download")} <a href={download("agreement", "csv")}>CSV</a>
           </p>
