@@ -34,7 +34,8 @@ import {
   treePool,
 } from "./trees.server.ts";
 import type { DemoFailure } from "../components/DemoFailurePanel.tsx";
-import { NODE_ID, SAMPLE_ID, TREE_ALGORITHM, TREE_ID, TREE_MSG, checkPredict, parseClass, validModelName, type TreeField } from "../lib/rules/trees.ts";
+import { NODE_ID, SAMPLE_ID, TREE_ID, TREE_MSG, parseClass, predictSchema, saveTreeSchema, type TreeField } from "../lib/rules/trees.ts";
+import { parseForm, type FieldErrors } from "../lib/forms/parse.ts";
 
 export const TREE_ROUTES: Record<TreePage, string> = { cub: "/cub", cars: "/cars" };
 
@@ -179,7 +180,7 @@ export async function treePageLoader(request: Request, page: TreePage): Promise<
 }
 
 export type TreeActionResult = {
-  errors?: Partial<Record<TreeField, string>>;
+  errors?: FieldErrors;
   failure?: DemoFailure;
   preview?: { favourClass: number; favourName: string; prediction: PredictionView };
 };
@@ -201,10 +202,8 @@ export async function treePageAction(request: Request, page: TreePage) {
     return typeof v === "string" ? v.trim() : "";
   };
   if (intent === "predict") {
-    // Model first, then image; the algorithm is the tree's own ("none" is offered but disabled).
-    const checked = checkPredict({ model: str("model"), sample: str("sample") });
-    if (!checked.ok) return fail(checked.field, checked.message);
-    if (str("algorithm") && str("algorithm") !== TREE_ALGORITHM) return fail("form", TREE_MSG.unknownAction);
+    const checked = parseForm(form, predictSchema);
+    if (!checked.ok) return data<TreeActionResult>({ errors: checked.errors }, { status: 400 });
     try {
       await requireTree(user, checked.value.model, page);
     } catch (e) {
@@ -264,9 +263,9 @@ export async function treePageAction(request: Request, page: TreePage) {
       }
       case "adjust":
       case "save": {
-        const name = str("name");
-        if (intent === "save" && !validModelName(name)) return fail("name", TREE_MSG.nameRule);
-        const jobId = await startTreeJob(user, intent, model, intent === "save" ? name : undefined);
+        const named = intent === "save" ? parseForm(form, saveTreeSchema) : null;
+        if (named && !named.ok) return data<TreeActionResult>({ errors: named.errors }, { status: 400 });
+        const jobId = await startTreeJob(user, intent, model, named?.value.name);
         if (next.get("run") === "1") base.set("run", "1");
         base.set("job", jobId);
         if (intent === "adjust") base.set("edit", "1");

@@ -3,7 +3,8 @@
 // user's saved trees labelled as theirs, the platform's own data named when CUB or Cars is not
 // installed).
 import { describe, expect, it } from "vitest";
-import { CANDIDATE_ID, MODEL_NAME, TREE_ID, TREE_MSG, checkPredict, parseClass } from "../../app/lib/rules/trees.ts";
+import { CANDIDATE_ID, MODEL_NAME, TREE_ID, TREE_MSG, parseClass, predictSchema } from "../../app/lib/rules/trees.ts";
+import { parseForm } from "../../app/lib/forms/parse.ts";
 import { treeChoices } from "../../app/.server/trees.server.ts";
 import type { TreeModelInfo__Output } from "../../proto/generated/metarank/v1/TreeModelInfo.ts";
 
@@ -25,12 +26,14 @@ const info = (treeId: string, dataset: string, owner = "", category = "ProtPTree
   trainedAt: "",
 });
 
-describe("checkPredict", () => {
+describe("predictSchema", () => {
+  const read = (fields: Record<string, string>) => parseForm(fields, predictSchema);
   it("says the model message first, then the image message", () => {
-    expect(checkPredict({ model: "", sample: "" })).toEqual({ ok: false, field: "model", message: TREE_MSG.chooseModel });
-    expect(checkPredict({ model: "platform:x", sample: "" })).toEqual({ ok: false, field: "image", message: TREE_MSG.chooseImage });
-    expect(checkPredict({ model: "platform:x", sample: "test:12" })).toEqual({ ok: true, value: { model: "platform:x", sample: "test:12" } });
-    expect(checkPredict({ model: "platform:x", sample: "../etc" }).ok).toBe(false);
+    expect(read({ model: "", sample: "" })).toEqual({ ok: false, errors: { model: TREE_MSG.chooseModel } });
+    expect(read({ model: "platform:x", sample: "" })).toEqual({ ok: false, errors: { image: TREE_MSG.chooseImage } });
+    expect(read({ model: " platform:x ", sample: "test:12" })).toEqual({ ok: true, value: { model: "platform:x", sample: "test:12", algorithm: "" } });
+    expect(read({ model: "platform:x", sample: "../etc" }).ok).toBe(false);
+    expect(read({ model: "platform:x", sample: "test:12", algorithm: "none" })).toEqual({ ok: false, errors: { form: TREE_MSG.unknownAction } });
   });
   it("bounds ids, names and classes", () => {
     expect(TREE_ID.test("user:alice:my-tree.2")).toBe(true);

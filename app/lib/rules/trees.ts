@@ -2,6 +2,7 @@
 // image), the tree view's constants, the limits the server enforces on every form field, and the
 // tree ids of proto/metarank/v1/tree.proto. Shared by the pages (app/routes/cub.tsx, cars.tsx),
 // their server side (app/.server/trees.server.ts) and the tree-edit view.
+import { formSchema, type FieldErrors } from "../forms/parse.ts";
 import { CLASSIFICATION_MSG } from "./classification.ts";
 
 /** Inference algorithm "none" is offered but disabled; the tree's own explanation is the method. */
@@ -73,17 +74,22 @@ export interface PredictInput {
   sample: string;
 }
 
-/** The start form in the seed's order: model, then image. */
-export function checkPredict(values: {
-  model?: string | null;
-  sample?: string | null;
-}): { ok: true; value: PredictInput } | { ok: false; field: TreeField; message: string } {
-  const model = (values.model ?? "").trim();
-  const sample = (values.sample ?? "").trim();
-  if (!TREE_ID.test(model)) return { ok: false, field: "model", message: TREE_MSG.chooseModel };
-  if (!SAMPLE_ID.test(sample)) return { ok: false, field: "image", message: TREE_MSG.chooseImage };
-  return { ok: true, value: { model, sample } };
+/**
+ * The start form in the seed's order: model, then image, one message at a time; the algorithm is
+ * the tree's own ("none" is offered but disabled), anything else is not this page's form.
+ */
+export function validatePredict(values: PredictInput & { algorithm: string }): FieldErrors {
+  if (!TREE_ID.test(values.model)) return { model: TREE_MSG.chooseModel };
+  if (!SAMPLE_ID.test(values.sample)) return { image: TREE_MSG.chooseImage };
+  if (values.algorithm && values.algorithm !== TREE_ALGORITHM) return { form: TREE_MSG.unknownAction };
+  return {};
 }
+
+/** The start form read through its rules (parseForm(form, predictSchema)). */
+export const predictSchema = formSchema({ model: "trim", sample: "trim", algorithm: "trim" }, validatePredict);
+
+/** The save form: the new tree's name, as the compute server accepts it (validModelName). */
+export const saveTreeSchema = formSchema({ name: "trim" }, (v): FieldErrors => (validModelName(v.name) ? {} : { name: TREE_MSG.nameRule }));
 
 /** A class index the leaf should favour: 0..9999. */
 export function parseClass(v: unknown): number | null {
