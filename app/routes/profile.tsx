@@ -17,7 +17,7 @@ import { i18nServer } from "~/.server/i18n.server.ts";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { checkFormData } from "~/.server/forms.server.ts";
 import { createToken, listTokens, revokeToken, type TokenRow } from "~/.server/apiTokens.server.ts";
-import { DEFAULT_TOKEN_EXPIRY, MAX_LIVE_TOKENS, TOKEN_EXPIRY_CHOICES, TOKEN_MSG, TOKEN_NAME_MAX } from "~/lib/rules/apiTokens.ts";
+import { DEFAULT_TOKEN_EXPIRY, MAX_LIVE_TOKENS, TOKEN_EXPIRY_CHOICES, TOKEN_MSG, TOKEN_NAME_MAX, tokenSchema } from "~/lib/rules/apiTokens.ts";
 import { translateMessage } from "~/lib/forms/messages.ts";
 
 export const handle = { i18n: "account" };
@@ -69,8 +69,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirect(r.tokensRevoked ? "/profile?msg=password-tokens" : "/profile?msg=modified");
   }
   if (intent === "token-create") {
-    const expiresIn = form.get("expiresIn");
-    const r = await createToken(user.id, String(form.get("name") ?? ""), typeof expiresIn === "string" ? expiresIn : null);
+    const parsed = parseForm(form, tokenSchema);
+    if (!parsed.ok) return data<Result>({ intent, errors: parsed.errors }, { status: 400 });
+    const r = await createToken(user.id, parsed.value.name, parsed.value.expiresIn || null);
     if (!r.ok) return data<Result>({ intent, errors: { name: r.error } }, { status: 400 });
     // Not a redirect: the secret must reach this one page and no URL or later page.
     return data<Result>({ intent, created: { secret: r.secret, name: r.token.name } }, { headers: { "Cache-Control": "no-store" } });

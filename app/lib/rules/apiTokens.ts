@@ -1,6 +1,7 @@
-// Personal API tokens (docs/api.md "Tokens"): the limits the profile page and the server share, and
-// the messages (app/locales/<lng>/account.json "apiTokens"/"api"). No server imports: the page
-// reads it.
+// Personal API tokens (docs/api.md "Tokens"): the limits the profile page and the server share, the
+// messages (app/locales/<lng>/account.json "apiTokens"/"api") and the creation form's schema. No
+// server imports: the page reads it.
+import { formSchema, type FieldErrors } from "../forms/parse.ts";
 
 /** A label the owner chooses ("laptop", "CI"); long enough for that, short enough for a table cell. */
 export const TOKEN_NAME_MAX = 100;
@@ -45,3 +46,19 @@ export function checkTokenName(name: string): string | undefined {
   if (trimmed.length > TOKEN_NAME_MAX) return TOKEN_MSG.nameTooLong;
   return undefined;
 }
+
+/** The creation form: a name and a lifetime, each with its message. */
+export function validateTokenForm(input: { name: string; expiresIn: string }): FieldErrors {
+  const errors: FieldErrors = {};
+  const nameProblem = checkTokenName(input.name);
+  if (nameProblem) errors.name = nameProblem;
+  // Shown under the name, where the page has always said it: the lifetime is a choice among offered values.
+  else if (parseTokenExpiry(input.expiresIn || null) === undefined) errors.name = TOKEN_MSG.expiryInvalid;
+  return errors;
+}
+
+/**
+ * The creation form read through its rules (parseForm(form, tokenSchema)): the trimmed name and the
+ * lifetime as sent ("" when left out, which is the default).
+ */
+export const tokenSchema = formSchema({ name: "trim", expiresIn: "trim" }, validateTokenForm);
