@@ -41,18 +41,23 @@ export async function suitesView() {
 /** A suite id as stored (seeds' folder names): bounded and plain, else it cannot exist. */
 export const isSuiteId = (id: string | undefined): id is string => typeof id === "string" && /^[A-Za-z0-9._-]{1,100}$/.test(id);
 
+/** A method's row as a board ranks it: both the board's and a scored board's rows begin with these (openapi.ts RANKED_ROW). */
+const rankedRow = (r: RankRow) => ({
+  rank: r.rank,
+  algorithm: r.algorithm,
+  contributor: r.contributor,
+  institute: r.institute,
+  metascore: r.metascore,
+  metascoreText: r.metascoreText,
+});
+
 /** The leaderboard's three boards as rows: overall rank and κ with each method's MoRF-only and LeRF-only κ and ranks. */
 export async function boardView(suiteId: string) {
   const { overall, morf, lerf } = await suiteBoards(suiteId, ["overall", "morf", "lerf"] as const);
   const byId = (rows: RankRow[]) => new Map(rows.map((r) => [r.id, r]));
   const [m, l] = [byId(morf), byId(lerf)];
   return overall.map((r) => ({
-    rank: r.rank,
-    algorithm: r.algorithm,
-    contributor: r.contributor,
-    institute: r.institute,
-    metascore: r.metascore,
-    metascoreText: r.metascoreText,
+    ...rankedRow(r),
     morfMetascore: m.get(r.id)?.metascore ?? null,
     morfRank: m.get(r.id)?.rank ?? null,
     lerfMetascore: l.get(r.id)?.metascore ?? null,
@@ -63,12 +68,7 @@ export async function boardView(suiteId: string) {
 
 /** A row of a scored board (the submission page's "current" and "original" tables). */
 export const scoredRow = (r: RankRow) => ({
-  rank: r.rank,
-  algorithm: r.algorithm,
-  contributor: r.contributor,
-  institute: r.institute,
-  metascore: r.metascore,
-  metascoreText: r.metascoreText,
+  ...rankedRow(r),
   candidate: r.id === "candidate",
 });
 
