@@ -40,26 +40,9 @@ export interface VqaModelView {
   imageBlindAccuracyZh: number;
 }
 
-function toView(m: VqaModel__Output): VqaModelView {
-  return {
-    id: m.id,
-    dataset: m.dataset,
-    description: m.description,
-    inputHeight: m.inputHeight,
-    inputWidth: m.inputWidth,
-    vocabulary: m.vocabulary,
-    answers: m.answers,
-    testAccuracy: m.testAccuracy,
-    imageBlindAccuracy: m.imageBlindAccuracy,
-    questionBlindAccuracy: m.questionBlindAccuracy,
-    testQuestions: m.testQuestions,
-    perType: m.perType.map((p) => ({ type: p.type, questions: p.questions, model: p.model, imageBlind: p.imageBlind, questionBlind: p.questionBlind })),
-    algorithms: m.algorithms,
-    examples: m.exampleQuestions,
-    synonyms: m.synonyms.map((x) => ({ written: x.written, readsAs: x.readsAs, language: x.language })),
-    testAccuracyZh: m.testAccuracyZh,
-    imageBlindAccuracyZh: m.imageBlindAccuracyZh,
-  };
+/** The model as the sidecar lists it; the page calls its example questions `examples`. */
+function toView({ exampleQuestions, ...m }: VqaModel__Output): VqaModelView {
+  return { ...m, examples: exampleQuestions };
 }
 
 const models = timedCache(MODEL_LIST_TTL_MS, async (): Promise<VqaModelView[]> => {
