@@ -5,6 +5,13 @@ import { useEffect, useRef, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { treeFile } from "./urls.ts";
 
+/** The drawing's downloads, in the seed's order: the HD vector graphic (the first, filled, with an icon) and the node prototypes. */
+const DOWNLOADS = [
+  { format: "svg", label: "hdSvg", outlined: false },
+  { format: "pdf", label: "hdPdf", outlined: true },
+  { format: "zip", label: "prototypesZip", outlined: true },
+] as const;
+
 export function TreeDrawing({
   treeId,
   full,
@@ -51,26 +58,24 @@ export function TreeDrawing({
         <figcaption className="muted">{t(full ? "drawingHintWide" : "drawingHint")}</figcaption>
       </figure>
       <div className="ds-toolbar" style={{ gap: ".5rem", marginTop: ".75rem", flexWrap: "wrap" }}>
-        <a className="p-button p-button-sm" href={treeFile(treeId, "svg", full, true)} download data-testid={full ? "full-svg" : "pruned-svg"}>
-          <i className="pi pi-download" aria-hidden="true" />
-          &nbsp;{t("hdSvg")}
-        </a>
-        <a
-          className="p-button p-button-sm p-button-outlined"
-          href={treeFile(treeId, "pdf", full, true)}
-          download
-          data-testid={full ? "full-pdf" : "pruned-pdf"}
-        >
-          {t("hdPdf")}
-        </a>
-        <a
-          className="p-button p-button-sm p-button-outlined"
-          href={treeFile(treeId, "zip", full, true)}
-          download
-          data-testid={full ? "full-zip" : "pruned-zip"}
-        >
-          {t("prototypesZip")}
-        </a>
+        {DOWNLOADS.map(({ format, label, outlined }) => (
+          <a
+            key={format}
+            className={outlined ? "p-button p-button-sm p-button-outlined" : "p-button p-button-sm"}
+            href={treeFile(treeId, format, full, true)}
+            download
+            data-testid={`${full ? "full" : "pruned"}-${format}`}
+          >
+            {outlined ? (
+              t(label)
+            ) : (
+              <>
+                <i className="pi pi-download" aria-hidden="true" />
+                &nbsp;{t(label)}
+              </>
+            )}
+          </a>
+        ))}
         {children}
       </div>
     </div>
