@@ -171,6 +171,41 @@ export function PoolStep({
   );
 }
 
+/** A labelled <select> with an empty "choose" option first, its error line and what the caller adds below. */
+function SelectField({
+  name,
+  label,
+  choose,
+  value,
+  options,
+  error,
+  children,
+}: {
+  name: string;
+  label: string;
+  choose: string;
+  value: string;
+  options: readonly { value: string; label: string }[];
+  error?: MessageRef;
+  children?: React.ReactNode;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={name}>{label}</label>
+      <select id={name} name={name} className="p-inputtext" defaultValue={value} key={`${name}:${value}`} aria-describedby={`${name}-error`}>
+        <option value="">{choose}</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      <FieldError id={`${name}-error`} message={error} />
+      {children}
+    </div>
+  );
+}
+
 /** Step 2's two choices: the model and the algorithm, each with its required-field message. */
 export function ModelAlgorithmFields({
   models,
@@ -192,31 +227,24 @@ export function ModelAlgorithmFields({
   const { t } = useTranslation("demo");
   return (
     <>
-      <div className="field">
-        <label htmlFor="model">{words.model ?? t("demo:model")}</label>
-        <select id="model" name="model" className="p-inputtext" defaultValue={model} key={`m${model}`} aria-describedby="model-error">
-          <option value="">{words.choose ?? t("demo:choose")}</option>
-          {models.map((m) => (
-            <option key={m.value} value={m.value}>
-              {translateMessage(t, m.label)}
-            </option>
-          ))}
-        </select>
-        <FieldError id="model-error" message={errors?.model} />
+      <SelectField
+        name="model"
+        label={words.model ?? t("demo:model")}
+        choose={words.choose ?? t("demo:choose")}
+        value={model}
+        options={models.map((m) => ({ value: m.value, label: translateMessage(t, m.label) }))}
+        error={errors?.model}
+      >
         {modelsError ? <small className="muted">{translateMessage(t, modelsError)}</small> : null}
-      </div>
-      <div className="field">
-        <label htmlFor="algorithm">{words.algorithm ?? t("demo:algorithm")}</label>
-        <select id="algorithm" name="algorithm" className="p-inputtext" defaultValue={algorithm} key={`a${algorithm}`} aria-describedby="algorithm-error">
-          <option value="">{words.choose ?? t("demo:choose")}</option>
-          {algorithms.map((a) => (
-            <option key={a.value} value={a.value}>
-              {a.label}
-            </option>
-          ))}
-        </select>
-        <FieldError id="algorithm-error" message={errors?.algorithm} />
-      </div>
+      </SelectField>
+      <SelectField
+        name="algorithm"
+        label={words.algorithm ?? t("demo:algorithm")}
+        choose={words.choose ?? t("demo:choose")}
+        value={algorithm}
+        options={algorithms}
+        error={errors?.algorithm}
+      />
     </>
   );
 }
