@@ -126,8 +126,7 @@ export default function AdminEvaluations() {
         {result?.errors.form ? <Notice kind="error">{result.errors.form}</Notice> : null}
         <Form method="post" action="/admin/evaluations" aria-label={t("runs.start")} className="evaluation-form">
           <input type="hidden" name="intent" value="start" />
-          <div className="field">
-            <label htmlFor="evaluation-suite">{t("runs.suite")}</label>
+          <StartField name="suite" label={t("runs.suite")} error={result?.errors.suite}>
             <select id="evaluation-suite" name="suite" defaultValue={values.suite} aria-describedby="suite-error" required>
               {suites.map((s) => (
                 <option key={s.id} value={s.id}>
@@ -141,10 +140,8 @@ export default function AdminEvaluations() {
                 </option>
               ))}
             </select>
-            <FieldError id="suite-error" message={result?.errors.suite} />
-          </div>
-          <div className="field">
-            <label htmlFor="evaluation-method">{t("runs.method")}</label>
+          </StartField>
+          <StartField name="method" label={t("runs.method")} error={result?.errors.method}>
             {methods.length ? (
               <select id="evaluation-method" name="method" defaultValue={values.method ?? "Saliency"} aria-describedby="method-error" required>
                 {methods.map((m) => (
@@ -157,10 +154,8 @@ export default function AdminEvaluations() {
               // No list from a sidecar: the name is typed, and the sidecar checks it when the run starts.
               <input id="evaluation-method" name="method" defaultValue={values.method ?? "Saliency"} aria-describedby="method-error" required maxLength={100} />
             )}
-            <FieldError id="method-error" message={result?.errors.method} />
-          </div>
-          <div className="field">
-            <label htmlFor="evaluation-limit">{t("runs.limit")}</label>
+          </StartField>
+          <StartField name="limit" label={t("runs.limit")} error={result?.errors.limit}>
             <input
               id="evaluation-limit"
               name="limit"
@@ -172,10 +167,8 @@ export default function AdminEvaluations() {
               aria-describedby="limit-error"
               required
             />
-            <FieldError id="limit-error" message={result?.errors.limit} />
-          </div>
-          <div className="field">
-            <label htmlFor="evaluation-params">{t("runs.params")}</label>
+          </StartField>
+          <StartField name="params" label={t("runs.params")} error={result?.errors.params}>
             <input
               id="evaluation-params"
               name="params"
@@ -184,8 +177,7 @@ export default function AdminEvaluations() {
               aria-describedby="params-error"
               maxLength={10000}
             />
-            <FieldError id="params-error" message={result?.errors.params} />
-          </div>
+          </StartField>
           <button type="submit" className="p-button p-component" disabled={busy} data-testid="start-evaluation">
             {busy ? t("runs.starting") : t("runs.startButton")}
           </button>
@@ -212,6 +204,17 @@ const STATE_TAG: Record<RunView["state"], string> = {
   failed: "p-tag-danger",
   cancelled: "p-tag-warning",
 };
+
+/** One field of the start form: its label, its control (id evaluation-<name>) and its error line (<name>-error). */
+function StartField({ name, label, error, children }: { name: string; label: string; error?: string; children: React.ReactNode }) {
+  return (
+    <div className="field">
+      <label htmlFor={`evaluation-${name}`}>{label}</label>
+      {children}
+      <FieldError id={`${name}-error`} message={error} />
+    </div>
+  );
+}
 
 function RunTable({ runs }: { runs: RunView[] }) {
   const { t } = useTranslation("admin");
