@@ -29,7 +29,6 @@ import {
 } from "~/.server/datasets.server.ts";
 import { i18nServer } from "~/.server/i18n.server.ts";
 import { recordClick, recordImpression } from "~/.server/searchAnalytics.server.ts";
-import { clickParams } from "~/lib/searchAnalytics.ts";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { ConfirmSubmit } from "~/components/datasets/ConfirmSubmit.tsx";
 import { Pager } from "~/components/Pager.tsx";
@@ -243,7 +242,7 @@ function DatasetList({ type, q, result, notice, searchError }: Extract<ReturnTyp
           q={q}
           result={result}
           error={searchError}
-          pickHref={(id, rank) => `/datasetInDetail?dataset=${id}${type === "name" && q ? `&${clickParams(q, rank)}` : ""}`}
+          pickRoute="/datasetInDetail"
           pickLabel={t("open")}
           pageHref={qs}
         />
@@ -483,47 +482,69 @@ function DeleteMode({
 function ConfirmPicturesStep({ datasetId, page, pictures, here }: { datasetId: number; page: number; pictures: PictureView[]; here: string }) {
   const { t } = useTranslation("datasets");
   return (
-    <div className="card notice-warn" role="alertdialog" aria-labelledby="confirm-pictures-title" data-testid="confirm-step">
-      <h2 id="confirm-pictures-title" style={{ marginTop: 0 }}>
-        {t("mine.confirmPicturesTitle")}
-      </h2>
-      <p>{t("mine.confirmPictures", { count: pictures.length })}</p>
+    <ConfirmStep
+      id="confirm-pictures-title"
+      title={t("mine.confirmPicturesTitle")}
+      question={t("mine.confirmPictures", { count: pictures.length })}
+      action={here + "&mode=delete"}
+      fields={[["intent", "deletePictures"], ["datasetId", datasetId], ["page", page], ...pictures.map((p) => ["pictureIds", p.id] as const)]}
+    >
       <div className="ds-preview-pics" style={{ gridTemplateColumns: "repeat(auto-fill, 96px)", marginBottom: "1rem" }}>
         {pictures.map((p) => (
           <img key={p.id} src={p.thumbUrl} alt={p.name} />
         ))}
       </div>
-      <Form method="post" action={here + "&mode=delete"} className="ds-toolbar">
-        <input type="hidden" name="intent" value="deletePictures" />
-        <input type="hidden" name="datasetId" value={datasetId} />
-        <input type="hidden" name="page" value={page} />
-        <input type="hidden" name="confirm" value="yes" />
-        {pictures.map((p) => (
-          <input key={p.id} type="hidden" name="pictureIds" value={p.id} />
-        ))}
-        <Button type="submit" severity="danger" icon="pi pi-trash" label={t("mine.deleteForGood")} />
-        <Link to={here + "&mode=delete"} className="p-button p-button-text p-component">
-          {t("mine.keep")}
-        </Link>
-      </Form>
-    </div>
+    </ConfirmStep>
   );
 }
 
 function ConfirmDatasetStep({ datasetId, name, count, here }: { datasetId: number; name: string; count: number; here: string }) {
   const { t } = useTranslation("datasets");
   return (
-    <div className="card notice-warn" role="alertdialog" aria-labelledby="confirm-dataset-title" data-testid="confirm-step">
-      <h2 id="confirm-dataset-title" style={{ marginTop: 0 }}>
-        {t("mine.confirmDatasetTitle")}
+    <ConfirmStep
+      id="confirm-dataset-title"
+      title={t("mine.confirmDatasetTitle")}
+      question={t("mine.confirmDataset", { name, count })}
+      action={here}
+      fields={[
+        ["intent", "deleteDataset"],
+        ["datasetId", datasetId],
+      ]}
+    />
+  );
+}
+
+/** The confirmation step itself: the question (and what the caller shows under it), a form that posts the fields with confirm=yes, and a way back to `action` (the page without the step). */
+function ConfirmStep({
+  id,
+  title,
+  question,
+  action,
+  fields,
+  children,
+}: {
+  id: string;
+  title: string;
+  question: string;
+  action: string;
+  fields: readonly (readonly [string, string | number])[];
+  children?: React.ReactNode;
+}) {
+  const { t } = useTranslation("datasets");
+  return (
+    <div className="card notice-warn" role="alertdialog" aria-labelledby={id} data-testid="confirm-step">
+      <h2 id={id} style={{ marginTop: 0 }}>
+        {title}
       </h2>
-      <p>{t("mine.confirmDataset", { name, count })}</p>
-      <Form method="post" action={here} className="ds-toolbar">
-        <input type="hidden" name="intent" value="deleteDataset" />
-        <input type="hidden" name="datasetId" value={datasetId} />
+      <p>{question}</p>
+      {children}
+      <Form method="post" action={action} className="ds-toolbar">
+        {fields.map(([name, value], i) => (
+          <input key={i} type="hidden" name={name} value={value} />
+        ))}
         <input type="hidden" name="confirm" value="yes" />
         <Button type="submit" severity="danger" icon="pi pi-trash" label={t("mine.deleteForGood")} />
-        <Link to={here} className="p-button p-button-text p-component">
+        <Link to={action} className="p-button p-button-text p-component">
           {t("mine.keep")}
         </Link>
       </Form>

@@ -9,7 +9,6 @@ import { Dialog } from "primereact/dialog";
 import { TabView, TabPanel } from "primereact/tabview";
 import { getUser } from "~/.server/session.server.ts";
 import { recordImpression } from "~/.server/searchAnalytics.server.ts";
-import { clickParams } from "~/lib/searchAnalytics.ts";
 import { datasetIntros, galleryCards, listPictures, pageOf, platformPictureAt, searchDatasets } from "~/.server/datasets.server.ts";
 import { Pager } from "~/components/Pager.tsx";
 import { PictureTile } from "~/components/datasets/PictureTile.tsx";
@@ -317,7 +316,7 @@ function UsersTab({ type, q, result, signedIn, searchError }: UsersData) {
         result={result}
         error={searchError}
         hidden={{ tab: "users" }}
-        pickHref={(id, rank) => `/datasetInDetail?dataset=${id}${type === "name" && q ? `&${clickParams(q, rank)}` : ""}`}
+        pickRoute="/datasetInDetail"
         pickLabel={t("open")}
         pageHref={(page) => `/datasetPreview?${new URLSearchParams({ tab: "users", type, q, page: String(page) })}`}
       />

@@ -5,12 +5,21 @@ import { DATASET_MSG, SEARCH_MAX } from "~/lib/rules/datasets.ts";
 import { Pager } from "../Pager.tsx";
 import { useTranslation } from "react-i18next";
 import { PREVIEWS_PER_PAGE } from "~/lib/rules/datasets.ts";
+import { clickParams } from "~/lib/searchAnalytics.ts";
 
 /**
  * The dataset search (user query, classification, detail pages): search type (fuzzy by dataset name
  * or exact by user name) and text, then 3 previews a page with 3 pictures each. A plain GET form,
  * so it works without JavaScript.
  */
+/**
+ * The link that opens a result (`rank`: its 1-based place in the whole result list). Only name
+ * searches are counted by the search analytics, so only their picks carry the click parameters.
+ */
+function pickHref(route: string, type: string, q: string, id: number, rank: number): string {
+  return `${route}?dataset=${id}${type === "name" && q ? `&${clickParams(q, rank)}` : ""}`;
+}
+
 export function DatasetSearch({
   action,
   type,
@@ -18,7 +27,7 @@ export function DatasetSearch({
   result,
   hidden = {},
   error,
-  pickHref,
+  pickRoute,
   pickLabel,
   pageHref,
 }: {
@@ -29,8 +38,8 @@ export function DatasetSearch({
   hidden?: Record<string, string>;
   /** The keyword's message when the server refused it (too long, control characters). */
   error?: string;
-  /** The link that opens a result; `rank` is its 1-based position in the whole result list. */
-  pickHref: (id: number, rank: number) => string;
+  /** The page a result opens, as `<pickRoute>?dataset=<id>`. */
+  pickRoute: string;
   pickLabel: string;
   pageHref: (page: number) => string;
 }) {
@@ -89,7 +98,7 @@ export function DatasetSearch({
                 ))}
               </div>
             </div>
-            <Link to={pickHref(d.id, (result.page - 1) * PREVIEWS_PER_PAGE + i + 1)} className="p-button p-component">
+            <Link to={pickHref(pickRoute, type, q, d.id, (result.page - 1) * PREVIEWS_PER_PAGE + i + 1)} className="p-button p-component">
               {pickLabel}
             </Link>
           </div>

@@ -5,7 +5,6 @@
 // algorithm, a question), so one component serves every demo.
 import { Link } from "@remix-run/react";
 import type { DatasetPreview, Paged, PictureView } from "~/.server/datasets.server.ts";
-import { clickParams } from "~/lib/searchAnalytics.ts";
 import { DatasetSearch } from "./DatasetSearch.tsx";
 import { Pager } from "../Pager.tsx";
 import { PictureTile } from "./PictureTile.tsx";
@@ -41,8 +40,7 @@ export function DatasetPicker({
         q={q}
         result={search}
         error={searchError}
-        // Only name searches are counted by the search analytics, so only their picks carry the click parameters.
-        pickHref={(id, rank) => `${route}?dataset=${id}${type === "name" && q ? `&${clickParams(q, rank)}` : ""}`}
+        pickRoute={route}
         pickLabel={selectLabel}
         pageHref={(page) => `${route}?${new URLSearchParams({ type, q, page: String(page) })}`}
       />
