@@ -4,7 +4,7 @@
 // Shared by the page and the server (app/.server/evaluations.server.ts).
 
 import { messageRef } from "../forms/messages.ts";
-import { formSchema } from "../forms/parse.ts";
+import { formSchema, parseForm } from "../forms/parse.ts";
 import { TEXT_MESSAGES, hasControlCharacters } from "../forms/text.ts";
 
 /** The form's bounds; the sidecar narrows the upper one to the suite's evaluation split. */
@@ -76,9 +76,8 @@ export function validateStartInput(input: StartInput): StartErrors {
 /** The form's fields read through its schema (parseForm(form, startSchema)). */
 export const startSchema = formSchema({ suite: "trim", method: "trim", limit: "trim", params: "trim" }, validateStartInput);
 
-/** The checked value: trimmed names, the limit as a number. */
+/** The fields read through the same schema (startEvaluation, whatever called it): trimmed names, the limit as a number. */
 export function checkStartInput(input: StartInput): { ok: true; value: StartValue } | { ok: false; errors: StartErrors } {
-  const errors = validateStartInput(input);
-  if (Object.keys(errors).length) return { ok: false, errors };
-  return { ok: true, value: { suite: input.suite.trim(), method: input.method.trim(), limit: Number(input.limit.trim()), params: input.params.trim() } };
+  const parsed = parseForm({ ...input }, startSchema);
+  return parsed.ok ? { ok: true, value: { ...parsed.value, limit: Number(parsed.value.limit) } } : parsed;
 }
