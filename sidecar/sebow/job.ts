@@ -20,7 +20,7 @@ import type { ImageDataset } from "../data/dataset.ts";
 import { heatmapImage, normaliseMap, overlayImage } from "../inference/heatmap.ts";
 import { InferenceInputError } from "../inference/errors.ts";
 import { greedyPath, searchSpaceForward, treeForward, type SebowVariant } from "../tree/sebow.ts";
-import { SEBOW_MANIFEST, loadSebow, readSebowManifest, sebowCheckpointDir, type LoadedSebow, type SebowManifest } from "../tree/sebowTrain.ts";
+import { SEBOW_MANIFEST, loadSebow, readSebowManifest, sebowCheckpointDir, type LoadedSebow, type SebowManifest } from "../tree/sebowCheckpoint.ts";
 
 export const SEBOW_ALGORITHMS = ["DI", "SPI"] as const;
 export type SebowAlgorithm = (typeof SEBOW_ALGORITHMS)[number];

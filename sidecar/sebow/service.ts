@@ -13,7 +13,7 @@ import { boundsFromEnv, timeLimitMs } from "../inference/cost.ts";
 import { InferenceInputError } from "../inference/errors.ts";
 import { callSignal, thePool } from "../inference/thePool.ts";
 import { SEBOW_VARIANTS, type SebowVariant } from "../tree/sebow.ts";
-import { SebowCheckpointError } from "../tree/sebowTrain.ts";
+import { SebowCheckpointError } from "../tree/sebowCheckpoint.ts";
 import { SEBOW_ALGORITHMS, SPI_GRID, listSebowModels, sebowPool, type SebowAlgorithm } from "./job.ts";
 
 const PROTO = "metarank/v1/sebow.proto" as const;

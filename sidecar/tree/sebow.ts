@@ -32,7 +32,6 @@ import { maxPool } from "../zoo/maxPool.ts";
 import type { ArchConfig } from "../zoo/architectures.ts";
 import { heNormal, type WeightMap } from "../zoo/layers.ts";
 import { makeBackbone, type BackboneLayer } from "./protoTree.ts";
-import type { trainSebow as trainSebowNow } from "./sebowTrain.ts";
 
 export type SebowVariant = "SearchSpaceModel" | "NeuralDecisionTree";
 export const SEBOW_VARIANTS: readonly SebowVariant[] = ["SearchSpaceModel", "NeuralDecisionTree"];
@@ -375,15 +374,4 @@ export function leafCount(tree: SebowTree): number {
 /** A plain CNN of the same shape (one block per layer, no wiring): the comparison the task reports. */
 export function plainCnnConfig(cfg: SebowConfig): SebowConfig {
   return { ...cfg, groups: 1 };
-}
-
-/**
- * The Train handler's entry point for category "SeBoW" (sidecar/tree/trainWorker.ts loads it from
- * this module). It lives with the training code, which imports this module, so it is loaded when
- * called: a static import would make this module and sebowTrain.ts depend on each other as they
- * load (a runtime import cycle).
- */
-export async function trainSebow(...args: Parameters<typeof trainSebowNow>): ReturnType<typeof trainSebowNow> {
-  const training = await import("./sebowTrain.ts");
-  return training.trainSebow(...args);
 }

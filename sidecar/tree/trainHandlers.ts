@@ -7,7 +7,7 @@
 //    serving while tfjs computes, and cancelling the call terminates the thread at once (a tfjs
 //    kernel cannot be interrupted; the tree is written only at the very end, by an atomic rename,
 //    so a cancelled task writes nothing). Category "ProtPTree" trains a ProtoTree
-//    (trainProtoTree.ts); "SeBoW" is dispatched to trainSebow (sidecar/tree/sebow.ts).
+//    (trainProtoTree.ts); "SeBoW" is dispatched to trainSebow (sidecar/tree/sebowTask.ts).
 //  - ddp_num: a ProtoTree task trains data-parallel on that many threads of this host (its own
 //    thread and ddp_num − 1 replicas, sidecar/tree/dataParallel.ts). TaskOptions.max_ddp is
 //    maxDdp() (TREE_MAX_DDP); a larger count is refused with FAILED_PRECONDITION. SeBoW trains on
@@ -26,6 +26,7 @@ import type { TrainRequest__Output } from "../../proto/generated/metarank/v1/Tra
 import { logger } from "../log.ts";
 import { SCENE_CLASSES, SCENES_TEST_SIZE, SCENES_TRAIN_SIZE } from "../data/scenes.ts";
 import { treeDatasets } from "./treeDatasets.ts";
+import { SEBOW_ARGS } from "./sebowTask.ts";
 import { protoTreeArgs, protoTreeOptions, type ArgSpec, type WorkerTrainRequest } from "./trainArgs.ts";
 import { userTreeRoot, validTreeName } from "./checkpoint.ts";
 import fs from "node:fs";
@@ -77,23 +78,12 @@ function sebowDatasets(): TreeDataset[] {
   return out;
 }
 
-/**
- * SeBoW's arguments from its module (sidecar/tree/sebowTrain.ts, helper G's), imported by a
- * computed path so this file builds and serves ProtoTree before that module exists; without it
- * SeBoW is listed with no datasets (Train then answers FAILED_PRECONDITION).
- */
-async function sebowArgs(): Promise<ArgSpec[] | null> {
-  const file = "./sebowTrain.ts";
-  try {
-    const m = (await import(file)) as { SEBOW_ARGS?: readonly ArgSpec[] };
-    return m.SEBOW_ARGS ? m.SEBOW_ARGS.map((a) => ({ ...a, choices: [...a.choices] })) : null;
-  } catch {
-    return null;
-  }
+/** SeBoW's task arguments (sebowTask.ts), as TaskOptions lists them. */
+function sebowArgs(): ArgSpec[] {
+  return SEBOW_ARGS.map((a) => ({ ...a, choices: [...a.choices] }));
 }
 
 export async function taskOptions(): Promise<TaskOptionsReply> {
-  const sebow = await sebowArgs();
   const protoDatasets = treeDatasets().map((d) => ({
     id: d.id,
     name: d.name,
@@ -105,7 +95,7 @@ export async function taskOptions(): Promise<TaskOptionsReply> {
   return {
     algorithms: [
       { id: "ProtPTree", args: protoTreeArgs() as TreeArg[], isSupportDdp: maxDdp() > 1, datasets: protoDatasets },
-      { id: "SeBoW", args: (sebow ?? []) as TreeArg[], isSupportDdp: false, datasets: sebow ? sebowDatasets() : [] },
+      { id: "SeBoW", args: sebowArgs() as TreeArg[], isSupportDdp: false, datasets: sebowDatasets() },
     ],
     depths: DEPTHS,
     iterations: ITERATIONS,

@@ -1,5 +1,5 @@
 // One tree-training task in a worker thread (started by trainHandlers.ts): validates the task's
-// arguments, trains (ProtoTree here, SeBoW through sebow.ts), writes the caller's tree and
+// arguments, trains (ProtoTree here, SeBoW through sebowTask.ts), writes the caller's tree and
 // reports every step to the handler as tree.proto TrainEvents.
 import { parentPort, workerData } from "node:worker_threads";
 import * as grpc from "@grpc/grpc-js";
@@ -7,6 +7,7 @@ import type { TrainEvent } from "../../proto/generated/metarank/v1/TrainEvent.ts
 import { initBackend } from "../inference/runtime/backend.ts";
 import { saveTree, TreeExistsError, userTreeId } from "./checkpoint.ts";
 import { trainProtoTree, type TrainProgressEvent } from "./trainProtoTree.ts";
+import { trainSebow } from "./sebowTask.ts";
 import type { WorkerMessage } from "./trainHandlers.ts";
 import { protoTreeOptions, TrainArgError, type WorkerTrainRequest } from "./trainArgs.ts";
 
@@ -33,15 +34,6 @@ async function run(req: WorkerTrainRequest, post: (m: WorkerMessage) => void): P
   // Cancellation terminates this thread (trainHandlers.ts); the signal is for in-process callers.
   const signal = new AbortController().signal;
   if (req.category === "SeBoW") {
-    // A computed path: sebow.ts is helper G's module and may not be on this sidecar yet.
-    const file = "./sebow.ts";
-    let trainSebow: ((r: WorkerTrainRequest, e: (ev: unknown) => void, s: AbortSignal) => Promise<void>) | undefined;
-    try {
-      trainSebow = ((await import(file)) as { trainSebow?: typeof trainSebow }).trainSebow;
-    } catch {
-      trainSebow = undefined;
-    }
-    if (!trainSebow) throw new TrainArgError(grpc.status.FAILED_PRECONDITION, "SeBoW training is not available on this sidecar");
     await trainSebow(req, (e) => emit(e as TrainEvent), signal);
     return;
   }
