@@ -15,34 +15,20 @@
 //   npx tsx sidecar/tree/trainProtoTree.ts --dataset fashion-mnist --id <id> [--depth 8] [--iterations 300]
 //       [--proto-dim 128] [--batch 64] [--train-size 5000] [--test-size 2000] [--lr 0.001] [--backbone <zoo id>]
 //       [--layer layer3] [--fine-tune] [--pruning-threshold 0] [--seed 1] [--ddp 1]
-import fs from "node:fs";
-import path from "node:path";
 import { parseArgs } from "node:util";
 import * as tf from "@tensorflow/tfjs";
 import { initBackend } from "../inference/runtime/backend.ts";
 import type { ImageDataset } from "../data/dataset.ts";
-import { Rng } from "../data/prng.ts";
 import { encodePng, type FloatImage } from "../data/png.ts";
-import { readCheckpoint, type CheckpointManifest } from "../zoo/checkpoint.ts";
-import { CHECKPOINT_DIR as ZOO_DIR } from "../zoo/checkpoint.ts";
-import { loadZooNet } from "../zoo/zooNet.ts";
-import type { WeightMap } from "../zoo/layers.ts";
 import { savePlatformTree } from "./checkpoint.ts";
-import { TrainArgError } from "./trainErrors.ts";
-
-/** grpc.status.INVALID_ARGUMENT (the trainer stays free of the gRPC package). */
-const INVALID_ARGUMENT = 3;
-import { treeDatasets, loadTreeDataset } from "./treeDatasets.ts";
-import { DataParallelStep, type BatchRows } from "./dataParallel.ts";
+import { DataParallelStep } from "./dataParallel.ts";
+import { FeatureCache, imageRows, imagesOf } from "./treeBatches.ts";
+import { patchCrop, projectPrototypes } from "./projection.ts";
+import { backboneCnnAccuracy, loadTaskData, newTree, type TaskData } from "./protoTreeSetup.ts";
 import {
-  PROTOTREE_CATEGORY,
   addOn,
-  allowedClasses,
-  completeTree,
   greedyPath,
-  initialTreeWeights,
   leafDistribution,
-  makeBackbone,
   nodesOf,
   numPrototypesOf,
   patchBox,
@@ -51,8 +37,8 @@ import {
   similaritiesFromDistances,
   softProbabilities,
   type BackboneLayer,
-  type Projection,
   type ProtoTree,
+  type TreeManifest,
   type TreeStructure,
 } from "./protoTree.ts";
 
@@ -115,16 +101,6 @@ export class TrainCancelledError extends Error {
   }
 }
 
-/**
- * The reference prunes leaves whose largest class probability is ≤ 0.01 (util/args.py
- * pruning_threshold_leaves) on 200-class CUB, where a uniform leaf has 0.005. With 10 classes no
- * leaf can be below 0.1, so 0.01 would never prune; ≤ 0 here means that setting scaled to the
- * class count: 2 / C (= 0.01 at C = 200): a leaf at most twice as sure as a uniform guess decides nothing.
- */
-export function pruningThresholdFor(threshold: number, numClasses: number): number {
-  return threshold > 0 ? threshold : 2 / numClasses;
-}
-
 /** Stage weights of the whole task's progress (training dominates). */
 const STAGE_SPAN: Record<StageName, [number, number]> = {
   data: [0, 0.05],
@@ -134,99 +110,11 @@ const STAGE_SPAN: Record<StageName, [number, number]> = {
   visualisation: [0.97, 1],
 };
 
-export interface TrainResult {
-  tree: ProtoTree;
-  testAccuracy: number;
-  greedyAccuracy: number;
-  testAccuracyBeforePruning: number;
-  cnnAccuracy: number;
-  leaves: number;
-  leavesAfterPruning: number;
-  elapsedMs: number;
-}
-
-/** Latent features of the backbone for a set of images, computed once when the backbone is frozen. */
-class FeatureCache {
-  private data: Float32Array | null = null;
-  shape: [number, number, number] = [0, 0, 0];
-  constructor(
-    private ds: ImageDataset,
-    private indices: Int32Array,
-  ) {}
-  fill(forward: (x: tf.Tensor4D) => tf.Tensor4D, check: () => void): void {
-    const n = this.indices.length;
-    for (let s = 0; s < n; s += 128) {
-      check();
-      const idx = this.indices.subarray(s, Math.min(n, s + 128));
-      const f = tf.tidy(() => forward(imagesOf(this.ds, idx)));
-      const [, h, w, c] = f.shape;
-      if (!this.data) {
-        this.shape = [h, w, c];
-        this.data = new Float32Array(n * h * w * c);
-      }
-      this.data.set(f.dataSync(), s * h * w * c);
-      f.dispose();
-    }
-  }
-  /** Features of positions `pos` (into `indices`), as rows [n, h, w, c]. */
-  rows(pos: ArrayLike<number>): BatchRows {
-    const [h, w, c] = this.shape;
-    const m = h * w * c;
-    const buf = new Float32Array(pos.length * m);
-    for (let i = 0; i < pos.length; i++) buf.set(this.data!.subarray(pos[i] * m, (pos[i] + 1) * m), i * m);
-    return { data: buf, shape: [pos.length, h, w, c] };
-  }
-  batch(pos: ArrayLike<number>): tf.Tensor4D {
-    const r = this.rows(pos);
-    return tf.tensor4d(r.data, r.shape);
-  }
-}
-
-export function imagesOf(ds: ImageDataset, idx: ArrayLike<number>): tf.Tensor4D {
-  const r = imageRows(ds, idx);
-  return tf.tensor4d(r.data, r.shape);
-}
-
-export function imageRows(ds: ImageDataset, idx: ArrayLike<number>): BatchRows {
-  const n = ds.height * ds.width * ds.channels;
-  const buf = new Float32Array(idx.length * n);
-  for (let b = 0; b < idx.length; b++) buf.set(ds.images.subarray(idx[b] * n, (idx[b] + 1) * n), b * n);
-  return { data: buf, shape: [idx.length, ds.height, ds.width, ds.channels] };
-}
-
-/** The crop of a latent cell's pixel box, upscaled ×4 for display. */
-export function patchCrop(ds: ImageDataset, index: number, box: { top: number; left: number; height: number; width: number }, scale = 4): FloatImage {
-  const C = ds.channels;
-  const base = index * ds.height * ds.width * C;
-  const H = box.height * scale,
-    W = box.width * scale;
-  const data = new Float32Array(H * W * C);
-  for (let y = 0; y < H; y++)
-    for (let x = 0; x < W; x++)
-      for (let c = 0; c < C; c++)
-        data[(y * W + x) * C + c] = ds.images[base + ((box.top + Math.floor(y / scale)) * ds.width + box.left + Math.floor(x / scale)) * C + c];
-  return { height: H, width: W, channels: C, data };
-}
-
-/**
- * The ResNet trained on the dataset (resnet-<dataset>); for an operator's 32×32 colour data
- * without one (CUB, Cars as read here), the scenes ResNet, whose input has that shape: its
- * features are generic edges and colours, not birds or cars, which the task log says.
- */
-export function defaultBackbone(dataset: string, dir = process.env.CHECKPOINT_DIR ?? ZOO_DIR): string {
-  const own = `resnet-${dataset}`;
-  if (fs.existsSync(path.join(dir, `${own}.json`))) return own;
-  return dataset === "cub" || dataset === "cars" ? "resnet-scenes" : own;
-}
-
-/** The stage whose latent grid is about 4×4 for the zoo's inputs (util/net.py cuts ResNets before pooling likewise). */
-export function defaultLayer(zoo: CheckpointManifest): BackboneLayer {
-  // Spatial size after the stem, then halved by stages 2..4.
-  const size = Math.ceil(zoo.inputShape[0] / zoo.archConfig.stemStride);
-  const stages: BackboneLayer[] = ["layer1", "layer2", "layer3", "layer4"];
-  for (let s = 0; s < 4; s++) if (Math.ceil(size / 2 ** s) <= 4) return stages[s];
-  return "layer4";
-}
+/** The trained tree and the figures its manifest records (unrounded here). */
+export type TrainResult = { tree: ProtoTree; elapsedMs: number } & Pick<
+  TreeManifest,
+  "testAccuracy" | "greedyAccuracy" | "testAccuracyBeforePruning" | "cnnAccuracy" | "leaves" | "leavesAfterPruning"
+>;
 
 export async function trainProtoTree(opts: ProtoTreeTrainOptions, emit: (e: TrainProgressEvent) => void, signal?: AbortSignal): Promise<TrainResult> {
   // The replicas start now, so their backends load while this thread reads the data.
@@ -238,196 +126,184 @@ export async function trainProtoTree(opts: ProtoTreeTrainOptions, emit: (e: Trai
   }
 }
 
-async function train(opts: ProtoTreeTrainOptions, dp: DataParallelStep, emit: (e: TrainProgressEvent) => void, signal?: AbortSignal): Promise<TrainResult> {
-  const t0 = Date.now();
-  const workers = dp.workers;
-  const onWorkers = workers === 1 ? "on 1 worker thread" : `on ${workers} worker threads (data parallel)`;
-  const backendName = tf.getBackend();
-  const check = () => {
-    if (signal?.aborted) throw new TrainCancelledError();
-  };
-  let progress = 0;
-  const at = (stage: StageName, frac: number) =>
-    (progress = STAGE_SPAN[stage][0] + (STAGE_SPAN[stage][1] - STAGE_SPAN[stage][0]) * Math.min(1, Math.max(0, frac)));
-  const log = (text: string) => emit({ kind: "log", text, progress });
-  const stage = (name: StageName, state: "running" | "done") => {
-    at(name, state === "done" ? 1 : 0);
-    emit({ kind: "stage", name, state, at: new Date().toISOString(), progress });
-  };
+/** The task's events: the stage it is in, its progress over the whole task (STAGE_SPAN) and its log. */
+class Reporter {
+  progress = 0;
+  constructor(readonly emit: (e: TrainProgressEvent) => void) {}
+  at(stage: StageName, frac: number): void {
+    this.progress = STAGE_SPAN[stage][0] + (STAGE_SPAN[stage][1] - STAGE_SPAN[stage][0]) * Math.min(1, Math.max(0, frac));
+  }
+  log(text: string): void {
+    this.emit({ kind: "log", text, progress: this.progress });
+  }
+  stage(name: StageName, state: "running" | "done"): void {
+    this.at(name, state === "done" ? 1 : 0);
+    this.emit({ kind: "stage", name, state, at: new Date().toISOString(), progress: this.progress });
+  }
+}
 
-  // ---- data
-  stage("data", "running");
-  const info = treeDatasets().find((d) => d.id === opts.dataset);
-  if (!info)
-    throw new Error(
-      `dataset "${opts.dataset}" is not installed here; installed: ${treeDatasets()
-        .map((d) => d.id)
-        .join(", ")}`,
-    );
-  const data = loadTreeDataset(opts.dataset, { train: opts.trainSize, test: opts.testSize });
-  check();
-  const rng = new Rng(opts.seed);
-  const trainIdx = rng.permutation(data.train.size).subarray(0, Math.min(opts.trainSize, data.train.size));
-  const testIdx = Int32Array.from({ length: Math.min(opts.testSize, data.test.size) }, (_, i) => i);
-  const C = data.train.classNames.length;
-  const backboneId = opts.backbone || defaultBackbone(opts.dataset);
-  const zoo = readCheckpoint(backboneId, process.env.CHECKPOINT_DIR ?? ZOO_DIR);
-  // A backbone that does not fit the task's data is the request's mistake (INVALID_ARGUMENT), said in its words.
-  if (zoo.manifest.arch !== "resnet")
-    throw new TrainArgError(INVALID_ARGUMENT, `backbone ${backboneId} is a ${zoo.manifest.arch}; ProtoTree here uses the zoo's ResNet body`);
-  const [H, W, Ch] = zoo.manifest.inputShape;
-  if (H !== data.train.height || W !== data.train.width || Ch !== data.train.channels)
-    throw new TrainArgError(
-      INVALID_ARGUMENT,
-      `backbone ${backboneId} takes ${H}×${W}×${Ch} images, ${opts.dataset} has ${data.train.height}×${data.train.width}×${data.train.channels}`,
-    );
-  if (zoo.manifest.classNames.length !== C || zoo.manifest.dataset !== opts.dataset)
-    log(`note: backbone ${backboneId} was trained on ${zoo.manifest.dataset}, the tree on ${opts.dataset}`);
-  const layer = opts.layer || defaultLayer(zoo.manifest);
-  log(
-    `ProtoTree on ${info.name}: ${trainIdx.length} training / ${testIdx.length} test images, ${C} classes; backbone ${backboneId} up to ${layer}` +
-      ` (${opts.freezeBackbone ? "frozen" : "fine-tuned"}), depth ${opts.depth} (${numPrototypesOf(opts.depth)} prototypes, ${2 ** opts.depth} leaves), prototype dimension ${opts.protoDim}, on ${backendName}; training ${onWorkers}`,
-  );
-
-  // The plain CNN's accuracy on the same test split (the comparison the task and tree pages show).
-  let cnnAccuracy = NaN;
-  if (zoo.manifest.dataset === opts.dataset) {
-    const net = loadZooNet(backboneId, process.env.CHECKPOINT_DIR ?? ZOO_DIR);
-    let correct = 0;
-    for (let s = 0; s < testIdx.length; s += 250) {
-      const idx = testIdx.subarray(s, Math.min(testIdx.length, s + 250));
-      const pred = tf.tidy(() => tf.argMax(net.forward(imagesOf(data.test, idx)), 1).dataSync());
-      for (let i = 0; i < idx.length; i++) if (pred[i] === data.test.labels[idx[i]]) correct++;
+/** The tree's view of the task's subsets: backbone features (cached when frozen), similarities and test accuracy. */
+class TreeSubsets {
+  readonly trainCache: FeatureCache;
+  readonly testCache: FeatureCache;
+  constructor(
+    private task: TaskData,
+    private tree: ProtoTree,
+    private freezeBackbone: boolean,
+    private check: () => void,
+  ) {
+    this.trainCache = new FeatureCache(task.data.train, task.trainIdx);
+    this.testCache = new FeatureCache(task.data.test, task.testIdx);
+    if (freezeBackbone) {
+      this.trainCache.fill((x) => tree.backbone.forward(x), check);
+      this.testCache.fill((x) => tree.backbone.forward(x), check);
     }
-    net.dispose();
-    cnnAccuracy = correct / testIdx.length;
-    log(`backbone CNN accuracy on these ${testIdx.length} test images: ${(cnnAccuracy * 100).toFixed(2)} %`);
   }
-
-  const bbWeights: WeightMap = new Map();
-  for (const a of zoo.arrays) bbWeights.set(a.name, tf.variable(tf.tensor(a.data, a.shape), !opts.freezeBackbone));
-  const backbone = makeBackbone(bbWeights, zoo.manifest.archConfig, layer);
-  const latentShape = tf.tidy(() => backbone.forward(tf.zeros([1, H, W, Ch]) as tf.Tensor4D).shape);
-  const channels = latentShape[3];
-  const init = initialTreeWeights(rng, opts.depth, channels, opts.protoDim, C);
-  const P = numPrototypesOf(opts.depth);
-  const L = P + 1;
-  const tree: ProtoTree = {
-    manifest: {
-      format: "metarank-prototree/1",
-      category: PROTOTREE_CATEGORY,
-      name: "",
-      owner: "",
-      dataset: opts.dataset,
-      datasetName: info.name,
-      classNames: data.train.classNames,
-      inputShape: [H, W, Ch],
-      depth: opts.depth,
-      protoDim: opts.protoDim,
-      backbone: {
-        checkpoint: backboneId,
-        arch: "resnet",
-        archConfig: zoo.manifest.archConfig,
-        layer,
-        channels,
-        fineTuned: !opts.freezeBackbone,
-        weightsSha256: zoo.manifest.weightsSha256,
-      },
-      latentShape: [latentShape[1], latentShape[2]],
-      pruningThreshold: pruningThresholdFor(opts.pruningThreshold, C),
-      testAccuracy: NaN,
-      greedyAccuracy: NaN,
-      testAccuracyBeforePruning: NaN,
-      cnnAccuracy,
-      leaves: L,
-      leavesAfterPruning: L,
-      trainSize: trainIdx.length,
-      testSize: testIdx.length,
-      iterations: opts.iterations,
-      batchSize: opts.batchSize,
-      trainedAt: "",
-      trainingSeconds: 0,
-      backend: backendName,
-      command: opts.command,
-      pruned: { root: 0, children: [] },
-      projections: [],
-      weightsFile: "",
-      weightsSha256: "",
-      weights: [],
-    },
-    depth: opts.depth,
-    numClasses: C,
-    numPrototypes: P,
-    numLeaves: L,
-    backbone,
-    addOnKernel: tf.variable(tf.tensor4d(init.addOnKernel, [1, 1, channels, opts.protoDim]), true),
-    addOnBias: tf.variable(tf.tensor1d(init.addOnBias), true),
-    prototypes: tf.variable(tf.tensor2d(init.prototypes, [P, opts.protoDim]), true),
-    leafLogits: init.leafLogits,
-    full: completeTree(opts.depth),
-    pruned: completeTree(opts.depth),
-    projections: new Array(P).fill(null),
-  };
-
-  const trainCache = new FeatureCache(data.train, trainIdx);
-  const testCache = new FeatureCache(data.test, testIdx);
-  if (opts.freezeBackbone) {
-    trainCache.fill((x) => backbone.forward(x), check);
-    testCache.fill((x) => backbone.forward(x), check);
+  /** Backbone features of positions in the training subset, cached or computed (trainable when fine-tuning). */
+  trainFeatures(pos: ArrayLike<number>): tf.Tensor4D {
+    return this.featuresOf(this.trainCache, this.task.data.train, this.task.trainIdx, pos);
   }
-  /** Backbone features of positions in a subset, cached or computed (trainable when fine-tuning). */
-  const featuresOf = (cache: FeatureCache, ds: ImageDataset, indices: Int32Array, pos: ArrayLike<number>, trainable: boolean) =>
-    opts.freezeBackbone
+  testFeatures(pos: ArrayLike<number>): tf.Tensor4D {
+    return this.featuresOf(this.testCache, this.task.data.test, this.task.testIdx, pos);
+  }
+  private featuresOf(cache: FeatureCache, ds: ImageDataset, indices: Int32Array, pos: ArrayLike<number>): tf.Tensor4D {
+    return this.freezeBackbone
       ? cache.batch(pos)
-      : backbone.forward(
+      : this.tree.backbone.forward(
           imagesOf(
             ds,
             Array.from(pos, (p) => indices[p]),
           ),
-          trainable,
+          false,
         );
-
-  /** Similarities [n, P] of a subset (plain arrays), in batches. */
-  const simsOf = (cache: FeatureCache, ds: ImageDataset, indices: Int32Array) => {
-    const n = indices.length;
+  }
+  /** Similarities [n, P] of test positions `pos`. */
+  testSimilarities(pos: number[]): Float32Array {
+    return tf.tidy(() =>
+      similaritiesFromDistances(patchDistances(addOn(this.tree, this.testFeatures(pos)), this.tree.prototypes as tf.Tensor2D)).sims.dataSync(),
+    ) as Float32Array;
+  }
+  /** Soft and greedy accuracy of a structure of the tree on the test subset. */
+  evaluate(structure: TreeStructure): { soft: number; greedy: number } {
+    const { data, testIdx } = this.task;
+    const C = this.task.numClasses;
+    const P = this.tree.numPrototypes;
+    const n = testIdx.length;
     const sims = new Float32Array(n * P);
     for (let s = 0; s < n; s += 128) {
-      check();
+      this.check();
       const pos = Array.from({ length: Math.min(128, n - s) }, (_, i) => s + i);
-      const out = tf.tidy(() =>
-        similaritiesFromDistances(patchDistances(addOn(tree, featuresOf(cache, ds, indices, pos, false)), tree.prototypes as tf.Tensor2D)).sims.dataSync(),
-      );
-      sims.set(out, s * P);
+      sims.set(this.testSimilarities(pos), s * P);
     }
-    return sims;
-  };
-  const evaluate = (structure: TreeStructure) => {
-    const sims = simsOf(testCache, data.test, testIdx);
-    const probs = softProbabilities(tree, sims, testIdx.length, structure);
+    const probs = softProbabilities(this.tree, sims, n, structure);
     let soft = 0,
       greedy = 0;
-    for (let i = 0; i < testIdx.length; i++) {
+    for (let i = 0; i < n; i++) {
       const y = data.test.labels[testIdx[i]];
       let m = 0;
       for (let j = 1; j < C; j++) if (probs[i * C + j] > probs[i * C + m]) m = j;
       if (m === y) soft++;
-      if (greedyPath(tree, sims, structure, i).predicted === y) greedy++;
+      if (greedyPath(this.tree, sims, structure, i).predicted === y) greedy++;
     }
-    return { soft: soft / testIdx.length, greedy: greedy / testIdx.length };
-  };
-  stage("data", "done");
+    return { soft: soft / n, greedy: greedy / n };
+  }
+}
 
-  // ---- training
-  stage("training", "running");
-  const bbVars = [...bbWeights.values()];
+async function train(opts: ProtoTreeTrainOptions, dp: DataParallelStep, emit: (e: TrainProgressEvent) => void, signal?: AbortSignal): Promise<TrainResult> {
+  const t0 = Date.now();
+  const report = new Reporter(emit);
+  const check = () => {
+    if (signal?.aborted) throw new TrainCancelledError();
+  };
+
+  report.stage("data", "running");
+  const task = loadTaskData(opts, (text) => report.log(text), check);
+  const { info, trainIdx, testIdx, backboneId, layer } = task;
+  report.log(
+    `ProtoTree on ${info.name}: ${trainIdx.length} training / ${testIdx.length} test images, ${task.numClasses} classes; backbone ${backboneId} up to ${layer}` +
+      ` (${opts.freezeBackbone ? "frozen" : "fine-tuned"}), depth ${opts.depth} (${numPrototypesOf(opts.depth)} prototypes, ${2 ** opts.depth} leaves), prototype dimension ${opts.protoDim}, on ${tf.getBackend()}; training ${onWorkers(dp.workers)}`,
+  );
+  const cnnAccuracy = backboneCnnAccuracy(task, opts, (text) => report.log(text));
+  const { tree, bbWeights } = newTree(task, opts, cnnAccuracy, tf.getBackend());
+  const subsets = new TreeSubsets(task, tree, opts.freezeBackbone, check);
+  report.stage("data", "done");
+
+  report.stage("training", "running");
+  const testAccuracyBeforePruning = await trainingSteps(task, tree, [...bbWeights.values()], subsets, opts, dp, report, check);
+  report.stage("training", "done");
+
+  report.stage("pruning", "running");
+  const leavesAfterPruning = prune(tree, subsets, report);
+  report.stage("pruning", "done");
+
+  report.stage("projection", "running");
+  projectPrototypes(
+    tree,
+    (pos) => subsets.trainFeatures(pos),
+    trainIdx,
+    task.data.train.labels,
+    check,
+    (f) => report.at("projection", f),
+  );
+  const final = subsets.evaluate(tree.pruned);
+  report.log(
+    `projection: each prototype replaced by its nearest training patch; test accuracy ${(final.soft * 100).toFixed(2)} % (greedy routing ${(final.greedy * 100).toFixed(2)} %)`,
+  );
+  report.stage("projection", "done");
+
+  report.stage("visualisation", "running");
+  emitPrototypes(tree, task.data.train, opts.iterations, report);
+  report.stage("visualisation", "done");
+
+  Object.assign(tree.manifest, {
+    testAccuracy: round4(final.soft),
+    greedyAccuracy: round4(final.greedy),
+    testAccuracyBeforePruning: round4(testAccuracyBeforePruning),
+    cnnAccuracy: round4(cnnAccuracy),
+    leavesAfterPruning,
+    trainedAt: new Date().toISOString(),
+    trainingSeconds: Math.round((Date.now() - t0) / 1000),
+  });
+  for (const v of [tree.addOnKernel, tree.addOnBias, tree.prototypes]) (v as unknown as { trainable: boolean }).trainable = false;
+  return {
+    tree,
+    testAccuracy: final.soft,
+    greedyAccuracy: final.greedy,
+    testAccuracyBeforePruning,
+    cnnAccuracy,
+    leaves: tree.numLeaves,
+    leavesAfterPruning,
+    elapsedMs: Date.now() - t0,
+  };
+}
+
+const onWorkers = (workers: number) => (workers === 1 ? "on 1 worker thread" : `on ${workers} worker threads (data parallel)`);
+
+/**
+ * The "training" stage: `opts.iterations` gradient steps over mini-batches of the training subset
+ * (reshuffled every epoch), each followed by the derivative-free leaf update (train.py
+ * train_epoch), testing every `opts.testEvery` steps. Returns the last test accuracy.
+ */
+async function trainingSteps(
+  task: TaskData,
+  tree: ProtoTree,
+  bbVars: tf.Variable[],
+  subsets: TreeSubsets,
+  opts: ProtoTreeTrainOptions,
+  dp: DataParallelStep,
+  report: Reporter,
+  check: () => void,
+): Promise<number> {
+  const { data, trainIdx, rng } = task;
+  const workers = dp.workers;
   dp.init(
     {
       depth: opts.depth,
-      numClasses: C,
+      numClasses: task.numClasses,
       addOnKernel: tree.addOnKernel,
       addOnBias: tree.addOnBias,
       prototypes: tree.prototypes,
-      backbone: opts.freezeBackbone ? null : backbone,
+      backbone: opts.freezeBackbone ? null : tree.backbone,
       backboneVars: opts.freezeBackbone ? [] : bbVars,
     },
     opts.lr,
@@ -435,7 +311,7 @@ async function train(opts: ProtoTreeTrainOptions, dp: DataParallelStep, emit: (e
   );
   if (workers > 1) {
     await dp.ready();
-    log(
+    report.log(
       `training on ${workers} worker threads: each batch of ${opts.batchSize} is split into ${workers} shards, gradients averaged and leaf updates summed every step`,
     );
   }
@@ -455,7 +331,7 @@ async function train(opts: ProtoTreeTrainOptions, dp: DataParallelStep, emit: (e
     const pos = order.subarray(b * opts.batchSize, Math.min(trainIdx.length, (b + 1) * opts.batchSize));
     const labels = Int32Array.from(pos, (p) => data.train.labels[trainIdx[p]]);
     const rows = opts.freezeBackbone
-      ? trainCache.rows(pos)
+      ? subsets.trainCache.rows(pos)
       : imageRows(
           data.train,
           Array.from(pos, (p) => trainIdx[p]),
@@ -466,175 +342,80 @@ async function train(opts: ProtoTreeTrainOptions, dp: DataParallelStep, emit: (e
     stepMs += Date.now() - s0;
     if (!Number.isFinite(loss)) throw new Error(`the loss became ${loss} at iteration ${it}; try a lower learning rate`);
     let testAccuracy = NaN;
-    at("training", it / opts.iterations);
+    report.at("training", it / opts.iterations);
     if (it % opts.testEvery === 0 || it === opts.iterations) {
-      testAccuracy = evaluate(tree.full).soft;
-      log(
+      testAccuracy = subsets.evaluate(tree.full).soft;
+      report.log(
         `iteration ${it}/${opts.iterations} (${workers === 1 ? "1 worker" : `${workers} workers`}): loss ${loss.toFixed(4)}, batch accuracy ${((correct / labels.length) * 100).toFixed(1)} %, test accuracy ${(testAccuracy * 100).toFixed(2)} %`,
       );
-      emitSamples(it);
+      emitSamples(task, tree, subsets, it, report);
     }
     testAccuracyBeforePruning = Number.isNaN(testAccuracy) ? testAccuracyBeforePruning : testAccuracy;
-    emit({ kind: "scalar", iteration: it, loss, trainAccuracy: correct / labels.length, testAccuracy, progress });
+    report.emit({ kind: "scalar", iteration: it, loss, trainAccuracy: correct / labels.length, testAccuracy, progress: report.progress });
   }
   await dp.close();
-  log(
-    `training: ${opts.iterations} steps ${onWorkers} in ${((Date.now() - trainStart) / 1000).toFixed(1)} s; the steps alone ${(stepMs / 1000).toFixed(1)} s, ${(opts.iterations / Math.max(stepMs / 1000, 1e-3)).toFixed(2)} steps/s`,
+  report.log(
+    `training: ${opts.iterations} steps ${onWorkers(workers)} in ${((Date.now() - trainStart) / 1000).toFixed(1)} s; the steps alone ${(stepMs / 1000).toFixed(1)} s, ${(opts.iterations / Math.max(stepMs / 1000, 1e-3)).toFixed(2)} steps/s`,
   );
-  stage("training", "done");
+  return testAccuracyBeforePruning;
+}
 
-  /** A few test images with the tree's greedy prediction (the task page's images as training goes). */
-  function emitSamples(iteration: number) {
-    const n = Math.min(3, testIdx.length);
-    const pos = Array.from({ length: n }, (_, i) => i);
-    const sims = tf.tidy(() =>
-      similaritiesFromDistances(
-        patchDistances(addOn(tree, featuresOf(testCache, data.test, testIdx, pos, false)), tree.prototypes as tf.Tensor2D),
-      ).sims.dataSync(),
-    ) as Float32Array;
-    for (let i = 0; i < n; i++) {
-      const g = greedyPath(tree, sims, tree.full, i);
-      const idx = testIdx[i];
-      const img: FloatImage = { height: H, width: W, channels: Ch, data: data.test.images.subarray(idx * H * W * Ch, (idx + 1) * H * W * Ch) as Float32Array };
-      emit({
-        kind: "image",
-        name: `sample-${idx}`,
-        iteration,
-        png: encodePng(img),
-        caption: `test image ${idx} (${data.test.classNames[data.test.labels[idx]]}): the tree routes it to leaf ${g.leaf} and predicts ${data.test.classNames[g.predicted]}`,
-        progress,
-      });
-    }
+/** A few test images with the tree's greedy prediction (the task page's images as training goes). */
+function emitSamples(task: TaskData, tree: ProtoTree, subsets: TreeSubsets, iteration: number, report: Reporter): void {
+  const { data, testIdx } = task;
+  const [H, W, Ch] = task.inputShape;
+  const n = Math.min(3, testIdx.length);
+  const sims = subsets.testSimilarities(Array.from({ length: n }, (_, i) => i));
+  for (let i = 0; i < n; i++) {
+    const g = greedyPath(tree, sims, tree.full, i);
+    const idx = testIdx[i];
+    const img: FloatImage = { height: H, width: W, channels: Ch, data: data.test.images.subarray(idx * H * W * Ch, (idx + 1) * H * W * Ch) as Float32Array };
+    report.emit({
+      kind: "image",
+      name: `sample-${idx}`,
+      iteration,
+      png: encodePng(img),
+      caption: `test image ${idx} (${data.test.classNames[data.test.labels[idx]]}): the tree routes it to leaf ${g.leaf} and predicts ${data.test.classNames[g.predicted]}`,
+      progress: report.progress,
+    });
   }
+}
 
-  // ---- pruning
-  stage("pruning", "running");
+/** The "pruning" stage: leaves that decide nothing are cut (prune.py); returns the leaves left. */
+function prune(tree: ProtoTree, subsets: TreeSubsets, report: Reporter): number {
   const threshold = tree.manifest.pruningThreshold;
   const { pruned } = pruneStructure(tree.full, (leaf) => Math.max(...leafDistribution(tree, leaf)), threshold);
   tree.pruned = pruned;
   const leavesAfterPruning = nodesOf(pruned).filter((n) => !pruned.children.has(n.node)).length;
-  const prunedAcc = evaluate(pruned);
-  log(
-    `pruning (leaves with every class probability ≤ ${threshold.toFixed(4)}): ${L} → ${leavesAfterPruning} leaves; test accuracy ${(prunedAcc.soft * 100).toFixed(2)} %`,
+  const prunedAcc = subsets.evaluate(pruned);
+  report.log(
+    `pruning (leaves with every class probability ≤ ${threshold.toFixed(4)}): ${tree.numLeaves} → ${leavesAfterPruning} leaves; test accuracy ${(prunedAcc.soft * 100).toFixed(2)} %`,
   );
-  stage("pruning", "done");
+  return leavesAfterPruning;
+}
 
-  // ---- projection
-  stage("projection", "running");
-  projectPrototypes(
-    tree,
-    (pos) => featuresOf(trainCache, data.train, trainIdx, pos, false),
-    trainIdx,
-    data.train.labels,
-    check,
-    (f) => at("projection", f),
-  );
-  const final = evaluate(pruned);
-  log(
-    `projection: each prototype replaced by its nearest training patch; test accuracy ${(final.soft * 100).toFixed(2)} % (greedy routing ${(final.greedy * 100).toFixed(2)} %)`,
-  );
-  stage("projection", "done");
-
-  // ---- visualisation
-  stage("visualisation", "running");
+/** The "visualisation" stage: the patch each of the first 15 internal nodes' prototype was projected onto. */
+function emitPrototypes(tree: ProtoTree, train: ImageDataset, iteration: number, report: Reporter): void {
+  const pruned = tree.pruned;
   const shown = nodesOf(pruned)
     .filter((n) => pruned.children.has(n.node))
     .slice(0, 15);
   for (const { node } of shown) {
     const pr = tree.projections[node];
     if (!pr) continue;
-    const png = encodePng(patchCrop(data.train, pr.sample, patchBox(tree, pr.row, pr.col)));
-    emit({
+    const png = encodePng(patchCrop(train, pr.sample, patchBox(tree, pr.row, pr.col)));
+    report.emit({
       kind: "image",
       name: `prototype-${node}`,
-      iteration: opts.iterations,
+      iteration,
       png,
-      caption: `prototype of node ${node}: patch (${pr.row}, ${pr.col}) of training image ${pr.sample} (${data.train.classNames[pr.label]})`,
-      progress,
+      caption: `prototype of node ${node}: patch (${pr.row}, ${pr.col}) of training image ${pr.sample} (${train.classNames[pr.label]})`,
+      progress: report.progress,
     });
   }
-  stage("visualisation", "done");
-
-  Object.assign(tree.manifest, {
-    testAccuracy: round4(final.soft),
-    greedyAccuracy: round4(final.greedy),
-    testAccuracyBeforePruning: round4(testAccuracyBeforePruning),
-    cnnAccuracy: round4(cnnAccuracy),
-    leavesAfterPruning,
-    trainedAt: new Date().toISOString(),
-    trainingSeconds: Math.round((Date.now() - t0) / 1000),
-  });
-  for (const v of [tree.addOnKernel, tree.addOnBias, tree.prototypes]) (v as unknown as { trainable: boolean }).trainable = false;
-  return {
-    tree,
-    testAccuracy: final.soft,
-    greedyAccuracy: final.greedy,
-    testAccuracyBeforePruning,
-    cnnAccuracy,
-    leaves: L,
-    leavesAfterPruning,
-    elapsedMs: Date.now() - t0,
-  };
 }
 
 const round4 = (v: number) => (Number.isFinite(v) ? Math.round(v * 10000) / 10000 : v);
-
-/**
- * Projection as project.py project_with_class_constraints: each prototype becomes the latent
- * patch, over the training images whose label is the argmax class of some leaf below its node,
- * that is nearest to it (strictly nearer replaces; the first of equals is kept); the image and the
- * cell are recorded. Nodes of the pruned tree take their leaves there, removed nodes in the full tree.
- * `features(pos)` returns backbone features of training subset positions; `indices[pos]` is the
- * position's index in the train split, `labels` the split's labels.
- */
-export function projectPrototypes(
-  tree: ProtoTree,
-  features: (pos: number[]) => tf.Tensor4D,
-  indices: Int32Array,
-  labels: Int32Array,
-  check: () => void = () => {},
-  onProgress: (f: number) => void = () => {},
-): void {
-  const P = tree.numPrototypes;
-  const D = tree.manifest.protoDim;
-  const allowed = Array.from({ length: P }, (_, h) => allowedClasses(tree, tree.pruned.children.has(h) ? tree.pruned : tree.full, h));
-  const best = new Float64Array(P).fill(Infinity);
-  const bestPatch = new Float32Array(P * D);
-  const proj: Array<Projection | null> = new Array(P).fill(null);
-  const n = indices.length;
-  for (let s = 0; s < n; s += 64) {
-    check();
-    const pos = Array.from({ length: Math.min(64, n - s) }, (_, i) => s + i);
-    const { z, dist, shape } = tf.tidy(() => {
-      const zz = addOn(tree, features(pos));
-      const d = patchDistances(zz, tree.prototypes as tf.Tensor2D);
-      return { z: zz.dataSync() as Float32Array, dist: d.dataSync() as Float32Array, shape: zz.shape };
-    });
-    const [, h, w] = shape;
-    const HW = h * w;
-    for (let i = 0; i < pos.length; i++) {
-      const label = labels[indices[pos[i]]];
-      for (let p = 0; p < P; p++) {
-        if (!allowed[p].has(label)) continue;
-        for (let q = 0; q < HW; q++) {
-          const d = dist[(i * HW + q) * P + p];
-          if (d < best[p]) {
-            best[p] = d;
-            bestPatch.set(z.subarray((i * HW + q) * D, (i * HW + q + 1) * D), p * D);
-            proj[p] = { sample: indices[pos[i]], label, row: Math.floor(q / w), col: q % w, distance: d };
-          }
-        }
-      }
-    }
-    onProgress((s + pos.length) / n);
-  }
-  // A prototype no allowed image reached keeps its trained vector (and no projection record).
-  const current = tree.prototypes.dataSync() as Float32Array;
-  const next = Float32Array.from(current);
-  for (let p = 0; p < P; p++) if (proj[p]) next.set(bestPatch.subarray(p * D, (p + 1) * D), p * D);
-  tree.prototypes.assign(tf.tensor2d(next, [P, D]));
-  tree.projections = proj;
-}
 
 async function main() {
   const { values } = parseArgs({

@@ -11,8 +11,9 @@ import { openTreeDir, platformTreeDir } from "../../sidecar/tree/checkpoint.ts";
 import { latent, patchDistances, similaritiesFromDistances, softProbabilities } from "../../sidecar/tree/protoTree.ts";
 import { readFashionMnistSplit } from "../../sidecar/data/fashionMnist.ts";
 import { generateScenesSplit } from "../../sidecar/data/scenes.ts";
-import { imagesOf } from "../../sidecar/tree/trainProtoTree.ts";
-import { evaluate as sebowAccuracy, loadSebow, sebowCheckpointDir } from "../../sidecar/tree/sebowTrain.ts";
+import { imagesOf } from "../../sidecar/tree/treeBatches.ts";
+import { loadSebow, sebowCheckpointDir } from "../../sidecar/tree/sebowCheckpoint.ts";
+import { evaluate as sebowAccuracy } from "../../sidecar/tree/sebowData.ts";
 import { treeForward } from "../../sidecar/tree/sebow.ts";
 
 const SLICE = 200;

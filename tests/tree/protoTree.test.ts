@@ -21,7 +21,7 @@ import {
   type Backbone,
   type ProtoTree,
 } from "../../sidecar/tree/protoTree.ts";
-import { projectPrototypes } from "../../sidecar/tree/trainProtoTree.ts";
+import { projectPrototypes } from "../../sidecar/tree/projection.ts";
 
 beforeAll(async () => {
   await initBackend("wasm");
