@@ -236,16 +236,7 @@ function DatasetList({ type, q, result, notice, searchError }: Extract<ReturnTyp
       </div>
       <div className="card">
         <h2 style={{ marginTop: 0 }}>{t("mine.visible")}</h2>
-        <DatasetSearch
-          action="/datasetInDetail"
-          type={type}
-          q={q}
-          result={result}
-          error={searchError}
-          pickRoute="/datasetInDetail"
-          pickLabel={t("open")}
-          pageHref={qs}
-        />
+        <DatasetSearch action="/datasetInDetail" search={{ type, q, result, searchError }} pickRoute="/datasetInDetail" pickLabel={t("open")} pageHref={qs} />
       </div>
     </>
   );

@@ -311,10 +311,7 @@ function UsersTab({ type, q, result, signedIn, searchError }: UsersData) {
       <p className="muted">{signedIn ? t("gallery.usersLead") : t("gallery.usersLeadVisitor")}</p>
       <DatasetSearch
         action="/datasetPreview"
-        type={type}
-        q={q}
-        result={result}
-        error={searchError}
+        search={{ type, q, result, searchError }}
         hidden={{ tab: "users" }}
         pickRoute="/datasetInDetail"
         pickLabel={t("open")}

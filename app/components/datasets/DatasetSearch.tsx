@@ -8,11 +8,6 @@ import { PREVIEWS_PER_PAGE } from "~/lib/rules/datasets.ts";
 import { clickParams } from "~/lib/searchAnalytics.ts";
 
 /**
- * The dataset search (user query, classification, detail pages): search type (fuzzy by dataset name
- * or exact by user name) and text, then 3 previews a page with 3 pictures each. A plain GET form,
- * so it works without JavaScript.
- */
-/**
  * The link that opens a result (`rank`: its 1-based place in the whole result list). Only name
  * searches are counted by the search analytics, so only their picks carry the click parameters.
  */
@@ -20,30 +15,40 @@ function pickHref(route: string, type: string, q: string, id: number, rank: numb
   return `${route}?dataset=${id}${type === "name" && q ? `&${clickParams(q, rank)}` : ""}`;
 }
 
+/**
+ * A search as its page's loader answered it: the type and keyword asked, the page of results, and
+ * the keyword's message when the server refused it (too long, control characters).
+ */
+export interface SearchState {
+  type: string;
+  q: string;
+  result: { items: DatasetPreview[]; page: number; pageCount: number; noMatch: boolean; total: number };
+  searchError?: string;
+}
+
+/**
+ * The dataset search (user query, classification, detail pages): search type (fuzzy by dataset name
+ * or exact by user name) and text, then 3 previews a page with 3 pictures each. A plain GET form,
+ * so it works without JavaScript.
+ */
 export function DatasetSearch({
   action,
-  type,
-  q,
-  result,
+  search,
   hidden = {},
-  error,
   pickRoute,
   pickLabel,
   pageHref,
 }: {
   action: string;
-  type: string;
-  q: string;
-  result: { items: DatasetPreview[]; page: number; pageCount: number; noMatch: boolean; total: number };
+  search: SearchState;
   hidden?: Record<string, string>;
-  /** The keyword's message when the server refused it (too long, control characters). */
-  error?: string;
   /** The page a result opens, as `<pickRoute>?dataset=<id>`. */
   pickRoute: string;
   pickLabel: string;
   pageHref: (page: number) => string;
 }) {
   const { t } = useTranslation("datasets");
+  const { type, q, result, searchError: error } = search;
   return (
     <div>
       <Form method="get" action={action} className="ds-toolbar" aria-label={t("search.label")}>

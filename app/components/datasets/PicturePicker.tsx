@@ -36,10 +36,7 @@ export function DatasetPicker({
       {hint ? <p className="muted">{hint}</p> : null}
       <DatasetSearch
         action={route}
-        type={type}
-        q={q}
-        result={search}
-        error={searchError}
+        search={{ type, q, result: search, searchError }}
         pickRoute={route}
         pickLabel={selectLabel}
         pageHref={(page) => `${route}?${new URLSearchParams({ type, q, page: String(page) })}`}
