@@ -22,8 +22,9 @@ import type { Transaction } from "sequelize";
 import { enqueueJob, type JobUser } from "./queue.server.ts";
 import { logger } from "./logger.server.ts";
 import { MAPS_DAILY_LIMIT, MAPS_MAX_BYTES, MAPS_MAX_UNPACKED_BYTES, checkMapsShape, mapsMessage, mib } from "~/lib/rules/maps.ts";
-import { checkAlgorithmName } from "./submissions.server.ts";
 import { cleanFileName, mapsDir, storeFile, storedPath } from "./submissionFiles.server.ts";
+import { MSG, mapsMethodSchema } from "~/lib/rules/submission.ts";
+import { parseForm } from "~/lib/forms/parse.ts";
 import { NpyError, NPY_HEADER_PREFIX_BYTES, parseNpyHeader } from "../../sidecar/inference/evaluation/npy.ts";
 import type { MessageRef } from "~/lib/forms/messages.ts";
 import { parseTaskModels } from "~/lib/taskModels.ts";
@@ -212,8 +213,8 @@ async function discard(file: string) {
 export async function startMapsRun(user: JobUser, suite: Suite, upload: MapsUpload | null, methodName: string): Promise<StartMapsOutcome> {
   const refuse = (status: number, message: MessageRef, errors?: MessageRef[]): StartMapsOutcome => ({ ok: false, status, message, errors });
   try {
-    const nameProblem = checkAlgorithmName(methodName);
-    if (nameProblem) return refuse(400, nameProblem);
+    const named = parseForm({ method: methodName }, mapsMethodSchema);
+    if (!named.ok) return refuse(400, named.errors.method ?? MSG.nameRequired);
     if (!suite.splitImages) return refuse(409, mapsMessage("noSplit", { suite: suite.name }));
     if (!upload || upload.size === 0) return refuse(400, mapsMessage("required"));
     if (!upload.originalName.toLowerCase().endsWith(".zip")) return refuse(400, mapsMessage("notZip"));
@@ -232,7 +233,7 @@ export async function startMapsRun(user: JobUser, suite: Suite, upload: MapsUplo
     const stored = `${crypto.randomBytes(16).toString("hex")}.zip`;
     await fs.mkdir(mapsDir(), { recursive: true });
     await fs.rename(upload.path, mapsPath(stored));
-    const name = methodName.trim();
+    const name = named.value.method;
     const imageLimit = suite.splitImages;
     // "One queued or running, ten a day" is counted and the run created in one write transaction
     // with the user's row locked (SQLite takes the write lock at BEGIN), so uploads sent at the

@@ -12,7 +12,8 @@ import { type UploadedFile } from "./uploads.server.ts";
 import { checkCsvFile, checkPythonFile, cleanFileName, removeStored, storeFile, storedPath, type Protocol } from "./submissionFiles.server.ts";
 import { messageRef, type MessageRef } from "~/lib/forms/messages.ts";
 import { problemMessage } from "~/lib/fileProblems.ts";
-import { ALGORITHM_MAX, EMAIL_MAX, INFO_MAX, MSG, dailyLimitMessage } from "~/lib/rules/submission.ts";
+import { MSG, checkAlgorithmName, dailyLimitMessage, scoreSchema, submitSchema } from "~/lib/rules/submission.ts";
+import { parseForm, type FieldErrors } from "~/lib/forms/parse.ts";
 
 /** How many submissions a user may still send in the rolling 24 hours, shown before the form so nobody fills it in for nothing. */
 export async function submissionQuota(userId: number): Promise<{ limit: number; left: number }> {
@@ -165,13 +166,11 @@ export async function uploadPythonFile(userId: number, suite: Suite, files: Uplo
   return { ok: true, message: MSG.fileUploaded };
 }
 
-export type ScoreOutcome = { ok: true; result: ScoreResult } | { ok: false; errors: Record<string, string>; fileErrors?: string[]; message?: string };
+/** A schema's field errors as the outcome's record: only the fields that have a message. */
+const messagesOf = (errors: FieldErrors): Record<string, string> =>
+  Object.fromEntries(Object.entries(errors).filter((e): e is [string, string] => Boolean(e[1])));
 
-export function checkAlgorithmName(name: string): string | undefined {
-  if (!name.trim()) return MSG.nameRequired;
-  if (name.trim().length > ALGORITHM_MAX) return MSG.nameTooLong;
-  return undefined;
-}
+export type ScoreOutcome = { ok: true; result: ScoreResult } | { ok: false; errors: Record<string, string>; fileErrors?: string[]; message?: string };
 
 /**
  * "Get your current scores and meta-rank": the draft's two files (after any new ones in this
@@ -184,10 +183,9 @@ export async function scoreDraft(
   suite: Suite,
   input: { algorithm: string; morf: UploadedFile[]; lerf: UploadedFile[] },
 ): Promise<ScoreOutcome> {
-  const errors: Record<string, string> = {};
+  const fields = parseForm({ algorithm: input.algorithm }, scoreSchema);
+  const errors: Record<string, string> = fields.ok ? {} : messagesOf(fields.errors);
   const fileErrors: string[] = [];
-  const nameProblem = checkAlgorithmName(input.algorithm);
-  if (nameProblem) errors.algorithm = nameProblem;
   for (const protocol of ["morf", "lerf"] as const) {
     if (input[protocol].length === 0) continue;
     const r = await uploadResultFile(user.id, suite, protocol, input[protocol]);
@@ -199,7 +197,7 @@ export async function scoreDraft(
   const draft = await draftFor(user.id, suite.id);
   if (!errors.morf && !draft.morfFile) errors.morf = MSG.morfRequired;
   if (!errors.lerf && !draft.lerfFile) errors.lerf = MSG.lerfRequired;
-  if (!nameProblem) await draft.update({ algorithm: input.algorithm.trim() });
+  if (fields.ok) await draft.update({ algorithm: fields.value.algorithm });
   if (Object.keys(errors).length > 0) return { ok: false, errors, fileErrors };
   try {
     const result = await computeScores(user, suite, draft);
@@ -287,17 +285,16 @@ export async function submitDraft(
     if (!r.ok) errors.python = r.message;
   }
   const draft = await draftFor(user.id, suite.id);
+  const fields = parseForm({ algorithm: input.algorithm, email: input.email, info: input.info }, submitSchema);
+  // An empty name is the draft's: the rule the schema applies to a typed name, on the name resolved.
   const algorithm = input.algorithm.trim() || draft.algorithm;
   const nameProblem = checkAlgorithmName(algorithm);
   if (nameProblem) errors.algorithm = nameProblem;
   if (!draft.morfFile) errors.morf = MSG.morfRequired;
   if (!draft.lerfFile) errors.lerf = MSG.lerfRequired;
-  const email = input.email.trim();
-  if (!email) errors.email = MSG.emailRequired;
-  else if (email.length > EMAIL_MAX || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) errors.email = MSG.emailInvalid;
-  if (!input.info.trim()) errors.info = MSG.infoRequired;
-  else if (input.info.trim().length > INFO_MAX) errors.info = MSG.infoTooLong;
-  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  if (!fields.ok) Object.assign(errors, messagesOf({ email: fields.errors.email, info: fields.errors.info }));
+  if (Object.keys(errors).length > 0 || !fields.ok) return { ok: false, errors };
+  const { email, info } = fields.value;
   const provenance: Provenance = draft.evaluationRunId ? Provenance.verified : Provenance.selfReported;
   // The suite's rule (docs/evaluation.md "Evaluating your own method"): some boards take only what the platform computed itself.
   if (provenance === Provenance.selfReported && !suite.acceptsSelfReported) return { ok: false, errors: {}, message: MSG.verifiedOnly };
@@ -340,7 +337,7 @@ export async function submitDraft(
         pythonFile: fresh.pythonFile,
         pythonName: fresh.pythonFile ? fresh.pythonName : null,
         email,
-        info: input.info.trim(),
+        info,
         provenance,
         evaluationRunId: fresh.evaluationRunId,
       },

@@ -4,6 +4,7 @@
 // reads it.
 
 import { messageRef, type MessageRef } from "../forms/messages.ts";
+import { formSchema, type FieldErrors } from "../forms/parse.ts";
 import { checkText, normalizeLineBreaks } from "../forms/text.ts";
 
 /** The page's messages plus the few the server adds, as message refs (app/locales/<lng>/submission.json). */
@@ -55,6 +56,44 @@ export const INFO_MAX = 5000;
 
 /** A rejection's reason for the submitter: a few sentences, multi-line (the approval form's maxLength too). */
 export const DECISION_NOTE_MAX = 1000;
+
+/** A method's name (the score and submit forms, the maps upload): required, at most ALGORITHM_MAX once trimmed. */
+export function checkAlgorithmName(name: string): MessageRef | undefined {
+  if (!name.trim()) return MSG.nameRequired;
+  if (name.trim().length > ALGORITHM_MAX) return MSG.nameTooLong;
+  return undefined;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * "Get your current scores": the method's name. The two result files are files, checked as files
+ * after upload (app/.server/submissionFiles.server.ts checkCsvFile) and then by the scoring service.
+ */
+export const scoreSchema = formSchema({ algorithm: "trim" }, (v): FieldErrors => {
+  const algorithm = checkAlgorithmName(v.algorithm);
+  return algorithm ? { algorithm } : {};
+});
+
+/**
+ * "Submit your algorithm": email and information, and the name as typed. An empty name means the
+ * draft's, so the server checks the name it resolves (checkAlgorithmName) where the draft is.
+ */
+export const submitSchema = formSchema({ algorithm: "trim", email: "trim", info: "trim" }, (v): FieldErrors => {
+  const errors: FieldErrors = {};
+  if (v.algorithm) errors.algorithm = checkAlgorithmName(v.algorithm);
+  if (!v.email) errors.email = MSG.emailRequired;
+  else if (v.email.length > EMAIL_MAX || !EMAIL.test(v.email)) errors.email = MSG.emailInvalid;
+  if (!v.info) errors.info = MSG.infoRequired;
+  else if (v.info.length > INFO_MAX) errors.info = MSG.infoTooLong;
+  return errors;
+});
+
+/** The maps upload's method name (the zip is a file, checked as one: app/.server/mapsRuns.server.ts). */
+export const mapsMethodSchema = formSchema({ method: "trim" }, (v): FieldErrors => {
+  const method = checkAlgorithmName(v.method);
+  return method ? { method } : {};
+});
 
 /**
  * A decision's note as sent (a form field or the API's `note`) → the note to store, and what is
