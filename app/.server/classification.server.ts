@@ -12,7 +12,7 @@ import { Dataset, InferenceCache } from "./db.server.ts";
 import * as grpc from "@grpc/grpc-js";
 import { SidecarCallError, rpc, unary } from "./sidecar.server.ts";
 import { MODEL_LIST_TTL_MS, timedCache } from "./timedCache.server.ts";
-import { returnDemoRun, spendDemoRun } from "./throttle.server.ts";
+import { demoVisitor, returnDemoRun, spendDemoRun } from "./throttle.server.ts";
 import type { ModelInfo__Output } from "../../proto/generated/metarank/v1/ModelInfo.ts";
 import { findVisiblePicture, type Viewer } from "./datasets.server.ts";
 import { NotFoundError } from "./domainErrors.server.ts";
@@ -191,7 +191,7 @@ export async function explainPicture(
   if (!original) throw new ClassificationFailed("demo:failure.fileMissing", found.picture.filePath);
   const input = await modelInput(original, model);
   // Only work that reaches the compute server counts against the visitor's allowance.
-  const visitor = viewer ? `user:${viewer.id}` : `ip:${ip}`;
+  const visitor = demoVisitor(viewer, ip);
   const wait = await spendDemoRun(visitor);
   if (wait > 0) throw new DemoRateLimited(wait);
 

@@ -173,6 +173,9 @@ export function requestCounter(keyPrefix: string, points: number, durationS: num
   return new RateLimiterMySQL({ ...common, storeClient: sequelize, storeType: "sequelize", dbName: sequelize.getDatabaseName() });
 }
 
+/** Whose demo allowance a run spends: the signed-in user's, else the client address's. */
+export const demoVisitor = (viewer: { id: number } | null, ip: string | undefined): string => (viewer ? `user:${viewer.id}` : `ip:${ip ?? "unknown"}`);
+
 /** Spends one demo run of a visitor; the seconds to wait when their allowance is used up (0: go ahead). */
 export async function spendDemoRun(visitor: string): Promise<number> {
   limiters ??= createLimiters();

@@ -15,7 +15,7 @@ import { demoModel, visiblePicture } from "./demoRuns.server.ts";
 import { readStored } from "./pictures.server.ts";
 import { SidecarCallError, rpc, unary } from "./sidecar.server.ts";
 import { MODEL_LIST_TTL_MS, timedCache } from "./timedCache.server.ts";
-import { returnDemoRun, spendDemoRun } from "./throttle.server.ts";
+import { demoVisitor, returnDemoRun, spendDemoRun } from "./throttle.server.ts";
 import { VQA_MSG, type VqaAlgorithm } from "~/lib/rules/vqa.ts";
 
 export interface VqaModelView {
@@ -118,7 +118,7 @@ export async function askQuestion(
     .toColourspace("srgb")
     .png()
     .toBuffer();
-  const visitor = viewer ? `user:${viewer.id}` : `ip:${ip}`;
+  const visitor = demoVisitor(viewer, ip);
   const wait = await spendDemoRun(visitor);
   if (wait > 0) throw new DemoRateLimited(wait);
   let reply;

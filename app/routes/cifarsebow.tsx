@@ -10,6 +10,7 @@ import { sebowDemoAction, sebowDemoLoader, type SebowPage } from "~/.server/sebo
 import { getUser } from "~/.server/session.server.ts";
 import { SebowDemo, type SebowAnswer } from "~/components/demo/SebowDemo.tsx";
 import { pageTitle } from "~/lib/pageTitle.ts";
+import { demoVisitor } from "~/.server/throttle.server.ts";
 
 const PAGE: SebowPage = { route: "/cifarsebow", datasets: ["cifar10", "cifar100"] };
 
@@ -17,10 +18,7 @@ export const handle = { i18n: ["sebow", "demo"] };
 export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "sebow:cifarTitle");
 export const headers = demoHeaders;
 export const loader = ({ request }: LoaderFunctionArgs) => sebowDemoLoader(PAGE, request);
-export const action = async ({ request, context }: ActionFunctionArgs) => {
-  const viewer = await getUser(request);
-  return sebowDemoAction(PAGE, request, viewer ? `user:${viewer.id}` : `ip:${context.ip}`);
-};
+export const action = async ({ request, context }: ActionFunctionArgs) => sebowDemoAction(PAGE, request, demoVisitor(await getUser(request), context.ip));
 
 export default function CifarSebowDemo() {
   return <SebowDemo page="cifar" d={useLoaderData<typeof loader>()} res={useActionData<typeof action>() as SebowAnswer | undefined} />;

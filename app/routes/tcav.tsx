@@ -33,7 +33,7 @@ import { checkFormData } from "~/.server/forms.server.ts";
 import { PROGRESS_KEY, clearProgress, reportProgress } from "~/.server/progress.server.ts";
 import { getUser } from "~/.server/session.server.ts";
 import { SidecarCallError } from "~/.server/sidecar.server.ts";
-import { returnDemoRun, spendDemoRun } from "~/.server/throttle.server.ts";
+import { demoVisitor, returnDemoRun, spendDemoRun } from "~/.server/throttle.server.ts";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
 import { TcavScoreChart } from "~/components/TcavScoreChart.tsx";
 import { CLASSIFICATION_MSG } from "~/lib/rules/classification.ts";
@@ -166,7 +166,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // the viewer may not see is "not found", as everywhere), then its size.
   const custom = selection.dataset ? await customConceptOf(selection.dataset, viewer) : undefined;
   if (custom && "refusal" in custom) return data<ActionResult>({ error: { step: "concepts", message: custom.refusal }, selection }, { status: 400 });
-  const visitor = viewer ? `user:${viewer.id}` : `ip:${(context as { ip?: string }).ip ?? "unknown"}`;
+  const visitor = demoVisitor(viewer, (context as { ip?: string }).ip);
   const wait = await spendDemoRun(visitor);
   if (wait > 0)
     return data<ActionResult>(
