@@ -18,6 +18,7 @@ import { Busy, DemoToasts, PickStep, RunCard, StartButton, SuccessNotice } from 
 import { DatasetStyles } from "~/components/datasets/styles.tsx";
 import { parseForm } from "~/lib/forms/parse.ts";
 import { SEGMENTATION_ALGORITHMS, SEGMENTATION_MSG, SEG_FIELD_ORDER, explainSchema, segIntentSchema, segmentSchema } from "~/lib/rules/segmentation.ts";
+import { MapFigures } from "~/components/demo/ResultFigure.tsx";
 
 const ROUTE = "/UserImgsegmentation";
 
@@ -224,14 +225,7 @@ function Explanation({ d }: { d: Step2 }) {
     <div className="card" id="results">
       <h2 style={{ marginTop: 0 }}>{t("step5", { part: e.partName, algorithm: e.algorithm })}</h2>
       <div className="ds-result-images">
-        <figure>
-          <img src={e.heatmapUrl} alt={t("demo:heatmap")} data-testid="heatmap" />
-          <figcaption>{t("demo:heatmap")}</figcaption>
-        </figure>
-        <figure>
-          <img src={e.overlayUrl} alt={t("demo:overlay")} data-testid="overlay" />
-          <figcaption>{t("demo:overlay")}</figcaption>
-        </figure>
+        <MapFigures heatmapUrl={e.heatmapUrl} overlayUrl={e.overlayUrl} />
       </div>
       <p className="muted" data-testid="target-score">
         {t("target", { part: e.partName, score: e.targetScore.toFixed(2) })}

@@ -20,6 +20,7 @@ import { DatasetStyles } from "~/components/datasets/styles.tsx";
 import { useTranslation } from "react-i18next";
 import { parseForm } from "~/lib/forms/parse.ts";
 import { VQA_ALGORITHMS, VQA_LIMITS, VQA_FIELD_ORDER, VQA_MSG, vqaRunSchema, type VqaField } from "~/lib/rules/vqa.ts";
+import { ResultFigure } from "~/components/demo/ResultFigure.tsx";
 
 const ROUTE = "/UserQuery";
 
@@ -106,6 +107,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 type Step2 = Extract<LoaderData, { step: 2 }>;
+
+/** Shown larger than they are, the pictures keep their pixels sharp. */
+const PIXELATED = { imageRendering: "pixelated" } as const;
 
 export default function UserQuery() {
   const d = useLoaderData<typeof loader>();
@@ -359,18 +363,9 @@ function Results({ result, model }: { result: VqaResultView; model: VqaModelView
       <div className="card">
         <h2 style={{ marginTop: 0 }}>{t("results.attributions", { algorithm: result.algorithm })}</h2>
         <div className="ds-result-images">
-          <figure>
-            <img src={result.inputSrc} alt={t("results.input")} data-testid="input" style={{ imageRendering: "pixelated" }} />
-            <figcaption>{t("results.input")}</figcaption>
-          </figure>
-          <figure>
-            <img src={result.heatmapSrc} alt={t("results.heatmap")} data-testid="heatmap" style={{ imageRendering: "pixelated" }} />
-            <figcaption>{t("results.heatmap")}</figcaption>
-          </figure>
-          <figure>
-            <img src={result.overlaySrc} alt={t("results.overlay")} data-testid="overlay" style={{ imageRendering: "pixelated" }} />
-            <figcaption>{t("results.overlay")}</figcaption>
-          </figure>
+          <ResultFigure src={result.inputSrc} caption={t("results.input")} testId="input" style={PIXELATED} />
+          <ResultFigure src={result.heatmapSrc} caption={t("results.heatmap")} testId="heatmap" style={PIXELATED} />
+          <ResultFigure src={result.overlaySrc} caption={t("results.overlay")} testId="overlay" style={PIXELATED} />
         </div>
         <h3>{t("results.words")}</h3>
         <p data-testid="words" style={{ fontSize: "1.15rem", lineHeight: 2 }}>

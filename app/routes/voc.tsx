@@ -41,6 +41,8 @@ import {
   explainClassSchema,
   multiLabelIntentSchema,
 } from "~/lib/rules/multilabel.ts";
+import { demoVisitor } from "~/.server/throttle.server.ts";
+import { MapFigures, ResultFigure } from "~/components/demo/ResultFigure.tsx";
 
 const ROUTE = "/voc";
 
@@ -113,8 +115,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data<ActionResult>({ errors: { [first.field]: first.message } }, { status: 400 });
   }
   const { model, algorithm, picture } = parsed.value;
-  const ip = (context as { ip?: string }).ip ?? "unknown";
-  const visitor = viewer ? `user:${viewer.id}` : `ip:${ip}`;
+  const visitor = demoVisitor(viewer, (context as { ip?: string }).ip);
   const next = new URLSearchParams(new URL(request.url).searchParams);
   next.set("picture", picture);
   next.set("model", model);
@@ -186,10 +187,7 @@ function Ranking({ d, res }: { d: LoaderData; res?: ActionResult }) {
     <div className="card" id="results">
       <h2 style={{ marginTop: 0 }}>{t("step3")}</h2>
       <div className="ds-result-images">
-        <figure>
-          <img src={d.picture!.url} alt={d.picture!.name} data-testid="ml-input" style={{ imageRendering: "pixelated", width: 224, height: 224 }} />
-          <figcaption>{d.picture!.name}</figcaption>
-        </figure>
+        <ResultFigure src={d.picture!.url} caption={d.picture!.name} testId="ml-input" style={{ imageRendering: "pixelated", width: 224, height: 224 }} />
       </div>
       <table className="p-datatable-table" data-testid="ranked-classes">
         <thead>
@@ -256,14 +254,7 @@ function ClassMap({ d }: { d: LoaderData }) {
     <div className="card" id="map">
       <h2 style={{ marginTop: 0 }}>{t("mapTitle", { cls: m.className, algorithm: m.algorithm })}</h2>
       <div className="ds-result-images">
-        <figure>
-          <img src={m.heatmapUrl} alt={t("demo:heatmap")} data-testid="heatmap" />
-          <figcaption>{t("demo:heatmap")}</figcaption>
-        </figure>
-        <figure>
-          <img src={m.overlayUrl} alt={t("demo:overlay")} data-testid="overlay" />
-          <figcaption>{t("demo:overlay")}</figcaption>
-        </figure>
+        <MapFigures heatmapUrl={m.heatmapUrl} overlayUrl={m.overlayUrl} />
       </div>
       <p className="muted" data-testid="map-source">
         {t("mapSource", {

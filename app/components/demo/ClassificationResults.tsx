@@ -6,6 +6,7 @@
 import { useTranslation } from "react-i18next";
 import type { ResultView } from "~/.server/classification.server.ts";
 import type { ResultProvenance } from "~/.server/demoResult.server.ts";
+import { MapFigures, ResultFigure } from "~/components/demo/ResultFigure.tsx";
 
 // `poolFlow`: the per-dataset pages have two steps before the results (pool, run), not three
 // (dataset, image, run): their results are steps 3 and 4, or the page went from step 2 to step 4.
@@ -112,18 +113,8 @@ export function ClassificationResults({
       <div className="card">
         <h2 style={{ marginTop: 0 }}>{t(poolFlow ? "step4Map" : "step5", { algorithm: result.algorithm })}</h2>
         <div className="ds-result-images">
-          <figure>
-            <img src={`/explanation/${result.id}?kind=input`} alt={t("inputShown")} data-testid="input" />
-            <figcaption>{t("inputShown")}</figcaption>
-          </figure>
-          <figure>
-            <img src={result.heatmapUrl} alt={t("heatmap")} data-testid="heatmap" />
-            <figcaption>{t("heatmap")}</figcaption>
-          </figure>
-          <figure>
-            <img src={result.overlayUrl} alt={t("overlay")} data-testid="overlay" />
-            <figcaption>{t("overlay")}</figcaption>
-          </figure>
+          <ResultFigure src={`/explanation/${result.id}?kind=input`} caption={t("inputShown")} testId="input" />
+          <MapFigures heatmapUrl={result.heatmapUrl} overlayUrl={result.overlayUrl} />
         </div>
       </div>
     </>
