@@ -24,24 +24,9 @@ export function LocalExplanation({ title, prediction, children }: { title: strin
             {/* The list numbers the steps; a "Node 1 · Node 0" prefix repeated the number as a node's. */}
             <strong>{nodeName(s.nodeName)}</strong>
             <div className="ds-result-images">
-              {s.prototype ? (
-                <figure>
-                  <img src={s.prototype} alt={t("prototypeAlt", { node: nodeName(s.nodeName) })} />
-                  <figcaption>{t("prototype")}</figcaption>
-                </figure>
-              ) : null}
-              {s.patch ? (
-                <figure>
-                  <img src={s.patch} alt={t("patchAlt", { node: nodeName(s.nodeName) })} />
-                  <figcaption>{t("patch")}</figcaption>
-                </figure>
-              ) : null}
-              {s.heatmap ? (
-                <figure>
-                  <img src={s.heatmap} alt={t("heatmapAlt", { node: nodeName(s.nodeName) })} />
-                  <figcaption>{t("heatmap")}</figcaption>
-                </figure>
-              ) : null}
+              <NodeFigure src={s.prototype} alt={t("prototypeAlt", { node: nodeName(s.nodeName) })} caption={t("prototype")} />
+              <NodeFigure src={s.patch} alt={t("patchAlt", { node: nodeName(s.nodeName) })} caption={t("patch")} />
+              <NodeFigure src={s.heatmap} alt={t("heatmapAlt", { node: nodeName(s.nodeName) })} caption={t("heatmap")} />
             </div>
             <p>
               {t("similarity", { value: s.similarity.toFixed(3) })} · {t(s.direction === "right" ? "wentRight" : "wentLeft")}
@@ -60,4 +45,14 @@ export function LocalExplanation({ title, prediction, children }: { title: strin
       {children}
     </div>
   );
+}
+
+/** One of a path step's pictures (prototype, patch, heatmap), where the step has it. */
+function NodeFigure({ src, alt, caption }: { src: string | null | undefined; alt: string; caption: string }) {
+  return src ? (
+    <figure>
+      <img src={src} alt={alt} />
+      <figcaption>{caption}</figcaption>
+    </figure>
+  ) : null;
 }

@@ -7,9 +7,9 @@ import { treeFile } from "./urls.ts";
 
 /** The drawing's downloads, in the seed's order: the HD vector graphic (the first, filled, with an icon) and the node prototypes. */
 const DOWNLOADS = [
-  { format: "svg", label: "hdSvg", outlined: false },
-  { format: "pdf", label: "hdPdf", outlined: true },
-  { format: "zip", label: "prototypesZip", outlined: true },
+  { format: "svg", label: "trees:hdSvg", outlined: false },
+  { format: "pdf", label: "trees:hdPdf", outlined: true },
+  { format: "zip", label: "trees:prototypesZip", outlined: true },
 ] as const;
 
 export function TreeDrawing({

@@ -41,24 +41,8 @@ export function TreeRunForm({
           <label htmlFor="model">{t("demo:model")}</label>
           <select id="model" name="model" className="p-inputtext" defaultValue={model} key={`m${model}`} aria-describedby="model-error">
             <option value="">{t("demo:choose")}</option>
-            {platform.length ? (
-              <optgroup label={t("platformTrees")}>
-                {platform.map((m) => (
-                  <option key={m.id} value={m.id}>
-                    {translateMessage(t, m.label)}
-                  </option>
-                ))}
-              </optgroup>
-            ) : null}
-            {mine.length ? (
-              <optgroup label={t("myTrees")}>
-                {mine.map((m) => (
-                  <option key={m.id} value={m.id}>
-                    {translateMessage(t, m.label)}
-                  </option>
-                ))}
-              </optgroup>
-            ) : null}
+            <TreeGroup label={t("platformTrees")} trees={platform} />
+            <TreeGroup label={t("myTrees")} trees={mine} />
           </select>
           <FieldError id="model-error" message={errors?.model} />
           {modelsError ? <small className="muted">{translateMessage(t, modelsError)}</small> : null}
@@ -84,6 +68,20 @@ export function TreeRunForm({
 }
 
 /** While a request runs: the seconds so far (the seed's "about 15 s" notice as a real count). */
+/** One group of the model select (the platform's trees, or the user's own); nothing when it has none. */
+function TreeGroup({ label, trees }: { label: string; trees: { id: string; label: string }[] }) {
+  const { t } = useTranslation(["trees", "demo"]);
+  return trees.length ? (
+    <optgroup label={label}>
+      {trees.map((m) => (
+        <option key={m.id} value={m.id}>
+          {translateMessage(t, m.label)}
+        </option>
+      ))}
+    </optgroup>
+  ) : null;
+}
+
 export function Elapsed({ label }: { label: string }) {
   const [s, setS] = useState(0);
   useEffect(() => {
