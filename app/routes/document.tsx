@@ -69,45 +69,59 @@ export default function Documentation() {
             <figcaption className="muted">{t("concepts.video")}</figcaption>
           </figure>
         </section>
-        <section id="datasets" className="card doc-section">
-          <h2>{t("sections.datasets")}</h2>
-          <p>{t("datasets.p1")}</p>
-          <ul>
-            <li>{t("datasets.fashion")}</li>
-            <li>{t("datasets.scenes")}</li>
-            <li>{t("datasets.operator")}</li>
-          </ul>
-          <p>{t("datasets.choose")}</p>
-        </section>
-        <section id="algorithms" className="card doc-section">
-          <h2>{t("sections.algorithms")}</h2>
-          <p>{t("algorithms.p1")}</p>
-          <ul>
-            <li>{t("algorithms.gradient")}</li>
-            <li>{t("algorithms.cam")}</li>
-            <li>{t("algorithms.perturbation")}</li>
-          </ul>
-          <p>{t("algorithms.choose")}</p>
-        </section>
-        <section id="workflow" className="card doc-section">
-          <h2>{t("sections.workflow")}</h2>
-          <ol>
-            <li>{t("workflow.read")}</li>
-            <li>{t("workflow.evaluate")}</li>
-            <li>{t("workflow.score")}</li>
-            <li>{t("workflow.submit")}</li>
-            <li>{t("workflow.approve")}</li>
-          </ol>
-        </section>
-        <section id="users" className="card doc-section">
-          <h2>{t("sections.users")}</h2>
-          <ul>
-            <li>{t("users.visitor")}</li>
-            <li>{t("users.user")}</li>
-            <li>{t("users.admin")}</li>
-          </ul>
-        </section>
+        <DocSection
+          id="datasets"
+          title={t("sections.datasets")}
+          lead={t("datasets.p1")}
+          items={[t("datasets.fashion"), t("datasets.scenes"), t("datasets.operator")]}
+          after={t("datasets.choose")}
+        />
+        <DocSection
+          id="algorithms"
+          title={t("sections.algorithms")}
+          lead={t("algorithms.p1")}
+          items={[t("algorithms.gradient"), t("algorithms.cam"), t("algorithms.perturbation")]}
+          after={t("algorithms.choose")}
+        />
+        <DocSection
+          id="workflow"
+          title={t("sections.workflow")}
+          ordered
+          items={[t("workflow.read"), t("workflow.evaluate"), t("workflow.score"), t("workflow.submit"), t("workflow.approve")]}
+        />
+        <DocSection id="users" title={t("sections.users")} items={[t("users.visitor"), t("users.user"), t("users.admin")]} />
       </div>
     </div>
+  );
+}
+
+/** A section of the guide that is a list: its title, the paragraph before the list and the one after, where it has them. */
+function DocSection({
+  id,
+  title,
+  lead,
+  items,
+  ordered = false,
+  after,
+}: {
+  id: string;
+  title: string;
+  lead?: string;
+  items: string[];
+  ordered?: boolean;
+  after?: string;
+}) {
+  const List = ordered ? "ol" : "ul";
+  return (
+    <section id={id} className="card doc-section">
+      <h2>{title}</h2>
+      {lead ? <p>{lead}</p> : null}
+      <List>
+        {items.map((item, i) => (
+          <li key={i}>{item}</li>
+        ))}
+      </List>
+      {after ? <p>{after}</p> : null}
+    </section>
   );
 }
