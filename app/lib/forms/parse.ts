@@ -28,13 +28,27 @@ function toFormData(fields: Record<string, string>): FormData {
 /** How a field of a `formSchema` is read: trimmed (single-line text) or exactly as sent (passwords, codes). */
 export type FieldReading = "trim" | "raw";
 
+/** A family of fields named `<group>.<a>.<b>`, which conform reads as nested objects: back to flat names, each its last value. */
+function flattenGroup(prefix: string, value: unknown, out: Record<string, string>) {
+  if (typeof value === "string") out[prefix] = value;
+  else if (Array.isArray(value)) flattenGroup(prefix, value.at(-1), out);
+  else if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) flattenGroup(`${prefix}.${k}`, v, out);
+}
+
 /**
  * A form's schema from its field names and one check over the whole form: every field reads
  * as a string (missing or empty = ""), then `check` returns each field's message, cross-field
  * rules (a password and its confirmation) included. The check always runs, so a form shows all
  * of its errors at once; the same `check` gives the browser's on-blur feedback field by field.
+ * `groups`: prefixes of field families whose names the form learns at run time (the advanced
+ * options `arg.<category>.<name>` of the create-task form); every field sent under one reaches
+ * `check` and the value under its own name.
  */
-export function formSchema<K extends string>(fields: Record<K, FieldReading>, check: (values: Record<K, string>) => FieldErrors) {
+export function formSchema<K extends string>(
+  fields: Record<K, FieldReading>,
+  check: (values: Record<K, string> & Partial<Record<string, string>>) => FieldErrors,
+  groups: readonly string[] = [],
+) {
   const shape = Object.fromEntries(
     (Object.entries(fields) as [K, FieldReading][]).map(([name, reading]) => [
       name,
@@ -44,10 +58,21 @@ export function formSchema<K extends string>(fields: Record<K, FieldReading>, ch
         .transform((v) => (reading === "trim" ? v.trim() : v)),
     ]),
   ) as Record<K, z.ZodEffects<z.ZodDefault<z.ZodString>, string, string | undefined>>;
-  return z.object(shape).superRefine((values, ctx) => {
-    for (const [name, message] of Object.entries(check(values as Record<K, string>)))
-      if (message) ctx.addIssue({ code: z.ZodIssueCode.custom, path: name === "form" ? [] : [name], message });
-  });
+  const grouped = Object.fromEntries(groups.map((g) => [g, z.unknown()]));
+  return z
+    .object({ ...shape, ...grouped })
+    .transform((read) => {
+      const values: Record<string, string> = {};
+      for (const [name, value] of Object.entries(read)) {
+        if (groups.includes(name)) flattenGroup(name, value, values);
+        else values[name] = value as string;
+      }
+      return values as Record<K, string> & Partial<Record<string, string>>;
+    })
+    .superRefine((values, ctx) => {
+      for (const [name, message] of Object.entries(check(values)))
+        if (message) ctx.addIssue({ code: z.ZodIssueCode.custom, path: name === "form" ? [] : [name], message });
+    });
 }
 
 /** More than any page lists: a form naming thousands of ids is not a selection. */

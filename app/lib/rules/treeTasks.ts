@@ -5,7 +5,7 @@
 // distributed-training card and the advanced options of the chosen algorithm as the sidecar's
 // Tree.TaskOptions describes them. Messages are message refs of the `tasks` namespace
 // (app/locales/<lng>/tasks.json).
-import type { FieldErrors } from "../forms/parse.ts";
+import { formSchema, parseForm, type FieldErrors, type FieldReading } from "../forms/parse.ts";
 import { hasControlCharacters } from "../forms/text.ts";
 import { messageRef } from "../forms/messages.ts";
 
@@ -111,14 +111,67 @@ export function checkArg(arg: TaskFormOptions["algorithms"][number]["args"][numb
   return null;
 }
 
+/** Field names longer than this are not the page's (the longest it writes is arg.<category>.<option>). */
+const FIELD_NAME_MAX = 120;
+
+/** The three numeric choices: the seed's set, narrowed to what this host offers. */
+function choices(v: (k: string) => string, options: TaskFormOptions) {
+  return {
+    depth: pick(
+      v("depth"),
+      TREE_DEPTHS.filter((d) => options.depths.includes(d)),
+    ),
+    iterations: pick(
+      v("iterations"),
+      TREE_ITERATIONS.filter((d) => options.iterations.includes(d)),
+    ),
+    protoDim: pick(
+      v("protoDim"),
+      TREE_PROTO_DIMS.filter((d) => options.protoDims.includes(d)),
+    ),
+  };
+}
+
+/** The data-parallel count when the card is ticked: at most what the host serves, for a category that supports it. */
+function ddpCount(v: (k: string) => string, options: TaskFormOptions, algorithm: TaskFormOptions["algorithms"][number] | undefined) {
+  const ddpTraining = v("ddpTraining") === "on" || v("ddpTraining") === "true";
+  if (!ddpTraining) return { ddpTraining, ddpNum: DEFAULT_DDP_NUM };
+  const max = Math.max(1, options.maxDdp);
+  const n = /^\d{1,3}$/.test(v("ddpNum")) ? Number(v("ddpNum")) : NaN;
+  if (algorithm && !algorithm.isSupportDdp) return { ddpTraining, ddpNum: DEFAULT_DDP_NUM, problem: TASK_MSG.ddpUnsupported };
+  if (!(n >= 1 && n <= max)) return { ddpTraining, ddpNum: DEFAULT_DDP_NUM, problem: TASK_MSG.ddpNum(max) };
+  return { ddpTraining, ddpNum: n };
+}
+
 /**
- * Checks the form's values (`arg.<name>` fields carry the advanced options). Field errors come
- * back keyed by field in the seed's order, so the first one is the message the seed shows.
+ * The chosen category's advanced options: each card names its fields arg.<category>.<name> (both
+ * cards are in the page without JavaScript); only the chosen category's are read. An empty field
+ * takes the default (the sidecar's own value); only changed values are kept.
  */
-export function checkTaskForm(
-  values: Record<string, string>,
-  options: TaskFormOptions,
-): { ok: true; value: CheckedTask } | { ok: false; errors: FieldErrors; first: string } {
+function advancedOptions(values: Partial<Record<string, string>>, algorithm: TaskFormOptions["algorithms"][number]) {
+  const errors: FieldErrors = {};
+  const args: Record<string, string> = {};
+  const prefix = `arg.${algorithm.id}.`;
+  const sent = Object.keys(values).filter((k) => k.startsWith(prefix) && k.length <= FIELD_NAME_MAX);
+  if (sent.length > MAX_ARGS) errors[sent[MAX_ARGS]] = TASK_MSG.unknownArg(sent[MAX_ARGS].slice(prefix.length, prefix.length + 60));
+  for (const k of sent.slice(0, MAX_ARGS)) {
+    const argName = k.slice(prefix.length);
+    const spec = algorithm.args.find((a) => a.name === argName);
+    if (!spec) {
+      errors[k] = TASK_MSG.unknownArg(argName.slice(0, 60));
+      continue;
+    }
+    const value = (values[k] ?? "").trim();
+    if (!value) continue;
+    const broken = checkArg(spec, value);
+    if (broken) errors[k] = TASK_MSG.arg(argName, broken);
+    else if (value !== spec.value) args[argName] = value;
+  }
+  return { errors, args };
+}
+
+/** The form's values read against the options: each field's message, and the task when there is none. */
+function readTask(values: Partial<Record<string, string>>, options: TaskFormOptions): { errors: FieldErrors; task: CheckedTask } {
   const errors: FieldErrors = {};
   const v = (k: string) => (values[k] ?? "").trim();
   const algorithm = options.algorithms.find((a) => a.id === v("category"));
@@ -129,63 +182,55 @@ export function checkTaskForm(
   const dataset = v("dataset");
   // Datasets are filtered by the chosen category: one of another category is not a choice.
   if (!dataset || !algorithm?.datasets.some((d) => d.id === dataset)) errors.dataset = TASK_MSG.chooseDataset;
-  const depth = pick(
-    v("depth"),
-    TREE_DEPTHS.filter((d) => options.depths.includes(d)),
-  );
+  const { depth, iterations, protoDim } = choices(v, options);
   if (depth === null) errors.depth = TASK_MSG.chooseDepth;
-  const iterations = pick(
-    v("iterations"),
-    TREE_ITERATIONS.filter((d) => options.iterations.includes(d)),
-  );
   if (iterations === null) errors.iterations = TASK_MSG.chooseIterations;
-  const protoDim = pick(
-    v("protoDim"),
-    TREE_PROTO_DIMS.filter((d) => options.protoDims.includes(d)),
-  );
   if (protoDim === null) errors.protoDim = TASK_MSG.chooseProtoDim;
-  const remarks = (values.remarks ?? "").trim();
+  const remarks = v("remarks");
   if (hasControlCharacters(remarks, true)) errors.remarks = TASK_MSG.control;
   else if (remarks.length > REMARKS_MAX) errors.remarks = TASK_MSG.remarksTooLong;
   else if (CHINESE.test(remarks)) errors.remarks = TASK_MSG.remarksChinese;
-  const ddpTraining = v("ddpTraining") === "on" || v("ddpTraining") === "true";
-  let ddpNum = DEFAULT_DDP_NUM;
-  if (ddpTraining) {
-    const max = Math.max(1, options.maxDdp);
-    const n = /^\d{1,3}$/.test(v("ddpNum")) ? Number(v("ddpNum")) : NaN;
-    if (algorithm && !algorithm.isSupportDdp) errors.ddpNum = TASK_MSG.ddpUnsupported;
-    else if (!(n >= 1 && n <= max)) errors.ddpNum = TASK_MSG.ddpNum(max);
-    else ddpNum = n;
-  }
-  const args: Record<string, string> = {};
-  if (algorithm) {
-    // Each algorithm's card names its fields arg.<category>.<name> (both cards are in the page
-    // without JavaScript); only the chosen category's are read.
-    const prefix = `arg.${algorithm.id}.`;
-    const sent = Object.keys(values).filter((k) => k.startsWith(prefix));
-    if (sent.length > MAX_ARGS) errors[sent[MAX_ARGS]] = TASK_MSG.unknownArg(sent[MAX_ARGS].slice(prefix.length, prefix.length + 60));
-    for (const k of sent.slice(0, MAX_ARGS)) {
-      const argName = k.slice(prefix.length);
-      const spec = algorithm.args.find((a) => a.name === argName);
-      if (!spec) {
-        errors[k] = TASK_MSG.unknownArg(argName.slice(0, 60));
-        continue;
-      }
-      const value = (values[k] ?? "").trim();
-      // An empty field takes the default (the sidecar's own value).
-      if (!value) continue;
-      const broken = checkArg(spec, value);
-      if (broken) errors[k] = TASK_MSG.arg(argName, broken);
-      else if (value !== spec.value) args[argName] = value;
-    }
-  }
-  const order = [...TASK_FIELDS, ...Object.keys(errors).filter((k) => !(TASK_FIELDS as readonly string[]).includes(k))];
-  const first = order.map((k) => errors[k]).find(Boolean);
-  if (first) return { ok: false, errors, first };
-  return {
-    ok: true,
-    value: { category: algorithm!.id, name, dataset, depth: depth!, iterations: iterations!, protoDim: protoDim!, remarks, ddpTraining, ddpNum, args },
+  const ddp = ddpCount(v, options, algorithm);
+  if (ddp.problem) errors.ddpNum = ddp.problem;
+  const advanced = algorithm ? advancedOptions(values, algorithm) : { errors: {}, args: {} };
+  Object.assign(errors, advanced.errors);
+  const task = {
+    category: algorithm?.id ?? "",
+    name,
+    dataset,
+    depth: depth ?? 0,
+    iterations: iterations ?? 0,
+    protoDim: protoDim ?? 0,
+    remarks,
+    ddpTraining: ddp.ddpTraining,
+    ddpNum: ddp.ddpNum,
+    args: advanced.args,
   };
+  return { errors, task };
+}
+
+const TASK_READINGS = Object.fromEntries(TASK_FIELDS.map((f) => [f, "trim"])) as Record<TaskField, FieldReading>;
+
+/**
+ * The create-task form's schema against what the compute server offers now (Tree.TaskOptions):
+ * parseForm(form, taskFormSchema(options)) gives the checked task or each field's message.
+ */
+export function taskFormSchema(options: TaskFormOptions) {
+  return formSchema(TASK_READINGS, (values) => readTask(values, options).errors, ["arg"]).transform((values) => readTask(values, options).task);
+}
+
+/**
+ * The form's values through taskFormSchema, with the message the seed shows: the first error in the
+ * form's order (its fields, then the advanced options).
+ */
+export function checkTaskForm(
+  values: Record<string, string>,
+  options: TaskFormOptions,
+): { ok: true; value: CheckedTask } | { ok: false; errors: FieldErrors; first: string } {
+  const parsed = parseForm(values, taskFormSchema(options));
+  if (parsed.ok) return parsed;
+  const order = [...TASK_FIELDS, ...Object.keys(parsed.errors).filter((k) => !(TASK_FIELDS as readonly string[]).includes(k))];
+  return { ok: false, errors: parsed.errors, first: order.map((k) => parsed.errors[k]).find(Boolean) ?? TASK_MSG.createFailed };
 }
 
 /** A task's progress: failed; waiting while there is no completion time; completed. */
