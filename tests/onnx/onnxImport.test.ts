@@ -25,7 +25,8 @@ import { getNet, listModels } from "../../sidecar/inference/models.ts";
 import { initBackend } from "../../sidecar/inference/runtime/backend.ts";
 import { exportCheckpoint } from "../../sidecar/zoo/onnx/export.ts";
 import { loadImportedNet } from "../../sidecar/zoo/onnx/graphNet.ts";
-import { OnnxImportError, importOnnxModel, parseLabels } from "../../sidecar/zoo/onnx/importOnnx.ts";
+import { importOnnxModel, parseLabels } from "../../sidecar/zoo/onnx/importOnnx.ts";
+import { OnnxImportError } from "../../sidecar/zoo/onnx/onnxMessages.ts";
 import { loadZooNet } from "../../sidecar/zoo/zooNet.ts";
 import { encodeModel, floatTensor, int, ints, torchvisionResnet18 } from "./torchvisionResnet18.ts";
 

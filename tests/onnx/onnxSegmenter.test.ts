@@ -14,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { initBackend } from "../../sidecar/inference/runtime/backend.ts";
 import { explainSegmentWith, listSegModels, segmentWith } from "../../sidecar/inference/segmentation/job.ts";
 import { loadImportedSegmenter } from "../../sidecar/zoo/onnx/graphNet.ts";
-import { OnnxImportError, importOnnxModel } from "../../sidecar/zoo/onnx/importOnnx.ts";
+import { importOnnxModel } from "../../sidecar/zoo/onnx/importOnnx.ts";
+import { OnnxImportError } from "../../sidecar/zoo/onnx/onnxMessages.ts";
 import { encodeModel, floatTensor, ints } from "./torchvisionResnet18.ts";
 
 const SIZE = 32;

@@ -8,7 +8,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { initBackend } from "../../inference/runtime/backend.ts";
 import { importedModelDir, importedSegmentationDir } from "./graphNet.ts";
-import { MAX_ONNX_BYTES, OnnxImportError, importOnnxModel, parseLabels } from "./importOnnx.ts";
+import { importOnnxModel, parseLabels } from "./importOnnx.ts";
+import { MAX_ONNX_BYTES, OnnxImportError } from "./onnxMessages.ts";
 
 const USAGE =
   "usage: npm run -s import-model -- FILE.onnx --dataset ID --labels FILE [--id ID] [--task classification|segmentation] [--size HxW] [--mean R,G,B --std R,G,B] [--replace]";
