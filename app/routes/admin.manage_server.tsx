@@ -8,7 +8,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation, useSearchParams } from "@remix-run/react";
 import { Dialog } from "primereact/dialog";
-import { DeleteConfirmDialog } from "~/components/DeleteConfirmDialog.tsx";
+import { ConfirmDeletion } from "~/components/DeleteConfirmDialog.tsx";
 import { Button } from "primereact/button";
 import { InputText } from "primereact/inputtext";
 import { useRef } from "react";
@@ -105,7 +105,6 @@ export default function ManageServer() {
   const { servers, loadFailed, thresholdSeconds, notice, confirm } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ActionResult | undefined;
   const [params] = useSearchParams();
-  const hydrated = useHydrated();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod === "GET" && navigation.location.search.includes("confirm=delete");
   const open = Boolean(result?.errors && Object.keys(result.errors).length) || params.get("dialog") === "create";
@@ -122,8 +121,7 @@ export default function ManageServer() {
       {/* The last step's notice; an answer to the create form replaces it. */}
       {notice && !result ? <Notice kind={notice.kind}>{notice.text}</Notice> : null}
       {loadFailed ? <Notice kind="error">{t("servers.loadFailed")}</Notice> : null}
-      {confirm && !hydrated ? <ConfirmDeletePanel confirm={confirm} /> : null}
-      {confirm && hydrated ? <ConfirmDeleteDialog confirm={confirm} /> : null}
+      {confirm ? <ConfirmServerDeletion confirm={confirm} /> : null}
       {/* A GET: the buttons ask for the confirmation step, they do not delete. */}
       <Form method="get" action="/admin/manage_server" aria-label={t("servers.title")} preventScrollReset>
         <input type="hidden" name="confirm" value="delete" />
@@ -195,24 +193,6 @@ function CreateForm({ errors }: { errors?: ServerFormErrors }) {
 type ConfirmDelete = { ids: number[]; names: string[] };
 
 /** The deletion itself: posts the confirmed ids. */
-function DeleteForm({ confirm }: { confirm: ConfirmDelete }) {
-  const busy = useNavigation().state === "submitting";
-  const { t } = useTranslation("admin");
-  return (
-    <Form method="post" action="/admin/manage_server" className="decision-buttons" preventScrollReset>
-      <input type="hidden" name="intent" value="delete" />
-      <input type="hidden" name="confirmed" value="1" />
-      {confirm.ids.map((id) => (
-        <input key={id} type="hidden" name="server_ids" value={id} />
-      ))}
-      <Link to="/admin/manage_server" className="p-button p-button-text" preventScrollReset replace>
-        {t("servers.cancel")}
-      </Link>
-      <Button type="submit" label={t("servers.confirmDelete")} severity="danger" loading={busy} data-testid="confirm-delete" />
-    </Form>
-  );
-}
-
 function DeleteQuestion({ confirm }: { confirm: ConfirmDelete }) {
   const { t } = useTranslation("admin");
   return (
@@ -222,24 +202,11 @@ function DeleteQuestion({ confirm }: { confirm: ConfirmDelete }) {
   );
 }
 
-/** Without JavaScript: the question as a section of the page, with Cancel and Delete. */
-function ConfirmDeletePanel({ confirm }: { confirm: ConfirmDelete }) {
+/** The question before servers are deleted (components/DeleteConfirmDialog.tsx: in the page without JavaScript, a dialog with it). */
+function ConfirmServerDeletion({ confirm }: { confirm: ConfirmDelete }) {
   const { t } = useTranslation("admin");
   return (
-    <div className="notice notice-warn" role="alertdialog" aria-label={t("servers.confirmTitle")} data-testid="confirm-delete-step">
-      <p>
-        <DeleteQuestion confirm={confirm} />
-      </p>
-      <DeleteForm confirm={confirm} />
-    </div>
-  );
-}
-
-/** With JavaScript: PrimeReact's ConfirmDialog; Delete posts the same form, Cancel or Escape returns to the list. */
-function ConfirmDeleteDialog({ confirm }: { confirm: ConfirmDelete }) {
-  const { t } = useTranslation("admin");
-  return (
-    <DeleteConfirmDialog
+    <ConfirmDeletion
       header={t("servers.confirmTitle")}
       question={<DeleteQuestion confirm={confirm} />}
       acceptLabel={t("servers.confirmDelete")}

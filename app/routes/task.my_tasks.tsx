@@ -8,9 +8,8 @@
 // the list reloads every 3 s while a task is queued or running; without it a refresh link does.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { Button } from "primereact/button";
-import { DeleteConfirmDialog } from "~/components/DeleteConfirmDialog.tsx";
+import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { ConfirmDeletion } from "~/components/DeleteConfirmDialog.tsx";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/.server/session.server.ts";
 import { checkFormData } from "~/.server/forms.server.ts";
@@ -21,7 +20,6 @@ import { listTreeTasks } from "~/.server/treeTaskViews.server.ts";
 import { OutcomeDialog, orDashes } from "~/components/tasks/OutcomeDialog.tsx";
 import { TaskProgress } from "~/components/tasks/TaskProgress.tsx";
 import { usePeriodicRevalidation } from "~/lib/usePeriodicRevalidation.ts";
-import { useHydrated } from "~/lib/useHydrated.ts";
 import { TASK_MSG } from "~/lib/rules/treeTasks.ts";
 
 export const handle = { i18n: ["tasks"] };
@@ -72,7 +70,6 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function MyTasks() {
   const { tasks, page, pages, total, active, confirm } = useLoaderData<typeof loader>();
-  const hydrated = useHydrated();
   const [params] = useSearchParams();
   const outcome = params.get("outcome");
   const shownOutcome = outcome && outcome in OUTCOMES ? OUTCOMES[outcome as keyof typeof OUTCOMES] : null;
@@ -82,8 +79,7 @@ export default function MyTasks() {
     <>
       <h2>{t("mine.title")}</h2>
       {shownOutcome ? <OutcomeDialog kind={shownOutcome.kind} message={shownOutcome.text} closeTo={`/task/my_tasks?page=${page}`} /> : null}
-      {confirm && !hydrated ? <ConfirmDeletePanel confirm={confirm} page={page} /> : null}
-      {confirm && hydrated ? <ConfirmDeleteDialog confirm={confirm} page={page} /> : null}
+      {confirm ? <ConfirmTaskDeletion confirm={confirm} page={page} /> : null}
       <p className="muted">
         {t("mine.count", { count: total })}{" "}
         {active ? (
@@ -177,22 +173,6 @@ export default function MyTasks() {
 type ConfirmDelete = { id: number; name: string };
 
 /** The deletion itself: posts the confirmed task, or goes back to the list. */
-function DeleteForm({ confirm, page }: { confirm: ConfirmDelete; page: number }) {
-  const busy = useNavigation().state === "submitting";
-  const { t } = useTranslation("tasks");
-  return (
-    <Form method="post" action="/task/my_tasks" className="decision-buttons" preventScrollReset>
-      <input type="hidden" name="id" value={confirm.id} />
-      <input type="hidden" name="page" value={page} />
-      <input type="hidden" name="confirmed" value="1" />
-      <Link to={`/task/my_tasks?page=${page}`} className="p-button p-button-text" preventScrollReset replace>
-        {t("mine.keep")}
-      </Link>
-      <Button type="submit" name="intent" value="delete" label={t("mine.confirmDelete")} severity="danger" loading={busy} data-testid="confirm-delete" />
-    </Form>
-  );
-}
-
 function DeleteQuestion({ confirm }: { confirm: ConfirmDelete }) {
   const { t } = useTranslation("tasks");
   return (
@@ -202,24 +182,11 @@ function DeleteQuestion({ confirm }: { confirm: ConfirmDelete }) {
   );
 }
 
-/** Without JavaScript: the question as a section of the page, with Cancel and Delete. */
-function ConfirmDeletePanel({ confirm, page }: { confirm: ConfirmDelete; page: number }) {
+/** The question before a task is deleted (components/DeleteConfirmDialog.tsx: in the page without JavaScript, a dialog with it). */
+function ConfirmTaskDeletion({ confirm, page }: { confirm: ConfirmDelete; page: number }) {
   const { t } = useTranslation("tasks");
   return (
-    <div className="notice notice-warn" role="alertdialog" aria-label={t("mine.confirmTitle")} data-testid="confirm-delete-step">
-      <p>
-        <DeleteQuestion confirm={confirm} />
-      </p>
-      <DeleteForm confirm={confirm} page={page} />
-    </div>
-  );
-}
-
-/** With JavaScript: PrimeReact's ConfirmDialog; Delete posts the same form, Cancel or Escape returns to the list. */
-function ConfirmDeleteDialog({ confirm, page }: { confirm: ConfirmDelete; page: number }) {
-  const { t } = useTranslation("tasks");
-  return (
-    <DeleteConfirmDialog
+    <ConfirmDeletion
       header={t("mine.confirmTitle")}
       question={<DeleteQuestion confirm={confirm} />}
       acceptLabel={t("mine.confirmDelete")}
