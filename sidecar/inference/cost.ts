@@ -49,8 +49,21 @@ export function overBudget(algorithm: string, cost: Cost, bounds: Bounds): strin
   return `${algorithm}${by} needs ${cost.evaluations} model evaluations; this server runs at most ${bounds.maxEvaluations} per request. Please lower ${cost.drivers.map((d) => d.split("=")[0]).join(" or ") || "the parameters"}.`;
 }
 
-/** The job's time limit: in proportion to its cost, never above the hard limit. */
-export function timeLimitMs(cost: Cost | null, bounds: Bounds): number {
+/** The input size `msPerEvaluation` is measured at: the zoo's 32 × 32 networks. */
+const REFERENCE_PIXELS = 32 * 32;
+
+/**
+ * How many reference evaluations one evaluation of a network with this input costs: a convolutional
+ * network's work grows with its pixels, so a 224 px model's pass counts as 49 of the zoo's (ResNet-18
+ * at 224 px takes 70 ms a forward on one core, the 32 px zoo nets 1–2 ms; docs/performance.md
+ * "Engine"). Never below one: the 28 px nets keep the measured default.
+ */
+export function evaluationScale(shape: InputShape | null | undefined): number {
+  return shape ? Math.max(1, (shape[0] * shape[1]) / REFERENCE_PIXELS) : 1;
+}
+
+/** The job's time limit: in proportion to its cost on this input size, never above the hard limit. */
+export function timeLimitMs(cost: Cost | null, bounds: Bounds, shape?: InputShape | null): number {
   if (!cost) return bounds.hardLimitMs;
-  return Math.min(bounds.hardLimitMs, BASE_MS + cost.evaluations * bounds.msPerEvaluation);
+  return Math.min(bounds.hardLimitMs, BASE_MS + cost.evaluations * bounds.msPerEvaluation * evaluationScale(shape));
 }

@@ -130,7 +130,10 @@ export function inferenceHandlers(): InferenceHandlers {
       (call) =>
         thePool().predict(
           { modelId: String(call.request.modelId ?? ""), image: imageOf(call.request) },
-          { signal: callSignal(call), timeLimitMs: timeLimitMs({ evaluations: 1, drivers: [] }, boundsFromEnv()) },
+          {
+            signal: callSignal(call),
+            timeLimitMs: timeLimitMs({ evaluations: 1, drivers: [] }, boundsFromEnv(), inputShapeOf(String(call.request.modelId ?? ""))),
+          },
         ),
       (req) => ({ model: req.modelId }),
     ),
@@ -150,7 +153,7 @@ export function inferenceHandlers(): InferenceHandlers {
         if (refusal) throw new BadRequest(refusal);
         const r = await thePool().explain(
           { modelId, algorithm, params, image: imageOf(req), target: targetOf(req) },
-          { signal: callSignal(call), timeLimitMs: timeLimitMs(cost, bounds) },
+          { signal: callSignal(call), timeLimitMs: timeLimitMs(cost, bounds, shape) },
         );
         return explainToProto(r);
       },

@@ -129,3 +129,54 @@ describe("wasm smoke parity of the registry", () => {
     },
   );
 });
+
+describe("FeatureAblation's default mask (auto)", () => {
+  // A linear score f(x) = Σ w·x: ablating a feature to the baseline 0 drops f by Σ w·x over the
+  // feature, and each element of the feature gets that drop, so the answer is known by hand.
+  function linearNet(h: number, w: number, weights: Float32Array): Net {
+    return {
+      id: `linear-${h}`,
+      inputShape: [h, w, 1],
+      classNames: ["score", "other"],
+      layers: [],
+      forward: (x) =>
+        tf.tidy(
+          () =>
+            tf.stack(
+              [tf.sum(tf.mul(x.reshape([x.shape[0], h * w]), tf.tensor2d(weights, [1, h * w])), 1), tf.zerosLike(tf.sum(x, [1, 2, 3]))],
+              1,
+            ) as tf.Tensor2D,
+        ),
+      trainableVariables: () => [],
+    };
+  }
+  const run = async (size: number) => {
+    const weights = Float32Array.from({ length: size * size }, (_, i) => ((i * 7) % 5) - 2);
+    const pixels = Float32Array.from({ length: size * size }, (_, i) => ((i * 3) % 11) / 10);
+    const x = tf.tensor4d(pixels, [1, size, size, 1]);
+    const { attribution } = await getAlgorithm("FeatureAblation").run(linearNet(size, size, weights), x, 0, {
+      perturbations_per_eval: 1024,
+    });
+    return { got: attribution.dataSync(), weights, pixels };
+  };
+  it("is Captum's every scalar on an input of at most 4,096 scalars", async () => {
+    const { got, weights, pixels } = await run(40); // 1,600 scalars (the bound itself: tests/unit/cost.test.ts)
+    for (let i = 0; i < got.length; i += 37) expect(got[i]).toBeCloseTo(weights[i] * pixels[i], 4);
+  });
+  it("is a 16 × 16 grid of square cells above that", async () => {
+    const size = 80; // 6,400 scalars: cells of 5 × 5 pixels
+    const { got, weights, pixels } = await run(size);
+    for (const [r, c] of [
+      [0, 0],
+      [7, 42],
+      [79, 79],
+      [33, 5],
+    ]) {
+      const r0 = Math.floor(r / 5) * 5,
+        c0 = Math.floor(c / 5) * 5;
+      let drop = 0;
+      for (let i = r0; i < r0 + 5; i++) for (let j = c0; j < c0 + 5; j++) drop += weights[i * size + j] * pixels[i * size + j];
+      expect(got[r * size + c]).toBeCloseTo(drop, 3);
+    }
+  });
+});
