@@ -1,5 +1,5 @@
-// The answers Express gives itself, outside the Remix app (issue 12 "error pages are styled
-// pages with a way back"): an unhandled error (500), a cross-site form (originCheck, 403), a
+// The answers Express gives itself, outside the Remix app (error pages are styled
+// pages with a way back): an unhandled error (500), a cross-site form (originCheck, 403), a
 // method the app does not answer (methodCheck, 405) and
 // bull-board's admin guard (403). Browsers get a small page in the site's colours with the
 // message in English and Chinese (this layer does not know the visitor's language) and links

@@ -20,7 +20,7 @@ describe("result files", () => {
   const summaries = { fashionmnist_vgg: summarise(a, 11), scenes_vgg: summarise(b, 11) };
   const tasks = ["fashionmnist_vgg", "scenes_vgg"];
 
-  it("writes the spec §2 header and k/N accuracies", () => {
+  it("writes the result file header and k/N accuracies (docs/metascore.md, Result files)", () => {
     const csv = resultCsv("morf", GRID, tasks, summaries);
     expect(csv.split("\n")[0]).toBe("task,0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1");
     expect(csv.split("\n")[1]).toBe("fashionmnist_vgg,0.666667,0.333333,0,0,0,0,0,0,0,0,0");

@@ -69,7 +69,7 @@ describe("/cub", () => {
     expect(again).not.toEqual(samples);
   });
 
-  it("checks the model first, then the image (seed §5)", async () => {
+  it("checks the model first, then the image", async () => {
     let html = await (await alice.post("/cub", { intent: "predict", model: "", sample: "", algorithm: "interpretable" })).text();
     expect(html).toContain("Please choose the model to use");
     html = await (await alice.post("/cub", { intent: "predict", model: platformTree, sample: "", algorithm: "interpretable" })).text();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { trapezoidAuc } from "../../sidecar/metascore/caseScore.ts";
 
-describe("trapezoidAuc (spec §3)", () => {
+describe('trapezoidAuc (docs/metascore.md "Case scores")', () => {
   it("integrates a straight line from 1 to 0 to one half", () => {
     expect(trapezoidAuc([0, 0.5, 1], [1, 0.5, 0])).toBeCloseTo(0.5, 15);
   });

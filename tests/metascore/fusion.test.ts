@@ -14,7 +14,7 @@ function stored(methods: ReturnType<typeof method>[]): StoredMethod[] {
   return methods.map((m, i) => ({ ...m, kappa: kappas[i] }));
 }
 
-describe("history fusion (spec §5)", () => {
+describe('history fusion (docs/metascore.md "History fusion")', () => {
   it("turns the stored two-method board into the three-method one", () => {
     const board = stored([A, B]);
     // Stored: κ[A] = ln 5 / 2, κ[B] = −ln 5 / 2.

@@ -15,7 +15,7 @@ function store(methods: MethodScores[]): StoredMethod[] {
   return methods.map((m, i) => ({ ...m, kappa: kappas[i] }));
 }
 
-describe("spec §6 properties", () => {
+describe('metascore properties (docs/metascore.md "Properties")', () => {
   it("1. Σκ = 0 on the overall, MoRF-only and LeRF-only boards", () => {
     fc.assert(
       fc.property(boardArb(), ({ methods }) => {

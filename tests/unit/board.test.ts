@@ -88,7 +88,7 @@ describe("history sort", () => {
   });
 });
 
-describe("upload rules (seed §5)", () => {
+describe("submission upload rules", () => {
   it("CSV boxes", () => {
     expect(checkCsvFile([file("morf.csv")])).toBeUndefined();
     expect(checkCsvFile([file("MORF.CSV", 10, "application/vnd.ms-excel")])).toBeUndefined();

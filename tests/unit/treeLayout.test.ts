@@ -65,7 +65,7 @@ describe("layoutTree", () => {
     expect(layoutTree(cyclic, "a", "full").nodes.map((n) => n.id)).toEqual(["a", "b"]);
   });
 
-  it("spacing and zoom limits of seed §9", () => {
+  it("spacing and zoom limits of the tree view", () => {
     expect(depthSpacing("full")).toBe(100);
     expect(depthSpacing("prototypes")).toBe(200);
     expect(clampZoom(0.01)).toBe(0.1);

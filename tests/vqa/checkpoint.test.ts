@@ -46,7 +46,7 @@ describe("the committed VQA checkpoint", () => {
     expect(Math.abs(e.overall - m.accuracy.model.overall)).toBeLessThan(0.1);
   });
 
-  it("answers the same held-out questions asked in Chinese (re-measured on a slice, issue 36 §3)", () => {
+  it("answers the same held-out questions asked in Chinese (re-measured on a slice, docs/vqa.md)", () => {
     const m = model.manifest;
     const zh = m.accuracyZh!;
     expect(zh.testQuestions).toBe(m.training.testQuestions);

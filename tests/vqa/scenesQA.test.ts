@@ -173,7 +173,7 @@ describe("tokenize", () => {
   });
 });
 
-describe("tokenize: spellings, synonyms and Chinese (issue 36 §3)", () => {
+describe("tokenize: spellings, synonyms and Chinese (docs/vqa.md)", () => {
   const words = (q: string) => tokenize(q).tokens.join(" ");
   it("reads British spellings and common synonyms as the model's words", () => {
     expect(words("What colour is the circle?")).toBe("what color is the circle");
