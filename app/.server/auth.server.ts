@@ -2,7 +2,8 @@ import { Authenticator } from "remix-auth";
 import { messageRef } from "~/lib/forms/messages.ts";
 import { FormStrategy } from "remix-auth-form";
 import { UniqueConstraintError } from "sequelize";
-import { MSG, PASSWORD_MAX, USERNAME_MAX, validateRegisterShape, type FieldErrors, type RegisterInput } from "~/lib/rules/accounts.ts";
+import { MSG, loginSchema, validateRegisterShape, type FieldErrors, type RegisterInput } from "~/lib/rules/accounts.ts";
+import { parseForm } from "~/lib/forms/parse.ts";
 import { User, usernameKey } from "./db.server.ts";
 import { hashPassword, verifyPassword } from "./password.server.ts";
 import { consumeCaptcha } from "./captcha.server.ts";
@@ -40,10 +41,12 @@ authenticator.use(
     if (wait > 0) throw new LoginError(messageRef("account:msg.tooManyLogins", { minutes: Math.ceil(wait / 60) }), "form");
     const captcha = await consumeCaptcha({ id: text(form, "captchaId"), answer: text(form, "code"), work: text(form, "captchaWork"), ip: clientIp(request) });
     if (!captcha.ok) throw new LoginError(captcha.waitS ? noscriptLimit(captcha.waitS) : MSG.loginCaptchaWrong, "code");
-    if (!username) throw new LoginError(MSG.usernameRequired, "username");
-    // Nothing longer can exist (registration refuses it); say so rather than look it up.
-    if (username.length > USERNAME_MAX) throw new LoginError(MSG.usernameTooLong, "username");
-    if (password.length > PASSWORD_MAX) throw new LoginError(MSG.wrongCredentials, "password");
+    // The form's own rules come after the throttle and the captcha, so they cannot be probed for free.
+    const fields = parseForm(form, loginSchema);
+    if (!fields.ok) {
+      const [field, message] = Object.entries(fields.errors)[0] ?? ["form", MSG.wrongCredentials];
+      throw new LoginError(message ?? MSG.wrongCredentials, field as LoginError["field"]);
+    }
     const user = await User.findOne({ where: { username } });
     if (!user) throw new LoginError(MSG.userMissing, "username");
     if (!(await verifyPassword(user.passwordHash, password))) throw new LoginError(MSG.wrongCredentials, "password");

@@ -143,3 +143,18 @@ export interface LoginInput {
   code: string;
   captchaId: string;
 }
+
+/**
+ * The log-in form's own rules, one message at a time: a name (nothing longer can exist, as
+ * registration refuses it), then a password no longer than any that can be set (answered as wrong
+ * credentials, like any other wrong password).
+ */
+export function validateLogin(input: Pick<LoginInput, "username" | "password">): FieldErrors {
+  if (!input.username) return { username: MSG.usernameRequired };
+  if (input.username.length > USERNAME_MAX) return { username: MSG.usernameTooLong };
+  if (input.password.length > PASSWORD_MAX) return { password: MSG.wrongCredentials };
+  return {};
+}
+
+/** The log-in form read through its rules (parseForm(form, loginSchema)); the strategy says them after the throttle and captcha. */
+export const loginSchema = formSchema({ username: "trim", password: "raw" }, validateLogin);
