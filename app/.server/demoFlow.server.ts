@@ -14,6 +14,8 @@
 //   action:  parse with the task's schema, report the first error in the seed's order
 //            (firstDemoError), run the task, redirect to the stored result; in the catch:
 //            return await demoFailure(e, "image")  (404 for pictures not visible, 429, 503 + panel)
+//            A page that runs, then explains one of the run's outputs (/voc, /UserImgsegmentation)
+//            reads its form with readTwoStepDemoForm.
 //   headers: export const headers = demoHeaders;  (Retry-After of a busy answer reaches the browser)
 //   A page of one dataset and its classifiers (/scenes, /imagenet, /coco) is a DatasetDemo binding:
 //            loader = datasetDemoLoader(DEMO, request), action = datasetDemoAction(DEMO, request, ip),
@@ -54,6 +56,7 @@ import type { UploadedFiles } from "./uploads.server.ts";
 import type { DemoFailure } from "../components/DemoFailurePanel.tsx";
 import type { FieldErrors } from "../lib/forms/parse.ts";
 import { parseForm } from "../lib/forms/parse.ts";
+import type { z } from "zod";
 import { CLASSIFICATION_MSG, RUN_FIELD_ORDER, runSchema } from "../lib/rules/classification.ts";
 import { DATASET_MSG, searchSchema } from "../lib/rules/datasets.ts";
 
@@ -214,6 +217,42 @@ export function firstDemoError<F extends string>(
   }
   const other = Object.values(errors).find(Boolean);
   return other ? { field: fallback, message: other } : null;
+}
+
+/** The fields every demo run names: the picture, the model and the algorithm. */
+type RunFields = { picture: string; model: string; algorithm: string };
+
+/**
+ * The form of a two-step demo (segmentation, multi-label): a run (the enum's first intent, also
+ * when the form names none), then "explain" one of the run's outputs, each with its own schema.
+ * Answers the step, its fields and the page's query with the picture, model and algorithm set; or
+ * the first problem in `order` (an unknown intent is reported at the model, with the enum's message).
+ */
+export function readTwoStepDemoForm<
+  I extends string,
+  R extends z.ZodType<RunFields, z.ZodTypeDef, unknown>,
+  X extends z.ZodType<RunFields, z.ZodTypeDef, unknown>,
+  F extends string,
+>(
+  request: Request,
+  source: FormData,
+  intents: z.ZodEnum<[I, "explain"]>,
+  schemas: { run: R; explain: X },
+  order: readonly F[],
+):
+  | { error: { field: F | "image" | "model"; message: string } }
+  | { step: "run"; value: z.output<R>; next: URLSearchParams }
+  | { step: "explain"; value: z.output<X>; next: URLSearchParams } {
+  const intent = intents.safeParse(source.get("intent") || intents.options[0]);
+  if (!intent.success) return { error: { field: "model", message: intent.error.issues[0].message } };
+  const explain = intent.data === "explain";
+  const parsed = parseForm(source, explain ? schemas.explain : schemas.run);
+  if (!parsed.ok) return { error: firstDemoError(parsed.errors, order)! };
+  const next = new URLSearchParams(new URL(request.url).searchParams);
+  next.set("picture", parsed.value.picture);
+  next.set("model", parsed.value.model);
+  next.set("algorithm", parsed.value.algorithm);
+  return explain ? { step: "explain", value: parsed.value as z.output<X>, next } : { step: "run", value: parsed.value as z.output<R>, next };
 }
 
 /**

@@ -9,14 +9,13 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/.server/session.server.ts";
 import { explainPart, explanationFor, listSegModels, segModelOptions, segmentPicture, segmentationFor } from "~/.server/segmentation.server.ts";
-import { datasetStep, demoFailure, demoHeaders, firstDemoError, pickedPicture } from "~/.server/demoFlow.server.ts";
+import { datasetStep, demoFailure, demoHeaders, pickedPicture, readTwoStepDemoForm } from "~/.server/demoFlow.server.ts";
 import { i18nServer } from "~/.server/i18n.server.ts";
 import { checkFormData } from "~/.server/forms.server.ts";
 import { FieldError } from "~/components/FieldError.tsx";
 import { DemoFailurePanel, type DemoFailure } from "~/components/DemoFailurePanel.tsx";
 import { Busy, DemoToasts, PickStep, RunCard, StartButton, SuccessNotice } from "~/components/demo/DemoSteps.tsx";
 import { DatasetStyles } from "~/components/datasets/styles.tsx";
-import { parseForm } from "~/lib/forms/parse.ts";
 import { SEGMENTATION_ALGORITHMS, SEGMENTATION_MSG, SEG_FIELD_ORDER, explainSchema, segIntentSchema, segmentSchema } from "~/lib/rules/segmentation.ts";
 import { MapFigures } from "~/components/demo/ResultFigure.tsx";
 
@@ -69,22 +68,19 @@ export const headers = demoHeaders;
 
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
-  const source = checkFormData(await request.formData());
-  const intent = segIntentSchema.safeParse(source.get("intent") || "segment");
-  if (!intent.success) return data<ActionResult>({ errors: { model: SEGMENTATION_MSG.unknownAction } }, { status: 400 });
-  const parsed = parseForm(source, intent.data === "explain" ? explainSchema : segmentSchema);
-  if (!parsed.ok) {
-    const first = firstDemoError(parsed.errors, SEG_FIELD_ORDER)!;
-    return data<ActionResult>({ errors: { [first.field]: first.message } }, { status: 400 });
-  }
-  const { model, algorithm, picture } = parsed.value;
+  const form = readTwoStepDemoForm(
+    request,
+    checkFormData(await request.formData()),
+    segIntentSchema,
+    { run: segmentSchema, explain: explainSchema },
+    SEG_FIELD_ORDER,
+  );
+  if ("error" in form) return data<ActionResult>({ errors: { [form.error.field]: form.error.message } }, { status: 400 });
+  const { model, algorithm, picture } = form.value;
   const visitor = `user:${viewer.id}`;
-  const next = new URLSearchParams(new URL(request.url).searchParams);
-  next.set("picture", picture);
-  next.set("model", model);
-  next.set("algorithm", algorithm);
+  const next = form.next;
   try {
-    if (intent.data === "segment") {
+    if (form.step === "run") {
       const seg = await segmentPicture(viewer, picture, model, visitor, request.signal);
       next.set("segmentation", String(seg.id));
       next.delete("result");
@@ -92,7 +88,7 @@ export async function action({ request }: ActionFunctionArgs) {
       next.delete("ok");
       return redirect(`${ROUTE}?${next}#segmentation`);
     }
-    const part = Number((parsed.value as { part: string }).part);
+    const part = Number(form.value.part);
     const out = await explainPart(viewer, picture, model, algorithm, part, visitor, request.signal);
     next.set("segmentation", String(out.segmentationId));
     if ("partMissing" in out) return data<ActionResult>({ errors: { part: SEGMENTATION_MSG.partNotPresent } }, { status: 400 });

@@ -24,7 +24,7 @@ import {
   rankingFor,
   type MultiLabelModel,
 } from "~/.server/multilabel.server.ts";
-import { demoFailure, demoHeaders, demoPool, firstDemoError, pickedPicture, poolDatasets, poolSeed } from "~/.server/demoFlow.server.ts";
+import { demoFailure, demoHeaders, demoPool, pickedPicture, poolDatasets, poolSeed, readTwoStepDemoForm } from "~/.server/demoFlow.server.ts";
 import { i18nServer } from "~/.server/i18n.server.ts";
 import { checkFormData } from "~/.server/forms.server.ts";
 import { FieldError } from "~/components/FieldError.tsx";
@@ -32,7 +32,6 @@ import { DemoFailurePanel, type DemoFailure } from "~/components/DemoFailurePane
 import { Busy, DemoToasts, PoolStep, RunCard, SuccessNotice, useRunning } from "~/components/demo/DemoSteps.tsx";
 import { DatasetStyles } from "~/components/datasets/styles.tsx";
 import { Button } from "primereact/button";
-import { parseForm } from "~/lib/forms/parse.ts";
 import {
   MULTILABEL_ALGORITHMS,
   MULTILABEL_FIELD_ORDER,
@@ -106,29 +105,26 @@ export const headers = demoHeaders;
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const viewer = await getUser(request);
-  const source = checkFormData(await request.formData());
-  const intent = multiLabelIntentSchema.safeParse(source.get("intent") || "classify");
-  if (!intent.success) return data<ActionResult>({ errors: { model: MULTILABEL_MSG.unknownAction } }, { status: 400 });
-  const parsed = parseForm(source, intent.data === "explain" ? explainClassSchema : classifySchema);
-  if (!parsed.ok) {
-    const first = firstDemoError(parsed.errors, MULTILABEL_FIELD_ORDER)!;
-    return data<ActionResult>({ errors: { [first.field]: first.message } }, { status: 400 });
-  }
-  const { model, algorithm, picture } = parsed.value;
+  const form = readTwoStepDemoForm(
+    request,
+    checkFormData(await request.formData()),
+    multiLabelIntentSchema,
+    { run: classifySchema, explain: explainClassSchema },
+    MULTILABEL_FIELD_ORDER,
+  );
+  if ("error" in form) return data<ActionResult>({ errors: { [form.error.field]: form.error.message } }, { status: 400 });
+  const { model, algorithm, picture } = form.value;
   const visitor = demoVisitor(viewer, (context as { ip?: string }).ip);
-  const next = new URLSearchParams(new URL(request.url).searchParams);
-  next.set("picture", picture);
-  next.set("model", model);
-  next.set("algorithm", algorithm);
+  const next = form.next;
   try {
-    if (intent.data === "classify") {
+    if (form.step === "run") {
       const ranked = await rankPicture(viewer, picture, model, visitor, request.signal);
       next.set("ranking", String(ranked.id));
       next.delete("result");
       next.set("ok", "1");
       return redirect(`${ROUTE}?${next}#results`);
     }
-    const cls = Number((parsed.value as { cls: string }).cls);
+    const cls = Number(form.value.cls);
     const out = await explainClass(viewer, picture, model, algorithm, cls, visitor, request.signal);
     next.set("ranking", String(out.rankingId));
     if ("notRanked" in out) return data<ActionResult>({ errors: { cls: MULTILABEL_MSG.classNotRanked } }, { status: 400 });
