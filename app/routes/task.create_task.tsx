@@ -78,16 +78,10 @@ export default function CreateTask() {
   const created = params.get("created");
   const busy = useNavigation().state === "submitting";
   const hydrated = useHydrated();
-  const { t, i18n } = useTranslation("tasks");
-  // The compute server describes its arguments in English (sidecar/tree/trainArgs.ts,
-  // sebowTrain.ts SEBOW_ARGS): English pages show its words, which stay right when it changes them;
-  // other languages a translation (tasks.json argHelp), or its words for an argument not known here.
-  const argHelp = (category: string, name: string, description: string) =>
-    i18n.language === "en" ? description : t(`argHelp.${category}.${name}`, { defaultValue: description });
+  const { t } = useTranslation("tasks");
   const values = result?.values ?? {};
   const errors = result?.errors ?? {};
   const [category, setCategory] = useState(values.category ?? "");
-  const [ddp, setDdp] = useState(values.ddpTraining === "on");
   // With JavaScript only the chosen category's datasets and options are offered.
   const shown = hydrated ? algorithms.filter((a) => a.id === category) : algorithms;
   const select = (name: string, label: string, choices: readonly number[], placeholder: string) => (
@@ -197,75 +191,102 @@ export default function CreateTask() {
           </small>
           <FieldError id="remarks-error" message={errors.remarks} />
         </div>
-        <fieldset className="card" data-testid="ddp-card">
-          <legend>{t("create.ddpCard")}</legend>
-          <label>
-            <input type="checkbox" name="ddpTraining" defaultChecked={values.ddpTraining === "on"} onChange={(e) => setDdp(e.target.checked)} />{" "}
-            {t("create.ddpTraining")}
-          </label>
-          <div className="field">
-            <label htmlFor="task-ddpNum">{t("create.ddpNum", { max: maxDdp })}</label>
-            <input
-              id="task-ddpNum"
-              name="ddpNum"
-              className="p-inputtext"
-              type="number"
-              min={1}
-              max={maxDdp}
-              step={1}
-              defaultValue={values.ddpNum ?? DEFAULT_DDP_NUM}
-              disabled={hydrated && !ddp}
-              aria-describedby="ddpNum-error"
-            />
-            <FieldError id="ddpNum-error" message={errors.ddpNum} />
-          </div>
-          <p className="muted">{t("create.ddpNote")}</p>
-        </fieldset>
+        <DdpCard values={values} errors={errors} maxDdp={maxDdp} hydrated={hydrated} />
         {shown.map((a) => (
-          <fieldset key={a.id} className="card" data-testid={`args-${a.id}`}>
-            <legend>{t("create.argsCard", { category: a.id })}</legend>
-            {a.args.length ? null : <p className="muted">{t("create.noArgs")}</p>}
-            {a.args.map((arg) => {
-              const name = `arg.${a.id}.${arg.name}`;
-              const id = `task-arg-${a.id}-${arg.name}`;
-              return (
-                <div className="field" key={arg.name}>
-                  <label htmlFor={id}>
-                    <code>{arg.name}</code> — {argHelp(a.id, arg.name, arg.description)}
-                  </label>
-                  {arg.kind === "choice" || arg.kind === "bool" ? (
-                    <select id={id} name={name} className="p-inputtext" defaultValue={values[name] ?? arg.value} aria-describedby={`${id}-error`}>
-                      {(arg.kind === "bool" ? ["true", "false"] : arg.choices).map((c) => (
-                        <option key={c} value={c}>
-                          {c}
-                        </option>
-                      ))}
-                    </select>
-                  ) : (
-                    <input
-                      id={id}
-                      name={name}
-                      className="p-inputtext"
-                      maxLength={100}
-                      defaultValue={values[name] ?? arg.value}
-                      inputMode={arg.kind === "int" ? "numeric" : "decimal"}
-                      aria-describedby={`${id}-error`}
-                    />
-                  )}
-                  <small className="muted">
-                    {t("create.argDefault", { value: arg.value || "--" })}
-                    {arg.min < arg.max ? ` · ${t("create.argRange", { min: arg.min, max: arg.max })}` : ""}
-                  </small>
-                  <FieldError id={`${id}-error`} message={errors[name]} />
-                </div>
-              );
-            })}
-          </fieldset>
+          <AdvancedOptions key={a.id} algorithm={a} values={values} errors={errors} />
         ))}
         <button type="submit" className="p-button" disabled={busy}>
           {t("create.start")}
         </button>
       </Form>
     </>
+  );
+}
+
+type Values = Record<string, string>;
+type Errors = Record<string, string | undefined>;
+
+/** The distributed-training card: ticked, the count is read (at most what the host serves); with JavaScript the count is off until ticked. */
+function DdpCard({ values, errors, maxDdp, hydrated }: { values: Values; errors: Errors; maxDdp: number; hydrated: boolean }) {
+  const { t } = useTranslation("tasks");
+  const [ddp, setDdp] = useState(values.ddpTraining === "on");
+  return (
+    <fieldset className="card" data-testid="ddp-card">
+      <legend>{t("create.ddpCard")}</legend>
+      <label>
+        <input type="checkbox" name="ddpTraining" defaultChecked={values.ddpTraining === "on"} onChange={(e) => setDdp(e.target.checked)} />{" "}
+        {t("create.ddpTraining")}
+      </label>
+      <div className="field">
+        <label htmlFor="task-ddpNum">{t("create.ddpNum", { max: maxDdp })}</label>
+        <input
+          id="task-ddpNum"
+          name="ddpNum"
+          className="p-inputtext"
+          type="number"
+          min={1}
+          max={maxDdp}
+          step={1}
+          defaultValue={values.ddpNum ?? DEFAULT_DDP_NUM}
+          disabled={hydrated && !ddp}
+          aria-describedby="ddpNum-error"
+        />
+        <FieldError id="ddpNum-error" message={errors.ddpNum} />
+      </div>
+      <p className="muted">{t("create.ddpNote")}</p>
+    </fieldset>
+  );
+}
+
+type Algorithm = ReturnType<typeof useLoaderData<typeof loader>>["algorithms"][number];
+
+/** One category's advanced options card, each field named arg.<category>.<name>. */
+function AdvancedOptions({ algorithm, values, errors }: { algorithm: Algorithm; values: Values; errors: Errors }) {
+  const { t, i18n } = useTranslation("tasks");
+  // The compute server describes its arguments in English (sidecar/tree/trainArgs.ts,
+  // sebowTrain.ts SEBOW_ARGS): English pages show its words, which stay right when it changes them;
+  // other languages a translation (tasks.json argHelp), or its words for an argument not known here.
+  const argHelp = (category: string, name: string, description: string) =>
+    i18n.language === "en" ? description : t(`argHelp.${category}.${name}`, { defaultValue: description });
+  return (
+    <fieldset className="card" data-testid={`args-${algorithm.id}`}>
+      <legend>{t("create.argsCard", { category: algorithm.id })}</legend>
+      {algorithm.args.length ? null : <p className="muted">{t("create.noArgs")}</p>}
+      {algorithm.args.map((arg) => {
+        const name = `arg.${algorithm.id}.${arg.name}`;
+        const id = `task-arg-${algorithm.id}-${arg.name}`;
+        return (
+          <div className="field" key={arg.name}>
+            <label htmlFor={id}>
+              <code>{arg.name}</code> — {argHelp(algorithm.id, arg.name, arg.description)}
+            </label>
+            {arg.kind === "choice" || arg.kind === "bool" ? (
+              <select id={id} name={name} className="p-inputtext" defaultValue={values[name] ?? arg.value} aria-describedby={`${id}-error`}>
+                {(arg.kind === "bool" ? ["true", "false"] : arg.choices).map((c) => (
+                  <option key={c} value={c}>
+                    {c}
+                  </option>
+                ))}
+              </select>
+            ) : (
+              <input
+                id={id}
+                name={name}
+                className="p-inputtext"
+                maxLength={100}
+                defaultValue={values[name] ?? arg.value}
+                inputMode={arg.kind === "int" ? "numeric" : "decimal"}
+                aria-describedby={`${id}-error`}
+              />
+            )}
+            <small className="muted">
+              {t("create.argDefault", { value: arg.value || "--" })}
+              {arg.min < arg.max ? ` · ${t("create.argRange", { min: arg.min, max: arg.max })}` : ""}
+            </small>
+            <FieldError id={`${id}-error`} message={errors[name]} />
+          </div>
+        );
+      })}
+    </fieldset>
   );
 }
