@@ -15,6 +15,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {};
 }
 
+/** The tabs Remix renders (the queues tab, an Express page, is a plain link below). */
+const TABS = [
+  ["/admin/manage_server", "admin:tabs.servers"],
+  ["/admin/ranking", "admin:tabs.ranking"],
+  ["/admin/evaluations", "admin:tabs.evaluations"],
+  ["/admin/search_queries", "admin:tabs.searches"],
+] as const;
+
 export default function Admin() {
   const tab = ({ isActive }: { isActive: boolean }) => "tab" + (isActive ? " active" : "");
   const { t } = useTranslation("admin");
@@ -24,18 +32,11 @@ export default function Admin() {
     <section>
       <h1>{t("title")}</h1>
       <nav className="tabs" aria-label={t("title")}>
-        <NavLink to="/admin/manage_server" className={tab}>
-          {t("tabs.servers")}
-        </NavLink>
-        <NavLink to="/admin/ranking" className={tab}>
-          {t("tabs.ranking")}
-        </NavLink>
-        <NavLink to="/admin/evaluations" className={tab}>
-          {t("tabs.evaluations")}
-        </NavLink>
-        <NavLink to="/admin/search_queries" className={tab}>
-          {t("tabs.searches")}
-        </NavLink>
+        {TABS.map(([to, label]) => (
+          <NavLink key={to} to={to} className={tab}>
+            {t(label)}
+          </NavLink>
+        ))}
         {/* bull-board is an Express app beside Remix: a full page load, not a client navigation. */}
         <a href="/admin/queues" className={tab({ isActive: onQueues })} aria-current={onQueues ? "page" : undefined} data-testid="queues-link">
           {t("tabs.queues")}

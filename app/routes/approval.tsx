@@ -152,27 +152,28 @@ function Details({ row }: { row: SubmissionRow }) {
 }
 
 /** Links to the confirmation step: a page section without JavaScript, a dialog with it. */
+/** The two decisions, each a link to its confirmation: its button colour and its words. */
+const DECISIONS = [
+  ["approve", "success", "submission:approval.approve"],
+  ["reject", "danger", "submission:approval.reject"],
+] as const;
+
 function DecisionButtons({ row }: { row: SubmissionRow }) {
   const hrefWith = useHrefWith();
   const { t } = useTranslation("submission");
   return (
     <div className="decision-buttons">
-      <Link
-        to={hrefWith({ confirm: row.id, decision: "approve", done: null })}
-        preventScrollReset
-        className="p-button p-button-success p-button-sm"
-        data-testid={`approve-${row.id}`}
-      >
-        {t("approval.approve")}
-      </Link>
-      <Link
-        to={hrefWith({ confirm: row.id, decision: "reject", done: null })}
-        preventScrollReset
-        className="p-button p-button-danger p-button-sm"
-        data-testid={`reject-${row.id}`}
-      >
-        {t("approval.reject")}
-      </Link>
+      {DECISIONS.map(([decision, severity, label]) => (
+        <Link
+          key={decision}
+          to={hrefWith({ confirm: row.id, decision, done: null })}
+          preventScrollReset
+          className={`p-button p-button-${severity} p-button-sm`}
+          data-testid={`${decision}-${row.id}`}
+        >
+          {t(label)}
+        </Link>
+      ))}
     </div>
   );
 }

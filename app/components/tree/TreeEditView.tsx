@@ -20,6 +20,12 @@ export interface PendingEdit {
   favourClass: number;
 }
 
+/** The edit view's two ways of showing the tree: the view, its URL parameter ("" is the default) and its words. */
+const VIEWS = [
+  ["full", "full", "trees:showFull"],
+  ["prototypes", "", "trees:showPrototypes"],
+] as const;
+
 export function TreeEditView({
   route,
   keep,
@@ -57,20 +63,16 @@ export function TreeEditView({
         {t("editTitle")}
       </h2>
       <div className="ds-toolbar" style={{ gap: ".5rem", flexWrap: "wrap" }}>
-        <Link
-          className={`p-button p-button-sm${view === "full" ? "" : " p-button-outlined"}`}
-          to={treeHref(route, { ...here, view: "full", node }, "tree-edit")}
-          aria-current={view === "full" ? "true" : undefined}
-        >
-          {t("showFull")}
-        </Link>
-        <Link
-          className={`p-button p-button-sm${view === "prototypes" ? "" : " p-button-outlined"}`}
-          to={treeHref(route, { ...here, view: "", node }, "tree-edit")}
-          aria-current={view === "prototypes" ? "true" : undefined}
-        >
-          {t("showPrototypes")}
-        </Link>
+        {VIEWS.map(([shown, param, label]) => (
+          <Link
+            key={shown}
+            className={`p-button p-button-sm${view === shown ? "" : " p-button-outlined"}`}
+            to={treeHref(route, { ...here, view: param, node }, "tree-edit")}
+            aria-current={view === shown ? "true" : undefined}
+          >
+            {t(label)}
+          </Link>
+        ))}
         <Link className="p-button p-button-sm p-button-secondary" to={treeHref(route, keep, "results")} data-testid="back-to-main">
           {t("backToMain")}
         </Link>
