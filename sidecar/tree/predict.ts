@@ -1,23 +1,19 @@
 // The Tree service's work on a ProtoTree, in the calling thread: what each worker of the
 // sidecar's pool runs for sidecar/tree/service.ts (tensor work never runs on the gRPC thread).
-// The maths is D1's (sidecar/tree/protoTree.ts: latent patches, distances, soft and greedy
-// routing, the derivative-free leaf update); this module loads trees, applies a request's edits
-// (edits.ts) to a copy, and turns results into the contract's shapes with pictures
-// (renderImages.ts, render.ts). Visibility is checked by the service before a job is submitted:
+// The maths is sidecar/tree/protoTree.ts's (latent patches, distances, soft and greedy routing,
+// the derivative-free leaf update); a job starts from a loaded tree with the request's edits
+// (edits.ts) applied to a copy (loadedTree.ts), adjusting and saving are adjustTree.ts's, and this
+// module turns results into the contract's shapes with pictures (renderImages.ts, render.ts). Visibility is checked by the service before a job is submitted:
 // a job names the tree's directory.
-import fs from "node:fs";
-import path from "node:path";
 import * as tf from "@tensorflow/tfjs";
-import type { DatasetSplits, ImageDataset } from "../data/dataset.ts";
 import { decodeImage, encodePng, resizeBilinear, sniffImageKind, type FloatImage } from "../data/png.ts";
 import { Rng } from "../data/prng.ts";
-import { MANIFEST_FILE, TreeCheckpointError, TreeExistsError, openTreeDir, saveTree } from "./checkpoint.ts";
-import { checkEdits, candidateId, favourClass, TreeEditError, type CheckedEdit, type EditInput, type PatchRef } from "./edits.ts";
+import { candidateId, TreeEditError, type EditInput, type PatchRef } from "./edits.ts";
 import {
+  argmax,
   greedyPath,
   latent,
   leafDistribution,
-  leafUpdate,
   nodeId,
   nodesOf,
   patchBox,
@@ -25,23 +21,17 @@ import {
   softProbabilities,
   type ProtoTree,
   type Projection,
-  type TreeManifest,
   type TreeStructure,
 } from "./protoTree.ts";
 import { renderExport, type RenderGraph, type RenderNode } from "./render.ts";
 import { cropPng, distributionPng, outlinedPng, similarityHeatmapPng, type PixelBox } from "./renderImages.ts";
-import { loadTreeDataset } from "./treeDatasets.ts";
+import { adjust, save } from "./adjustTree.ts";
+import { applyEdits, imageOf, latentShapeOf, load, trainLatents, viewOf, type Edited, type Loaded } from "./loadedTree.ts";
 
 /** Pool images per call (the page shows a grid of a dozen). */
 export const MAX_POOL = 48;
 /** Candidates per call. */
 export const MAX_CANDIDATES = 50;
-/** AdjustTree re-fits on at most this many training images and tests on at most this many test images (minutes on one wasm core). */
-export const ADJUST_MAX_TRAIN = 3000;
-export const ADJUST_MAX_TEST = 2000;
-/** Epochs of the leaf update when adjusting (each a pass over the training images in batches of ADJUST_BATCH). */
-export const ADJUST_EPOCHS = 5;
-const ADJUST_BATCH = 64;
 /** An uploaded picture's longest side (it is resized to the tree's input anyway). */
 export const MAX_SIDE = 4096;
 
@@ -129,166 +119,6 @@ export type TreeJobResult =
 export type TreeProgress = (fraction: number, message: string) => void;
 
 // ---------------------------------------------------------------------------------------------
-// Loaded trees (per worker thread; a user's tree never changes once written, a platform tree
-// only when an operator replaces it: the key includes the weights' checksum)
-
-interface Loaded {
-  key: string;
-  tree: ProtoTree;
-  data: DatasetSplits;
-  baseProtos: Float32Array;
-  /** Latent patches [h·w·D] of training images, by index (bounded by LATENT_CACHE_BYTES). */
-  latents: Map<number, Float32Array>;
-  crops: Map<string, Uint8Array>;
-}
-
-const LATENT_CACHE_BYTES = 64 * 1024 * 1024;
-const loaded: Loaded[] = [];
-const KEEP_TREES = 2;
-
-function checkpointFailure(err: unknown): never {
-  const e = err as Error;
-  // Named as the pool's checkpoint errors so the service answers FAILED_PRECONDITION (sidecar/inference/errors.ts).
-  if (err instanceof TreeCheckpointError) {
-    const out = new Error(e.message);
-    out.name = "CheckpointError";
-    throw out;
-  }
-  throw err;
-}
-
-function load(dir: string, treeId: string): Loaded {
-  let manifest: TreeManifest;
-  try {
-    manifest = JSON.parse(fs.readFileSync(path.join(dir, MANIFEST_FILE), "utf8")) as TreeManifest;
-  } catch (err) {
-    return checkpointFailure(new TreeCheckpointError(`tree "${treeId}" cannot be read: ${(err as Error).message}`));
-  }
-  const key = `${dir}|${manifest.weightsSha256}`;
-  const hit = loaded.findIndex((l) => l.key === key);
-  if (hit >= 0) {
-    const [l] = loaded.splice(hit, 1);
-    loaded.unshift(l);
-    return l;
-  }
-  let tree: ProtoTree;
-  try {
-    tree = openTreeDir(dir, treeId);
-  } catch (err) {
-    return checkpointFailure(err);
-  }
-  let data: DatasetSplits;
-  try {
-    data = loadTreeDataset(tree.manifest.dataset);
-  } catch (err) {
-    return checkpointFailure(
-      new TreeCheckpointError(`tree "${treeId}" was trained on ${tree.manifest.dataset}, which cannot be read here: ${(err as Error).message}`),
-    );
-  }
-  const l: Loaded = { key, tree, data, baseProtos: Float32Array.from(tree.prototypes.dataSync()), latents: new Map(), crops: new Map() };
-  loaded.unshift(l);
-  while (loaded.length > KEEP_TREES) {
-    const old = loaded.pop()!;
-    for (const v of [old.tree.addOnKernel, old.tree.addOnBias, old.tree.prototypes]) v.dispose();
-    for (const v of old.tree.backbone.weights.values()) v.dispose();
-  }
-  return l;
-}
-
-function imageOf(ds: ImageDataset, index: number): FloatImage {
-  const n = ds.height * ds.width * ds.channels;
-  return { height: ds.height, width: ds.width, channels: ds.channels, data: ds.images.slice(index * n, (index + 1) * n) };
-}
-
-function latentShapeOf(tree: ProtoTree): [number, number] {
-  return tree.manifest.latentShape;
-}
-
-/** Latent patches of training images (cached), each [h·w·D]. */
-function trainLatents(l: Loaded, samples: number[]): Float32Array[] {
-  const missing = [...new Set(samples.filter((s) => !l.latents.has(s)))];
-  const { train } = l.data;
-  const n = train.height * train.width * train.channels;
-  for (let s = 0; s < missing.length; s += 32) {
-    const part = missing.slice(s, s + 32);
-    const buf = new Float32Array(part.length * n);
-    part.forEach((idx, i) => buf.set(train.images.subarray(idx * n, (idx + 1) * n), i * n));
-    const z = tf.tidy(() => latent(l.tree, tf.tensor4d(buf, [part.length, train.height, train.width, train.channels])).dataSync() as Float32Array);
-    const per = z.length / part.length;
-    part.forEach((idx, i) => l.latents.set(idx, z.slice(i * per, (i + 1) * per)));
-  }
-  const out = samples.map((s) => l.latents.get(s)!);
-  // Bound the cache: drop the oldest entries past the byte budget (Map keeps insertion order).
-  let bytes = 0;
-  for (const v of l.latents.values()) bytes += v.byteLength;
-  for (const k of l.latents.keys()) {
-    if (bytes <= LATENT_CACHE_BYTES) break;
-    bytes -= l.latents.get(k)!.byteLength;
-    l.latents.delete(k);
-  }
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Edits
-
-interface Edited {
-  checked: CheckedEdit[];
-  protos: Float32Array;
-  logits: Float32Array;
-  /** Each internal node's picture source (projection, or the candidate that replaced it). */
-  source: Array<PatchRef | null>;
-  edited: Set<number>;
-  /** Leaves set by favour_class (held fixed when adjusting). */
-  held: Set<number>;
-}
-
-function applyEdits(l: Loaded, edits: EditInput[] | undefined): Edited {
-  const { tree, data } = l;
-  const checked = checkEdits(edits, {
-    numPrototypes: tree.numPrototypes,
-    numLeaves: tree.numLeaves,
-    numClasses: tree.numClasses,
-    classNames: tree.manifest.classNames,
-    trainSize: data.train.size,
-    latentShape: latentShapeOf(tree),
-  });
-  const D = tree.manifest.protoDim;
-  const C = tree.numClasses;
-  const [, w] = latentShapeOf(tree);
-  const protos = Float32Array.from(l.baseProtos);
-  const logits = Float32Array.from(tree.leafLogits);
-  const source: Array<PatchRef | null> = tree.projections.map((p) => (p ? { sample: p.sample, row: p.row, col: p.col } : null));
-  const edited = new Set<number>();
-  const held = new Set<number>();
-  const protoEdits = checked.filter((e): e is Extract<CheckedEdit, { kind: "prototype" }> => e.kind === "prototype");
-  const zs = trainLatents(
-    l,
-    protoEdits.map((e) => e.patch.sample),
-  );
-  protoEdits.forEach((e, i) => {
-    const cell = e.patch.row * w + e.patch.col;
-    protos.set(zs[i].subarray(cell * D, (cell + 1) * D), e.node * D);
-    source[e.node] = e.patch;
-    edited.add(e.node);
-  });
-  for (const e of checked) {
-    if (e.kind !== "favour") continue;
-    const k = e.node - tree.numPrototypes;
-    favourClass(logits.subarray(k * C, (k + 1) * C), e.cls);
-    edited.add(e.node);
-    held.add(e.node);
-  }
-  return { checked, protos, logits, source, edited, held };
-}
-
-/** The tree with other prototypes and leaf logits (shares the backbone); dispose() frees its prototype tensor. */
-function viewOf(tree: ProtoTree, protos: Float32Array, logits: Float32Array): ProtoTree & { dispose(): void } {
-  const t = tf.tensor2d(protos, [tree.numPrototypes, tree.manifest.protoDim]);
-  return { ...tree, manifest: { ...tree.manifest }, prototypes: t as unknown as tf.Variable, leafLogits: logits, dispose: () => t.dispose() };
-}
-
-// ---------------------------------------------------------------------------------------------
 // Pictures
 
 function pixelBox(tree: ProtoTree, row: number, col: number): PixelBox {
@@ -308,12 +138,6 @@ function patchPicture(l: Loaded, p: PatchRef): Uint8Array {
 }
 
 const nodeName = (tree: ProtoTree, h: number) => (h < tree.numPrototypes ? `Node ${h}` : `Leaf ${h - tree.numPrototypes}`);
-
-function argmax(v: ArrayLike<number>): number {
-  let m = 0;
-  for (let i = 1; i < v.length; i++) if (v[i] > v[m]) m = i;
-  return m;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Operations
@@ -508,157 +332,6 @@ function candidates(l: Loaded, ed: Edited, node: string, limit: number): Candida
     label: train.labels[c.sample],
     labelName: train.classNames[train.labels[c.sample]] ?? String(train.labels[c.sample]),
   }));
-}
-
-/** Similarities exp(−min d) [n × P] of images of a split with the given prototypes. */
-function similarities(l: Loaded, protos: Float32Array, ds: ImageDataset, indices: number[], onBatch: (done: number) => void): Float32Array {
-  const { tree } = l;
-  const P = tree.numPrototypes;
-  const n = ds.height * ds.width * ds.channels;
-  const out = new Float32Array(indices.length * P);
-  const pt = tf.tensor2d(protos, [P, tree.manifest.protoDim]);
-  try {
-    for (let s = 0; s < indices.length; s += ADJUST_BATCH) {
-      const part = indices.slice(s, s + ADJUST_BATCH);
-      const buf = new Float32Array(part.length * n);
-      part.forEach((idx, i) => buf.set(ds.images.subarray(idx * n, (idx + 1) * n), i * n));
-      const sims = tf.tidy(() => {
-        const d = patchDistances(latent(tree, tf.tensor4d(buf, [part.length, ds.height, ds.width, ds.channels])), pt);
-        return tf.exp(tf.neg(tf.min(d, 1))).dataSync() as Float32Array;
-      });
-      out.set(sims, s * P);
-      onBatch(s + part.length);
-    }
-  } finally {
-    pt.dispose();
-  }
-  return out;
-}
-
-function accuracy(sims: Float32Array, logits: Float32Array, l: Loaded, labels: ArrayLike<number>): number {
-  const { tree } = l;
-  const C = tree.numClasses;
-  const probs = softProbabilities({ leafLogits: logits, numClasses: C, numPrototypes: tree.numPrototypes }, sims, labels.length, tree.pruned);
-  let ok = 0;
-  for (let i = 0; i < labels.length; i++) if (argmax(probs.subarray(i * C, (i + 1) * C)) === labels[i]) ok++;
-  return labels.length ? ok / labels.length : NaN;
-}
-
-/**
- * Leaf path probabilities of the pruned tree's leaves [n × leaves] (branch.py: right child pa·s,
- * left pa·(1 − s)), with the leaves in pre-order.
- */
-function prunedPathProbabilities(tree: ProtoTree, sims: Float32Array, n: number, leaves: number[]): Float32Array {
-  const P = tree.numPrototypes;
-  const col = new Map(leaves.map((leaf, i) => [leaf, i]));
-  const out = new Float32Array(n * leaves.length);
-  for (let b = 0; b < n; b++) {
-    const walk = (node: number, pa: number) => {
-      const c = tree.pruned.children.get(node);
-      if (!c) {
-        out[b * leaves.length + col.get(node)!] = pa;
-        return;
-      }
-      const s = sims[b * P + node];
-      walk(c[0], pa * (1 - s));
-      walk(c[1], pa * s);
-    };
-    walk(tree.pruned.root, 1);
-  }
-  return out;
-}
-
-/**
- * The seed's "adjust whole tree": with the edited prototypes fixed, the leaves of the served
- * (pruned) tree are re-fitted with ProtoTree's derivative-free update (protoTree.ts leafUpdate,
- * train.py) for ADJUST_EPOCHS epochs over the first training images (up to the tree's training
- * size and ADJUST_MAX_TRAIN), in batches of ADJUST_BATCH, starting from the current logits; leaves
- * set by favour_class are held. Then the original tree and the adjusted one are tested on the same
- * test images the tree was tested on when trained (the first of the test split). Returns the new logits.
- */
-function adjust(l: Loaded, ed: Edited, onProgress: TreeProgress, refit: boolean): { logits: Float32Array; oldAccuracy: number; newAccuracy: number } {
-  const { tree, data } = l;
-  const C = tree.numClasses;
-  const P = tree.numPrototypes;
-  const logits = Float32Array.from(ed.logits);
-  if (refit) {
-    const nTrain = Math.min(data.train.size, tree.manifest.trainSize || ADJUST_MAX_TRAIN, ADJUST_MAX_TRAIN);
-    const trainIdx = Array.from({ length: nTrain }, (_, i) => i);
-    onProgress(0.01, `similarities of ${nTrain} training images to the edited prototypes`);
-    const sims = similarities(l, ed.protos, data.train, trainIdx, (done) =>
-      onProgress(0.01 + 0.5 * (done / nTrain), `similarities: ${done}/${nTrain} training images`),
-    );
-    const leaves = nodesOf(tree.pruned)
-      .map((x) => x.node)
-      .filter((node) => !tree.pruned.children.has(node));
-    const free = leaves.filter((leaf) => !ed.held.has(leaf));
-    const nBatches = Math.ceil(nTrain / ADJUST_BATCH);
-    const rowsOf = (src: Float32Array, which: number[]) => {
-      const out = new Float32Array(which.length * C);
-      which.forEach((leaf, i) => out.set(src.subarray((leaf - P) * C, (leaf - P + 1) * C), i * C));
-      return out;
-    };
-    for (let epoch = 0; epoch < ADJUST_EPOCHS; epoch++) {
-      const epochStart = rowsOf(logits, free);
-      for (let b = 0; b < nBatches; b++) {
-        const lo = b * ADJUST_BATCH,
-          hi = Math.min(nTrain, lo + ADJUST_BATCH);
-        const bs = sims.subarray(lo * P, hi * P);
-        const labels = trainIdx.slice(lo, hi).map((i) => data.train.labels[i]);
-        const yPred = softProbabilities({ leafLogits: logits, numClasses: C, numPrototypes: P }, bs, hi - lo, tree.pruned);
-        const paAll = prunedPathProbabilities(tree, bs, hi - lo, leaves);
-        // The update over the free leaves only: their path probabilities and logits, compacted.
-        const pa = new Float32Array((hi - lo) * free.length);
-        const freeCol = free.map((leaf) => leaves.indexOf(leaf));
-        for (let i = 0; i < hi - lo; i++) freeCol.forEach((c, k) => (pa[i * free.length + k] = paAll[i * leaves.length + c]));
-        const part = rowsOf(logits, free);
-        leafUpdate(part, epochStart, nBatches, pa, labels, yPred, C);
-        free.forEach((leaf, i) => logits.set(part.subarray(i * C, (i + 1) * C), (leaf - P) * C));
-      }
-      onProgress(0.51 + 0.09 * ((epoch + 1) / ADJUST_EPOCHS), `leaf update: epoch ${epoch + 1}/${ADJUST_EPOCHS}`);
-    }
-  }
-  const nTest = Math.min(data.test.size, tree.manifest.testSize || ADJUST_MAX_TEST, ADJUST_MAX_TEST);
-  const testIdx = Array.from({ length: nTest }, (_, i) => i);
-  const labels = testIdx.map((i) => data.test.labels[i]);
-  const base = refit ? 0.6 : 0;
-  const span = (1 - base) / 2;
-  const oldSims = similarities(l, l.baseProtos, data.test, testIdx, (d) => onProgress(base + span * (d / nTest), `testing the original tree: ${d}/${nTest}`));
-  const oldAccuracy = accuracy(oldSims, tree.leafLogits, l, labels);
-  const newSims = similarities(l, ed.protos, data.test, testIdx, (d) =>
-    onProgress(base + span + span * (d / nTest), `testing the changed tree: ${d}/${nTest}`),
-  );
-  const newAccuracy = accuracy(newSims, logits, l, labels);
-  return { logits, oldAccuracy, newAccuracy };
-}
-
-function save(l: Loaded, ed: Edited, job: Extract<TreeJob, { op: "save" }>, onProgress: TreeProgress): JobDoneResult {
-  const t0 = performance.now();
-  const { tree, data } = l;
-  const r = adjust(l, ed, (f, m) => onProgress(0.95 * f, m), job.adjust);
-  const view = viewOf(tree, ed.protos, r.logits);
-  try {
-    view.projections = tree.projections.map((p, h) => {
-      if (!ed.edited.has(h)) return p;
-      const src = ed.source[h]!;
-      return { sample: src.sample, label: data.train.labels[src.sample], row: src.row, col: src.col, distance: 0 };
-    });
-    view.manifest = {
-      ...tree.manifest,
-      testAccuracy: Math.round(r.newAccuracy * 10000) / 10000,
-      trainedAt: new Date().toISOString(),
-      command: `edited from ${job.treeId}: ${ed.checked.length} edit(s)${job.adjust ? `, leaves re-fitted (${ADJUST_EPOCHS} epochs)` : ""}`,
-    };
-    onProgress(0.97, "writing the tree");
-    const treeId = saveTree(view, job.owner, job.name);
-    onProgress(1, "saved");
-    return { oldAccuracy: r.oldAccuracy, newAccuracy: r.newAccuracy, treeId, elapsedMs: performance.now() - t0 };
-  } catch (err) {
-    if (err instanceof TreeExistsError) return { oldAccuracy: r.oldAccuracy, newAccuracy: r.newAccuracy, treeId: "", elapsedMs: 0, exists: true };
-    throw err;
-  } finally {
-    view.dispose();
-  }
 }
 
 /** One job (what the pool's "tree" task runs). */

@@ -348,6 +348,13 @@ export function forward(tree: ProtoTree, x: tf.Tensor4D, structure: TreeStructur
   return { batch: B, probs, sims: out.sims, minDist: out.minDist, argmin: Int32Array.from(out.argmin), latentShape: [out.z[1], out.z[2]] };
 }
 
+/** Index of the largest value (the first of equals): the predicted class of a probability row. */
+export function argmax(v: ArrayLike<number>): number {
+  let m = 0;
+  for (let i = 1; i < v.length; i++) if (v[i] > v[m]) m = i;
+  return m;
+}
+
 /**
  * Class probabilities of the soft tree over any structure (full or pruned), in plain JS: Σ over
  * leaves of path probability × leaf distribution (branch.py: (1 − s)·left + s·right).
