@@ -18,7 +18,7 @@ import * as tf from "@tensorflow/tfjs";
 import { InferenceInputError } from "../inference/errors.ts";
 import { approximationParameters, type ApproximationMethod } from "../inference/attribution/approximation.ts";
 import { DEFAULT_VQA_CHECKPOINT, readVqaCheckpoint, type VqaManifest } from "./checkpoint.ts";
-import { PAD_ID, VQA_ANSWERS, VQA_VOCABULARY, padIds, tokenize } from "./scenesQA.ts";
+import { PAD_ID, VQA_ANSWERS, VQA_VOCABULARY, padIds, tokenize } from "./vqaWords.ts";
 import { VqaNet } from "./vqaNet.ts";
 
 export type VqaAlgorithm = "IntegratedGradients" | "LayerIntegratedGradients";

@@ -7,7 +7,7 @@ import { decodeImage, encodePng, sniffImageKind } from "../data/png.ts";
 import { renderAttribution } from "../inference/heatmap.ts";
 import { InferenceInputError } from "../inference/errors.ts";
 import { answerQuestion, explainAnswer, loadVqaModel } from "./explain.ts";
-import { tokenize } from "./scenesQA.ts";
+import { tokenize } from "./vqaWords.ts";
 
 export const VQA_ALGORITHM_NAMES = ["IntegratedGradients", "LayerIntegratedGradients"] as const;
 export type VqaAlgorithmName = (typeof VQA_ALGORITHM_NAMES)[number];

@@ -14,7 +14,7 @@ import { InferenceInputError } from "../inference/errors.ts";
 import { callSignal, thePool } from "../inference/thePool.ts";
 import { readVqaManifest, type VqaManifest } from "./checkpoint.ts";
 import { VQA_ALGORITHM_NAMES } from "./job.ts";
-import { VQA_SYNONYMS_EN, VQA_SYNONYMS_ZH } from "./scenesQA.ts";
+import { VQA_SYNONYMS_EN, VQA_SYNONYMS_ZH } from "./vqaWords.ts";
 
 const PROTO = "metarank/v1/vqa.proto" as const;
 /** One answer's time limit in the pool (VQA_TIME_LIMIT_MS, default 60 s). */

@@ -15,19 +15,8 @@ import { parseArgs } from "node:util";
 import { initBackend } from "../inference/runtime/backend.ts";
 import { Rng } from "../data/prng.ts";
 import { roundToHalf } from "../zoo/half.ts";
-import {
-  MAX_QUESTION_TOKENS,
-  PAD_ID,
-  QUESTION_TYPES,
-  VQA_ANSWERS,
-  VQA_DEFAULT_SEED,
-  VQA_IMAGE_SIZE,
-  VQA_TEST_IMAGES,
-  VQA_TRAIN_IMAGES,
-  VQA_VOCABULARY,
-  generateVqaSet,
-  type VqaSet,
-} from "./scenesQA.ts";
+import { VQA_DEFAULT_SEED, VQA_IMAGE_SIZE, VQA_TEST_IMAGES, VQA_TRAIN_IMAGES, generateVqaSet, type VqaSet } from "./scenesQA.ts";
+import { MAX_QUESTION_TOKENS, PAD_ID, QUESTION_TYPES, VQA_ANSWERS, VQA_VOCABULARY } from "./vqaWords.ts";
 import { VqaNet, type VqaArch } from "./vqaNet.ts";
 import { DEFAULT_VQA_CHECKPOINT, readVqaCheckpoint, readVqaManifest, writeVqaCheckpoint, type AccuracyReport, type VqaManifest } from "./checkpoint.ts";
 

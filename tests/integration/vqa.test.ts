@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, location } from "../support/client.ts";
 import { userClient } from "../support/accounts.ts";
 import { ROOT, startStack, type Stack } from "../support/stack.ts";
-import { VQA_ANSWERS, sceneQA, tokenize } from "../../sidecar/vqa/scenesQA.ts";
+import { sceneQA } from "../../sidecar/vqa/scenesQA.ts";
+import { VQA_ANSWERS, tokenize } from "../../sidecar/vqa/vqaWords.ts";
 
 let stack: Stack;
 let anon: Client;

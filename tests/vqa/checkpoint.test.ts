@@ -12,7 +12,8 @@ import { initBackend } from "../../sidecar/inference/runtime/backend.ts";
 import { DEFAULT_VQA_CHECKPOINT, readVqaManifest } from "../../sidecar/vqa/checkpoint.ts";
 import { answerQuestion, explainAnswer, loadVqaModel, type VqaModel } from "../../sidecar/vqa/explain.ts";
 import { evaluate } from "../../sidecar/vqa/train.ts";
-import { QUESTION_TYPES, VQA_ANSWERS, generateVqaSet, sceneQA } from "../../sidecar/vqa/scenesQA.ts";
+import { generateVqaSet, sceneQA } from "../../sidecar/vqa/scenesQA.ts";
+import { QUESTION_TYPES, VQA_ANSWERS } from "../../sidecar/vqa/vqaWords.ts";
 
 let model: VqaModel;
 beforeAll(async () => {

@@ -2,19 +2,8 @@
 // share an image, every question's answer follows from the object list (checked on a scene
 // built by hand), answers balanced per type, and the tokenizer reports words it does not know.
 import { describe, expect, it } from "vitest";
-import {
-  MAX_QUESTION_TOKENS,
-  QUESTION_TYPES,
-  UNK_ID,
-  VQA_ANSWERS,
-  VQA_IMAGE_SIZE,
-  VQA_VOCABULARY,
-  candidateQuestions,
-  generateVqaSet,
-  sceneQA,
-  tokenize,
-  type SceneObject,
-} from "../../sidecar/vqa/scenesQA.ts";
+import { VQA_IMAGE_SIZE, candidateQuestions, generateVqaSet, sceneQA, type SceneObject } from "../../sidecar/vqa/scenesQA.ts";
+import { MAX_QUESTION_TOKENS, QUESTION_TYPES, UNK_ID, VQA_ANSWERS, VQA_VOCABULARY, tokenize } from "../../sidecar/vqa/vqaWords.ts";
 
 const obj = (color: SceneObject["color"], shape: SceneObject["shape"], row: number, col: number): SceneObject => ({
   color,

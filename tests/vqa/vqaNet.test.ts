@@ -9,7 +9,8 @@ import { initBackend } from "../../sidecar/inference/runtime/backend.ts";
 import { VqaNet, maskOf, matMul } from "../../sidecar/vqa/vqaNet.ts";
 import { DEFAULT_ARCH } from "../../sidecar/vqa/train.ts";
 import { multimodalIntegratedGradients } from "../../sidecar/vqa/explain.ts";
-import { MAX_QUESTION_TOKENS, padIds, sceneQA, tokenize } from "../../sidecar/vqa/scenesQA.ts";
+import { sceneQA } from "../../sidecar/vqa/scenesQA.ts";
+import { MAX_QUESTION_TOKENS, padIds, tokenize } from "../../sidecar/vqa/vqaWords.ts";
 
 const S = DEFAULT_ARCH.imageSize;
 const T = MAX_QUESTION_TOKENS;
