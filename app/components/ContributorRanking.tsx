@@ -5,7 +5,8 @@
 // "Save selection" saves the page), then hide them from the public board or restore them, or export
 // the selection as CSV; every action is listed in the audit trail below the table. Feed it the
 // object contributorRanking(url) returns (app/.server/ranking.server.ts).
-import { Form, Link, useFetcher } from "@remix-run/react";
+import { Form, Link, useFetcher, useLoaderData } from "@remix-run/react";
+import type { rankingPageLoader } from "~/.server/ranking.server.ts";
 import { Notice } from "./FieldError.tsx";
 import { DataTable } from "primereact/datatable";
 import { Column } from "primereact/column";
@@ -193,6 +194,17 @@ function SortHeader({ field, label, data }: { field: "contributor" | "institute"
     >
       {label} <i className={`pi ${icon}`} />
     </Link>
+  );
+}
+
+/** The ranking page (its loader: rankingPageLoader) under the page's own heading: /user shows it alone, /admin/ranking inside platform management. */
+export function RankingPage({ children }: { children: React.ReactNode }) {
+  const data = useLoaderData<typeof rankingPageLoader>();
+  return (
+    <section className="card">
+      {children}
+      <ContributorRanking data={data} />
+    </section>
   );
 }
 

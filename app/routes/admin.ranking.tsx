@@ -1,10 +1,10 @@
 // /admin/ranking — the contributor ranking mounted inside platform management; the same data as
 // /user.
 import type { LinksFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link } from "@remix-run/react";
 import metarankHref from "~/styles/metarank.css?url";
 import { rankingPageAction, rankingPageLoader } from "~/.server/ranking.server.ts";
-import { ContributorRanking } from "~/components/ContributorRanking.tsx";
+import { RankingPage } from "~/components/ContributorRanking.tsx";
 import { useTranslation } from "react-i18next";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: metarankHref }];
@@ -13,15 +13,13 @@ export const loader = rankingPageLoader;
 export const action = rankingPageAction;
 
 export default function AdminRanking() {
-  const data = useLoaderData<typeof loader>();
   const { t } = useTranslation("admin");
   return (
-    <section className="card">
+    <RankingPage>
       <h2>{t("tabs.ranking")}</h2>
       <p className="muted">
         <Link to="/user">{t("ranking.fullPage")}</Link>
       </p>
-      <ContributorRanking data={data} />
-    </section>
+    </RankingPage>
   );
 }

@@ -1,9 +1,8 @@
 // Admin contributor ranking (route /user).
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
 import metarankHref from "~/styles/metarank.css?url";
 import { rankingPageAction, rankingPageLoader } from "~/.server/ranking.server.ts";
-import { ContributorRanking } from "~/components/ContributorRanking.tsx";
+import { RankingPage } from "~/components/ContributorRanking.tsx";
 import { useTranslation } from "react-i18next";
 import { pageTitle } from "~/lib/pageTitle.ts";
 
@@ -14,12 +13,10 @@ export const loader = rankingPageLoader;
 export const action = rankingPageAction;
 
 export default function UserRanking() {
-  const data = useLoaderData<typeof loader>();
   const { t } = useTranslation("admin");
   return (
-    <section className="card">
+    <RankingPage>
       <h1>{t("tabs.ranking")}</h1>
-      <ContributorRanking data={data} />
-    </section>
+    </RankingPage>
   );
 }
