@@ -150,33 +150,54 @@ export interface SceneLayout {
 
 const SCENE_LAYOUT: SceneLayout = { radius: [7, 12], period: [2.5, 5] };
 
-/** Render one scene; the same (seed, split, index) always gives the same image. */
-export function renderScene(seed: number, split: number, index: number, size = SCENE_SIZE, layout: SceneLayout = SCENE_LAYOUT): SceneImage {
-  const rng = new Rng(mixSeed(seed, split, index));
-  const label = rng.int(0, SCENE_CLASSES.length - 1);
-  const px = new Float32Array(size * size * 3);
-  const mask = new Uint8Array(size * size);
+/** How an object looks: a colour contrasting with the background, a darker second colour, one of four textures. */
+export interface ObjectLook {
+  fg: Rgb;
+  fg2: Rgb;
+  /** 0 solid, 1 stripes, 2 checker, 3 speckle. */
+  texture: number;
+  period: number;
+  stripeAngle: number;
+}
 
-  const [bgA, bgB] = paintBackground(rng, px, size);
-  layout.clutterBelow?.(rng, px, size);
-
-  // The object: colour contrasting with the background, one of four textures.
-  const bgLuma = (luma(bgA) + luma(bgB)) / 2;
+export function drawLook(rng: Rng, bgLuma: number, period: [number, number]): ObjectLook {
   let fg = hsv(rng.float(), rng.uniform(0.4, 1), rng.uniform(0.3, 1));
   if (Math.abs(luma(fg) - bgLuma) < 0.25) fg = hsv(rng.float(), rng.uniform(0.4, 1), bgLuma > 0.5 ? rng.uniform(0.05, 0.25) : rng.uniform(0.8, 1));
   const fg2: Rgb = [fg[0] * 0.6, fg[1] * 0.6, fg[2] * 0.6];
-  const texture = rng.int(0, 3); // 0 solid, 1 stripes, 2 checker, 3 speckle
-  const period = rng.uniform(layout.period[0], layout.period[1]),
-    stripeAngle = rng.uniform(0, Math.PI);
-  const radius = rng.uniform(layout.radius[0], layout.radius[1]);
-  const cx = rng.uniform(radius + 1, size - radius - 1),
-    cy = rng.uniform(radius + 1, size - radius - 1);
-  const rot = SCENE_CLASSES[label] === "triangle" || SCENE_CLASSES[label] === "star" ? rng.uniform(-0.35, 0.35) : rng.uniform(0, Math.PI / 2);
-  const cosR = Math.cos(rot),
-    sinR = Math.sin(rot);
-  for (let y = 0; y < size; y++) {
-    for (let x = 0; x < size; x++) {
-      // 2×2 supersampling: anti-aliased edges; the mask is where coverage is at least half.
+  const texture = rng.int(0, 3);
+  return { fg, fg2, texture, period: rng.uniform(period[0], period[1]), stripeAngle: rng.uniform(0, Math.PI) };
+}
+
+/** A shape class (SCENE_CLASSES index) placed at (cx, cy), `radius` pixels, rotated by `rot`. */
+export interface PlacedShape {
+  label: number;
+  cx: number;
+  cy: number;
+  radius: number;
+  rot: number;
+}
+
+/**
+ * Paints a shape with its look over px, pixel by pixel inside `box` ([x0, x1, y0, y1], inclusive):
+ * anti-aliased by 2×2 supersampling; where its coverage is at least half, the mask takes
+ * `maskValue` (overwriting what was painted before). Speckle draws from `rng` per covered pixel.
+ */
+export function paintShape(
+  rng: Rng,
+  px: Float32Array,
+  mask: Uint8Array,
+  size: number,
+  shape: PlacedShape,
+  look: ObjectLook,
+  maskValue: number,
+  box: [number, number, number, number],
+): void {
+  const { label, cx, cy, radius } = shape;
+  const { fg, fg2, texture, period, stripeAngle } = look;
+  const cosR = Math.cos(shape.rot),
+    sinR = Math.sin(shape.rot);
+  for (let y = box[2]; y <= box[3]; y++) {
+    for (let x = box[0]; x <= box[1]; x++) {
       let cover = 0;
       for (const oy of [0.25, 0.75])
         for (const ox of [0.25, 0.75]) {
@@ -186,7 +207,7 @@ export function renderScene(seed: number, split: number, index: number, size = S
         }
       if (cover === 0) continue;
       const a = cover / 4;
-      if (a >= 0.5) mask[y * size + x] = 1;
+      if (a >= 0.5) mask[y * size + x] = maskValue;
       let useSecond = false;
       if (texture === 1) useSecond = Math.floor(((x * Math.cos(stripeAngle) + y * Math.sin(stripeAngle)) / period) * 2) % 2 === 0;
       else if (texture === 2) useSecond = (Math.floor(x / period) + Math.floor(y / period)) % 2 === 0;
@@ -198,6 +219,24 @@ export function renderScene(seed: number, split: number, index: number, size = S
       }
     }
   }
+}
+
+/** Render one scene; the same (seed, split, index) always gives the same image. */
+export function renderScene(seed: number, split: number, index: number, size = SCENE_SIZE, layout: SceneLayout = SCENE_LAYOUT): SceneImage {
+  const rng = new Rng(mixSeed(seed, split, index));
+  const label = rng.int(0, SCENE_CLASSES.length - 1);
+  const px = new Float32Array(size * size * 3);
+  const mask = new Uint8Array(size * size);
+
+  const [bgA, bgB] = paintBackground(rng, px, size);
+  layout.clutterBelow?.(rng, px, size);
+
+  const look = drawLook(rng, (luma(bgA) + luma(bgB)) / 2, layout.period);
+  const radius = rng.uniform(layout.radius[0], layout.radius[1]);
+  const cx = rng.uniform(radius + 1, size - radius - 1),
+    cy = rng.uniform(radius + 1, size - radius - 1);
+  const rot = SCENE_CLASSES[label] === "triangle" || SCENE_CLASSES[label] === "star" ? rng.uniform(-0.35, 0.35) : rng.uniform(0, Math.PI / 2);
+  paintShape(rng, px, mask, size, { label, cx, cy, radius, rot }, look, 1, [0, size - 1, 0, size - 1]);
 
   layout.clutterAbove?.(rng, px, size);
   // Sensor noise, then clamp to the valid range.

@@ -8,7 +8,7 @@
 // the data is identical on every machine and the splits never share an image.
 import type { ImageDataset } from "./dataset.ts";
 import { Rng, mixSeed } from "./prng.ts";
-import { SCENE_CLASSES, SCENE_SIZE, hsv, insideShape, luma, paintBackground, type Rgb } from "./scenes.ts";
+import { SCENE_CLASSES, SCENE_SIZE, drawLook, luma, paintBackground, paintShape } from "./scenes.ts";
 
 /** Class 0 is the background; class k ≥ 1 is SCENE_CLASSES[k − 1]. */
 export const SEG_CLASSES = ["background", ...SCENE_CLASSES] as const;
@@ -45,47 +45,20 @@ export interface SegScene {
  * mask takes `maskValue` (overwriting objects painted before it).
  */
 function paintObject(rng: Rng, px: Float32Array, mask: Uint8Array, size: number, shape: number, maskValue: number, bgLuma: number): SegObject {
-  let fg: Rgb = hsv(rng.float(), rng.uniform(0.4, 1), rng.uniform(0.3, 1));
-  if (Math.abs(luma(fg) - bgLuma) < 0.25) fg = hsv(rng.float(), rng.uniform(0.4, 1), bgLuma > 0.5 ? rng.uniform(0.05, 0.25) : rng.uniform(0.8, 1));
-  const fg2: Rgb = [fg[0] * 0.6, fg[1] * 0.6, fg[2] * 0.6];
-  const texture = rng.int(0, 3); // 0 solid, 1 stripes, 2 checker, 3 speckle
-  const period = rng.uniform(2.5, 5),
-    stripeAngle = rng.uniform(0, Math.PI);
+  const look = drawLook(rng, bgLuma, [2.5, 5]);
   // Smaller than the single-object scenes' 7–12 so 2–4 objects fit and still overlap only in part.
   const radius = rng.uniform(5, 9);
   const cx = rng.uniform(radius * 0.6, size - radius * 0.6),
     cy = rng.uniform(radius * 0.6, size - radius * 0.6);
   const name = SCENE_CLASSES[shape];
   const rot = name === "triangle" || name === "star" ? rng.uniform(-0.35, 0.35) : rng.uniform(0, Math.PI / 2);
-  const cosR = Math.cos(rot),
-    sinR = Math.sin(rot);
-  const x0 = Math.max(0, Math.floor(cx - radius - 1)),
-    x1 = Math.min(size - 1, Math.ceil(cx + radius + 1));
-  const y0 = Math.max(0, Math.floor(cy - radius - 1)),
-    y1 = Math.min(size - 1, Math.ceil(cy + radius + 1));
-  for (let y = y0; y <= y1; y++) {
-    for (let x = x0; x <= x1; x++) {
-      let cover = 0;
-      for (const oy of [0.25, 0.75])
-        for (const ox of [0.25, 0.75]) {
-          const dx = (x + ox - cx) / radius,
-            dy = (y + oy - cy) / radius;
-          if (insideShape(shape, dx * cosR + dy * sinR, -dx * sinR + dy * cosR)) cover++;
-        }
-      if (cover === 0) continue;
-      const a = cover / 4;
-      if (a >= 0.5) mask[y * size + x] = maskValue;
-      let useSecond = false;
-      if (texture === 1) useSecond = Math.floor(((x * Math.cos(stripeAngle) + y * Math.sin(stripeAngle)) / period) * 2) % 2 === 0;
-      else if (texture === 2) useSecond = (Math.floor(x / period) + Math.floor(y / period)) % 2 === 0;
-      else if (texture === 3) useSecond = rng.float() < 0.3;
-      const col = useSecond ? fg2 : fg;
-      for (let c = 0; c < 3; c++) {
-        const i = (y * size + x) * 3 + c;
-        px[i] = px[i] * (1 - a) + col[c] * a;
-      }
-    }
-  }
+  const box: [number, number, number, number] = [
+    Math.max(0, Math.floor(cx - radius - 1)),
+    Math.min(size - 1, Math.ceil(cx + radius + 1)),
+    Math.max(0, Math.floor(cy - radius - 1)),
+    Math.min(size - 1, Math.ceil(cy + radius + 1)),
+  ];
+  paintShape(rng, px, mask, size, { label: shape, cx, cy, radius, rot }, look, maskValue, box);
   return { cls: maskValue, cx, cy, radius };
 }
 
