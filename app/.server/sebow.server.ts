@@ -8,22 +8,14 @@
 import { rpc, unary } from "./sidecar.server.ts";
 import { MODEL_LIST_TTL_MS, timedCache } from "./timedCache.server.ts";
 import { demoFailure, demoSidecarRun } from "./demoFlow.server.ts";
+import { checkFormData } from "./forms.server.ts";
+import { parseForm } from "~/lib/forms/parse.ts";
+import { SEBOW_MSG, SEBOW_SAMPLE, sebowStartSchema } from "~/lib/rules/sebow.ts";
 import type { SebowModelInfo__Output } from "../../proto/generated/metarank/v1/SebowModelInfo.ts";
 import type { SebowExplainReply__Output } from "../../proto/generated/metarank/v1/SebowExplainReply.ts";
 
-export const SEBOW_VARIANTS = ["SearchSpaceModel", "NeuralDecisionTree"] as const;
-export const SEBOW_ALGORITHMS = ["DI", "SPI"] as const;
 /** Two rows of the seed's six thumbnails, as the other demos' pools. */
 export const SEBOW_POOL_SIZE = 12;
-
-export const SEBOW_MSG = {
-  chooseModel: "demo:msg.chooseModel",
-  chooseAlgorithm: "demo:msg.chooseAlgorithm",
-  chooseImage: "demo:msg.chooseImage",
-  success: "demo:msg.success",
-  noModel: "sebow:noModel",
-  refused: "sebow:refused",
-} as const;
 
 export type SebowModel = SebowModelInfo__Output;
 
@@ -134,8 +126,6 @@ export interface SebowPage {
   datasets: readonly string[];
 }
 
-const SAMPLE_RE = /^test:\d{1,7}$/;
-
 export interface SebowModelView {
   id: string;
   dataset: string;
@@ -155,7 +145,7 @@ export interface SebowModelView {
 export async function sebowDemoLoader(page: SebowPage, request: Request) {
   const sp = new URL(request.url).searchParams;
   const seed = Math.min(1e9, Math.abs(Math.floor(Number(sp.get("pool")) || 1)) || 1);
-  const sample = SAMPLE_RE.test(sp.get("sample") ?? "") ? sp.get("sample")! : "";
+  const sample = SEBOW_SAMPLE.test(sp.get("sample") ?? "") ? sp.get("sample")! : "";
   let chosen: Awaited<ReturnType<typeof modelFor>> = null;
   let pool: SebowPoolPicture[] = [];
   let modelsError: string | null = null;
@@ -188,24 +178,19 @@ export async function sebowDemoLoader(page: SebowPage, request: Request) {
 }
 
 export type SebowLoaderData = Awaited<ReturnType<typeof sebowDemoLoader>>;
-export type SebowField = "model" | "algorithm" | "image";
 
-/** The start form, checked in the seed's order (model, algorithm, image), then one Explain. */
+/** The start form through its rules (app/lib/rules/sebow.ts: model, algorithm, image), then one Explain. */
 export async function sebowDemoAction(page: SebowPage, request: Request, visitor: string) {
-  const form = await request.formData();
-  const str = (k: string) => {
+  const form = checkFormData(await request.formData());
+  // What was sent, for the page to show back (bounded: it is only echoed).
+  const sent = (k: string) => {
     const v = form.get(k);
     return typeof v === "string" ? v.slice(0, 100) : "";
   };
-  const variant = str("model"),
-    algorithm = str("algorithm"),
-    sample = str("sample");
-  const echo = { variant, algorithm, sample };
-  const errors: Partial<Record<SebowField, string>> = {};
-  if (!(SEBOW_VARIANTS as readonly string[]).includes(variant)) errors.model = SEBOW_MSG.chooseModel;
-  else if (!(SEBOW_ALGORITHMS as readonly string[]).includes(algorithm)) errors.algorithm = SEBOW_MSG.chooseAlgorithm;
-  else if (!SAMPLE_RE.test(sample)) errors.image = SEBOW_MSG.chooseImage;
-  if (Object.keys(errors).length) return { ...echo, errors, result: null, failure: undefined };
+  const echo = { variant: sent("model"), algorithm: sent("algorithm"), sample: sent("sample") };
+  const checked = parseForm(form, sebowStartSchema);
+  if (!checked.ok) return { ...echo, errors: checked.errors, result: null, failure: undefined };
+  const { model: variant, algorithm, sample } = checked.value;
   const chosen = await modelFor(page.datasets).catch(() => null);
   if (!chosen) return { ...echo, errors: { model: SEBOW_MSG.noModel }, result: null, failure: undefined };
   try {
