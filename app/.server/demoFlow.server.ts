@@ -15,7 +15,7 @@
 //            (firstDemoError), run the task, redirect to the stored result; in the catch:
 //            return await demoFailure(e, "image")  (404 for pictures not visible, 429, 503 + panel)
 //            A page that runs, then explains one of the run's outputs (/voc, /UserImgsegmentation)
-//            reads its form with readTwoStepDemoForm.
+//            reads its form with readTwoStepDemoForm and its results with twoStepResults.
 //   headers: export const headers = demoHeaders;  (Retry-After of a busy answer reaches the browser)
 //   A page of one dataset and its classifiers (/scenes, /imagenet, /coco) is a DatasetDemo binding:
 //            loader = datasetDemoLoader(DEMO, request), action = datasetDemoAction(DEMO, request, ip),
@@ -253,6 +253,31 @@ export function readTwoStepDemoForm<
   next.set("model", parsed.value.model);
   next.set("algorithm", parsed.value.algorithm);
   return explain ? { step: "explain", value: parsed.value as z.output<X>, next } : { step: "run", value: parsed.value as z.output<R>, next };
+}
+
+/**
+ * A two-step demo's results named in the page's address: the run's (at `runParam`) and an
+ * explanation of one of its outputs (at "result"). One that is named and not found, or not the
+ * viewer's to see, is the 404 page (thrown, with `noResult`). The run is shown only when it is of
+ * the picture on the page, the explanation only when it is of that run (an address mixing two
+ * shows neither).
+ */
+export async function twoStepResults<R extends { id: number; pictureId: number }, E>(
+  sp: URLSearchParams,
+  picture: { id: number } | null,
+  find: { runParam: string; run: (id: string) => Promise<R | null>; explanation: (id: string) => Promise<E | null>; runOf: (e: E) => number; noResult: string },
+): Promise<{ run: R | null; explanation: E | null }> {
+  const named = async <T>(param: string, read: (id: string) => Promise<T | null>): Promise<T | null> => {
+    const id = sp.get(param);
+    if (!id) return null;
+    const found = await read(id);
+    if (!found) throw new Response(find.noResult, { status: 404, statusText: "Not Found" });
+    return found;
+  };
+  const run = await named(find.runParam, find.run);
+  const explanation = await named("result", find.explanation);
+  const runShown = run && picture && run.pictureId === picture.id ? run : null;
+  return { run: runShown, explanation: runShown && explanation && find.runOf(explanation) === runShown.id ? explanation : null };
 }
 
 /**

@@ -9,7 +9,7 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/.server/session.server.ts";
 import { explainPart, explanationFor, listSegModels, segModelOptions, segmentPicture, segmentationFor } from "~/.server/segmentation.server.ts";
-import { datasetStep, demoFailure, demoHeaders, pickedPicture, readTwoStepDemoForm } from "~/.server/demoFlow.server.ts";
+import { datasetStep, demoFailure, demoHeaders, pickedPicture, readTwoStepDemoForm, twoStepResults } from "~/.server/demoFlow.server.ts";
 import { i18nServer } from "~/.server/i18n.server.ts";
 import { checkFormData } from "~/.server/forms.server.ts";
 import { FieldError } from "~/components/FieldError.tsx";
@@ -41,12 +41,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const t = await i18nServer.getFixedT(request, "segmentation");
   const sp = new URL(request.url).searchParams;
   const picture = await pickedPicture(sp, viewer, notFound);
-  const segmentation = sp.get("segmentation") ? await segmentationFor(viewer, sp.get("segmentation")) : null;
-  if (sp.get("segmentation") && !segmentation) throw new Response(SEGMENTATION_MSG.noResult, { status: 404, statusText: "Not Found" });
-  const explanation = sp.get("result") ? await explanationFor(viewer, sp.get("result")) : null;
-  if (sp.get("result") && !explanation) throw new Response(SEGMENTATION_MSG.noResult, { status: 404, statusText: "Not Found" });
-  // Only results of the picture on the page are shown (a URL mixing two pictures shows neither).
-  const segShown = segmentation && picture && segmentation.pictureId === picture.id ? segmentation : null;
+  const shown = await twoStepResults(sp, picture, {
+    runParam: "segmentation",
+    run: (id) => segmentationFor(viewer, id),
+    explanation: (id) => explanationFor(viewer, id),
+    runOf: (e) => e.segmentationId,
+    noResult: SEGMENTATION_MSG.noResult,
+  });
   const common = {
     title: t("metaTitle"),
     algorithms: SEGMENTATION_ALGORITHMS.map((a) => ({ value: a, label: a })),
@@ -54,8 +55,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     algorithm: sp.get("algorithm") ?? "",
     part: sp.get("part") ?? "",
     picture,
-    segmentation: segShown,
-    explanation: segShown && explanation && explanation.segmentationId === segShown.id ? explanation : null,
+    segmentation: shown.run,
+    explanation: shown.explanation,
     ok: sp.get("ok") === "1",
   };
   const step = await datasetStep(request, viewer, picture, notFound, async () => ({ models: await modelChoices() }));

@@ -24,7 +24,7 @@ import {
   rankingFor,
   type MultiLabelModel,
 } from "~/.server/multilabel.server.ts";
-import { demoFailure, demoHeaders, demoPool, pickedPicture, poolDatasets, poolSeed, readTwoStepDemoForm } from "~/.server/demoFlow.server.ts";
+import { demoFailure, demoHeaders, demoPool, pickedPicture, poolDatasets, poolSeed, readTwoStepDemoForm, twoStepResults } from "~/.server/demoFlow.server.ts";
 import { i18nServer } from "~/.server/i18n.server.ts";
 import { checkFormData } from "~/.server/forms.server.ts";
 import { FieldError } from "~/components/FieldError.tsx";
@@ -74,14 +74,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const t = await i18nServer.getFixedT(request, "multilabel");
   const sp = new URL(request.url).searchParams;
   const picture = await pickedPicture(sp, viewer, notFound);
-  const ranking = sp.get("ranking") ? await rankingFor(viewer, sp.get("ranking")) : null;
-  if (sp.get("ranking") && !ranking) throw new Response(MULTILABEL_MSG.noResult, { status: 404, statusText: "Not Found" });
-  const map = sp.get("result") ? await classMapFor(viewer, sp.get("result")) : null;
-  if (sp.get("result") && !map) throw new Response(MULTILABEL_MSG.noResult, { status: 404, statusText: "Not Found" });
+  const shown = await twoStepResults(sp, picture, {
+    runParam: "ranking",
+    run: (id) => rankingFor(viewer, id),
+    explanation: (id) => classMapFor(viewer, id),
+    runOf: (m) => m.rankingId,
+    noResult: MULTILABEL_MSG.noResult,
+  });
   const served = await servedModels();
   const seed = poolSeed(sp);
-  // Only results of the picture on the page are shown (an address mixing two pictures shows neither).
-  const rankShown = ranking && picture && ranking.pictureId === picture.id ? ranking : null;
   return {
     title: t("metaTitle"),
     voc: served.voc,
@@ -93,8 +94,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     picture,
     pool: await demoPool(served.poolIds, seed),
     seed,
-    ranking: rankShown,
-    map: rankShown && map && map.rankingId === rankShown.id ? map : null,
+    ranking: shown.run,
+    map: shown.explanation,
     ok: sp.get("ok") === "1",
   };
 }
