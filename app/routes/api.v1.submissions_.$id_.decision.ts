@@ -5,17 +5,22 @@ import { apiPost, postOnly, idParam, json, readBodyFields } from "~/.server/api/
 import { ApiError, bilingual } from "~/.server/api/errors.server.ts";
 import { decideSubmission } from "~/.server/submissionReview.server.ts";
 import { SubmissionStatus } from "../../lib/submissionStatus.ts";
-import { readDecisionNote } from "~/lib/rules/submission.ts";
+import { MSG, decisionSchema } from "~/lib/rules/submission.ts";
+import { parseForm } from "~/lib/forms/parse.ts";
 
 export const loader = postOnly;
 
 export const action = apiPost("admin", async ({ request, params, context, caller }) => {
   const id = idParam(params);
-  const { decision, note: rawNote } = await readBodyFields(request, context);
-  if (decision !== "approve" && decision !== "reject") throw new ApiError(400, "validation_failed", "submission:approval.unknownDecision");
-  // The same rule as the approval page: a reason goes with a rejection, bounded.
-  const { note, problem } = readDecisionNote(decision, rawNote ?? "");
-  if (problem) throw new ApiError(400, "validation_failed", problem, { fields: { note: bilingual(problem) } });
+  const fields = await readBodyFields(request, context);
+  // The approval page's rules, with the path's id: approve or reject, and a reason only with a rejection, bounded.
+  const checked = parseForm({ decision: fields.decision ?? "", note: fields.note ?? "", id: String(id) }, decisionSchema);
+  if (!checked.ok) {
+    const problem = checked.errors.note;
+    if (!problem) throw new ApiError(400, "validation_failed", MSG.unknownDecision);
+    throw new ApiError(400, "validation_failed", problem, { fields: { note: bilingual(problem) } });
+  }
+  const { decision, note } = checked.value;
   const r = await decideSubmission(caller!.user, id, decision, note);
   if (!r.ok) throw new ApiError(409, "conflict", r.message, r.detail ? { detail: bilingual(r.detail) } : undefined);
   return json({

@@ -22,7 +22,8 @@ import { useTranslation } from "react-i18next";
 import { i18nServer, requestLanguage } from "~/.server/i18n.server.ts";
 import { translateMessage } from "~/lib/forms/messages.ts";
 import { SubmissionStatus } from "../../lib/submissionStatus.ts";
-import { DECISION_NOTE_MAX, readDecisionNote } from "~/lib/rules/submission.ts";
+import { DECISION_NOTE_MAX, decisionSchema, sentDecisionNote } from "~/lib/rules/submission.ts";
+import { parseForm } from "~/lib/forms/parse.ts";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: metarankHref }];
 export const handle = { i18n: "submission" };
@@ -57,14 +58,15 @@ type DecisionResult = { ok: false; message: string; detail?: string; note?: { va
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const form = checkFormData(await request.formData());
-  const id = Number(form.get("id"));
-  const decision = form.get("decision");
-  if (!Number.isInteger(id) || id <= 0 || (decision !== "approve" && decision !== "reject")) {
-    return data<DecisionResult>({ ok: false, message: "submission:approval.unknownDecision" }, { status: 400 });
+  const checked = parseForm(form, decisionSchema);
+  if (!checked.ok) {
+    const problem = checked.errors.note;
+    if (!problem) return data<DecisionResult>({ ok: false, message: MSG.unknownDecision }, { status: 400 });
+    // The question stays open with what was typed, and the field says what is wrong.
+    const typed = sentDecisionNote(String(form.get("note") ?? ""));
+    return data<DecisionResult>({ ok: false, message: problem, note: { value: typed.slice(0, 2 * DECISION_NOTE_MAX), problem } }, { status: 400 });
   }
-  const { note, problem } = readDecisionNote(decision, String(form.get("note") ?? ""));
-  // The question stays open with what was typed, and the field says what is wrong.
-  if (problem) return data<DecisionResult>({ ok: false, message: problem, note: { value: note.slice(0, 2 * DECISION_NOTE_MAX), problem } }, { status: 400 });
+  const { id, decision, note } = checked.value;
   const r = await decideSubmission(admin, id, decision, note);
   if (r.ok) return redirect(`/approval?done=${decision === "approve" ? "approved" : "rejected"}`);
   return data<DecisionResult>({ ok: false, message: r.message, detail: r.detail }, { status: 409 });

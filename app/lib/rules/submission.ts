@@ -45,6 +45,7 @@ export const MSG = {
   noteOnlyOnReject: "submission:msg.noteOnlyOnReject",
   fileForbidden: "submission:msg.fileForbidden",
   noSuchFile: "submission:msg.noSuchFile",
+  unknownDecision: "submission:approval.unknownDecision",
 } as const;
 
 /** The seeds' "less than 500KB" for result files and the algorithm file (500 × 1024 bytes). */
@@ -101,10 +102,40 @@ export const mapsMethodSchema = formSchema({ method: "trim" }, (v): FieldErrors 
  * itself), at most DECISION_NOTE_MAX characters, no control characters. Line breaks count once
  * (normalizeLineBreaks), as the form's maxLength counts them.
  */
-export function readDecisionNote(decision: "approve" | "reject", sent: string): { note: string; problem?: MessageRef } {
-  const note = normalizeLineBreaks(sent).trim();
+export function readDecisionNote(decision: DecisionChoice, sent: string): { note: string; problem?: MessageRef } {
+  const note = sentDecisionNote(sent);
   if (note && decision !== "reject") return { note, problem: MSG.noteOnlyOnReject };
   return { note, problem: checkText(note, { max: DECISION_NOTE_MAX, multiline: true, trim: false }) };
 }
+
+/** A note as readDecisionNote reads it (line breaks counted once, trimmed): what a refused form shows back. */
+export const sentDecisionNote = (sent: string) => normalizeLineBreaks(sent).trim();
+
+export type DecisionChoice = "approve" | "reject";
+const isDecision = (v: string): v is DecisionChoice => v === "approve" || v === "reject";
+
+export interface DecisionInput {
+  id: string;
+  decision: string;
+  note: string;
+}
+
+/**
+ * A decision (the approval page's Confirm, the API's decision endpoint with the id of its path):
+ * a submission's id and approve or reject, else nothing else is said (unknownDecision, the form's);
+ * then the note through readDecisionNote.
+ */
+export function validateDecision(v: DecisionInput): FieldErrors {
+  const id = Number(v.id);
+  if (!Number.isInteger(id) || id <= 0 || !isDecision(v.decision)) return { form: MSG.unknownDecision };
+  const { problem } = readDecisionNote(v.decision, v.note);
+  return problem ? { note: problem } : {};
+}
+
+/** parseForm(form, decisionSchema): the checked decision (id, approve or reject, the note to store) or its message. */
+export const decisionSchema = formSchema({ id: "raw", decision: "raw", note: "raw" }, validateDecision).transform((v) => {
+  const decision = v.decision as DecisionChoice;
+  return { id: Number(v.id), decision, note: readDecisionNote(decision, v.note).note };
+});
 
 export const dailyLimitMessage = (n: number) => (n === 1 ? MSG.dailyLimitOne : messageRef(MSG.dailyLimit, { count: n }));
