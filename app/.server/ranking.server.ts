@@ -9,8 +9,8 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@rem
 import { requireAdmin, type CurrentUser } from "./session.server.ts";
 import { formatDateTime } from "./servers.server.ts";
 import { checkFormData } from "./forms.server.ts";
-import { isRankingIntent, rankingNotice, type RankingIntent } from "~/lib/rules/ranking.ts";
-import { parseIds } from "~/lib/forms/parse.ts";
+import { rankingEditSchema, rankingNotice, type RankingEdit } from "~/lib/rules/ranking.ts";
+import { parseForm } from "~/lib/forms/parse.ts";
 import { toCsv } from "~/lib/csv.ts";
 
 const log = logger("ranking");
@@ -99,23 +99,21 @@ async function setFlag(admin: CurrentUser, suiteId: string, entries: BoardMethod
 }
 
 /**
- * An edit-mode form: `select` makes the ticked `ids` among the page's `page_ids` the page's
- * selection; `select-all` and `clear` select or unselect the whole board; `hide` and `restore`
- * act on the board's selected entries.
+ * An edit-mode form, read through its rules (app/lib/rules/ranking.ts rankingEditSchema): `select`
+ * makes the ticked `ids` among the page's `page_ids` the page's selection; `select-all` and
+ * `clear` select or unselect the whole board; `hide` and `restore` act on the board's selected
+ * entries.
  */
 export async function editRanking(admin: CurrentUser, form: FormData): Promise<RankingActionResult> {
-  const intent = form.get("intent");
-  const suiteId = form.get("suite");
-  if (!isRankingIntent(intent) || typeof suiteId !== "string" || !suiteId) return { msg: "invalid", n: 0 };
-  const board = await BoardMethod.findAll({ where: { suiteId }, order: [["id", "ASC"]] });
-  return apply(admin, intent, suiteId, board, form);
+  const checked = parseForm(form, rankingEditSchema);
+  if (!checked.ok) return { msg: "invalid", n: 0 };
+  const board = await BoardMethod.findAll({ where: { suiteId: checked.value.suiteId }, order: [["id", "ASC"]] });
+  return apply(admin, checked.value, board);
 }
 
-async function apply(admin: CurrentUser, intent: RankingIntent, suiteId: string, board: BoardMethod[], form: FormData): Promise<RankingActionResult> {
+async function apply(admin: CurrentUser, edit: RankingEdit, board: BoardMethod[]): Promise<RankingActionResult> {
+  const { intent, suiteId, pageIds, ticked } = edit;
   if (intent === "select") {
-    const pageIds = parseIds(form.getAll("page_ids"));
-    const ticked = parseIds(form.getAll("ids"));
-    if (!pageIds || !ticked || ticked.some((id) => !pageIds.includes(id))) return { msg: "invalid", n: 0 };
     const onPage = board.filter((m) => pageIds.includes(m.id));
     if (onPage.length !== pageIds.length) return { msg: "invalid", n: 0 };
     await setFlag(

@@ -25,8 +25,26 @@ function toFormData(fields: Record<string, string>): FormData {
   return fd;
 }
 
-/** How a field of a `formSchema` is read: trimmed (single-line text) or exactly as sent (passwords, codes). */
-export type FieldReading = "trim" | "raw";
+/**
+ * How a field of a `formSchema` is read: trimmed (single-line text), exactly as sent (passwords,
+ * codes), or every value sent under the name in order ("list": repeated fields, checkboxes).
+ */
+export type FieldReading = "trim" | "raw" | "list";
+
+/** A form's values as its check reads them: a string per field, the values of a "list" field as strings. */
+export type FormValues<F extends Record<string, FieldReading>> = { [P in keyof F]: F[P] extends "list" ? string[] : string };
+
+/**
+ * A "list" field: every value as sent (an empty one too, which conform would drop), a value that
+ * is not text (a file) read as "", so the form's own check refuses it.
+ */
+const listField = z.unknown().transform((sent) => (sent === undefined ? [] : Array.isArray(sent) ? sent : [sent]).map((v) => (typeof v === "string" ? v : "")));
+
+const textReading = (reading: "trim" | "raw") =>
+  z
+    .string()
+    .default("")
+    .transform((v) => (reading === "trim" ? v.trim() : v));
 
 /** A family of fields named `<group>.<a>.<b>`, which conform reads as nested objects: back to flat names, each its last value. */
 function flattenGroup(prefix: string, value: unknown, out: Record<string, string>) {
@@ -37,37 +55,32 @@ function flattenGroup(prefix: string, value: unknown, out: Record<string, string
 
 /**
  * A form's schema from its field names and one check over the whole form: every field reads
- * as a string (missing or empty = ""), then `check` returns each field's message, cross-field
- * rules (a password and its confirmation) included. The check always runs, so a form shows all
- * of its errors at once; the same `check` gives the browser's on-blur feedback field by field.
- * `groups`: prefixes of field families whose names the form learns at run time (the advanced
- * options `arg.<category>.<name>` of the create-task form); every field sent under one reaches
- * `check` and the value under its own name.
+ * as a string (missing or empty = ""), a "list" field as its values, then `check` returns each
+ * field's message, cross-field rules (a password and its confirmation) included. The check always
+ * runs, so a form shows all of its errors at once; the same `check` gives the browser's on-blur
+ * feedback field by field. `groups`: prefixes of field families whose names the form learns at
+ * run time (the advanced options `arg.<category>.<name>` of the create-task form); every field
+ * sent under one reaches `check` and the value under its own name.
  */
-export function formSchema<K extends string>(
-  fields: Record<K, FieldReading>,
-  check: (values: Record<K, string> & Partial<Record<string, string>>) => FieldErrors,
+export function formSchema<F extends Record<string, FieldReading>>(
+  fields: F,
+  check: (values: FormValues<F> & Partial<Record<`${string}.${string}`, string>>) => FieldErrors,
   groups: readonly string[] = [],
 ) {
-  const shape = Object.fromEntries(
-    (Object.entries(fields) as [K, FieldReading][]).map(([name, reading]) => [
-      name,
-      z
-        .string()
-        .default("")
-        .transform((v) => (reading === "trim" ? v.trim() : v)),
-    ]),
-  ) as Record<K, z.ZodEffects<z.ZodDefault<z.ZodString>, string, string | undefined>>;
+  const shape = Object.fromEntries(Object.entries(fields).map(([name, reading]) => [name, reading === "list" ? listField : textReading(reading)])) as Record<
+    string,
+    z.ZodTypeAny
+  >;
   const grouped = Object.fromEntries(groups.map((g) => [g, z.unknown()]));
   return z
     .object({ ...shape, ...grouped })
     .transform((read) => {
-      const values: Record<string, string> = {};
+      const values: Record<string, string | string[]> = {};
       for (const [name, value] of Object.entries(read)) {
-        if (groups.includes(name)) flattenGroup(name, value, values);
-        else values[name] = value as string;
+        if (groups.includes(name)) flattenGroup(name, value, values as Record<string, string>);
+        else values[name] = value as string | string[];
       }
-      return values as Record<K, string> & Partial<Record<string, string>>;
+      return values as FormValues<F> & Partial<Record<`${string}.${string}`, string>>;
     })
     .superRefine((values, ctx) => {
       for (const [name, message] of Object.entries(check(values)))
