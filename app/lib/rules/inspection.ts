@@ -3,6 +3,7 @@
 // (app/.server/inspection.server.ts) is the authority; the page reads the same constants for its
 // fields.
 import { messageRef } from "../forms/messages.ts";
+import { formSchema, type FieldErrors } from "../forms/parse.ts";
 
 export const INSPECTION_LIMITS = {
   /** Photos in one run (a run over a bigger dataset is refused, not cut short silently). */
@@ -51,3 +52,14 @@ export const SKIP_MSG = {
   /** The detector refused the photo for a reason of its own (its words, in English). */
   refused: (detail: string) => messageRef("inspection:skipped.refused", { detail: detail.slice(0, 200) }),
 } as const;
+
+/** A model's name as POST /algorithm/getResults reads it: required, and no longer than any model's. */
+export const RESULTS_MODEL_NAME_MAX = 100;
+
+/**
+ * POST /algorithm/getResults' one field (a form field or the JSON body's): the model's name,
+ * trimmed. A program reads the answer, so its message is the API's own English sentence.
+ */
+export const getResultsSchema = formSchema({ modelName: "trim" }, (v): FieldErrors =>
+  !v.modelName || v.modelName.length > RESULTS_MODEL_NAME_MAX ? { modelName: `modelName is required (at most ${RESULTS_MODEL_NAME_MAX} characters).` } : {},
+);
