@@ -79,7 +79,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const sent: Sent = { model: field("model"), algorithm: field("algorithm"), question: field("question") };
   const parsed = parseForm(form, vqaRunSchema);
   if (!parsed.ok) {
-    // The seeds' order: model, algorithm, image, question; one message at a time.
+    // The order of checks (docs/product.md "Question answering"): model, algorithm, image, question; one message at a time.
     const first = firstDemoError(parsed.errors, VQA_FIELD_ORDER, "question")!;
     return data<ActionResult>({ errors: { [first.field]: first.message }, sent }, { status: 400 });
   }

@@ -49,7 +49,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   try {
     servers = await listServers();
   } catch {
-    // Seed: a failed list load leaves an empty list.
+    // A failed list load leaves an empty list (docs/product.md "Administration and servers").
     loadFailed = true;
   }
   // The confirmation step of a deletion: the listed servers it names.

@@ -53,7 +53,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const cards = await sharedData(fragmentKey("gallery-cards", null, null), galleryCards);
   const examplesCard = cards.find((c) => c.key === sp.get("examples") && c.datasetId != null);
   if (examplesCard) {
-    // The seed's second view: one dataset's examples, 30 a page, with Back to Preview.
+    // The examples view (docs/product.md "Datasets and labelling"): one dataset's examples, 30 a page, with Back to Preview.
     const pictures = await listPictures(examplesCard.datasetId!, pageOf(sp.get("page")), EXAMPLES_PER_PAGE);
     return { tab: "examples" as const, title: `${examplesCard.title} — ${title}`, slug: examplesCard.key, dataTitle: examplesCard.title, pictures };
   }

@@ -50,7 +50,7 @@ export default function Homepage() {
           <Link to="/document" className="p-button p-button-outlined p-component">
             <i className="pi pi-question-circle" style={{ marginRight: ".5rem" }} /> {t("readDocs")}
           </Link>
-          {/* A GET link so it works without JavaScript; the page answers with the seed's notice. */}
+          {/* A GET link so it works without JavaScript; the page answers with the paper notice (docs/product.md "Top bar and languages"). */}
           <Link to="?paper=1" className="p-button p-button-outlined p-component" preventScrollReset>
             <i className="pi pi-file" style={{ marginRight: ".5rem" }} /> {t("paper")}
           </Link>

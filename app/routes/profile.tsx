@@ -344,7 +344,7 @@ function PasswordForm({ errors }: { errors?: FieldErrors }) {
           ref={newRef}
           onBlur={(e) => {
             check("newPassword", e.currentTarget.value ? undefined : MSG.pwdRequired);
-            // The seed re-checks a non-empty confirmation when the new password changes.
+            // A non-empty confirmation is re-checked when the new password changes (docs/product.md "Accounts and profile").
             if (confirmRef.current?.value) checkConfirm();
           }}
         />

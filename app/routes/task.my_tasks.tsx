@@ -61,7 +61,7 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     if (intent === "cancel") return back((await cancelTreeTask(user, id)) ? "cancelled" : "not-cancellable");
   } catch (err) {
-    // Another user's or an unknown task: the seed's deletion failure, nothing said about whose it is.
+    // Another user's or an unknown task: the plain deletion failure (删除失败, docs/product.md "Training tasks"), nothing said about whose it is.
     if (!(err instanceof DomainError)) logger("tree-tasks").error({ err, id }, "task action failed");
     return back(intent === "cancel" ? "not-cancellable" : "delete-failed");
   }
