@@ -22,6 +22,11 @@ export function attributionMap(att: RawTensor, height: number, width: number): F
     map[p] = inputShaped ? s : Math.max(0, s);
   }
   if (inputShaped) return map;
+  return upsampleMap(map, h, w, height, width);
+}
+
+/** A map of h × w values resized bilinearly to height × width (pixel centres aligned, edges clamped). */
+export function upsampleMap(map: ArrayLike<number>, h: number, w: number, height: number, width: number): Float32Array {
   const out = new Float32Array(height * width);
   for (let y = 0; y < height; y++) {
     const fy = Math.min(h - 1, Math.max(0, ((y + 0.5) * h) / height - 0.5));

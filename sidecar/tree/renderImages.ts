@@ -3,7 +3,7 @@
 // class distribution as a bar chart. Pure JavaScript on float images (sidecar/data/png.ts), so
 // they are the same bytes on every backend.
 import { encodePng, type FloatImage } from "../data/png.ts";
-import { colour, normaliseMap } from "../inference/heatmap.ts";
+import { colour, normaliseMap, upsampleMap } from "../inference/heatmap.ts";
 
 /** A box on the input image, in pixels: rows y0..y1-1, columns x0..x1-1. */
 export interface PixelBox {
@@ -77,21 +77,7 @@ export function outlinedPng(img: FloatImage, box: PixelBox): Buffer {
 export function similarityHeatmapPng(img: FloatImage, sim: Float32Array, latentH: number, latentW: number): Buffer {
   const H = img.height,
     W = img.width;
-  const up = new Float32Array(H * W);
-  for (let y = 0; y < H; y++) {
-    const fy = Math.min(latentH - 1, Math.max(0, ((y + 0.5) * latentH) / H - 0.5));
-    const y0 = Math.floor(fy),
-      y1 = Math.min(latentH - 1, y0 + 1),
-      wy = fy - y0;
-    for (let x = 0; x < W; x++) {
-      const fx = Math.min(latentW - 1, Math.max(0, ((x + 0.5) * latentW) / W - 0.5));
-      const x0 = Math.floor(fx),
-        x1 = Math.min(latentW - 1, x0 + 1),
-        wx = fx - x0;
-      up[y * W + x] =
-        (1 - wy) * ((1 - wx) * sim[y0 * latentW + x0] + wx * sim[y0 * latentW + x1]) + wy * ((1 - wx) * sim[y1 * latentW + x0] + wx * sim[y1 * latentW + x1]);
-    }
-  }
+  const up = upsampleMap(sim, latentH, latentW, H, W);
   // Relative to the weakest patch, so an image whose patches are all alike shows no hot spot.
   let lo = Infinity;
   for (const v of up) lo = Math.min(lo, v);
