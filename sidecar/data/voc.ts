@@ -39,29 +39,8 @@ export const VOC_CLASSES = [
   "train",
   "tv/monitor",
 ] as const;
-/** The same classes as VOC's XML annotations and ImageSets/Main file names spell them. */
-export const VOC_XML_NAMES = [
-  "aeroplane",
-  "bicycle",
-  "bird",
-  "boat",
-  "bottle",
-  "bus",
-  "car",
-  "cat",
-  "chair",
-  "cow",
-  "diningtable",
-  "dog",
-  "horse",
-  "motorbike",
-  "person",
-  "pottedplant",
-  "sheep",
-  "sofa",
-  "train",
-  "tvmonitor",
-] as const;
+/** The same classes as VOC's XML annotations and ImageSets/Main file names spell them: without spaces or "/". */
+export const VOC_XML_NAMES: readonly string[] = VOC_CLASSES.map((c) => c.replace(/[ /]/g, ""));
 export const VOC_VOID = 255;
 export const VOC_SPLITS = ["train", "val", "trainval"] as const;
 export type VocSplit = (typeof VOC_SPLITS)[number];
@@ -177,7 +156,7 @@ export function parseVocAnnotation(xml: string, what = "annotation"): VocObject[
   for (const m of xml.matchAll(/<object>([\s\S]*?)<\/object>/g)) {
     const body = m[1].replace(/<part>[\s\S]*?<\/part>/g, "");
     const name = tag(body, "name");
-    const cls = VOC_XML_NAMES.indexOf((name ?? "") as (typeof VOC_XML_NAMES)[number]);
+    const cls = VOC_XML_NAMES.indexOf(name ?? "");
     if (cls < 0) throw new DatasetFormatError(`${what}: object class "${name ?? ""}" is not one of VOC's 20`);
     const box = /<bndbox>([\s\S]*?)<\/bndbox>/.exec(body)?.[1] ?? null;
     const num = (k: string) => Number(tag(box ?? "", k));
