@@ -210,61 +210,53 @@ export function unsortedSegmentSumImpl(x: tf.Tensor, segmentIds: tf.Tensor, numS
   return out.reshape([numSegments, ...rest]).cast(x.dtype);
 }
 
-const conv2dBackpropFilterConfig: KernelConfig = {
-  kernelName: "Conv2DBackpropFilter",
+/** A kernel for "wasm" over an op-level implementation (opKernel). */
+const wasmKernel = (kernelName: string, impl: Parameters<typeof opKernel>[0]): KernelConfig => ({
+  kernelName,
   backendName: "wasm",
-  kernelFunc: opKernel((inputs, attrs, wrap) => {
-    if (attrs.dataFormat === "NCHW") throw new Error("Conv2DBackpropFilter on wasm supports NHWC only");
-    return conv2dBackpropFilterImpl(
-      wrap<tf.Rank.R4>(inputs.x as TensorInfo),
-      wrap<tf.Rank.R4>(inputs.dy as TensorInfo),
-      attrs.filterShape as [number, number, number, number],
-      attrs.strides as [number, number],
-      attrs.pad as PadAttr,
-      attrs.dimRoundingMode as "floor" | "round" | "ceil" | undefined,
-    );
-  }),
-};
+  kernelFunc: opKernel(impl),
+});
 
-const depthwiseFilterConfig: KernelConfig = {
-  kernelName: "DepthwiseConv2dNativeBackpropFilter",
-  backendName: "wasm",
-  kernelFunc: opKernel((inputs, attrs, wrap) =>
-    depthwiseBackpropFilterImpl(
-      wrap<tf.Rank.R4>(inputs.x as TensorInfo),
-      wrap<tf.Rank.R4>(inputs.dy as TensorInfo),
-      attrs.filterShape as [number, number, number, number],
-      attrs.strides as [number, number],
-      attrs.pad as PadAttr,
-      (attrs.dilations as [number, number] | undefined) ?? 1,
-      attrs.dimRoundingMode as "floor" | "round" | "ceil" | undefined,
-    ),
-  ),
-};
+type Rounding = "floor" | "round" | "ceil" | undefined;
+const shape4 = (attr: unknown) => attr as [number, number, number, number];
+/** The window attributes the convolution gradients share: strides, padding, dilations (1 when absent) and rounding. */
+const windowAttrs = (attrs: NamedAttrMap) =>
+  [attrs.strides as [number, number], attrs.pad as PadAttr, (attrs.dilations as [number, number] | undefined) ?? 1, attrs.dimRoundingMode as Rounding] as const;
 
-const depthwiseInputConfig: KernelConfig = {
-  kernelName: "DepthwiseConv2dNativeBackpropInput",
-  backendName: "wasm",
-  kernelFunc: opKernel((inputs, attrs, wrap) =>
-    depthwiseBackpropInputImpl(
-      attrs.inputShape as [number, number, number, number],
-      wrap<tf.Rank.R4>(inputs.dy as TensorInfo),
-      wrap<tf.Rank.R4>(inputs.filter as TensorInfo),
-      attrs.strides as [number, number],
-      attrs.pad as PadAttr,
-      (attrs.dilations as [number, number] | undefined) ?? 1,
-      attrs.dimRoundingMode as "floor" | "round" | "ceil" | undefined,
-    ),
-  ),
-};
+const conv2dBackpropFilterConfig = wasmKernel("Conv2DBackpropFilter", (inputs, attrs, wrap) => {
+  if (attrs.dataFormat === "NCHW") throw new Error("Conv2DBackpropFilter on wasm supports NHWC only");
+  const [strides, pad, , rounding] = windowAttrs(attrs);
+  return conv2dBackpropFilterImpl(
+    wrap<tf.Rank.R4>(inputs.x as TensorInfo),
+    wrap<tf.Rank.R4>(inputs.dy as TensorInfo),
+    shape4(attrs.filterShape),
+    strides,
+    pad,
+    rounding,
+  );
+});
 
-const unsortedSegmentSumConfig: KernelConfig = {
-  kernelName: "UnsortedSegmentSum",
-  backendName: "wasm",
-  kernelFunc: opKernel((inputs, attrs, wrap) =>
-    unsortedSegmentSumImpl(wrap(inputs.x as TensorInfo), wrap(inputs.segmentIds as TensorInfo), attrs.numSegments as number),
+const depthwiseFilterConfig = wasmKernel("DepthwiseConv2dNativeBackpropFilter", (inputs, attrs, wrap) =>
+  depthwiseBackpropFilterImpl(
+    wrap<tf.Rank.R4>(inputs.x as TensorInfo),
+    wrap<tf.Rank.R4>(inputs.dy as TensorInfo),
+    shape4(attrs.filterShape),
+    ...windowAttrs(attrs),
   ),
-};
+);
+
+const depthwiseInputConfig = wasmKernel("DepthwiseConv2dNativeBackpropInput", (inputs, attrs, wrap) =>
+  depthwiseBackpropInputImpl(
+    shape4(attrs.inputShape),
+    wrap<tf.Rank.R4>(inputs.dy as TensorInfo),
+    wrap<tf.Rank.R4>(inputs.filter as TensorInfo),
+    ...windowAttrs(attrs),
+  ),
+);
+
+const unsortedSegmentSumConfig = wasmKernel("UnsortedSegmentSum", (inputs, attrs, wrap) =>
+  unsortedSegmentSumImpl(wrap(inputs.x as TensorInfo), wrap(inputs.segmentIds as TensorInfo), attrs.numSegments as number),
+);
 
 export const WASM_GRADIENT_KERNELS: KernelConfig[] = [conv2dBackpropFilterConfig, depthwiseFilterConfig, depthwiseInputConfig, unsortedSegmentSumConfig];
 
