@@ -13,6 +13,7 @@ import type { ForwardOptions } from "../inference/net.ts";
 import { resnetBody, type ArchConfig } from "./architectures.ts";
 import { CheckpointError, checkpointDir, readCheckpoint, readManifest, type CheckpointManifest } from "./checkpoint.ts";
 import { InferOps, type Ops, type WeightMap } from "./layers.ts";
+import { checkForward, serveChecked, servedFields } from "./zooNet.ts";
 
 export const SEGMENTER_ARCH = "fcn-resnet";
 /** GradCAM's layer: the backbone's last convolutional stage (Captum's tutorial uses backbone.layer4). */
@@ -63,25 +64,11 @@ export interface Segmenter<M extends CheckpointManifest = SegmenterManifest> {
 }
 
 export function segmenterFromWeights(manifest: SegmenterManifest, weights: WeightMap): Segmenter {
-  const [h, w, c] = manifest.inputShape;
   return {
-    id: manifest.id,
-    manifest,
-    inputShape: [h, w, c],
-    classNames: manifest.classNames,
-    layers: manifest.layers,
-    defaultCamLayer: manifest.defaultCamLayer,
+    ...servedFields(manifest, weights),
     forward(x, opts = {}) {
-      if (x.shape[1] !== h || x.shape[2] !== w || x.shape[3] !== c)
-        throw new Error(`${manifest.id} expects input [N, ${h}, ${w}, ${c}], got [${x.shape.join(", ")}]`);
-      if (opts.tap && !manifest.layers.includes(opts.tap.layer))
-        throw new Error(`${manifest.id} has no layer "${opts.tap.layer}"; its layers are ${manifest.layers.join(", ")}`);
+      checkForward(manifest, x, opts);
       return segmenterForward(new InferOps(weights, opts.relu ?? "normal", opts.tap), x, manifest.classNames.length, manifest.archConfig);
-    },
-    trainableVariables: () => [...weights.values()],
-    dispose() {
-      for (const v of weights.values()) v.dispose();
-      weights.clear();
     },
   };
 }
@@ -101,16 +88,12 @@ export function readSegManifest(id: string, dir = segCheckpointDir()): Segmenter
 export function loadSegmenter(id: string, dir = segCheckpointDir()): Segmenter {
   readSegManifest(id, dir);
   const { manifest, arrays } = readCheckpoint(id, dir);
-  const weights: WeightMap = new Map();
-  for (const a of arrays) weights.set(a.name, tf.variable(tf.tensor(a.data, a.shape), false));
-  const net = segmenterFromWeights(manifest as SegmenterManifest, weights);
-  try {
-    tf.tidy(() => net.forward(tf.zeros([1, ...manifest.inputShape]) as tf.Tensor4D).dataSync());
-  } catch (err) {
-    net.dispose();
-    throw new CheckpointError(`checkpoint "${id}" does not fit ${SEGMENTER_ARCH}: ${(err as Error).message}`);
-  }
-  return net;
+  return serveChecked(
+    manifest,
+    arrays,
+    (weights) => segmenterFromWeights(manifest as SegmenterManifest, weights),
+    (message) => `checkpoint "${id}" does not fit ${SEGMENTER_ARCH}: ${message}`,
+  );
 }
 
 /** Per-pixel argmax of logits [1, H, W, K] → H × W class ids. */

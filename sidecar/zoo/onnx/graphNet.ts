@@ -20,7 +20,7 @@ import { CheckpointError, readCheckpoint, type CheckpointManifest } from "../che
 import { maxPool, maxPoolPadded, samePool } from "../maxPool.ts";
 import { relu } from "../relu.ts";
 import type { WeightMap } from "../layers.ts";
-import type { ZooNet } from "../zooNet.ts";
+import { checkForward, serveChecked, servedFields, type ZooNet } from "../zooNet.ts";
 import type { Segmenter } from "../segmenter.ts";
 
 /** An operand of an elementwise op: a graph value or a stored constant (ONNX-shaped weight). */
@@ -351,30 +351,10 @@ export function runGraph(
  * shape with a tap on one of its layers; each form checks the output's shape itself.
  */
 function servedGraph(manifest: ImportedManifest, weights: WeightMap) {
-  const [h, w, c] = manifest.inputShape;
   return {
-    fields: {
-      id: manifest.id,
-      manifest,
-      inputShape: [h, w, c] as [number, number, number],
-      classNames: manifest.classNames,
-      layers: manifest.layers,
-      defaultCamLayer: manifest.defaultCamLayer,
-      trainableVariables() {
-        return [...weights.values()];
-      },
-      dispose() {
-        for (const v of weights.values()) v.dispose();
-        weights.clear();
-      },
-    },
+    fields: servedFields(manifest, weights),
     run(x: tf.Tensor4D, opts: ForwardOptions): tf.Tensor {
-      if (x.shape[1] !== h || x.shape[2] !== w || x.shape[3] !== c) {
-        throw new Error(`${manifest.id} expects input [N, ${h}, ${w}, ${c}], got [${x.shape.join(", ")}]`);
-      }
-      if (opts.tap && !manifest.layers.includes(opts.tap.layer)) {
-        throw new Error(`${manifest.id} has no layer "${opts.tap.layer}"; its layers are ${manifest.layers.join(", ")}`);
-      }
+      checkForward(manifest, x, opts);
       return runGraph(manifest.graph, weights, x, opts);
     },
   };
@@ -395,16 +375,12 @@ function loadImportedGraph<N extends { forward(x: tf.Tensor4D): tf.Tensor; dispo
 ): N {
   const { manifest, arrays } = readCheckpoint(id, dir);
   if (!isImportedManifest(manifest) || manifest.task !== task) throw new CheckpointError(`checkpoint "${id}" in ${dir} is not an imported ONNX ${words.kind}`);
-  const weights: WeightMap = new Map();
-  for (const a of arrays) weights.set(a.name, tf.variable(tf.tensor(a.data, a.shape), false));
-  const net = serve(manifest, weights);
-  try {
-    tf.tidy(() => net.forward(tf.zeros([1, ...manifest.inputShape]) as tf.Tensor4D).dataSync());
-  } catch (err) {
-    net.dispose();
-    throw new CheckpointError(`imported ${words.noun} "${id}" does not run: ${(err as Error).message}`);
-  }
-  return net;
+  return serveChecked(
+    manifest,
+    arrays,
+    (weights) => serve(manifest, weights),
+    (message) => `imported ${words.noun} "${id}" does not run: ${message}`,
+  );
 }
 
 /** A served net over an imported graph (the Net interface of sidecar/inference/net.ts). */
