@@ -9,7 +9,7 @@
 // A worker that dies (crash, out of memory) fails only the request it was running.
 import os from "node:os";
 import { MessageChannel, type MessagePort } from "node:worker_threads";
-import { Piscina } from "piscina";
+import { FixedThreadPool } from "./threadPool.ts";
 import type { ExplainRequest, ExplainResult, PredictRequest, PredictResult } from "./explain.ts";
 import { CHECKPOINT_ERROR_NAMES, INPUT_ERROR_NAMES } from "./errors.ts";
 import type { FlaggedTask, TcavProgressMessage, WorkerInit, WorkerReply, WorkerTask } from "./poolProtocol.ts";
@@ -71,38 +71,18 @@ export function defaultQueueMax(workers: number): number {
   return 4 * workers;
 }
 
-export class InferencePool {
-  readonly size: number;
+export class InferencePool extends FixedThreadPool<FlaggedTask, WorkerReply> {
   readonly maxQueue: number;
   backend = "starting";
-  restarts = 0;
-  private piscina: Piscina<FlaggedTask, WorkerReply>;
   private running = 0;
-  private created = 0;
-  private closed = false;
 
   constructor(opts: PoolOptions = {}) {
-    this.size = opts.workers ?? defaultWorkerCount();
-    if (!Number.isInteger(this.size) || this.size < 1) throw new RangeError(`the pool needs at least one worker (got ${this.size})`);
-    this.maxQueue = opts.maxQueue ?? defaultQueueMax(this.size);
+    const size = opts.workers ?? defaultWorkerCount();
+    if (!Number.isInteger(size) || size < 1) throw new RangeError(`the pool needs at least one worker (got ${size})`);
+    const maxQueue = opts.maxQueue ?? defaultQueueMax(size);
     const init: WorkerInit = { backend: opts.backend ?? process.env.TENSOR_BACKEND, checkpointDir: opts.checkpointDir ?? process.env.CHECKPOINT_DIR };
-    this.piscina = new Piscina({
-      filename: WORKER_FILE,
-      minThreads: this.size,
-      maxThreads: this.size,
-      // One job per thread: a tfjs runtime on wasm is single-threaded.
-      concurrentTasksPerWorker: 1,
-      maxQueue: this.maxQueue,
-      // Threads stay up between jobs (their runtime and model cache are the point).
-      idleTimeout: Number.MAX_SAFE_INTEGER,
-      workerData: init,
-    });
-    this.piscina.on("workerCreate", () => {
-      // Every thread after the first `size` replaces one that was terminated or crashed.
-      if (++this.created > this.size) this.restarts++;
-    });
-    // A worker that fails to start must not take the process down; its jobs fail instead.
-    this.piscina.on("error", () => {});
+    super(size, WORKER_FILE, init, maxQueue);
+    this.maxQueue = maxQueue;
   }
 
   private async submit<T>(task: WorkerTask, opts: JobOptions = {}, transferList: MessagePort[] = []): Promise<T> {
@@ -255,16 +235,5 @@ export class InferencePool {
   /** The pool's live threads (tests check that an aborted job's thread is gone). */
   threadIds(): number[] {
     return this.piscina.threads.map((t) => t.threadId);
-  }
-
-  /** Test hook: end one worker thread abruptly, as a crash would. */
-  async killWorker(index = 0): Promise<void> {
-    await this.piscina.threads[index]?.terminate();
-  }
-
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await this.piscina.destroy();
   }
 }

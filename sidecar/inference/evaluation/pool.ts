@@ -13,7 +13,7 @@
 //  - On the "onnxruntime" backend a thread must not be terminated while onnxruntime runs for it
 //    (that aborts the process, engine/nativeGuard.ts): a cancelled run first asks its images to
 //    stop and waits until no native run is in flight, then terminates the threads still busy.
-import { Piscina } from "piscina";
+import { FixedThreadPool } from "../threadPool.ts";
 import { newJobFlags, requestStop } from "../../engine/nativeGuard.ts";
 import { threadsPerSession } from "../../engine/runtime.ts";
 import { EvaluationCancelled, type EvaluationSettings, type ImageResult, type Progress } from "./engine.ts";
@@ -89,37 +89,15 @@ const STOP_GRACE_MS = 250;
 const WORKER_FILE = new URL("./workerEntry.mjs", import.meta.url).pathname;
 const DEFAULT_LOADER = new URL("./tasks.ts", import.meta.url).href;
 
-export class EvaluationPool {
-  readonly size: number;
-  /** Threads started to replace one that was terminated (a cancelled image) or crashed. */
-  restarts = 0;
-  private piscina: Piscina<EvalRequest, WorkerReply>;
-  private created = 0;
-  private closed = false;
-
+export class EvaluationPool extends FixedThreadPool<EvalRequest, WorkerReply> {
   constructor(opts: PoolOptions) {
     if (!Number.isInteger(opts.workers) || opts.workers < 1) throw new RangeError(`workers must be a whole number ≥ 1 (got ${opts.workers})`);
-    this.size = opts.workers;
     const data: WorkerData = {
       backend: opts.backend ?? process.env.TENSOR_BACKEND ?? "auto",
-      threads: threadsPerSession(this.size),
+      threads: threadsPerSession(opts.workers),
       loaderModule: opts.loaderModule ?? DEFAULT_LOADER,
     };
-    this.piscina = new Piscina({
-      filename: WORKER_FILE,
-      minThreads: this.size,
-      maxThreads: this.size,
-      // One image per thread at a time: a tfjs runtime on wasm is single-threaded.
-      concurrentTasksPerWorker: 1,
-      // Threads stay up for the whole run (their runtime and loaded tasks are the point).
-      idleTimeout: Number.MAX_SAFE_INTEGER,
-      workerData: data,
-    });
-    this.piscina.on("workerCreate", () => {
-      if (++this.created > this.size) this.restarts++;
-    });
-    // A thread that fails to start must not take the process down; its image fails instead.
-    this.piscina.on("error", () => {});
+    super(opts.workers, WORKER_FILE, data);
   }
 
   /** Evaluates a job's images over all threads; results sorted by image index. */
@@ -213,16 +191,5 @@ export class EvaluationPool {
     if (opts.signal?.aborted) throw new EvaluationCancelled();
     if (firstError) throw firstError;
     return results.sort((a, b) => a.result.index - b.result.index);
-  }
-
-  /** Test hook: end one thread abruptly, as a crash would. */
-  async killWorker(index = 0): Promise<void> {
-    await this.piscina.threads[index]?.terminate();
-  }
-
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await this.piscina.destroy();
   }
 }
