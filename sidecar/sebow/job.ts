@@ -158,14 +158,8 @@ export interface SebowExplainJob {
   imagePng: Uint8Array | null;
 }
 
-export interface SebowDecisionResult {
-  nodeId: string;
-  layer: number;
-  group: number;
-  children: string[];
-  probabilities: number[];
-  chosen: number;
-  reach: number;
+/** A decision on the path with the saliency of its routing. */
+export interface SebowDecisionResult extends PathStep {
   saliencyPng: Uint8Array;
 }
 
@@ -194,7 +188,8 @@ export interface SebowExplainResult {
   elapsedMs: number;
 }
 
-interface PathStep {
+/** A decision on the image's path: the node, its children, their routing probabilities, the one taken and how much of the image reaches it. */
+export interface PathStep {
   nodeId: string;
   layer: number;
   group: number;
