@@ -20,7 +20,7 @@ import { readStored, removeStored, storedFile } from "./pictures.server.ts";
 import { messageRef } from "../lib/forms/messages.ts";
 import { CLASSIFICATION_MSG } from "../lib/rules/classification.ts";
 
-/** The seed's algorithm choices and the sidecar registry names they run as (Captum's defaults). */
+/** The classification demo's algorithm choices (docs/product.md "Classification") and the sidecar registry names they run as (Captum's defaults). */
 export const CLASSIFICATION_ALGORITHMS = [
   { value: "IG", label: "IG", method: "IntegratedGradients" },
   { value: "IG_with_noise_tunnel", label: "IG_with_noise_tunnel", method: "IG_with_noise_tunnel" },
@@ -57,7 +57,7 @@ export class DemoRateLimited extends Error {
   }
 }
 
-/** A failure the seed's panel reports: the algorithm did not run (compute or program error); the message is a message ref (demo:failure.*). */
+/** A failure the failure panel reports (docs/product.md "Demo pages"): the algorithm did not run (compute or program error); the message is a message ref (demo:failure.*). */
 export class ClassificationFailed extends Error {
   constructor(
     message: string,
@@ -86,7 +86,7 @@ function toTrainedModel(m: ModelInfo__Output): TrainedModel {
   };
 }
 
-// The seed's slot is a ResNet18: the zoo's ResNet-18-style networks and imported ResNets, not the
+// The model slot is a ResNet18 (docs/product.md "Classification"): the zoo's ResNet-18-style networks and imported ResNets, not the
 // zoo's ResNet-50-style one (a benchmark network of the 64-pixel scenes, sidecar/zoo/README.md).
 const isResNet = (m: TrainedModel) => m.arch !== "resnet50" && (/resnet/i.test(m.arch) || /resnet/i.test(m.id));
 
@@ -123,7 +123,7 @@ function bestPerDataset(models: TrainedModel[]): TrainedModel[] {
 }
 
 /**
- * The seed's "ResNet18" slot, bound to the platform's trained ResNet-style model for the data:
+ * The "ResNet18" model slot (docs/product.md "Classification"), bound to the platform's trained ResNet-style model for the data:
  * one option when the dataset's data is known (installed datasets), otherwise one per trained
  * ResNet-style model, named by the data it learned (users' own pictures could be of either).
  */
@@ -305,7 +305,7 @@ export interface GpuReport {
   maxCompute: string;
 }
 
-/** The seed's reportGpu: which GPU and how much compute the sidecar has; "unknown" when it cannot say. */
+/** The failure panel's GPU report (docs/product.md "Demo pages"): which GPU and how much compute the sidecar has; "unknown" when it cannot say. */
 export async function reportGpu(): Promise<GpuReport> {
   try {
     // ReportGpuReply (proto/metarank/v1/inference.proto): gpu_index is -1 on a CPU-only host;

@@ -49,7 +49,7 @@ export function conceptCatalogue(): Promise<Catalogue> {
   return catalogue.get();
 }
 
-/** The seeds' "GoogleNet" slot: the platform's Inception-style checkpoints, the textured-shapes one first (its ground truth is known). */
+/** The "GoogleNet" model slot (docs/product.md "Concepts"): the platform's Inception-style checkpoints, the textured-shapes one first (its ground truth is known). */
 export async function conceptModels(): Promise<TrainedModel[]> {
   const models = (await listModels()).filter((m) => m.arch === "inception");
   return models.sort((a, b) => Number(b.dataset === "textured-shapes") - Number(a.dataset === "textured-shapes") || a.id.localeCompare(b.id));

@@ -11,7 +11,7 @@
 //            const step = await datasetStep(request, viewer, picked, notFound, async (dataKind) => ({ models: ... }));
 //            return data({ ...common, ...step.body }, { status: step.status });
 //            or, for a pool:  pool: await demoPool(await poolDatasets(["scenes"]), poolSeed(sp))
-//   action:  parse with the task's schema, report the first error in the seed's order
+//   action:  parse with the task's schema, report the first error in the order of checks (docs/product.md "Demo pages")
 //            (firstDemoError), run the task, redirect to the stored result; in the catch:
 //            return await demoFailure(e, "image")  (404 for pictures not visible, 429, 503 + panel)
 //            A page that runs, then explains one of the run's outputs (/voc, /UserImgsegmentation)
@@ -124,7 +124,7 @@ export async function datasetStep<Extra extends object>(
 // ---------------------------------------------------------------------------------------------
 // Step 1, pool variant: a refreshable pool of installed pictures.
 
-/** Pictures in a pool: two rows of the seed's six thumbnails. */
+/** Pictures in a pool: two rows of six thumbnails (docs/product.md "Demo pages"). */
 export const POOL_SIZE = 12;
 
 export interface PoolPicture {
@@ -198,7 +198,7 @@ export async function uploadOnePicture(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Step 2: the seed's order of checks, and the failure panel.
+// Step 2: the order of checks and the failure panel (docs/product.md "Demo pages").
 
 /**
  * The first failing field in a fixed order (model, then algorithm, then image, then what the page
@@ -472,7 +472,7 @@ export async function datasetDemoLoader(demo: DatasetDemo, request: Request) {
 }
 
 /**
- * The page's action: the seed's checks in order (model, algorithm, image), then a model of this
+ * The page's action: the checks in order (model, algorithm, image: docs/product.md "Demo pages"), then a model of this
  * page and a picture of this page's dataset (others are refused here, not merely hidden in the
  * form), one explanation (or its cached copy), and a redirect to the result.
  */

@@ -39,7 +39,7 @@ export const isVocModel = (m: Pick<MultiLabelModel, "dataset">) => /^voc/i.test(
 /** The installed dataset a model's pool draws from: VOC's for a VOC model, else the scenes' held-out split (the same images as its test split). */
 export const poolSlugFor = (m: Pick<MultiLabelModel, "dataset">) => (isVocModel(m) ? "voc" : "seg-scenes");
 
-/** The seed's "ResNet18" slot: each installed multi-label network, named by its family and the data it learned. */
+/** The "ResNet18" model slot (docs/product.md "Multi-label"): each installed multi-label network, named by its family and the data it learned. */
 export function multiLabelModelOptions(models: MultiLabelModel[]): Array<{ value: string; label: string }> {
   return models.map((m) => ({ value: m.id, label: messageRef("multilabel:modelOption", { data: m.dataset }) }));
 }

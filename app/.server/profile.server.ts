@@ -46,7 +46,7 @@ export async function updateProfile(userId: number, input: ProfileEditInput, ip 
   return { ok: true, changed: true };
 }
 
-/** Change password: the old one is required and checked (the seed sent only the new one). */
+/** Change password: the old one is required and checked (the original site sent only the new one: docs/product.md "Accounts and profile"). */
 export async function changePassword(userId: number, input: PasswordChangeInput, ip = "unknown"): Promise<ProfileResult> {
   const errors = validatePasswordChange(input);
   if (Object.keys(errors).length) return { ok: false, errors };

@@ -14,7 +14,7 @@ import { SEBOW_MSG, SEBOW_SAMPLE, sebowStartSchema } from "~/lib/rules/sebow.ts"
 import type { SebowModelInfo__Output } from "../../proto/generated/metarank/v1/SebowModelInfo.ts";
 import type { SebowExplainReply__Output } from "../../proto/generated/metarank/v1/SebowExplainReply.ts";
 
-/** Two rows of the seed's six thumbnails, as the other demos' pools. */
+/** Two rows of six thumbnails, as the other demos' pools (docs/product.md "Demo pages"). */
 export const SEBOW_POOL_SIZE = 12;
 
 export type SebowModel = SebowModelInfo__Output;

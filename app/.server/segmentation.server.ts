@@ -38,7 +38,7 @@ export function forgetSegModels() {
 
 const DATA_TITLE: Record<string, string> = { "seg-scenes": "segmentation scenes" };
 
-/** The seed's "FCN_ResNet101" slot: each installed segmenter, named by its family and the data it learned. */
+/** The "FCN_ResNet101" model slot (docs/product.md "Segmentation"): each installed segmenter, named by its family and the data it learned. */
 export function segModelOptions(models: SegModel[]): Array<{ value: string; label: string }> {
   return models.map((m) => ({ value: m.id, label: messageRef("segmentation:modelOption", { data: DATA_TITLE[m.dataset] ?? m.dataset }) }));
 }

@@ -18,10 +18,10 @@ import { logger } from "./logger.server.ts";
 
 export const log = logger("servers");
 
-// The forms' rules and the seed's messages live in app/lib/rules/servers.ts (shared with the page).
+// The forms' rules and messages (docs/product.md "Administration and servers") live in app/lib/rules/servers.ts (shared with the page).
 export { SERVER_MSG, validateNewServer, type ServerFormErrors } from "../lib/rules/servers.ts";
 
-/** Online = last heartbeat younger than this (seed: 60 s). Tests shorten it through the env. */
+/** Online = last heartbeat younger than this (60 s: docs/product.md "Administration and servers"). Tests shorten it through the env. */
 export function onlineThresholdMs(env: Record<string, string | undefined> = process.env): number {
   const v = Number(env.SERVER_ONLINE_THRESHOLD_MS);
   return Number.isFinite(v) && v > 0 ? v : 60_000;

@@ -78,7 +78,7 @@ export function checkPythonFile(files: UploadedFile[]): string | undefined {
   return undefined;
 }
 
-/** multer's refusal of a body (which limit, which box) in the seed's words. */
+/** multer's refusal of a body (which limit, which box) in the upload messages' words (docs/product.md "Submission, history and approval"). */
 export function uploadLimitMessage(error: NonNullable<UploadedFiles["error"]>): string {
   const python = error.field === "python";
   if (error.code === "LIMIT_FILE_SIZE" && error.field === "maps") return mapsMessage("tooLarge", { limit: mib(MAPS_MAX_BYTES) });

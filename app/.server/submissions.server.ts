@@ -62,7 +62,7 @@ export async function validateSingle(suite: Suite, file: { name: string; content
 const withOmittedRef = (messages: MessageRef[], omitted: number) =>
   omitted > 0 ? [...messages, messageRef("submission:fileProblem.more", { count: omitted })] : messages;
 
-/** The sidecar's own words when it refused the input; otherwise the seed's "server down" message. */
+/** The sidecar's own words when it refused the input; otherwise the generic "server down" message. */
 export const sidecarMessage = (err: unknown) => (err instanceof SidecarCallError && err.kind === "user" ? err.message : MSG.sidecarDown);
 
 export function isSidecarFailure(err: unknown): boolean {

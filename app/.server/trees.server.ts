@@ -107,7 +107,7 @@ export interface TreeChoices {
 /**
  * The page's model select: ProtoTree platform trees on the page's data (or, when that data is
  * not installed, the platform's trees on its own data, said so), named cub1, cub2 / cars1 as
- * the seed does, then the caller's saved trees on the same data, labelled as theirs.
+ * the original site did (docs/product.md "Prototype-tree pages"), then the caller's saved trees on the same data, labelled as theirs.
  */
 export function treeChoices(trees: TreeModelInfo__Output[], page: TreePage): TreeChoices {
   const proto = trees.filter((t) => t.category === "ProtPTree");

@@ -82,7 +82,7 @@ export const UPLOAD_ROUTES: Record<string, UploadLimits> = {
   "/UserImgclassification": { fileSize: PICTURE_LIMITS.maxBytes, files: PICTURE_LIMITS.demoFiles, toDisk: true },
 };
 
-/** The seeds' upload timeout: a body that has not arrived in 30 s is refused, not waited for. */
+/** The upload timeout (docs/product.md "Submission, history and approval"): a body that has not arrived in 30 s is refused, not waited for. */
 export const UPLOAD_TIMEOUT_MS = 30_000;
 
 /**

@@ -80,7 +80,7 @@ type StoredResult = Omit<VqaResultView, "id" | "pictureId" | "modelId" | "algori
 export type AskOutcome = { kind: "answered"; resultId: number; cached: boolean } | { kind: "unknownWords"; words: string[]; vocabulary: string[] };
 
 const dataUrl = (png: Buffer | Uint8Array) => `data:image/png;base64,${Buffer.from(png).toString("base64")}`;
-/** The question as the model reads it: lower case, words split on spaces and underscores (the seeds send underscores). */
+/** The question as the model reads it: lower case, words split on spaces and underscores (the original site sent underscores: docs/product.md "Question answering"). */
 const normalisedQuestion = (q: string) =>
   q
     .toLowerCase()

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 
 /**
- * On-blur field checks in the browser (seed: "validated on blur"). The server repeats
+ * On-blur field checks in the browser (the registration and password forms check on blur: docs/product.md "Accounts and profile"). The server repeats
  * every check; this only gives earlier feedback. A fresh answer from the server replaces
  * whatever the browser had found, since the server has the final word.
  */

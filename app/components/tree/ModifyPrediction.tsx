@@ -1,4 +1,4 @@
-// The seed's modify-local-prediction dialog: choose the class the reached leaf should favour,
+// The modify-local-prediction dialog (docs/product.md "Prototype-tree pages"): choose the class the reached leaf should favour,
 // "show the modified prediction" (a Predict with that edit added, nothing stored) and "accept
 // the modification" (stored as a pending favour_class edit, proto/metarank/v1/tree.proto).
 // Plain forms, so it works without JavaScript.

@@ -1,4 +1,4 @@
-// The seed's save dialog: the modified tree under a model name (the input's placeholder asks
+// The save dialog (docs/product.md "Prototype-tree pages"): the modified tree under a model name (the input's placeholder asks
 // for one; tree.proto's rule, said beside it: 1–64 Latin letters, digits, '-', '_', '.'), confirm / give up. Confirm
 // starts a SaveTree job (app/.server/trees.server.ts) whose progress the page shows.
 import { Form, Link } from "@remix-run/react";

@@ -1,11 +1,11 @@
 // A tree as the sidecar draws it (Tree.Export, app/routes/trees.$treeId.$format.ts) with the
-// seed's download buttons: the HD vector graphic (SVG, PDF) and the node prototypes (zip).
+// tree pages' download buttons (docs/product.md "Prototype-tree pages"): the HD vector graphic (SVG, PDF) and the node prototypes (zip).
 // `full`: the tree before pruning (the car page's step 4), otherwise pruned and projected.
 import { useEffect, useRef, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { treeFile } from "./urls.ts";
 
-/** The drawing's downloads, in the seed's order: the HD vector graphic (the first, filled, with an icon) and the node prototypes. */
+/** The drawing's downloads, in the page's order (docs/product.md "Prototype-tree pages"): the HD vector graphic (the first, filled, with an icon) and the node prototypes. */
 const DOWNLOADS = [
   { format: "svg", label: "trees:hdSvg", outlined: false },
   { format: "pdf", label: "trees:hdPdf", outlined: true },

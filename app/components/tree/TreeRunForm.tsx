@@ -67,7 +67,7 @@ export function TreeRunForm({
   );
 }
 
-/** While a request runs: the seconds so far (the seed's "about 15 s" notice as a real count). */
+/** While a request runs: the seconds so far (the "about 15 s" notice of docs/product.md "Prototype-tree pages" as a real count). */
 /** One group of the model select (the platform's trees, or the user's own); nothing when it has none. */
 function TreeGroup({ label, trees }: { label: string; trees: { id: string; label: string }[] }) {
   const { t } = useTranslation(["trees", "demo"]);

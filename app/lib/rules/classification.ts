@@ -52,7 +52,7 @@ export function runSchema(algorithms: readonly string[]) {
   });
 }
 
-/** The seed checks one thing at a time, in this order; the page shows the first failing field's message. */
+/** One check at a time, in this order (docs/product.md "Demo pages"); the page shows the first failing field's message. */
 export const RUN_FIELD_ORDER = ["model", "algorithm", "picture"] as const;
 
 export const demoIntentSchema = z.enum(["run", "upload"], { errorMap: () => ({ message: CLASSIFICATION_MSG.unknownAction }) });

@@ -37,7 +37,7 @@ const common = {
     .regex(/^\d{1,15}$/, MULTILABEL_MSG.chooseImage),
 };
 
-/** Step 2's start: rank the picture's classes (the algorithm is chosen here, as the seed orders the checks). */
+/** Step 2's start: rank the picture's classes (the algorithm is chosen here, as the order of checks in docs/product.md "Multi-label" needs). */
 export const classifySchema = z.object({ intent: z.literal("classify"), ...common });
 
 /** Step 3: explain one ranked class, by its index in the model's classes (0..999). */
@@ -49,5 +49,5 @@ export const explainClassSchema = z.object({
 
 export const multiLabelIntentSchema = z.enum(["classify", "explain"], { errorMap: () => ({ message: MULTILABEL_MSG.unknownAction }) });
 
-/** The seed's order of checks, then the class. */
+/** The order of checks (docs/product.md "Multi-label"): model, algorithm, image, then the class. */
 export const MULTILABEL_FIELD_ORDER = ["model", "algorithm", "picture", "cls"] as const;

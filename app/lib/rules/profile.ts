@@ -12,7 +12,7 @@ export interface ProfileEditInput {
   adminCode: string;
 }
 
-/** Edit Profile: an empty phone or role keeps the current one (seed: updates are sent only when non-empty). */
+/** Edit Profile: an empty phone or role keeps the current one (each is applied only when given: docs/product.md "Accounts and profile"). */
 export function validateProfileEdit(input: ProfileEditInput): FieldErrors {
   return onlyErrors({
     telephone: input.telephone ? checkPhone(input.telephone) : undefined,
@@ -31,7 +31,7 @@ export interface PasswordChangeInput {
 
 const passwordField = (v: string) => (!v ? MSG.pwdRequired : v.length > PASSWORD_MAX ? TEXT_MESSAGES.tooLong(PASSWORD_MAX) : undefined);
 
-/** The seed's confirmation check: required (请再次输入密码), then equal (两次输入密码不一致!). */
+/** The confirmation check (docs/product.md "Accounts and profile"): required (请再次输入密码), then equal (两次输入密码不一致!). */
 export function checkNewPasswordConfirmation(newPassword: string, confirmPassword: string): string | undefined {
   if (!confirmPassword) return MSG.pwdAgain;
   if (confirmPassword !== newPassword) return MSG.pwdMismatch;

@@ -38,7 +38,7 @@ const common = {
   picture: pictureField,
 };
 
-/** Step 3: segment the picture with a model (the algorithm is chosen here too, as the seed orders the checks). */
+/** Step 3: segment the picture with a model (the algorithm is chosen here too, as the order of checks in docs/product.md "Segmentation" needs). */
 export const segmentSchema = z.object({ intent: z.literal("segment"), ...common });
 
 /** Step 4: explain one part; the part is a class id 1..99 (whether it is in the prediction is the server's check). */
@@ -52,5 +52,5 @@ export const explainSchema = z.object({
 
 export const segIntentSchema = z.enum(["segment", "explain"], { errorMap: () => ({ message: SEGMENTATION_MSG.unknownAction }) });
 
-/** The seed's order of checks (model, algorithm, image), then the part; the page shows the first failing one. */
+/** The order of checks (docs/product.md "Segmentation"): model, algorithm, image, then the part; the page shows the first failing one. */
 export const SEG_FIELD_ORDER = ["model", "algorithm", "picture", "part"] as const;

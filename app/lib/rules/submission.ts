@@ -48,7 +48,7 @@ export const MSG = {
   unknownDecision: "submission:approval.unknownDecision",
 } as const;
 
-/** The seeds' "less than 500KB" for result files and the algorithm file (500 × 1024 bytes). */
+/** The upload limit "less than 500KB" (docs/product.md "Submission, history and approval") for result files and the algorithm file (500 × 1024 bytes). */
 export const MAX_UPLOAD_BYTES = 512_000;
 export const EMAIL_MAX = 255;
 export const ALGORITHM_MAX = 200;

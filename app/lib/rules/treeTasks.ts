@@ -88,7 +88,7 @@ export interface CheckedTask {
   args: Record<string, string>;
 }
 
-/** A choice among whole numbers, both the seed's set and what this host offers. */
+/** A choice among whole numbers, both the form's set (docs/product.md "Training tasks") and what this host offers. */
 function pick(value: string, allowed: readonly number[]): number | null {
   if (!/^\d{1,5}$/.test(value)) return null;
   const n = Number(value);
@@ -114,7 +114,7 @@ export function checkArg(arg: TaskFormOptions["algorithms"][number]["args"][numb
 /** Field names longer than this are not the page's (the longest it writes is arg.<category>.<option>). */
 const FIELD_NAME_MAX = 120;
 
-/** The three numeric choices: the seed's set, narrowed to what this host offers. */
+/** The three numeric choices: the form's set (docs/product.md "Training tasks"), narrowed to what this host offers. */
 function choices(v: (k: string) => string, options: TaskFormOptions) {
   return {
     depth: pick(
@@ -220,7 +220,7 @@ export function taskFormSchema(options: TaskFormOptions) {
 }
 
 /**
- * The form's values through taskFormSchema, with the message the seed shows: the first error in the
+ * The form's values through taskFormSchema, with the message the page shows (docs/product.md "Training tasks"): the first error in the
  * form's order (its fields, then the advanced options).
  */
 export function checkTaskForm(

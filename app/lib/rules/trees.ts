@@ -26,7 +26,7 @@ export const TREE_VIEW = {
 export const MAX_FAILED_POLLS = 10;
 /** Pending edits a user may keep per tree (the server refuses more). */
 export const MAX_EDITS = 256;
-/** Pool size (seed: 6 thumbnails per row, two rows). */
+/** Pool size: two rows of 6 thumbnails (docs/product.md "Demo pages"). */
 export const POOL_SIZE = 12;
 /** Candidates shown for one node, most similar first. */
 export const CANDIDATE_LIMIT = 12;
@@ -75,7 +75,7 @@ export interface PredictInput {
 }
 
 /**
- * The start form in the seed's order: model, then image, one message at a time; the algorithm is
+ * The start form's order of checks (docs/product.md "Prototype-tree pages"): model, then image, one message at a time; the algorithm is
  * the tree's own ("none" is offered but disabled), anything else is not this page's form.
  */
 export function validatePredict(values: PredictInput & { algorithm: string }): FieldErrors {

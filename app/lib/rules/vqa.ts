@@ -15,7 +15,7 @@ export type VqaAlgorithm = (typeof VQA_ALGORITHMS)[number];
 export const VQA_LIMITS = {
   /** A question is one short sentence, English or Chinese. */
   questionMax: 200,
-  /** Dataset previews a page and pictures a preview (seed: 3 and 3), pictures a page in step 2 (16). */
+  /** Dataset previews a page and pictures a preview (3 and 3, docs/product.md "Datasets and labelling"), pictures a page in step 2 (16). */
   previews: 3,
   picturesPerPage: 16,
 } as const;
@@ -49,9 +49,9 @@ export const vqaRunSchema = z.object({
   ),
 });
 
-/** The seeds' order of checks (model, algorithm, image, question); the page shows the first failing one. */
+/** The order of checks (docs/product.md "Question answering"): model, algorithm, image, question; the page shows the first failing one. */
 export const VQA_FIELD_ORDER = ["model", "algorithm", "picture", "question"] as const;
 export type VqaField = "model" | "algorithm" | "image" | "question";
 
-/** The question as the seeds send it: spaces become underscores (the sidecar reads both). */
+/** The question as the original site sent it (docs/product.md "Question answering"): spaces become underscores (the sidecar reads both). */
 export const seedsQuestion = (q: string) => q.trim().replace(/\s+/g, "_");
