@@ -4,7 +4,7 @@
 //  - "platform": a baseline the platform computed for its own suite (BoardMethod.sourceKey).
 //  - "verified": a submission whose result files the platform computed itself from the
 //    researcher's attribution maps (an evaluation run of kind "maps").
-//  - "self-reported": a submission whose CSV files were uploaded as they are (the seeds' flow).
+//  - "self-reported": a submission whose CSV files were uploaded as they are (the original site's flow, docs/product.md "Submission, history and approval").
 export const Provenance = { verified: "verified", selfReported: "self-reported" } as const;
 export type Provenance = (typeof Provenance)[keyof typeof Provenance];
 export const PROVENANCES: readonly Provenance[] = Object.values(Provenance);

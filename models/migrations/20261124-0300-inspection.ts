@@ -31,7 +31,7 @@ export const up: MigrationFn = async ({ context: qi }) => {
     id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },
     run_id: { type: DataTypes.INTEGER, allowNull: false, references: { model: "inspection_runs", key: "id" }, onDelete: "CASCADE" },
     picture_id: { type: DataTypes.INTEGER, allowNull: false, references: { model: "pictures", key: "id" }, onDelete: "CASCADE" },
-    // 1-based position of the photo in its run (the seeds' "index")
+    // 1-based position of the photo in its run (the result rows' "index", docs/product.md "Crack detection and the dam viewer")
     position: { type: DataTypes.INTEGER, allowNull: false },
     format: { type: DataTypes.STRING(8), allowNull: false },
     width: { type: DataTypes.INTEGER, allowNull: false },

@@ -10,11 +10,11 @@ export const up: MigrationFn = async ({ context: qi }) => {
   await qi.createTable("tree_tasks", {
     id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },
     user_id: { type: DataTypes.INTEGER, allowNull: false, references: { model: "users", key: "id" }, onDelete: "CASCADE" },
-    // "ProtPTree" | "SeBoW" (the seeds' category names, tree.proto TreeAlgorithm.id)
+    // "ProtPTree" | "SeBoW" (the form's category names, docs/product.md "Training tasks"; tree.proto TreeAlgorithm.id)
     category: { type: DataTypes.STRING(16), allowNull: false },
     // the model name the finished tree is listed under (tree id "user:<owner>:<name>")
     name: { type: DataTypes.STRING(64), allowNull: false },
-    // JSON list of dataset ids (the seeds' task record lists datasets; the form picks one)
+    // JSON list of dataset ids (a task record lists datasets; the form picks one)
     datasets_json: { type: DataTypes.STRING(1000), allowNull: false },
     depth: { type: DataTypes.INTEGER, allowNull: false },
     iterations: { type: DataTypes.INTEGER, allowNull: false },

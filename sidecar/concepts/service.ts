@@ -38,7 +38,7 @@ function conceptModel(m: ModelInfo): ConceptModel {
   return { id: m.id, dataset: m.dataset, layers: tcavLayers(m.layers), classNames: m.classNames, testAccuracy: m.testAccuracy };
 }
 
-/** A TCAV model: a checkpoint of the Inception-style architecture (the seeds' "GoogleNet" slot). */
+/** A TCAV model: a checkpoint of the Inception-style architecture (the "GoogleNet" model slot, docs/product.md "Concepts"). */
 function findModel(id: string): ModelInfo {
   const m = listModels().models.find((x) => x.id === id);
   if (!m) throw new InferenceInputError(`unknown model "${id}"`);

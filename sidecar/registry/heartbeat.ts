@@ -25,7 +25,7 @@ export interface HeartbeatBody {
   /** Index of the GPU with the most free compute; -1 on a host without a usable GPU. */
   gpuIndex: number;
   /**
-   * How much work the sidecar can take (the seed's "maximum available compute").
+   * How much work the sidecar can take (the failure panel's "maximum available compute", docs/product.md "Demo pages").
    * GPU host: 100 − utilization % of that GPU (0–100; with utilization unknown, its free
    * memory as a % of total; with both unknown, 0).
    * CPU host (gpuIndex −1): free worker slots.

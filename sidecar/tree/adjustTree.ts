@@ -73,7 +73,7 @@ function prunedPathProbabilities(tree: ProtoTree, sims: Float32Array, n: number,
 }
 
 /**
- * The seed's "adjust whole tree": with the edited prototypes fixed, the leaves of the served
+ * "Adjust whole tree" (docs/product.md "Prototype-tree pages"): with the edited prototypes fixed, the leaves of the served
  * (pruned) tree are re-fitted with ProtoTree's derivative-free update (protoTree.ts leafUpdate,
  * train.py) for ADJUST_EPOCHS epochs over the first training images (up to the tree's training
  * size and ADJUST_MAX_TRAIN), in batches of ADJUST_BATCH, starting from the current logits; leaves

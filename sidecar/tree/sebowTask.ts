@@ -67,7 +67,7 @@ export interface SebowTrainEvent {
 
 /**
  * The Train handler's SeBoW task (sidecar/tree/trainHandlers.ts dispatches category "SeBoW" here).
- * depth = layers of the search space (the seeds' tree heights 8–10: a derived tree of up to that
+ * depth = layers of the search space (the form's tree heights 8–10, docs/product.md "Training tasks": a derived tree of up to that
  * many decisions on a path); iterations = optimizer steps, 60 % searching the wiring and 40 %
  * fine-tuning the derived tree, and as many for the plain CNN it is compared with; proto_dim is
  * a ProtoTree option that SeBoW does not use (said in the log). Stages: data, training (the

@@ -1,6 +1,6 @@
 // The concept page in a real Chromium (docs/concepts.md): pick an image from the pool, page through
 // the concept slots choosing "striped" (the choice survives paging), start TCAV and read the score
-// chart and table — with JavaScript on and off; the seeds' first check; and the page in Chinese at
+// chart and table — with JavaScript on and off; the first check (docs/product.md "Concepts"); and the page in Chinese at
 // phone width without sideways scrolling.
 import fs from "node:fs";
 import path from "node:path";

@@ -67,7 +67,7 @@ describe.each([true, false])("scene demo with JavaScript %s", (js) => {
     const picked = page.locator(".ds-tile.picked");
     await picked.waitFor();
     expect(await picked.evaluate((e) => getComputedStyle(e).borderTopColor)).toBe("rgb(220, 38, 38)");
-    // The first model offered is the seed's ResNet (app/.server/demoFlow.server.ts).
+    // The first model offered is the ResNet18 slot's network (docs/product.md "Classification", app/.server/demoFlow.server.ts).
     expect(await page.locator("#model option").nth(1).getAttribute("value")).toBe("resnet-scenes-v2");
     await page.locator("#model").selectOption({ index: 1 });
     await page.locator("#algorithm").selectOption("IG");

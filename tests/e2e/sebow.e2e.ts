@@ -1,6 +1,6 @@
 // The SeBoW demos in a real Chromium against the real stack (database, sidecar with the committed
-// sebow-scenes model, built app), with JavaScript on and off: pool → pick (red border) → the seed's
-// messages in order → NeuralDecisionTree with DI (decisions, saliency pictures, path end) and
+// sebow-scenes model, built app), with JavaScript on and off: pool → pick (red border) → the
+// messages in order (docs/product.md "Demo pages") → NeuralDecisionTree with DI (decisions, saliency pictures, path end) and
 // SearchSpaceModel with SPI (superpixel grid); /cifarsebow says it serves the scenes model.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";

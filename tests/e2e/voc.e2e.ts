@@ -1,5 +1,5 @@
 // The VOC-style multi-label demo in a real Chromium against the real stack (database, sidecar,
-// built app), with JavaScript on and off: the seed's messages in order (model, algorithm, image),
+// built app), with JavaScript on and off: the messages in order (model, algorithm, image: docs/product.md "Multi-label"),
 // a pool picture (red border) → start → five ranked classes with probabilities → explain one →
 // its attribution map, the page naming the data and the model that produced what it shows.
 import { describe, expect, it } from "vitest";

@@ -51,7 +51,7 @@ describe.each([true, false])("/UserQuery with JavaScript %s", (js) => {
     await page.getByText(/^Image: vqa-scenes-\d+\.png$/).waitFor();
     await page.getByLabel("Model").selectOption("vqa-scenes");
     await page.getByLabel("Algorithm").selectOption(js ? "IntegratedGradients" : "LayerIntegratedGradients");
-    // The seeds' check: a question is required.
+    // A question is required (docs/product.md "Question answering").
     await page.getByTestId("vqa-start").click();
     await page.getByText("Please enter the question you want to ask").waitFor();
     await page.getByLabel("Question (English or Chinese)").fill("is there a red circle?");

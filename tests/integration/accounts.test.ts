@@ -25,7 +25,7 @@ describe(`accounts on ${process.env.TEST_DB}`, () => {
     expect(profile).toContain('data-testid="profile-username">alice<');
     expect(profile).toContain('data-testid="profile-authority">User<');
 
-    // Nothing given → 未修改！; a bad phone → the seed's message; a good one → 修改成功！
+    // Nothing given → 未修改！; a bad phone → the registration form's phone message (docs/product.md "Accounts and profile"); a good one → 修改成功！
     expect(await (await c.post("/profile", { intent: "edit", telephone: "", identify: "" })).text()).toContain("Nothing was changed!");
     expect(alerts(await (await c.post("/profile", { intent: "edit", telephone: "12ab" })).text())).toContain("Please enter numbers!");
     const edit = await c.post("/profile", { intent: "edit", telephone: "13911112222" });

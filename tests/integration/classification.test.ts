@@ -1,5 +1,5 @@
-// The image classification demo through the real app and the real sidecar process: the seed's
-// validation order, the failure panel (with reportGpu's figures), the one-image upload of the
+// The image classification demo through the real app and the real sidecar process: the
+// validation order (docs/product.md "Demo pages"), the failure panel (with reportGpu's figures), the one-image upload of the
 // pool variant, and, where the sidecar serves the Inference service, the whole journey with
 // its cached repeat and result visibility.
 import fs from "node:fs";

@@ -1,6 +1,6 @@
 // The concept page end to end (docs/concepts.md): /tcav through the real sidecar's Concepts
 // service. The pool is 8 held-out textured-shapes images, the 47 slots come 3 a page with choices
-// carried across pages, the seeds' checks come in their order (concept, model, algorithm, image) in
+// carried across pages, the checks come in their order (concept, model, algorithm, image: docs/product.md "Concepts") in
 // both languages, and a TCAV run on a striped image gives the "striped" concept a significant score
 // near 1; the result is stored, served again from the database, and an unknown result is a 404. A
 // user's picture dataset of striped textures, used as a concept, scores like the built-in "striped"
@@ -213,7 +213,7 @@ describe("/tcav", () => {
     expect(res.status).toBe(400);
     expect(text(await res.text())).toContain("A dataset used as a concept needs at least 10 pictures");
 
-    // The dataset alone is a concept (the seeds' "at least one concept" is met).
+    // The dataset alone is a concept ("at least one concept", docs/product.md "Concepts", is met).
     res = await post(alice, fields(stripes));
     expect(res.status).toBe(302);
     const to = location(res)!.replace(/#.*$/, "");

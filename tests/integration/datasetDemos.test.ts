@@ -110,7 +110,7 @@ describe("the scene demo", () => {
     if (page.includes('data-testid="not-installed"')) return ctx.skip();
     const pool = ids(page);
     const models = [...page.matchAll(/<option value="([^"]+)">[^<]*\(([^)]+)\)<\/option>/g)].map((m) => m[1]);
-    // The seed's ResNet is offered first: the most accurate ResNet-18-style network of the scenes.
+    // The ResNet18 slot's network is offered first (docs/product.md "Classification"): the most accurate ResNet-18-style network of the scenes.
     expect(models[0]).toBe("resnet-scenes-v2");
     expect(models).toContain("resnet-scenes");
     expect(models.length).toBeGreaterThan(0);
@@ -125,7 +125,7 @@ describe("the scene demo", () => {
     expect(wrongModel.status).toBe(400);
     expect(alerts(await wrongModel.text())).toContain("Please choose the model to use");
 
-    // A sidecar still starting its workers answers with the seed's failure panel ("try again
+    // A sidecar still starting its workers answers with the failure panel of docs/product.md "Demo pages" ("try again
     // later", its device "cpu (starting)"): ask again, as the panel says, for up to 90 s.
     let res = await visitor.post(`/scenes?pool=1&picture=${pool[0]}`, { intent: "run", model: models[0], algorithm: "IG", picture: String(pool[0]) });
     for (let tries = 0; res.status === 503 && tries < 18; tries++) {

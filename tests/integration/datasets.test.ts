@@ -282,7 +282,7 @@ describe("public gallery", () => {
     expect(intro).toContain("Introduction for NWPU-RESISC45");
     expect(intro).toContain("共 31,500 张图像、45 个场景类别，每类 700 张。");
     expect(intro).toContain("https://arxiv.org/abs/1703.00121");
-    // The seed's examples view: 30 a page with Back to Preview.
+    // The examples view (docs/product.md "Datasets and labelling"): 30 a page with Back to Preview.
     const examples = await anon.html("/datasetPreview?examples=cifar");
     expect(examples).toContain("Back to Preview");
     expect(examples.match(/data-picture-id="/g)?.length).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
-// The accounts and admin pages in English and Chinese (account and admin namespaces): the seeds'
-// messages in the seed's own words in its language and a translation in the other (docs/i18n.md),
+// The accounts and admin pages in English and Chinese (account and admin namespaces): the original
+// site's messages (docs/product.md "Accounts and profile") in their own words in their language and a translation in the other (docs/i18n.md),
 // the notices of the sign-in page, the profile's, the server, evaluation and ranking pages', and
 // the 403/404 pages of the admin area.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -44,7 +44,7 @@ describe(`accounts and admin pages in both languages on ${process.env.TEST_DB}`,
       alerts(await (await c.post("/signin", { intent: "login", username, password: "x", code, captchaId: await c.captchaId() })).text());
     expect(await attempt(en, "nobody-here")).toContain("User does not exist!");
     expect(await attempt(zh, "nobody-here")).toContain("用户不存在！");
-    // The seed shows the captcha alert as 验证码错误.
+    // The captcha alert is 验证码错误 (docs/product.md "Accounts and profile").
     expect(await attempt(zh, "nobody-here", "wrong")).toContain("验证码错误");
     expect(await attempt(en, "nobody-here", "wrong")).toContain("the verification code is wrong");
   });

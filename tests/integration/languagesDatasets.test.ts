@@ -2,7 +2,7 @@
 // dialog, step and message of the area rendered in English and in Chinese (cookie lng=zh, or
 // Accept-Language: zh-CN); the Chinese page has its Chinese heading and none of the English labels,
 // the English page none of the Chinese ones, and no page ever shows a raw key (ns:key) or an
-// unfilled {{variable}}. The seed's empty-search message in both languages.
+// unfilled {{variable}}. The empty-search message (docs/product.md "Datasets and labelling") in both languages.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
-// The image segmentation demo through the real app, database and sidecar: the seed's validation
-// order (model, algorithm, image, then the part), the journey (segment a held-out scene, choose a
+// The image segmentation demo through the real app, database and sidecar: the validation
+// order (model, algorithm, image, then the part: docs/product.md "Segmentation"), the journey (segment a held-out scene, choose a
 // predicted part, explain it with both methods), the inference cache answering a repeat with the
 // same rows, and results visible only to those who may see the picture.
 import fs from "node:fs";

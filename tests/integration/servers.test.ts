@@ -160,7 +160,7 @@ describe("server entries", () => {
     expect((await serverStates(admin)).get("local")).toBe(false);
   });
 
-  // The seed's words are Chinese: checked in the Chinese interface (the English one translates them).
+  // The original messages are Chinese (docs/product.md "Administration and servers"): checked in the Chinese interface (the English one translates them).
   it("create: the seed's field messages, then 新建成功; a taken name is 新建失败", async () => {
     let res = await createServer(adminZh, "", "", "");
     expect(res.status).toBe(400);

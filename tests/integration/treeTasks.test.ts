@@ -130,7 +130,7 @@ function describeStack(label: string, env: () => Record<string, string>) {
       expect(alerts(await wrongSet.text())).toContain("Please choose a dataset");
       const bigDdp = await alice.post("/task/create_task", { ...full, ddpTraining: "on", ddpNum: "64" });
       expect(bigDdp.status).toBe(400);
-      // In Chinese, the seed's own words.
+      // In Chinese, the original words (docs/product.md "Training tasks").
       const zh = await alice.request("/task/create_task", {
         method: "POST",
         body: new URLSearchParams({ ...full, category: "" }),

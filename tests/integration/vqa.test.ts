@@ -1,6 +1,6 @@
 // The question-answering page end to end (docs/vqa.md): /UserQuery through the real sidecar's
 // QuestionAnswering service. Step 1 finds the platform's question-answer scenes, step 2 lists their
-// pictures 16 a page, the seeds' checks come in their order (model, algorithm, image, question) in
+// pictures 16 a page, the checks come in their order (model, algorithm, image, question: docs/product.md "Question answering") in
 // both languages, an unknown word is named with the vocabulary, and a real question is answered
 // with attributions whose contributions add up (text + image = total, a small delta); the answer is
 // stored and served again, and another user's private picture or an unknown result is a 404.
@@ -102,7 +102,7 @@ describe("/UserQuery", () => {
   it.each(["IntegratedGradients", "LayerIntegratedGradients"])(
     "answers a question with %s: answer, probability, word colours and contributions that add up",
     async (algorithm) => {
-      // Scene 0 of the held-out split is the first picture; ask one of its own generated questions (seeds' underscores).
+      // Scene 0 of the held-out split is the first picture; ask one of its own generated questions (underscores for spaces, as the original site sent them).
       const qa = sceneQA("test", 0).questions[0];
       const res = await ask(anon, { model: MODEL, algorithm, picture: String(pictureIds[0]), question: qa.question.replace(/ /g, "_") });
       expect(res.status).toBe(302);
@@ -124,7 +124,7 @@ describe("/UserQuery", () => {
       expect(Math.abs(words.reduce((s, w) => s + w, 0) - t)).toBeLessThan(1e-3);
       expect(html).toMatch(/src="data:image\/png;base64,[^"]+"[^>]*data-testid="heatmap"/);
       expect(html).toContain(`trained on vqa-scenes`);
-      // Asked again, with spaces instead of the seeds' underscores: the stored answer (same result id).
+      // Asked again, with spaces instead of the original site's underscores: the stored answer (same result id).
       const again = await ask(anon, { model: MODEL, algorithm, picture: String(pictureIds[0]), question: qa.question });
       const resultOf = (url: string) => new URL(url, "http://x").searchParams.get("result");
       expect(resultOf(location(again)!)).toBe(resultOf(to));

@@ -20,7 +20,7 @@ describe("new server form", () => {
       password: SERVER_MSG.passwordRequired,
       password2: SERVER_MSG.passwordMismatch,
     });
-    // Message refs whose Chinese texts are the seed's words.
+    // Message refs whose Chinese texts are the original words (docs/product.md "Administration and servers").
     const zh = resources.zh.admin.msg;
     expect([SERVER_MSG.nameRequired, SERVER_MSG.passwordRequired, SERVER_MSG.passwordMismatch]).toEqual([
       "admin:msg.nameRequired",

@@ -2,7 +2,7 @@
 // pool worker runs). Classify: every class's logit read through a sigmoid (each class its own
 // probability, multiLabel.ts), the k highest ranked. Explain: the attribution of ONE class, its
 // logit as the target (the pre-sigmoid score, as Captum explains a classifier's output), by the
-// seeds' two VOC methods, both from the attribution engine's registry (attribution/index.ts):
+// VOC demo's two methods (docs/product.md "Multi-label"), both from the attribution engine's registry (attribution/index.ts):
 // Feature_Ablation over 4×4-pixel squares and LIME over its default 4×4 grid of superpixels.
 // The maps are drawn as the classification heatmaps are (heatmap.ts). The catalogue, the network
 // cache, the method check and the input and maps are the dense-prediction features' shared ones

@@ -14,7 +14,7 @@ import { thePool } from "../thePool.ts";
 import { MAX_TOP_K, METHOD_OF, MULTILABEL_ALGORITHMS, listMultiLabelModels, type MultiLabelModelInfo } from "./job.ts";
 
 const PROTO = "metarank/v1/multilabel.proto" as const;
-/** The page's five ranked results (the seeds: "The VOC-style demo shows five ranked results"). */
+/** The page's five ranked results (docs/product.md "Multi-label"). */
 export const DEFAULT_TOP_K = 5;
 const unary = unaryHandlers({ service: "MultiLabel", what: "multi-label" });
 

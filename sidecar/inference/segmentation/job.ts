@@ -21,7 +21,7 @@ import type { ImageInput } from "../imageInput.ts";
 import * as dense from "../densePrediction/catalogue.ts";
 import { classSumNet, predictedSegments, segmentMask, type PixelClassifier } from "./classSum.ts";
 
-/** The page's and the seeds' names of the two methods. */
+/** The page's names of the two methods (docs/product.md "Segmentation"). */
 export const SEG_ALGORITHMS = ["Feature_Ablation", "LayerGradCAM"] as const;
 export type SegAlgorithm = (typeof SEG_ALGORITHMS)[number];
 
