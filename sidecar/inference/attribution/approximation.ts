@@ -42,6 +42,18 @@ export function riemann(method: (typeof RIEMANN_METHODS)[number], n: number): Qu
   return { stepSizes, alphas };
 }
 
+/** [P_{n−1}(x), P_n(x)] by the three-term recurrence (P_0 = 1, P_1 = x; for n < 2 the loop does not run). */
+function legendrePair(n: number, x: number): [number, number] {
+  let p0 = 1;
+  let p1 = x;
+  for (let k = 2; k <= n; k++) {
+    const p2 = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k;
+    p0 = p1;
+    p1 = p2;
+  }
+  return [p0, p1];
+}
+
 /**
  * Gauss–Legendre nodes and weights on [-1, 1] (numpy.polynomial.legendre.leggauss),
  * by Newton's method on P_n from the Tricomi initial guesses, returned in ascending
@@ -54,14 +66,7 @@ export function leggauss(n: number): { nodes: number[]; weights: number[] } {
     let x = Math.cos((Math.PI * (i + 0.75)) / (n + 0.5));
     let dp = 0;
     for (let iter = 0; iter < 100; iter++) {
-      // Three-term recurrence for P_n(x) and P_{n-1}(x).
-      let p0 = 1;
-      let p1 = x;
-      for (let k = 2; k <= n; k++) {
-        const p2 = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k;
-        p0 = p1;
-        p1 = p2;
-      }
+      const [p0, p1] = legendrePair(n, x);
       const pn = n === 0 ? 1 : p1;
       const pnm1 = n === 1 ? 1 : p0;
       dp = (n * (x * pn - pnm1)) / (x * x - 1);
@@ -70,13 +75,7 @@ export function leggauss(n: number): { nodes: number[]; weights: number[] } {
       if (Math.abs(dx) < 1e-16) break;
     }
     // Recompute the derivative at the converged node for the weight.
-    let p0 = 1;
-    let p1 = x;
-    for (let k = 2; k <= n; k++) {
-      const p2 = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k;
-      p0 = p1;
-      p1 = p2;
-    }
+    const [p0, p1] = legendrePair(n, x);
     dp = n === 1 ? 1 : (n * (x * p1 - p0)) / (x * x - 1);
     nodes[n - 1 - i] = x;
     weights[n - 1 - i] = 2 / ((1 - x * x) * dp * dp);
