@@ -5,7 +5,7 @@
 // checking it, packing its scores into typed arrays, ranking it — can be done once (prepareBoard);
 // an insertion then costs one pass over the packed scores per case and, instead of sorting the new
 // board, a repair of the stored board's order (orderAfterInsertion).
-import { RANK_TOLERANCE, TIE_TOLERANCE, logitTable, packBoard, packMethod, rankColumns, rowsFromRankings } from "./kappa.ts";
+import { RANK_TOLERANCE, TIE_TOLERANCE, packBoard, scopeLogits, packMethod, rankColumns, rowsFromRankings } from "./kappa.ts";
 import type { CaseSet, KappaColumns } from "./kappa.ts";
 import { orderAfterInsertion, ranksAlong } from "./order.ts";
 import type { Ranking } from "./order.ts";
@@ -154,11 +154,7 @@ interface Fused {
 /** κ after the insertion: the stored methods in board order, then the candidate (docs/metascore.md "History fusion"). */
 function fuse(board: PackedStored, candidate: Record<Protocol, Float64Array>): Fused {
   const n = board.n;
-  const tm = board.cases.morf.length;
-  const tl = board.cases.lerf.length;
-  const lOverall = logitTable(tm + tl);
-  const lMorf = logitTable(tm);
-  const lLerf = logitTable(tl);
+  const { tm, tl, lOverall, lMorf, lLerf } = scopeLogits(board.cases);
   const hm = signsAgainst(board.scores.morf, board.stride, n, candidate.morf, true);
   const hl = signsAgainst(board.scores.lerf, board.stride, n, candidate.lerf, false);
   const ho = new Int32Array(n);

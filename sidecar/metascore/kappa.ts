@@ -144,6 +144,13 @@ export function boardCases(methods: readonly MethodScores[]): CaseSet {
   return packBoard(methods).cases;
 }
 
+/** A board's MoRF and LeRF case counts and the logit tables of its three scopes (overall: both protocols' cases). */
+export function scopeLogits(cases: { morf: ArrayLike<unknown>; lerf: ArrayLike<unknown> }) {
+  const tm = cases.morf.length;
+  const tl = cases.lerf.length;
+  return { tm, tl, lOverall: logitTable(tm + tl), lMorf: logitTable(tm), lLerf: logitTable(tl) };
+}
+
 /**
  * L = logit((w + 0.5) / (|C| + 1)) for every possible win count w = half/2 of a scope with
  * `count` cases — the same expression pairLogit evaluates, computed once per count.
@@ -193,11 +200,7 @@ export interface KappaColumns {
 /** κ of every method of a packed board (docs/metascore.md "κ and ranks"), overall, MoRF-only and LeRF-only. */
 export function boardKappas(board: PackedBoard): KappaColumns {
   const n = board.n;
-  const tm = board.cases.morf.length;
-  const tl = board.cases.lerf.length;
-  const lOverall = logitTable(tm + tl);
-  const lMorf = logitTable(tm);
-  const lLerf = logitTable(tl);
+  const { tm, tl, lOverall, lMorf, lLerf } = scopeLogits(board.cases);
   const overall = new Float64Array(n);
   const morf = new Float64Array(n);
   const lerf = new Float64Array(n);
