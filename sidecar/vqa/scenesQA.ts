@@ -195,6 +195,18 @@ function drawBalanced(rng: Rng, candidates: CandidateQA[], type: QuestionType): 
 export function candidateQuestions(objects: readonly SceneObject[], type: QuestionType): CandidateQA[] {
   const count = (pred: (o: SceneObject) => boolean) => objects.filter(pred).length;
   const out: CandidateQA[] = [];
+  /** A question about every colour and shape pair, given how many objects are of that colour and shape. */
+  const forColourShape = (ask: (c: VqaColor, s: VqaShape, n: number) => CandidateQA) => {
+    for (const c of VQA_COLORS)
+      for (const s of VQA_SHAPES)
+        out.push(
+          ask(
+            c,
+            s,
+            count((o) => o.color === c && o.shape === s),
+          ),
+        );
+  };
   switch (type) {
     case "colour":
       // Only about a shape that occurs exactly once, so "the <shape>" is unambiguous.
@@ -223,33 +235,13 @@ export function candidateQuestions(objects: readonly SceneObject[], type: Questi
         out.push(qa("colour", c, `how many ${c} objects are there?`, `有几个${zhColor(c)}的物体？`, countWord(count((o) => o.color === c)), type));
       for (const s of VQA_SHAPES)
         out.push(qa("shape", s, `how many ${plural(s)} are there?`, `有几个${zhShape(s)}？`, countWord(count((o) => o.shape === s)), type));
-      for (const c of VQA_COLORS)
-        for (const s of VQA_SHAPES)
-          out.push(
-            qa(
-              "colour shape",
-              `${c} ${s}`,
-              `how many ${c} ${plural(s)} are there?`,
-              `有几个${zhColor(c)}${zhShape(s)}？`,
-              countWord(count((o) => o.color === c && o.shape === s)),
-              type,
-            ),
-          );
+      forColourShape((c, s, n) =>
+        qa("colour shape", `${c} ${s}`, `how many ${c} ${plural(s)} are there?`, `有几个${zhColor(c)}${zhShape(s)}？`, countWord(n), type),
+      );
       break;
     case "exist": {
       const yn = (b: boolean) => (b ? "yes" : "no");
-      for (const c of VQA_COLORS)
-        for (const s of VQA_SHAPES)
-          out.push(
-            qa(
-              "colour shape",
-              `${c} ${s}`,
-              `is there a ${c} ${s}?`,
-              `有${zhColor(c)}${zhShape(s)}吗？`,
-              yn(count((o) => o.color === c && o.shape === s) > 0),
-              type,
-            ),
-          );
+      forColourShape((c, s, n) => qa("colour shape", `${c} ${s}`, `is there a ${c} ${s}?`, `有${zhColor(c)}${zhShape(s)}吗？`, yn(n > 0), type));
       for (const s of VQA_SHAPES) out.push(qa("shape", s, `is there a ${s}?`, `有${zhShape(s)}吗？`, yn(count((o) => o.shape === s) > 0), type));
       for (const c of VQA_COLORS) out.push(qa("colour", c, `is there a ${c} object?`, `有${zhColor(c)}的物体吗？`, yn(count((o) => o.color === c) > 0), type));
       break;
