@@ -16,7 +16,7 @@ import zlib from "node:zlib";
 import { DatasetFormatError } from "./dataset.ts";
 import { decodeImage, resizeBilinear, type FloatImage } from "./png.ts";
 
-/** The 20 classes as the seeds name them (mask values 1..20, in this order). */
+/** The 20 classes as the segmentation demo names them (docs/product.md "Segmentation"; mask values 1..20, in this order). */
 export const VOC_CLASSES = [
   "aeroplane",
   "bicycle",
