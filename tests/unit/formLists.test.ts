@@ -83,13 +83,13 @@ describe("ranking edit form", () => {
 describe("approval decision", () => {
   const read = (fields: Record<string, string>) => parseForm(fields, decisionSchema);
   it("an id and approve or reject, else only that it is not a decision", () => {
-    for (const f of [
+    const notDecisions: Record<string, string>[] = [
       { id: "0", decision: "approve" },
       { id: "x", decision: "reject" },
       { id: "2", decision: "maybe", note: "x".repeat(2000) },
       { decision: "approve" },
-    ])
-      expect(read(f)).toEqual({ ok: false, errors: { form: MSG.unknownDecision } });
+    ];
+    for (const f of notDecisions) expect(read(f)).toEqual({ ok: false, errors: { form: MSG.unknownDecision } });
   });
   it("a note only with a rejection, bounded, line breaks counted once", () => {
     expect(read({ id: "2", decision: "approve", note: " nice " })).toEqual({ ok: false, errors: { note: MSG.noteOnlyOnReject } });
