@@ -55,7 +55,6 @@ export function TreeEditView({
   const busy = nav.state !== "idle";
   const here: TreeParams = { ...keep, edit: "1", view: view === "full" ? "full" : "" };
   const internal = graph.nodes.filter((n) => n.kind === "internal");
-  const nameOf = (id: string) => nodeName(graph.nodes.find((n) => n.id === id)?.name ?? id);
   const picked = graph.nodes.find((n) => n.id === node);
   return (
     <div className="card tree-dialog" role="region" aria-labelledby="tree-edit-title" id="tree-edit" data-testid="tree-edit">
@@ -106,33 +105,93 @@ export function TreeEditView({
       ) : null}
       <FieldError id="node-error" message={errors?.node} />
       {picked ? (
-        <Form method="post" id="candidates" aria-label={t("candidatesFor", { node: nodeName(picked.name) })} data-testid="candidates">
-          <h3>{t("candidatesFor", { node: nodeName(picked.name) })}</h3>
-          <input type="hidden" name="intent" value="replace" />
-          <input type="hidden" name="model" value={keep.model ?? ""} />
-          <input type="hidden" name="sample" value={keep.sample ?? ""} />
-          <input type="hidden" name="node" value={picked.id} />
-          {candidates.length ? (
-            <ol className="tree-candidates">
-              {candidates.map((c, i) => (
-                <li key={c.candidateId}>
-                  <label>
-                    <input type="radio" name="candidate" value={c.candidateId} defaultChecked={i === 0} />
-                    {c.src ? <img src={c.src} alt={t("candidateAlt", { rank: i + 1, label: c.labelName })} /> : null}
-                    <span>{t("candidateRank", { rank: i + 1, similarity: c.similarity.toFixed(3), label: c.labelName })}</span>
-                  </label>
-                </li>
-              ))}
-            </ol>
-          ) : (
-            <p className="muted">{t("noCandidates")}</p>
-          )}
-          <FieldError id="candidate-error" message={errors?.candidate} />
-          <Button type="submit" label={t("confirmChanges")} icon="pi pi-check" disabled={!candidates.length || busy} />
-        </Form>
+        <CandidatePicker picked={picked} keep={keep} candidates={candidates} error={errors?.candidate} busy={busy} />
       ) : (
         <p className="muted">{t("pickNodeHint")}</p>
       )}
+      <PendingEdits keep={keep} graph={graph} edits={edits} />
+      <FieldError id="form-error" message={errors?.form} />
+      <div className="ds-toolbar" style={{ gap: ".5rem", flexWrap: "wrap" }}>
+        <Form method="post">
+          <input type="hidden" name="intent" value="adjust" />
+          <KeptFields keep={keep} />
+          <Button type="submit" label={t("adjustTree")} icon="pi pi-sync" disabled={!edits.length || jobRunning || busy} />
+        </Form>
+        <Link className="p-button p-button-outlined" to={treeHref(route, { ...keep, save: "1" }, "save")} data-testid="open-save">
+          {t("saveAs")}
+        </Link>
+        {edits.length ? (
+          <Form method="post">
+            <input type="hidden" name="intent" value="clearEdits" />
+            <KeptFields keep={keep} />
+            <Button type="submit" label={t("clearEdits")} severity="secondary" outlined />
+          </Form>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+/** The model and picture every edit form carries, so the action answers on the same tree and path. */
+function KeptFields({ keep }: { keep: TreeParams }) {
+  return (
+    <>
+      <input type="hidden" name="model" value={keep.model ?? ""} />
+      <input type="hidden" name="sample" value={keep.sample ?? ""} />
+    </>
+  );
+}
+
+/** The picked node's candidates, most similar first, and the form that confirms one (the path without JavaScript). */
+function CandidatePicker({
+  picked,
+  keep,
+  candidates,
+  error,
+  busy,
+}: {
+  picked: TreeGraphView["nodes"][number];
+  keep: TreeParams;
+  candidates: CandidateView[];
+  error?: string;
+  busy: boolean;
+}) {
+  const { t } = useTranslation("trees");
+  const nodeName = useNodeName();
+  return (
+    <Form method="post" id="candidates" aria-label={t("candidatesFor", { node: nodeName(picked.name) })} data-testid="candidates">
+      <h3>{t("candidatesFor", { node: nodeName(picked.name) })}</h3>
+      <input type="hidden" name="intent" value="replace" />
+      <KeptFields keep={keep} />
+      <input type="hidden" name="node" value={picked.id} />
+      {candidates.length ? (
+        <ol className="tree-candidates">
+          {candidates.map((c, i) => (
+            <li key={c.candidateId}>
+              <label>
+                <input type="radio" name="candidate" value={c.candidateId} defaultChecked={i === 0} />
+                {c.src ? <img src={c.src} alt={t("candidateAlt", { rank: i + 1, label: c.labelName })} /> : null}
+                <span>{t("candidateRank", { rank: i + 1, similarity: c.similarity.toFixed(3), label: c.labelName })}</span>
+              </label>
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <p className="muted">{t("noCandidates")}</p>
+      )}
+      <FieldError id="candidate-error" message={error} />
+      <Button type="submit" label={t("confirmChanges")} icon="pi pi-check" disabled={!candidates.length || busy} />
+    </Form>
+  );
+}
+
+/** The pending edits, each with its undo form, or the line saying there are none. */
+function PendingEdits({ keep, graph, edits }: { keep: TreeParams; graph: TreeGraphView; edits: PendingEdit[] }) {
+  const { t } = useTranslation("trees");
+  const nodeName = useNodeName();
+  const nameOf = (id: string) => nodeName(graph.nodes.find((n) => n.id === id)?.name ?? id);
+  return (
+    <>
       <h3>{t("pendingEdits")}</h3>
       {edits.length ? (
         <ul data-testid="pending-edits">
@@ -140,8 +199,7 @@ export function TreeEditView({
             <li key={e.nodeId}>
               <Form method="post" style={{ display: "inline" }}>
                 <input type="hidden" name="intent" value="removeEdit" />
-                <input type="hidden" name="model" value={keep.model ?? ""} />
-                <input type="hidden" name="sample" value={keep.sample ?? ""} />
+                <KeptFields keep={keep} />
                 <input type="hidden" name="node" value={e.nodeId} />
                 {e.favourClass >= 0
                   ? t("editFavour", { node: nameOf(e.nodeId), class: graph.classNames[e.favourClass] ?? e.favourClass })
@@ -156,26 +214,6 @@ export function TreeEditView({
           {t("noPending")}
         </p>
       )}
-      <FieldError id="form-error" message={errors?.form} />
-      <div className="ds-toolbar" style={{ gap: ".5rem", flexWrap: "wrap" }}>
-        <Form method="post">
-          <input type="hidden" name="intent" value="adjust" />
-          <input type="hidden" name="model" value={keep.model ?? ""} />
-          <input type="hidden" name="sample" value={keep.sample ?? ""} />
-          <Button type="submit" label={t("adjustTree")} icon="pi pi-sync" disabled={!edits.length || jobRunning || busy} />
-        </Form>
-        <Link className="p-button p-button-outlined" to={treeHref(route, { ...keep, save: "1" }, "save")} data-testid="open-save">
-          {t("saveAs")}
-        </Link>
-        {edits.length ? (
-          <Form method="post">
-            <input type="hidden" name="intent" value="clearEdits" />
-            <input type="hidden" name="model" value={keep.model ?? ""} />
-            <input type="hidden" name="sample" value={keep.sample ?? ""} />
-            <Button type="submit" label={t("clearEdits")} severity="secondary" outlined />
-          </Form>
-        ) : null}
-      </div>
-    </div>
+    </>
   );
 }
