@@ -168,7 +168,6 @@ type Screen = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { kind: "
 function LabellingScreen({ dataset, classes, progress, pictures, at, notice }: Screen) {
   const res = useActionData<typeof action>() as ActionResult | undefined;
   const { t } = useTranslation("labels");
-  const hydrated = useHydrated();
   const navigate = useNavigate();
   const submit = useSubmit();
   const idle = useNavigation().state === "idle";
@@ -203,36 +202,7 @@ function LabellingScreen({ dataset, classes, progress, pictures, at, notice }: S
     );
   };
 
-  // Keyboard shortcuts (shown on the page once they work): digits pick a class, arrows and n/p move.
-  useEffect(() => {
-    if (!names.length || !picture) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
-      const target = e.target as HTMLElement | null;
-      // Typing in the class list or a select is not a shortcut.
-      if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
-      // One change at a time: a key pressed while a label is being saved would label the wrong picture.
-      if (!idle) return;
-      if (/^[1-9]$/.test(e.key)) {
-        const n = Number(e.key);
-        if (n <= Math.min(SHORTCUT_CLASSES, names.length)) {
-          e.preventDefault();
-          label(names[n - 1]);
-        }
-      } else if (e.key === "0" || e.key === "Backspace") {
-        e.preventDefault();
-        label(null);
-      } else if (e.key === "ArrowRight" || e.key === "n") {
-        e.preventDefault();
-        move(1);
-      } else if (e.key === "ArrowLeft" || e.key === "p") {
-        e.preventDefault();
-        move(-1);
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  });
+  useLabellingKeys(Boolean(names.length && picture), idle, names, label, move);
 
   const here = screenUrl(dataset.id, pictures.page, current);
   return (
@@ -260,137 +230,227 @@ function LabellingScreen({ dataset, classes, progress, pictures, at, notice }: S
         </p>
       ) : null}
       {classes.length && picture ? (
-        <div className="card" data-testid="current" data-picture-id={picture.id}>
-          <h2 style={{ marginTop: 0 }}>{t("current")}</h2>
-          <div className="lb-current">
-            <img src={picture.url} alt={picture.name} />
-            <div>
-              <p style={{ marginTop: 0 }}>{t("pictureOf", { n: position + 1, total: pictures.total, name: picture.name })}</p>
-              <p data-testid="current-label">
-                <strong>{picture.label ? t("labelledAs", { label: picture.label }) : t("unlabelled")}</strong>
-              </p>
-              <Form method="post" action={here} replace preventScrollReset aria-label={t("pickClass")}>
-                <input type="hidden" name="intent" value="label" />
-                <input type="hidden" name="datasetId" value={dataset.id} />
-                <input type="hidden" name="pictureId" value={picture.id} />
-                <span className="muted">{t("pickClass")}</span>
-                <div className="lb-classes">
-                  {names.map((name, i) => (
-                    <button
-                      key={name}
-                      type="submit"
-                      name="label"
-                      value={name}
-                      className={"p-button p-button-outlined p-button-sm p-component" + (picture.label === name ? " lb-on" : "")}
-                      aria-pressed={picture.label === name}
-                    >
-                      {i < SHORTCUT_CLASSES ? <span className="lb-key">{i + 1}</span> : null}
-                      {name}
-                    </button>
-                  ))}
-                  {picture.label ? (
-                    <button type="submit" name="label" value="" className="p-button p-button-text p-button-sm p-component">
-                      {t("clear")}
-                    </button>
-                  ) : null}
-                </div>
-              </Form>
-              <div className="ds-toolbar">
-                {prevHref ? (
-                  <Link
-                    to={prevHref}
-                    preventScrollReset
-                    className="p-button p-button-text p-component"
-                    onClick={(e) => {
-                      if (!hydrated) return;
-                      e.preventDefault();
-                      move(-1);
-                    }}
-                  >
-                    ‹ {t("previous")}
-                  </Link>
-                ) : null}
-                {nextHref ? (
-                  <Link
-                    to={nextHref}
-                    preventScrollReset
-                    className="p-button p-button-text p-component"
-                    onClick={(e) => {
-                      if (!hydrated) return;
-                      e.preventDefault();
-                      move(1);
-                    }}
-                  >
-                    {t("next")} ›
-                  </Link>
-                ) : null}
-              </div>
-              {hydrated ? (
-                <div data-testid="shortcuts">
-                  <strong>{t("shortcuts")}</strong>
-                  <ul className="lb-shortcuts">
-                    <li>{t("shortcutDigits")}</li>
-                    <li>{t("shortcutMove")}</li>
-                    <li>{t("shortcutClear")}</li>
-                  </ul>
-                </div>
-              ) : null}
-            </div>
-          </div>
-        </div>
+        <CurrentPicture
+          datasetId={dataset.id}
+          picture={picture}
+          position={position}
+          total={pictures.total}
+          names={names}
+          here={here}
+          prevHref={prevHref}
+          nextHref={nextHref}
+          move={move}
+        />
       ) : null}
       {pictures.items.length ? (
-        <Form method="post" action={screenUrl(dataset.id, pictures.page)} replace preventScrollReset aria-label={t("pageForm")}>
-          <input type="hidden" name="intent" value="labels" />
-          <input type="hidden" name="datasetId" value={dataset.id} />
-          <input type="hidden" name="page" value={pictures.page} />
-          <h2>{t("pageForm")}</h2>
-          {classes.length ? <p className="muted">{t("pageFormHelp")}</p> : null}
-          <div className="ds-grid" data-testid="picture-grid">
-            {pictures.items.map((p, i) => (
-              <div key={p.id} className={"ds-tile lb-tile" + (i === current ? " picked" : "")} data-picture-id={p.id}>
-                <Link
-                  to={screenUrl(dataset.id, pictures.page, i)}
-                  preventScrollReset
-                  aria-current={i === current ? "true" : undefined}
-                  onClick={(e) => {
-                    if (!hydrated) return;
-                    e.preventDefault();
-                    setCursor({ key, at: i });
-                  }}
-                >
-                  <img src={p.thumbUrl} alt={p.name} loading="lazy" />
-                </Link>
-                <span className="ds-caption">{p.name}</span>
-                {classes.length ? (
-                  // Keyed by the label so a saved label (the loader's new value) replaces what the select shows.
-                  <select
-                    key={`${p.id}:${p.label ?? ""}`}
-                    name={labelFieldName(p.id)}
-                    defaultValue={p.label ?? ""}
-                    aria-label={t("labelFor", { name: p.name })}
-                  >
-                    <option value="">{t("noLabel")}</option>
-                    {names.map((name) => (
-                      <option key={name} value={name}>
-                        {name}
-                      </option>
-                    ))}
-                  </select>
-                ) : null}
-              </div>
-            ))}
-          </div>
-          {classes.length ? (
-            <div className="ds-toolbar" style={{ marginTop: "1rem" }}>
-              <Button type="submit" label={t("savePage")} icon="pi pi-check" loading={!idle} />
-            </div>
-          ) : null}
-        </Form>
+        <PageLabelsForm datasetId={dataset.id} pictures={pictures} current={current} names={names} idle={idle} onPick={(i) => setCursor({ key, at: i })} />
       ) : null}
       <Pager page={pictures.page} pageCount={pictures.pageCount} href={(p) => screenUrl(dataset.id, p)} label={t("picturePages")} />
       {classes.length ? <ClassesCard datasetId={dataset.id} classes={classes} res={res} /> : null}
     </>
+  );
+}
+
+/** Keyboard shortcuts (shown on the page once they work): digits pick a class, arrows and n/p move. */
+function useLabellingKeys(enabled: boolean, idle: boolean, names: string[], label: (name: string | null) => void, move: (delta: 1 | -1) => void) {
+  useEffect(() => {
+    if (!enabled) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
+      const target = e.target as HTMLElement | null;
+      // Typing in the class list or a select is not a shortcut.
+      if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+      // One change at a time: a key pressed while a label is being saved would label the wrong picture.
+      if (!idle) return;
+      if (/^[1-9]$/.test(e.key)) {
+        const n = Number(e.key);
+        if (n <= Math.min(SHORTCUT_CLASSES, names.length)) {
+          e.preventDefault();
+          label(names[n - 1]);
+        }
+      } else if (e.key === "0" || e.key === "Backspace") {
+        e.preventDefault();
+        label(null);
+      } else if (e.key === "ArrowRight" || e.key === "n") {
+        e.preventDefault();
+        move(1);
+      } else if (e.key === "ArrowLeft" || e.key === "p") {
+        e.preventDefault();
+        move(-1);
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
+}
+
+/** The picture being labelled: its class buttons (one form, a button per class) and the moves to the previous and next picture. */
+function CurrentPicture({
+  datasetId,
+  picture,
+  position,
+  total,
+  names,
+  here,
+  prevHref,
+  nextHref,
+  move,
+}: {
+  datasetId: number;
+  picture: Screen["pictures"]["items"][number];
+  position: number;
+  total: number;
+  names: string[];
+  here: string;
+  prevHref: string | null;
+  nextHref: string | null;
+  move: (delta: 1 | -1) => void;
+}) {
+  const { t } = useTranslation("labels");
+  const hydrated = useHydrated();
+  return (
+    <div className="card" data-testid="current" data-picture-id={picture.id}>
+      <h2 style={{ marginTop: 0 }}>{t("current")}</h2>
+      <div className="lb-current">
+        <img src={picture.url} alt={picture.name} />
+        <div>
+          <p style={{ marginTop: 0 }}>{t("pictureOf", { n: position + 1, total, name: picture.name })}</p>
+          <p data-testid="current-label">
+            <strong>{picture.label ? t("labelledAs", { label: picture.label }) : t("unlabelled")}</strong>
+          </p>
+          <Form method="post" action={here} replace preventScrollReset aria-label={t("pickClass")}>
+            <input type="hidden" name="intent" value="label" />
+            <input type="hidden" name="datasetId" value={datasetId} />
+            <input type="hidden" name="pictureId" value={picture.id} />
+            <span className="muted">{t("pickClass")}</span>
+            <div className="lb-classes">
+              {names.map((name, i) => (
+                <button
+                  key={name}
+                  type="submit"
+                  name="label"
+                  value={name}
+                  className={"p-button p-button-outlined p-button-sm p-component" + (picture.label === name ? " lb-on" : "")}
+                  aria-pressed={picture.label === name}
+                >
+                  {i < SHORTCUT_CLASSES ? <span className="lb-key">{i + 1}</span> : null}
+                  {name}
+                </button>
+              ))}
+              {picture.label ? (
+                <button type="submit" name="label" value="" className="p-button p-button-text p-button-sm p-component">
+                  {t("clear")}
+                </button>
+              ) : null}
+            </div>
+          </Form>
+          <div className="ds-toolbar">
+            {prevHref ? (
+              <Link
+                to={prevHref}
+                preventScrollReset
+                className="p-button p-button-text p-component"
+                onClick={(e) => {
+                  if (!hydrated) return;
+                  e.preventDefault();
+                  move(-1);
+                }}
+              >
+                ‹ {t("previous")}
+              </Link>
+            ) : null}
+            {nextHref ? (
+              <Link
+                to={nextHref}
+                preventScrollReset
+                className="p-button p-button-text p-component"
+                onClick={(e) => {
+                  if (!hydrated) return;
+                  e.preventDefault();
+                  move(1);
+                }}
+              >
+                {t("next")} ›
+              </Link>
+            ) : null}
+          </div>
+          {hydrated ? (
+            <div data-testid="shortcuts">
+              <strong>{t("shortcuts")}</strong>
+              <ul className="lb-shortcuts">
+                <li>{t("shortcutDigits")}</li>
+                <li>{t("shortcutMove")}</li>
+                <li>{t("shortcutClear")}</li>
+              </ul>
+            </div>
+          ) : null}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** The page's pictures, each with its label select: the form that labels a whole page at once (and picks the current picture). */
+function PageLabelsForm({
+  datasetId,
+  pictures,
+  current,
+  names,
+  idle,
+  onPick,
+}: {
+  datasetId: number;
+  pictures: Screen["pictures"];
+  current: number;
+  names: string[];
+  idle: boolean;
+  onPick: (i: number) => void;
+}) {
+  const { t } = useTranslation("labels");
+  const hydrated = useHydrated();
+  return (
+    <Form method="post" action={screenUrl(datasetId, pictures.page)} replace preventScrollReset aria-label={t("pageForm")}>
+      <input type="hidden" name="intent" value="labels" />
+      <input type="hidden" name="datasetId" value={datasetId} />
+      <input type="hidden" name="page" value={pictures.page} />
+      <h2>{t("pageForm")}</h2>
+      {names.length ? <p className="muted">{t("pageFormHelp")}</p> : null}
+      <div className="ds-grid" data-testid="picture-grid">
+        {pictures.items.map((p, i) => (
+          <div key={p.id} className={"ds-tile lb-tile" + (i === current ? " picked" : "")} data-picture-id={p.id}>
+            <Link
+              to={screenUrl(datasetId, pictures.page, i)}
+              preventScrollReset
+              aria-current={i === current ? "true" : undefined}
+              onClick={(e) => {
+                if (!hydrated) return;
+                e.preventDefault();
+                onPick(i);
+              }}
+            >
+              <img src={p.thumbUrl} alt={p.name} loading="lazy" />
+            </Link>
+            <span className="ds-caption">{p.name}</span>
+            {names.length ? (
+              // Keyed by the label so a saved label (the loader's new value) replaces what the select shows.
+              <select key={`${p.id}:${p.label ?? ""}`} name={labelFieldName(p.id)} defaultValue={p.label ?? ""} aria-label={t("labelFor", { name: p.name })}>
+                <option value="">{t("noLabel")}</option>
+                {names.map((name) => (
+                  <option key={name} value={name}>
+                    {name}
+                  </option>
+                ))}
+              </select>
+            ) : null}
+          </div>
+        ))}
+      </div>
+      {names.length ? (
+        <div className="ds-toolbar" style={{ marginTop: "1rem" }}>
+          <Button type="submit" label={t("savePage")} icon="pi pi-check" loading={!idle} />
+        </div>
+      ) : null}
+    </Form>
   );
 }
 
