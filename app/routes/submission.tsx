@@ -271,57 +271,7 @@ export default function SubmissionPage() {
         </Notice>
       ) : null}
       {/* Explicit actions: after a maps upload the page's own URL carries ?intent=upload-maps. */}
-      <Form
-        method="post"
-        action={`/submission?suite=${encodeURIComponent(suite.id)}`}
-        encType="multipart/form-data"
-        aria-label={t("page.scoreForm")}
-        preventScrollReset
-      >
-        <input type="hidden" name="intent" value="score" />
-        <input type="hidden" name="suite" value={suite.id} />
-        {scoreResult?.message ? <Notice kind="error">{scoreResult.message}</Notice> : null}
-        <div className="steps">
-          <div className="step">
-            <h3>{t("page.step1")}</h3>
-            <label htmlFor="algorithm">{t("page.algorithmLabel")}</label>
-            <InputText
-              // Keyed by the stored name: after a submit (draft emptied) the field starts empty
-              // again instead of keeping what was typed, as an uncontrolled input would.
-              key={draft.algorithm}
-              id="algorithm"
-              name="algorithm"
-              defaultValue={draft.algorithm}
-              maxLength={200}
-              style={{ width: "100%" }}
-              aria-describedby="algorithm-error"
-            />
-            <FieldError id="algorithm-error" message={errors.algorithm} />
-          </div>
-          <ResultFileStep
-            protocol="morf"
-            title={t("page.step2")}
-            suiteId={suite.id}
-            current={draft.morfName}
-            hydrated={hydrated}
-            toast={toast}
-            error={scoreResult ? errors.morf : undefined}
-          />
-          <ResultFileStep
-            protocol="lerf"
-            title={t("page.step3")}
-            suiteId={suite.id}
-            current={draft.lerfName}
-            hydrated={hydrated}
-            toast={toast}
-            error={scoreResult ? errors.lerf : undefined}
-          />
-        </div>
-        <FileErrors errors={scoreResult?.fileErrors} />
-        <div style={{ marginTop: "1rem" }}>
-          <Button type="submit" label={t("page.scoreButton")} icon="pi pi-chart-bar" loading={scoring} />
-        </div>
-      </Form>
+      <ScoreForm suite={suite} draft={draft} result={scoreResult} errors={errors} scoring={scoring} hydrated={hydrated} toast={toast} />
 
       {draft.result && boards ? (
         <div id="results" data-testid="results">
@@ -339,48 +289,131 @@ export default function SubmissionPage() {
             <RankTable title={t("page.currentBoard")} page={boards.current} param="curPage" testId="board-current" highlightId="candidate" />
           </div>
 
-          <Form
-            method="post"
-            action={`/submission?suite=${encodeURIComponent(suite.id)}`}
-            encType="multipart/form-data"
-            aria-label={t("page.submitForm")}
-            preventScrollReset
-          >
-            <input type="hidden" name="intent" value="submit" />
-            <input type="hidden" name="suite" value={suite.id} />
-            <input type="hidden" name="algorithm" value={draft.algorithm} />
-            <h2>{t("page.submitForm")}</h2>
-            {submitResult?.message ? <Notice kind="error">{submitResult.message}</Notice> : null}
-            <FileErrors errors={submitResult?.fileErrors} />
-            {submitResult?.errors?.morf || submitResult?.errors?.lerf || submitResult?.errors?.algorithm ? (
-              <Notice kind="error">
-                {[submitResult.errors.algorithm, submitResult.errors.morf, submitResult.errors.lerf]
-                  .filter(Boolean)
-                  .map((m) => translateMessage(t, m))
-                  .join(" ")}
-              </Notice>
-            ) : null}
-            <PythonStep suiteId={suite.id} current={draft.pythonName} hydrated={hydrated} toast={toast} error={submitResult?.errors?.python} />
-            <div className="field">
-              {/* Both are required (the seed's messages say so after Submit); the labels say it before. */}
-              <label htmlFor="email">
-                {t("page.email")} <span className="muted">{t("page.requiredHint")}</span>
-              </label>
-              <InputText id="email" name="email" type="email" maxLength={EMAIL_MAX} aria-required="true" aria-describedby="email-error" />
-              <FieldError id="email-error" message={submitResult?.errors?.email} />
-            </div>
-            <div className="field">
-              <label htmlFor="info">
-                {t("page.info")} <span className="muted">{t("page.requiredHint")}</span>
-              </label>
-              <InputTextarea id="info" name="info" rows={5} maxLength={INFO_MAX} aria-required="true" aria-describedby="info-error" />
-              <FieldError id="info-error" message={submitResult?.errors?.info} />
-            </div>
-            <Button type="submit" label={t("page.submitButton")} icon="pi pi-send" loading={submitting} />
-          </Form>
+          <SubmitForm suite={suite} draft={draft} result={submitResult} submitting={submitting} hydrated={hydrated} toast={toast} />
         </div>
       ) : null}
     </section>
+  );
+}
+
+type Loaded = ReturnType<typeof useLoaderData<typeof loader>>;
+/** What a step of the page's forms shows: the suite, the visitor's draft, and the page's toasts. */
+interface FormProps {
+  suite: NonNullable<Loaded["suite"]>;
+  draft: NonNullable<Loaded["draft"]>;
+  hydrated: boolean;
+  toast: React.RefObject<Toast>;
+}
+
+/** "Get your current scores": the method's name and its two result files (steps 1 to 3). */
+function ScoreForm({
+  suite,
+  draft,
+  result,
+  errors,
+  scoring,
+  hydrated,
+  toast,
+}: FormProps & { result?: SubmissionActionResult; errors: NonNullable<SubmissionActionResult["errors"]>; scoring: boolean }) {
+  const { t } = useTranslation("submission");
+  return (
+    <Form
+      method="post"
+      action={`/submission?suite=${encodeURIComponent(suite.id)}`}
+      encType="multipart/form-data"
+      aria-label={t("page.scoreForm")}
+      preventScrollReset
+    >
+      <input type="hidden" name="intent" value="score" />
+      <input type="hidden" name="suite" value={suite.id} />
+      {result?.message ? <Notice kind="error">{result.message}</Notice> : null}
+      <div className="steps">
+        <div className="step">
+          <h3>{t("page.step1")}</h3>
+          <label htmlFor="algorithm">{t("page.algorithmLabel")}</label>
+          <InputText
+            // Keyed by the stored name: after a submit (draft emptied) the field starts empty
+            // again instead of keeping what was typed, as an uncontrolled input would.
+            key={draft.algorithm}
+            id="algorithm"
+            name="algorithm"
+            defaultValue={draft.algorithm}
+            maxLength={200}
+            style={{ width: "100%" }}
+            aria-describedby="algorithm-error"
+          />
+          <FieldError id="algorithm-error" message={errors.algorithm} />
+        </div>
+        <ResultFileStep
+          protocol="morf"
+          title={t("page.step2")}
+          suiteId={suite.id}
+          current={draft.morfName}
+          hydrated={hydrated}
+          toast={toast}
+          error={result ? errors.morf : undefined}
+        />
+        <ResultFileStep
+          protocol="lerf"
+          title={t("page.step3")}
+          suiteId={suite.id}
+          current={draft.lerfName}
+          hydrated={hydrated}
+          toast={toast}
+          error={result ? errors.lerf : undefined}
+        />
+      </div>
+      <FileErrors errors={result?.fileErrors} />
+      <div style={{ marginTop: "1rem" }}>
+        <Button type="submit" label={t("page.scoreButton")} icon="pi pi-chart-bar" loading={scoring} />
+      </div>
+    </Form>
+  );
+}
+
+/** "Submit your algorithm", once scored: the optional Python file, email and information. */
+function SubmitForm({ suite, draft, result, submitting, hydrated, toast }: FormProps & { result?: SubmissionActionResult; submitting: boolean }) {
+  const { t } = useTranslation("submission");
+  return (
+    <Form
+      method="post"
+      action={`/submission?suite=${encodeURIComponent(suite.id)}`}
+      encType="multipart/form-data"
+      aria-label={t("page.submitForm")}
+      preventScrollReset
+    >
+      <input type="hidden" name="intent" value="submit" />
+      <input type="hidden" name="suite" value={suite.id} />
+      <input type="hidden" name="algorithm" value={draft.algorithm} />
+      <h2>{t("page.submitForm")}</h2>
+      {result?.message ? <Notice kind="error">{result.message}</Notice> : null}
+      <FileErrors errors={result?.fileErrors} />
+      {result?.errors?.morf || result?.errors?.lerf || result?.errors?.algorithm ? (
+        <Notice kind="error">
+          {[result.errors.algorithm, result.errors.morf, result.errors.lerf]
+            .filter(Boolean)
+            .map((m) => translateMessage(t, m))
+            .join(" ")}
+        </Notice>
+      ) : null}
+      <PythonStep suiteId={suite.id} current={draft.pythonName} hydrated={hydrated} toast={toast} error={result?.errors?.python} />
+      <div className="field">
+        {/* Both are required (the seed's messages say so after Submit); the labels say it before. */}
+        <label htmlFor="email">
+          {t("page.email")} <span className="muted">{t("page.requiredHint")}</span>
+        </label>
+        <InputText id="email" name="email" type="email" maxLength={EMAIL_MAX} aria-required="true" aria-describedby="email-error" />
+        <FieldError id="email-error" message={result?.errors?.email} />
+      </div>
+      <div className="field">
+        <label htmlFor="info">
+          {t("page.info")} <span className="muted">{t("page.requiredHint")}</span>
+        </label>
+        <InputTextarea id="info" name="info" rows={5} maxLength={INFO_MAX} aria-required="true" aria-describedby="info-error" />
+        <FieldError id="info-error" message={result?.errors?.info} />
+      </div>
+      <Button type="submit" label={t("page.submitButton")} icon="pi pi-send" loading={submitting} />
+    </Form>
   );
 }
 
