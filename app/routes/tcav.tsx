@@ -12,8 +12,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { ProgressBar } from "primereact/progressbar";
-import { ProgressSpinner } from "primereact/progressspinner";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import {
@@ -34,28 +32,20 @@ import { PROGRESS_KEY, clearProgress, reportProgress } from "~/.server/progress.
 import { getUser } from "~/.server/session.server.ts";
 import { SidecarCallError } from "~/.server/sidecar.server.ts";
 import { demoVisitor, returnDemoRun, spendDemoRun } from "~/.server/throttle.server.ts";
-import { FieldError, Notice } from "~/components/FieldError.tsx";
+import { Notice } from "~/components/FieldError.tsx";
 import { TcavScoreChart } from "~/components/TcavScoreChart.tsx";
 import { CLASSIFICATION_MSG } from "~/lib/rules/classification.ts";
 import { translateMessage } from "~/lib/forms/messages.ts";
-import { CONCEPT_ALGORITHMS, CONCEPT_LIMITS, CONCEPT_MSG, checkConceptForm, type ConceptRefusal, type ConceptStep } from "~/lib/rules/concepts.ts";
+import { CONCEPT_LIMITS, CONCEPT_MSG, checkConceptForm, type ConceptRefusal, type ConceptSelection, type ConceptStep } from "~/lib/rules/concepts.ts";
 import { InlineStyle } from "~/components/InlineStyle.tsx";
+import { ConceptsStep, ImageStep, RunStep, pct } from "~/components/concepts/ConceptSteps.tsx";
 import { pageTitle } from "~/lib/pageTitle.ts";
 
 export const handle = { i18n: ["concepts", "demo"] };
 
 export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "concepts:title");
 
-interface Selection {
-  seed: number;
-  cpage: number;
-  image: string;
-  model: string;
-  algorithm: string;
-  concepts: string[];
-  /** A picture dataset's id as one more concept ("ds"), or "". */
-  dataset: string;
-}
+type Selection = ConceptSelection;
 
 const intIn = (v: string | null, lo: number, hi: number, fallback: number) => {
   const n = Number.parseInt(v ?? "", 10);
@@ -204,8 +194,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 }
 
-const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
-
 /** A random key for this page's progress (getRandomValues works on plain http too, unlike randomUUID). */
 function newProgressKey(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
@@ -266,7 +254,6 @@ export default function ConceptPage() {
   const cpage = Math.min(selection.cpage, pages);
   const onPage = slots.slice((cpage - 1) * CONCEPT_LIMITS.pageSize, cpage * CONCEPT_LIMITS.pageSize);
   const hiddenChosen = selection.concepts.filter((c) => !onPage.some((s) => s.name === c));
-  const model = models.find((m) => m.id === selection.model);
   const customChosen = datasets.find((d) => String(d.id) === selection.dataset);
   const chosenNames = [...selection.concepts, ...(customChosen ? [customChosen.name] : [])];
   return (
@@ -303,141 +290,19 @@ export default function ConceptPage() {
         {hiddenChosen.map((c) => (
           <input key={c} type="hidden" name="c" value={c} />
         ))}
-        <section className="card" aria-labelledby="step1">
-          <h2 id="step1">{t("step1")}</h2>
-          {pool ? <p className="muted">{t("poolFrom", { dataset: pool.dataset, count: pool.images.length })}</p> : null}
-          <div className="pool" role="radiogroup" aria-label={t("step1")}>
-            {pool?.images.map((im) => (
-              <label key={im.index} className={`pool-item${String(im.index) === selection.image ? " picked" : ""}`} data-testid="pool-image">
-                <input type="radio" name="image" value={im.index} defaultChecked={String(im.index) === selection.image} />
-                <img src={im.src} alt={t("poolAlt", { index: im.index, label: im.label })} width={96} height={96} />
-                <span>
-                  #{im.index} · {im.label}
-                </span>
-              </label>
-            ))}
-          </div>
-          <button type="submit" name="reseed" value={(selection.seed % CONCEPT_LIMITS.maxSeed) + 1} className="p-button p-button-outlined p-button-sm">
-            {t("refresh")}
-          </button>
-          <FieldError id="image-error" message={errorAt("image")} />
-        </section>
-
-        <section className="card" aria-labelledby="step2">
-          <h2 id="step2">{t("step2")}</h2>
-          <p className="muted">{t("chosen", { list: chosenNames.join(", ") || "—", count: chosenNames.length })}</p>
-          <div className="concepts">
-            {onPage.map((s) => {
-              const isChosen = selection.concepts.includes(s.name);
-              return (
-                <fieldset key={s.name} className="concept" data-testid="concept-slot" data-concept={s.name}>
-                  <legend>{s.name}</legend>
-                  {s.available ? (
-                    <>
-                      <div className="samples">
-                        {s.samples.map((src, i) => (
-                          <img key={i} src={src} alt={t("sampleAlt", { name: s.name, n: i + 1 })} width={64} height={64} />
-                        ))}
-                      </div>
-                      <label>
-                        <input type="radio" name={`use.${s.name}`} value="with" defaultChecked={isChosen} /> {t("with")}
-                      </label>
-                      <label>
-                        <input type="radio" name={`use.${s.name}`} value="without" defaultChecked={!isChosen} /> {t("without")}
-                      </label>
-                    </>
-                  ) : (
-                    <p className="muted">{t("noExamples")}</p>
-                  )}
-                </fieldset>
-              );
-            })}
-          </div>
-          <nav className="pager" aria-label={t("pages")}>
-            <button type="submit" name="cpage" value={cpage - 1} disabled={cpage <= 1} className="p-button p-button-text p-button-sm">
-              {t("prev")}
-            </button>
-            <span>{t("pageOf", { page: cpage, pages })}</span>
-            <button type="submit" name="cpage" value={cpage + 1} disabled={cpage >= pages} className="p-button p-button-text p-button-sm">
-              {t("next")}
-            </button>
-          </nav>
-          <fieldset className="concept custom-concept" data-testid="dataset-concept">
-            <legend>{t("custom.title")}</legend>
-            <label>
-              {t("custom.label")}{" "}
-              <select name="ds" defaultValue={customChosen ? selection.dataset : ""}>
-                <option value="">{t("custom.none")}</option>
-                {datasets.map((d) => (
-                  <option key={d.id} value={d.id}>
-                    {d.isOwn
-                      ? t("custom.own", { name: d.name, count: d.pictures })
-                      : t("custom.other", { name: d.name, owner: d.owner ?? t("custom.platform"), count: d.pictures })}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <p className="muted">
-              {t("custom.note", { min: CONCEPT_LIMITS.customMin, max: CONCEPT_LIMITS.customMax })}{" "}
-              {signedIn ? <Link to="/datasetInDetail">{t("custom.mine")}</Link> : <Link to="/signin?redirectTo=%2Ftcav">{t("custom.signIn")}</Link>}
-            </p>
-          </fieldset>
-          <FieldError id="concept-error" message={errorAt("concepts")} />
-        </section>
-
-        <section className="card" aria-labelledby="step3">
-          <h2 id="step3">{t("step3")}</h2>
-          <div className="row">
-            <label>
-              {t("model")}{" "}
-              <select name="model" defaultValue={selection.model}>
-                {models.map((m) => (
-                  <option key={m.id} value={m.id}>
-                    GoogleNet · {t("trainedOn", { data: m.dataset })}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label>
-              {t("algorithm")}{" "}
-              <select name="algorithm" defaultValue={selection.algorithm}>
-                {CONCEPT_ALGORITHMS.map((a) => (
-                  <option key={a} value={a}>
-                    {a}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <button type="submit" formMethod="post" className="p-button" disabled={running} data-testid="tcav-start">
-              {t("start")}
-            </button>
-          </div>
-          {model ? (
-            <p className="muted">
-              {t("modelNote", { id: model.id, data: model.dataset, accuracy: model.testAccuracy != null ? pct(model.testAccuracy) : "—" })}
-            </p>
-          ) : null}
-          {running ? (
-            <div role="status" className="running" data-testid="tcav-progress">
-              {progress && progress.total > 0 ? (
-                <>
-                  <ProgressBar value={Math.round((100 * progress.done) / progress.total)} style={{ height: 18 }} />
-                  <p>{t("progress", { done: progress.done, total: progress.total })}</p>
-                </>
-              ) : (
-                <p>
-                  <ProgressSpinner style={{ width: 28, height: 28 }} strokeWidth="6" /> {t("running")}
-                </p>
-              )}
-            </div>
-          ) : null}
-          <FieldError id="run-error" message={errorAt("run")} />
-          {actionData?.failure ? (
-            <p className="notice notice-error" role="alert" data-testid="tcav-failure">
-              {t("failed")} {actionData.failure}
-            </p>
-          ) : null}
-        </section>
+        <ImageStep pool={pool} selection={selection} error={errorAt("image")} />
+        <ConceptsStep
+          onPage={onPage}
+          cpage={cpage}
+          pages={pages}
+          chosenNames={chosenNames}
+          selection={selection}
+          datasets={datasets}
+          customChosen={Boolean(customChosen)}
+          signedIn={signedIn}
+          error={errorAt("concepts")}
+        />
+        <RunStep models={models} selection={selection} running={running} progress={progress} error={errorAt("run")} failure={actionData?.failure} />
       </Form>
       {result ? <Results result={result} samples={slots} /> : null}
     </section>

@@ -48,6 +48,14 @@ export interface ConceptForm {
   image: string;
 }
 
+/** The page's whole selection, as its one form carries it from page to page (app/routes/tcav.tsx readSelection). */
+export interface ConceptSelection extends ConceptForm {
+  /** The image pool's seed. */
+  seed: number;
+  /** The page of concept slots shown. */
+  cpage: number;
+}
+
 /** Where a refusal is shown: by the image pool (step 1), the concepts (step 2) or the start button (step 3). */
 export type ConceptStep = "image" | "concepts" | "run";
 export interface ConceptRefusal {
