@@ -30,7 +30,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     suites: suites.map((s) => ({ id: s.id, name: s.name })),
     suite,
     sample: suite ? (await suiteBoard(suite.id)).slice(0, 3) : [],
-    // The seed suite's tasks name datasets this server does not ship (its README says how to install them).
+    // The metarank-seed suite's tasks (seeds/suites/metarank-seed) name datasets this server does not ship (its README says how to install them).
     seedData: Boolean(suite && suite.methods === 0 && suite.tasks.every((task) => (SEED_TASKS as readonly string[]).includes(task))),
   };
   if (url.searchParams.get("submit")) {
@@ -118,7 +118,7 @@ export default function GetStarted() {
       {warning && anchor === "submit" ? (
         <div style={{ marginTop: "1rem" }}>
           <Notice kind="warn">{warning}</Notice>
-          {/* Signed in, the same address sends the researcher on to the submission (the seed's /cifar). */}
+          {/* Signed in, the same address sends the researcher on to the submission (/cifar, docs/product.md "Tutorial"). */}
           <Link to={`/signin?redirectTo=${encodeURIComponent("/Algorithm?submit=1")}`} data-testid="submit-sign-in">
             {t("submit.signIn")}
           </Link>

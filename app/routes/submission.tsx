@@ -398,7 +398,7 @@ function SubmitForm({ suite, draft, result, submitting, hydrated, toast }: FormP
       ) : null}
       <PythonStep suiteId={suite.id} current={draft.pythonName} hydrated={hydrated} toast={toast} error={result?.errors?.python} />
       <div className="field">
-        {/* Both are required (the seed's messages say so after Submit); the labels say it before. */}
+        {/* Both are required (their messages say so after Submit: docs/product.md "Submission, history and approval"); the labels say it before. */}
         <label htmlFor="email">
           {t("page.email")} <span className="muted">{t("page.requiredHint")}</span>
         </label>
@@ -432,7 +432,7 @@ function FileErrors({ errors }: { errors?: string[] }) {
   );
 }
 
-/** The seed's client-side checks, before a byte is sent (the server repeats them). */
+/** The upload boxes' checks (docs/product.md "Submission, history and approval"), before a byte is sent (the server repeats them). */
 function precheck(file: File, kind: "csv" | "python"): string | undefined {
   if (kind === "csv") {
     if (!/\.csv$/i.test(file.name) && file.type !== "text/csv") return MSG.csvType;

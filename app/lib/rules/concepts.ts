@@ -23,7 +23,7 @@ export const CONCEPT_LIMITS = {
   customChoices: 40,
 } as const;
 
-/** The seeds' algorithm choice for the concept page. */
+/** The concept page's algorithm choice (docs/product.md "Concepts"). */
 export const CONCEPT_ALGORITHMS = ["TCAV"] as const;
 
 export const CONCEPT_MSG = {
@@ -63,7 +63,7 @@ export interface ConceptRefusal {
   message: string;
 }
 
-/** The first failing check in the seeds' order, or null. `available`: the slots that have examples; `models`: the offered ids. */
+/** The first failing check in the order of docs/product.md "Concepts", or null. `available`: the slots that have examples; `models`: the offered ids. */
 export function checkConceptForm(f: ConceptForm, available: readonly string[], models: readonly string[]): ConceptRefusal | null {
   const count = f.concepts.length + (f.dataset ? 1 : 0);
   if (count === 0) return { step: "concepts", message: CONCEPT_MSG.chooseConcept };
