@@ -541,7 +541,7 @@ export async function runInspectionJob(job: JobContext<{ runId: number }>): Prom
 
 /**
  * Start-up: register the job, and hand every run that has no live job to the queue again:
- * the seed's platform run (queued, no job yet) and, in-process, runs the last process left
+ * the platform run the seeding step queued (npm run -s seed; no job yet) and, in-process, runs the last process left
  * queued or running (they continue from their last detected photo).
  */
 export async function registerInspectionJobs(queue: JobQueue): Promise<void> {

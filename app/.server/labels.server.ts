@@ -3,8 +3,8 @@
 // another user's dataset, public or not, and the platform's installed ones answer 404 here, in the
 // loader as in the action, so the page never tells a stranger that a dataset exists.
 //
-// Storage: the class list is datasets.class_names (JSON array of names), the column the seed
-// already fills for the platform's datasets; a picture's label is pictures.label, which the
+// Storage: the class list is datasets.class_names (JSON array of names), the column the seeding
+// step (seeds/steps/) already fills for the platform's datasets; a picture's label is pictures.label, which the
 // classification demo shows as the ground truth. Invariant kept by this module: every label of a
 // user's dataset is one of its classes (a label is checked against the list, and a class that
 // labels pictures cannot be removed), both in a write transaction that locks the dataset row,

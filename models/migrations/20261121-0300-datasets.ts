@@ -11,7 +11,7 @@ export const up: MigrationFn = async ({ context: qi }) => {
     name: { type: DataTypes.STRING(100), allowNull: false },
     owner_id: { type: DataTypes.INTEGER, allowNull: true, references: { model: "users", key: "id" }, onDelete: "CASCADE" },
     is_public: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
-    // Platform datasets: a stable key ("fashion-mnist", "scenes") the seed and the model binding use.
+    // Platform datasets: a stable key ("fashion-mnist", "scenes") the seeding step and the model binding use.
     slug: { type: DataTypes.STRING(64), allowNull: true, unique: true },
     // What the pictures are, when known: the key of the data a trained model was trained on.
     data_kind: { type: DataTypes.STRING(64), allowNull: true },

@@ -1,7 +1,7 @@
 import type { MigrationFn } from "../migrate.ts";
 
 // Labelling (/labelPage, docs/datasets.md "Labelling"). The class list of a dataset needs no new
-// column: it is datasets.class_names (JSON array of names, 20261121-0300), which the seed already
+// column: it is datasets.class_names (JSON array of names, 20261121-0300), which the seeding step already
 // fills for the platform's datasets, and a picture's label is pictures.label. What labelling adds
 // is the questions asked of them on every page: "how many pictures of this dataset are labelled"
 // (the progress), "which labels are in use" (a class cannot be removed while it labels pictures)

@@ -108,7 +108,7 @@ describe("the platform's run over its generated photos", () => {
       expect(row.index).toBe(i + 1);
       expect(row.type).toBe("PNG");
       const photo = generateCrackPhoto(i, "train");
-      // The seed stores 8-bit PNGs: detect on the same quantised pixels.
+      // The seeding step stores 8-bit PNGs: detect on the same quantised pixels.
       const quantised = photo.image.map((v) => Math.round(Math.min(1, Math.max(0, v)) * 255) / 255);
       const own = detectCracks({ data: quantised, width: photo.width, height: photo.height, channels: 3 }, CRACK_MM_PER_PIXEL);
       expect(row.isCrack).toBe(own.hasCrack);

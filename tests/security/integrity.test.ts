@@ -130,7 +130,7 @@ describe(`owned files on a fresh seeded platform on ${process.env.TEST_DB}`, () 
     const db = createSequelize(stack.dbUrl);
     try {
       const runs = async () => db.query<{ id: number; state: string }>("SELECT id, state FROM inspection_runs ORDER BY id", { type: QueryTypes.SELECT });
-      // The seed's platform run completed on its own after start-up (beforeAll waited for it).
+      // The seeding step's platform run completed on its own after start-up (beforeAll waited for it).
       const platformRun = (await runs())[0].id;
       expect(masksOf(platformRun)).toHaveLength(3);
 
