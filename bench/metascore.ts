@@ -26,7 +26,7 @@ import type { MethodScores, RankedRow, StoredMethod } from "../sidecar/metascore
 import { computeKappas as referenceKappas, rankBoard as referenceRankBoard } from "../tests/metascore/referenceKappa.ts";
 import { insertCandidate as referenceInsert } from "../tests/metascore/referenceFusion.ts";
 
-const TASKS = 11; // 22 cases, the seed suite's shape
+const TASKS = 11; // 22 cases, the metarank-seed suite's shape
 const GOALS = { insert: 5, recompute: 100 }; // ms, docs/metascore-performance.md "Figures"
 const rand = mulberry32(20261122);
 // Scores in steps of 0.001, so that ties (the 0.5 of docs/metascore.md "κ and ranks") are common.

@@ -20,7 +20,7 @@ import type { TaskModel } from "../app/lib/taskModels.ts";
 
 /**
  * The manifest of the checkpoint each task uses (the suite's pin, else the default ids), as the
- * leaderboard shows it. A task without a checkpoint here (the seed suite's ImageNet tasks) is null:
+ * leaderboard shows it. A task without a checkpoint here (the metarank-seed suite's ImageNet tasks) is null:
  * the page then says so instead of naming a model it does not have.
  */
 export function readTaskModels(tasks: readonly string[], pins: Record<string, string>): Record<string, TaskModel | null> {

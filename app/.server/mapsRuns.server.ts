@@ -208,7 +208,7 @@ async function discard(file: string) {
 
 /**
  * Checks an upload and queues its evaluation. The streamed file is always moved or deleted.
- * A suite without an evaluation split on this platform (the seed suite) cannot take maps.
+ * A suite without an evaluation split on this platform (the metarank-seed suite) cannot take maps.
  */
 export async function startMapsRun(user: JobUser, suite: Suite, upload: MapsUpload | null, methodName: string): Promise<StartMapsOutcome> {
   const refuse = (status: number, message: MessageRef, errors?: MessageRef[]): StartMapsOutcome => ({ ok: false, status, message, errors });

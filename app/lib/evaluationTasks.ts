@@ -2,7 +2,7 @@
 // (sidecar/inference/evaluation/cli.ts) for the chosen tasks of a suite, each task writing its own
 // result files, then the whole-suite run a submission needs.
 
-/** The seed suite's 11 task names (the original Meta-Rank's); its data is not on this server unless an operator installs it. */
+/** The metarank-seed suite's 11 task names (the original Meta-Rank's); its data is not on this server unless an operator installs it. */
 export const SEED_TASKS = [
   "nwpuresisc45_resnet18",
   "nwpuresisc45_inceptionv4",

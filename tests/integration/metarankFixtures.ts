@@ -1,4 +1,4 @@
-// Result files and suite folders for the Meta-Rank tests, generated from the seed suite's
+// Result files and suite folders for the Meta-Rank tests, generated from the metarank-seed suite's
 // 11 tasks (no numbers are shipped: each file is a family of straight accuracy curves).
 import fs from "node:fs";
 import os from "node:os";
@@ -29,7 +29,7 @@ export function resultCsv(end: number, opts: { eol?: string; tasks?: string[] } 
 export const morfCsv = (quality: number) => resultCsv(0.5 - 0.45 * quality);
 export const lerfCsv = (quality: number) => resultCsv(0.3 + 0.55 * quality);
 
-/** A copy of the seed suite with `methods` baseline folders, in a temporary directory. */
+/** A copy of the metarank-seed suite with `methods` baseline folders, in a temporary directory. */
 export function suiteFolder(methods: { key: string; contributor: string; institute: string; algorithm: string; quality: number }[]): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "metarank-suite-"));
   fs.copyFileSync(path.join(ROOT, "seeds/suites/metarank-seed/suite.json"), path.join(dir, "suite.json"));

@@ -112,7 +112,7 @@ describe(`public pages on ${process.env.TEST_DB}`, () => {
     const page = await c.html("/Algorithm?suite=metarank-local");
     expect(page).toMatch(/data-testid="sample-result"/);
     expect(page).toContain("patch size 2");
-    // The seed suite says its data is not on this server.
+    // The metarank-seed suite says its data is not on this server.
     expect(await c.html("/Algorithm?suite=metarank-seed")).toContain("are not on this server");
   });
 

@@ -304,7 +304,7 @@ describe("verified results from uploaded attribution maps", () => {
   }, 600_000);
 
   it("a suite configured for verified results only refuses a self-reported submission", async () => {
-    // A copy of the seed suite with "submissions": { "selfReported": false }, imported as an operator would.
+    // A copy of the metarank-seed suite with "submissions": { "selfReported": false }, imported as an operator would.
     const dir = path.join(TMP, "verified-only");
     fs.mkdirSync(dir);
     const json = JSON.parse(fs.readFileSync(path.join(ROOT, "seeds/suites/metarank-seed/suite.json"), "utf8"));

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
-/** The seed suite as shipped (seeds/suites/metarank-seed/suite.json). */
+/** The metarank-seed suite as shipped (seeds/suites/metarank-seed/suite.json). */
 export const seedSuite = JSON.parse(fs.readFileSync(path.join(root, "seeds/suites/metarank-seed/suite.json"), "utf8")) as {
   id: string;
   tasks: string[];

@@ -1,4 +1,4 @@
-// Result-file parsing (docs/metascore.md "Result files") against the seed suite, malformed files
+// Result-file parsing (docs/metascore.md "Result files") against the metarank-seed suite, malformed files
 // included.
 import { describe, expect, it } from "vitest";
 import { scoreMethodFiles } from "../../sidecar/metascore/methodFiles.ts";

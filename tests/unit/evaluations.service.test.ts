@@ -78,7 +78,7 @@ describe("Evaluation service", () => {
     const v1 = r.suites.find((s: any) => s.id === "metarank-local-v1");
     expect(v1.tasks.find((t: any) => t.id === "scenes_vgg")).toMatchObject({ available: true, checkpointId: "vgg-scenes" });
     expect(JSON.parse(local.baselineParams.SmoothGrad)).toEqual({ stdevs: 0.15 });
-    // The seed suite's tasks have no data or checkpoints here, and say so.
+    // The metarank-seed suite's tasks have no data or checkpoints here, and say so.
     const seed = r.suites.find((s: any) => s.id === "metarank-seed");
     expect(seed.tasks.every((t: any) => !t.available && t.problem)).toBe(true);
     expect(r.methods.map((m: any) => m.name)).toEqual(expect.arrayContaining(["Saliency", "IntegratedGradients", "GradCAM"]));
