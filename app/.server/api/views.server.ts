@@ -38,7 +38,7 @@ export async function suitesView() {
   return (await listSuites()).map(suiteView);
 }
 
-/** A suite id as stored (seeds' folder names): bounded and plain, else it cannot exist. */
+/** A suite id as stored (folder names under seeds/suites): bounded and plain, else it cannot exist. */
 export const isSuiteId = (id: string | undefined): id is string => typeof id === "string" && /^[A-Za-z0-9._-]{1,100}$/.test(id);
 
 /** A method's row as a board ranks it: both the board's and a scored board's rows begin with these (openapi.ts RANKED_ROW). */
