@@ -212,7 +212,7 @@ describe("accounts in Chromium", () => {
     await ctx.close();
   });
 
-  it("a form sent with an ended session: the seed's message, and log-in returns to the page it was sent from (?dialog=edit)", async () => {
+  it("a form sent with an ended session: the original site's message, and log-in returns to the page it was sent from (?dialog=edit)", async () => {
     const { ctx, page } = await registerAndLogin(true, "expiring-user");
     await gotoHydrated(page, "/profile?dialog=edit");
     // The session ends elsewhere (signed out with the same cookie); this page still has the old one.

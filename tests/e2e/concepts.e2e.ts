@@ -78,7 +78,7 @@ describe.each([true, false])("/tcav with JavaScript %s", (js) => {
     await context.close();
   }, 180_000);
 
-  it("asks for a concept first (the seeds' first check)", async () => {
+  it("asks for a concept first (the first check, docs/product.md)", async () => {
     const context = await newContext(browser, stack.baseUrl, js);
     const page = await context.newPage();
     await open(page, js, "/tcav");

@@ -46,7 +46,7 @@ describe("steps and validation", () => {
     expect(ids(await alice.html(`/UserImgclassification?dataset=${fashionId}&page=3`))).toHaveLength(8);
   });
 
-  it("checks model, then algorithm, then image, with the seed's messages", async () => {
+  it("checks model, then algorithm, then image, with the original site's messages", async () => {
     const q = `dataset=${fashionId}`;
     expect(alerts(await (await run(alice, q, { model: "", algorithm: "", picture: "" })).text())).toContain("Please choose the model to use");
     expect(alerts(await (await run(alice, q, { model: "m", algorithm: "", picture: "" })).text())).toContain("Please choose the algorithm to use");
@@ -55,7 +55,7 @@ describe("steps and validation", () => {
     expect(alerts(await third.text())).toContain("Please choose the image to explain");
   });
 
-  it("shows the seed's failure panel with GPU index and maximum compute when the algorithm cannot run", async () => {
+  it("shows the original site's failure panel with GPU index and maximum compute when the algorithm cannot run", async () => {
     const res = await run(alice, `dataset=${fashionId}&picture=${firstPicture}`, {
       model: "no-such-model",
       algorithm: "Occlusion",

@@ -60,7 +60,7 @@ describe("/tcav", () => {
     expect(ids(other)).not.toBe(ids(html));
   });
 
-  it("checks in the seeds' order, in both languages", async () => {
+  it("checks in the original site's order, in both languages", async () => {
     let res = await post(anon, [
       ["image", "1"],
       ["model", "inception-textured-shapes"],

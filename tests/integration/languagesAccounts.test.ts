@@ -23,7 +23,7 @@ const inLanguage = async (c: Client, lng: "en" | "zh") => {
 const visible = (html: string) => html.replace(/<script[\s\S]*?<\/script>/g, "");
 
 describe(`accounts and admin pages in both languages on ${process.env.TEST_DB}`, () => {
-  it("sign-in: titles, tabs and the seed's log-in and register messages", async () => {
+  it("sign-in: titles, tabs and the original site's log-in and register messages", async () => {
     const en = new Client(stack.baseUrl);
     const zh = await inLanguage(new Client(stack.baseUrl), "zh");
     expect(await en.html("/signin")).toContain("<title>Log in / Register — Meta-Rank</title>");
@@ -49,7 +49,7 @@ describe(`accounts and admin pages in both languages on ${process.env.TEST_DB}`,
     expect(await attempt(en, "nobody-here", "wrong")).toContain("the verification code is wrong");
   });
 
-  it("the notices that send a visitor to log in: 'Please log in first.' and the seed's token失效，请重新登录", async () => {
+  it("the notices that send a visitor to log in: 'Please log in first.' and the original site's token失效，请重新登录", async () => {
     const en = new Client(stack.baseUrl);
     const zh = await inLanguage(new Client(stack.baseUrl), "zh");
     expect(await en.html("/signin?notice=login-first")).toContain("Please log in first.");
@@ -87,7 +87,7 @@ describe(`accounts and admin pages in both languages on ${process.env.TEST_DB}`,
     expect(await stale.html(location(res)!)).toContain("token失效，请重新登录。您刚才提交的内容没有保存");
   });
 
-  it("profile: the seed's Chinese words in Chinese, translations in English; a notice gives way to the next answer", async () => {
+  it("profile: the original site's Chinese words in Chinese, translations in English; a notice gives way to the next answer", async () => {
     const en = await userClient(stack.baseUrl, "bilingual");
     const zh = await inLanguage(new Client(stack.baseUrl), "zh");
     await login(zh, "bilingual");

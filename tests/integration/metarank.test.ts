@@ -95,7 +95,7 @@ describe("leaderboard", () => {
 });
 
 describe("submission", () => {
-  it("reports the seed's messages and every CSV error with line and column", async () => {
+  it("reports the original site's messages and every CSV error with line and column", async () => {
     const c = await userClient(stack.baseUrl, "val_user");
     let res = await c.post(`/submission?suite=${SUITE}`, scoreForm(""));
     expect(res.status).toBe(400);

@@ -37,7 +37,7 @@ afterAll(async () => {
 });
 
 describe(`public pages on ${process.env.TEST_DB}`, () => {
-  it("/ goes to /homepage; the Paper button answers with the seed's notice", async () => {
+  it("/ goes to /homepage; the Paper button answers with the original site's notice", async () => {
     const c = new Client(stack.baseUrl);
     expect(location(await c.get("/"))).toBe("/homepage");
     const home = await c.html("/homepage");

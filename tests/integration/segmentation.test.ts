@@ -48,7 +48,7 @@ describe("/UserImgsegmentation", () => {
     expect(step3).toContain('<option value="LayerGradCAM">');
   });
 
-  it("checks model, then algorithm, then image, then the part, with the seed's messages", async () => {
+  it("checks model, then algorithm, then image, then the part, with the original site's messages", async () => {
     const q = `dataset=${segId}`;
     const first = await post(alice, q, { intent: "segment", model: "", algorithm: "", picture: "" });
     expect(first.status).toBe(400);

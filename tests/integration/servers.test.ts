@@ -161,7 +161,7 @@ describe("server entries", () => {
   });
 
   // The original messages are Chinese (docs/product.md "Administration and servers"): checked in the Chinese interface (the English one translates them).
-  it("create: the seed's field messages, then 新建成功; a taken name is 新建失败", async () => {
+  it("create: the original site's field messages, then 新建成功; a taken name is 新建失败", async () => {
     let res = await createServer(adminZh, "", "", "");
     expect(res.status).toBe(400);
     let html = await res.text();

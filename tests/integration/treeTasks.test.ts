@@ -101,7 +101,7 @@ function describeStack(label: string, env: () => Record<string, string>) {
       expect(html).toContain("Chinese is not supported here yet");
     });
 
-    it("checks the fields in the seed's order, refuses Chinese remarks and another category's dataset", async () => {
+    it("checks the fields in the original site's order, refuses Chinese remarks and another category's dataset", async () => {
       const order = [
         ["category", "Please choose the category of task to create"],
         ["name", "Please give your task a name"],
@@ -188,7 +188,7 @@ function describeStack(label: string, env: () => Record<string, string>) {
       expect(alerts(await again.text())).toContain("You already have a task or tree with this name");
     }, 300_000);
 
-    it("keeps another user's task from them: 404 with the seed's message, and their delete fails", async () => {
+    it("keeps another user's task from them: 404 with the original site's message, and their delete fails", async () => {
       const res = await bob.get(`/task_detail/${trained}/basic_task_info`);
       expect(res.status).toBe(404);
       expect(await res.text()).toContain("The task does not exist or you have no permission");

@@ -66,7 +66,7 @@ describe("/UserQuery", () => {
     expect(html).toMatch(/The same questions asked in Chinese: \d+(\.\d)?% answered correctly/);
   });
 
-  it("checks model, algorithm, image and question in the seeds' order, in both languages", async () => {
+  it("checks model, algorithm, image and question in the original site's order, in both languages", async () => {
     const full = { model: MODEL, algorithm: "IntegratedGradients", picture: String(pictureIds[0]), question: "what color is the circle" };
     const cases: Array<[Record<string, string>, string]> = [
       [{ ...full, model: "" }, "Please choose the model to use"],

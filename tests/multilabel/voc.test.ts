@@ -27,7 +27,7 @@ const ROOT = path.join(FIXTURE, "VOC2012");
 const cls = (name: string) => VOC_CLASSES.indexOf(name as (typeof VOC_CLASSES)[number]);
 
 describe("Pascal VOC 2012 reader", () => {
-  it("names the seeds' 20 classes in VOC's order", () => {
+  it("names Pascal VOC's 20 classes in VOC's order", () => {
     expect(VOC_CLASSES).toHaveLength(20);
     expect(VOC_CLASSES[0]).toBe("aeroplane");
     expect(VOC_CLASSES[10]).toBe("dining table");

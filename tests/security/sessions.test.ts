@@ -98,7 +98,7 @@ describe(`sessions on ${process.env.TEST_DB}`, () => {
 });
 
 describe(`an expired session on ${process.env.TEST_DB}`, () => {
-  it("says the seed's 'token失效，请重新登录', says a sent form was not saved, and returns to the page after log-in", async () => {
+  it("says 'token失效，请重新登录' as the original site, says a sent form was not saved, and returns to the page after log-in", async () => {
     const { createSequelize } = await import("../../models/db.ts");
     const db = createSequelize(stack.dbUrl);
     try {

@@ -83,7 +83,7 @@ function train(
 }
 
 describe("TaskOptions", () => {
-  it("lists the seeds' choices, ProtoTree's installed datasets and arguments with descriptions and defaults", async () => {
+  it("lists the original site's choices, ProtoTree's installed datasets and arguments with descriptions and defaults", async () => {
     const reply = await new Promise<Record<string, unknown>>((resolve, reject) => client.TaskOptions({}, (e, r) => (e ? reject(e) : resolve(r as never))));
     expect(reply.depths).toEqual([8, 9, 10]);
     expect(reply.iterations).toEqual([100, 150, 200, 250, 300]);

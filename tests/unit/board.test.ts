@@ -102,7 +102,7 @@ describe("submission upload rules", () => {
     expect(checkPythonFile([file("algo.txt")])).toBe(MSG.pyType);
     expect(checkPythonFile([file("algo.py", 600_000)])).toBe(MSG.pySize);
   });
-  it("multer refusals in the seed's words", () => {
+  it("multer refusals in the original site's words", () => {
     expect(uploadLimitMessage({ code: "LIMIT_FILE_SIZE", field: "lerf", message: "" })).toBe(MSG.csvSize);
     expect(uploadLimitMessage({ code: "LIMIT_FILE_SIZE", field: "python", message: "" })).toBe(MSG.pySize);
     expect(uploadLimitMessage({ code: "LIMIT_FILE_COUNT", message: "" })).toBe(MSG.oneFile);

@@ -13,7 +13,7 @@ const valid = {
   checkAdministrator: "",
 };
 
-describe("register rules (seed 000 §5)", () => {
+describe("register rules", () => {
   it("accepts a valid form", () => expect(validateRegisterShape(valid)).toEqual({}));
   it.each([
     [{ account: "" }, "account", MSG.usernameRequired],

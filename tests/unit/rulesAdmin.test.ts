@@ -6,8 +6,8 @@ import { SERVER_MSG, newServerSchema, parseServerIds } from "~/lib/rules/servers
 import { MSG as EVAL_MSG, startSchema } from "~/lib/rules/evaluation.ts";
 import { utcOffsetLabel } from "~/lib/timeZone.ts";
 
-describe("new server form (seed 000 §5)", () => {
-  it("reports every field at once, in the seed's words", () => {
+describe("new server form", () => {
+  it("reports every field at once, in the original site's words", () => {
     expect(parseForm({ username: " ", password: "", password2: "x" }, newServerSchema)).toEqual({
       ok: false,
       errors: { username: SERVER_MSG.nameRequired, password: SERVER_MSG.passwordRequired, password2: SERVER_MSG.passwordMismatch },

@@ -14,7 +14,7 @@ import {
 } from "../../app/.server/servers.server.ts";
 
 describe("new server form", () => {
-  it("uses the seed's messages", () => {
+  it("uses the original site's messages", () => {
     expect(validateNewServer({ username: " ", password: "", password2: "x" })).toEqual({
       username: SERVER_MSG.nameRequired,
       password: SERVER_MSG.passwordRequired,

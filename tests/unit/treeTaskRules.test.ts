@@ -27,7 +27,7 @@ const OPTIONS: TaskFormOptions = {
 const FULL = { category: "ProtPTree", name: "tree-1", dataset: "fashion-mnist", depth: "8", iterations: "100", protoDim: "128" };
 
 describe("checkTaskForm", () => {
-  it("names the first missing field in the seed's order", () => {
+  it("names the first missing field in the original site's order", () => {
     const order: [keyof typeof FULL, string][] = [
       ["category", TASK_MSG.chooseCategory],
       ["name", TASK_MSG.nameTask],
@@ -46,7 +46,7 @@ describe("checkTaskForm", () => {
     expect(checkTaskForm(FULL, OPTIONS).ok).toBe(true);
   });
 
-  it("refuses values outside the seed's and the host's sets, and another category's dataset", () => {
+  it("refuses values outside the original site's and the host's sets, and another category's dataset", () => {
     for (const [k, v, msg] of [
       ["depth", "7", TASK_MSG.chooseDepth],
       ["iterations", "120", TASK_MSG.chooseIterations],
@@ -59,7 +59,7 @@ describe("checkTaskForm", () => {
       expect(checkTaskForm({ ...FULL, [k]: v }, OPTIONS)).toMatchObject({ ok: false, first: msg });
   });
 
-  it("refuses Chinese remarks (the seed: not supported yet) and keeps English ones", () => {
+  it("refuses Chinese remarks (not supported yet, as on the original site) and keeps English ones", () => {
     expect(checkTaskForm({ ...FULL, remarks: "第一次训练" }, OPTIONS)).toMatchObject({ ok: false, first: TASK_MSG.remarksChinese });
     expect(checkTaskForm({ ...FULL, remarks: "first run，ok" }, OPTIONS)).toMatchObject({ ok: false, first: TASK_MSG.remarksChinese });
     expect(checkTaskForm({ ...FULL, remarks: "x".repeat(501) }, OPTIONS)).toMatchObject({ ok: false, first: TASK_MSG.remarksTooLong });
@@ -97,7 +97,7 @@ describe("checkTaskForm", () => {
   });
 });
 
-describe("progressLabel (seed 001 §4)", () => {
+describe("progressLabel", () => {
   it("is failed, waiting while there is no completion time, completed once there is", () => {
     expect(progressLabel("failed", null)).toBe("failed");
     expect(progressLabel("running", null)).toBe("waiting");

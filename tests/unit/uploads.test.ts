@@ -16,7 +16,7 @@ describe("upload limits by route", () => {
     expect(limitsFor("/signin")).toBeUndefined();
     expect(limitsFor("/submissionx")).toBeUndefined();
   });
-  it("keeps the seed's 500 KB limit for result files", () => {
+  it("keeps the original site's 500 KB limit for result files", () => {
     expect(UPLOAD_ROUTES["/submission"].fileSize).toBe(512_000);
   });
 });
