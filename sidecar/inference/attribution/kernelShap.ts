@@ -11,7 +11,7 @@ import type { FeatureMask } from "./featureMask.ts";
 import { limeBase, type LimeBaseResult } from "./limeBase.ts";
 import { linearRegression } from "./linearModel.ts";
 import { samplingRng, type SamplingRng } from "../../data/prng.ts";
-import { BASELINE_VALUE, PER_EVAL, num, said, superpixelSetup, type AttributionSpec } from "./spec.ts";
+import { BASELINE_VALUE, PER_EVAL, SUPERPIXEL_SIZE, num, said, superpixelSetup, type AttributionSpec } from "./spec.ts";
 import { SEED_PARAM } from "./types.ts";
 
 export const KERNEL_SHAP_INF_WEIGHT = 1000000;
@@ -71,23 +71,11 @@ export async function kernelShap(net: Net, inputs: tf.Tensor4D, target: number, 
 export const kernelShapSpec: AttributionSpec = {
   name: "KernelShap",
   description: "Shapley values of square superpixels estimated by Shapley-kernel-weighted linear regression (Lundberg & Lee 2017; Captum's defaults).",
-  params: [
-    { name: "n_samples", type: "int", default: 25, min: 2, max: 20000 },
-    { name: "superpixel_size", type: "int", default: null, min: 1, max: 4096, description: "superpixel side in pixels; a 4×4 grid by default" },
-    BASELINE_VALUE,
-    PER_EVAL,
-    SEED_PARAM,
-  ],
+  params: [{ name: "n_samples", type: "int", default: 25, min: 2, max: 20000 }, SUPERPIXEL_SIZE, BASELINE_VALUE, PER_EVAL, SEED_PARAM],
   hasBaseline: true,
   compute: async (net, x, t, p) => {
-    const { baseline, featureMask } = superpixelSetup("KernelShap", net, x, p);
-    const r = await kernelShap(net, x, t, {
-      featureMask,
-      baselines: baseline,
-      nSamples: num(p, "n_samples"),
-      perturbationsPerEval: num(p, "perturbations_per_eval"),
-      seed: num(p, "seed"),
-    });
+    const { baseline, options } = superpixelSetup("KernelShap", net, x, p);
+    const r = await kernelShap(net, x, t, options);
     return { attribution: r.attributions, baseline };
   },
   cost: (p) => ({ evaluations: num(p, "n_samples") + 1, drivers: said(p, "n_samples") }),

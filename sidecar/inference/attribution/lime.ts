@@ -8,7 +8,7 @@ import type { FeatureMask } from "./featureMask.ts";
 import { limeBase, type LimeBaseResult } from "./limeBase.ts";
 import { lasso } from "./linearModel.ts";
 import { samplingRng, type SamplingRng } from "../../data/prng.ts";
-import { BASELINE_VALUE, PER_EVAL, num, said, superpixelSetup, type AttributionSpec } from "./spec.ts";
+import { BASELINE_VALUE, PER_EVAL, SUPERPIXEL_SIZE, num, said, superpixelSetup, type AttributionSpec } from "./spec.ts";
 import { SEED_PARAM } from "./types.ts";
 
 export interface LimeOptions {
@@ -75,7 +75,7 @@ export const limeSpec: AttributionSpec = {
     "Lasso surrogate fitted to random on/off patterns of square superpixels, weighted by cosine similarity (Ribeiro et al. 2016; Captum's defaults).",
   params: [
     { name: "n_samples", type: "int", default: 50, min: 1, max: 20000 },
-    { name: "superpixel_size", type: "int", default: null, min: 1, max: 4096, description: "superpixel side in pixels; a 4×4 grid by default" },
+    SUPERPIXEL_SIZE,
     { name: "alpha", type: "float", default: 0.01, min: 0, max: 1e6, description: "Lasso regularisation" },
     { name: "kernel_width", type: "float", default: 1.0, min: 1e-6, max: 1e6, description: "width of the exponential similarity kernel" },
     BASELINE_VALUE,
@@ -84,16 +84,8 @@ export const limeSpec: AttributionSpec = {
   ],
   hasBaseline: true,
   compute: async (net, x, t, p) => {
-    const { baseline, featureMask } = superpixelSetup("Lime", net, x, p);
-    const r = await lime(net, x, t, {
-      featureMask,
-      baselines: baseline,
-      nSamples: num(p, "n_samples"),
-      alpha: num(p, "alpha"),
-      kernelWidth: num(p, "kernel_width"),
-      perturbationsPerEval: num(p, "perturbations_per_eval"),
-      seed: num(p, "seed"),
-    });
+    const { baseline, options } = superpixelSetup("Lime", net, x, p);
+    const r = await lime(net, x, t, { ...options, alpha: num(p, "alpha"), kernelWidth: num(p, "kernel_width") });
     return { attribution: r.attributions, baseline };
   },
   cost: (p) => ({ evaluations: num(p, "n_samples") + 1, drivers: said(p, "n_samples") }),

@@ -57,8 +57,26 @@ export function maskFor(name: string, net: Net, kind: string, cell: number): Fea
   return gridMask(h, w, c, cell);
 }
 
-/** Lime and KernelShap perturb square superpixels (a 4×4 grid unless superpixel_size says otherwise) towards a constant baseline. */
-export function superpixelSetup(name: string, net: Net, x: tf.Tensor4D, p: P): { baseline: tf.Tensor4D; featureMask: FeatureMask } {
+export const SUPERPIXEL_SIZE: ParamSpec = {
+  name: "superpixel_size",
+  type: "int",
+  default: null,
+  min: 1,
+  max: 4096,
+  description: "superpixel side in pixels; a 4×4 grid by default",
+};
+
+/**
+ * Lime and KernelShap perturb square superpixels (a 4×4 grid unless superpixel_size says
+ * otherwise) towards a constant baseline; both also take n_samples, perturbations_per_eval and a
+ * seed. Returns the baseline and those options.
+ */
+export function superpixelSetup(name: string, net: Net, x: tf.Tensor4D, p: P) {
   const cell = (p.superpixel_size as number | null) ?? Math.ceil(net.inputShape[0] / 4);
-  return { baseline: constantBaseline(x, num(p, "baseline_value")), featureMask: maskFor(name, net, "grid", cell) };
+  const baseline = constantBaseline(x, num(p, "baseline_value"));
+  const featureMask: FeatureMask = maskFor(name, net, "grid", cell);
+  return {
+    baseline,
+    options: { featureMask, baselines: baseline, nSamples: num(p, "n_samples"), perturbationsPerEval: num(p, "perturbations_per_eval"), seed: num(p, "seed") },
+  };
 }
