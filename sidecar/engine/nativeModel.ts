@@ -135,14 +135,10 @@ export class NativeModel {
     const size = this.imageSize;
     const gradients = new Float32Array(n * size);
     const logits = new Float32Array(n * this.classes);
-    const batch = Math.min(batchSize ?? Infinity, this.batchSize("gradient"));
-    for (let start = 0; start < n; start += batch) {
-      const count = Math.min(batch, n - start);
-      const r = await session.run({ [PIXELS]: this.pixels(x, start, count), [GRAD_SEED]: this.seeds(targets, start, count) });
+    await this.inGradientBatches(session, x, n, targets, batchSize, (r, start) => {
       gradients.set(r[GRAD_INPUT].data as Float32Array, start * size);
       logits.set(r[session.outputNames[0]].data as Float32Array, start * this.classes);
-      for (const t of Object.values(r)) t.dispose?.();
-    }
+    });
     return { gradients, logits };
   }
 
@@ -155,16 +151,33 @@ export class NativeModel {
     const activation = new Float32Array(n * per);
     const gradients = new Float32Array(n * per);
     const logits = new Float32Array(n * this.classes);
+    await this.inGradientBatches(session, x, n, targets, batchSize, (r, start) => {
+      activation.set(r[layer].data as Float32Array, start * per);
+      gradients.set(r[layerGradName(layer)].data as Float32Array, start * per);
+      logits.set(r[session.outputNames[0]].data as Float32Array, start * this.classes);
+    });
+    return { activation, gradients, dims: [n, ...dims.slice(1)], logits };
+  }
+
+  /**
+   * Runs a gradient session over n images in batches (at most `batchSize`, and what the gradient
+   * graph's memory allows), handing each batch's outputs and first row to `take` before they are freed.
+   */
+  private async inGradientBatches(
+    session: ortTypes.InferenceSession,
+    x: Float32Array,
+    n: number,
+    targets: ArrayLike<number> | number,
+    batchSize: number | undefined,
+    take: (r: ortTypes.InferenceSession.OnnxValueMapType, start: number) => void,
+  ): Promise<void> {
     const batch = Math.min(batchSize ?? Infinity, this.batchSize("gradient"));
     for (let start = 0; start < n; start += batch) {
       const count = Math.min(batch, n - start);
       const r = await session.run({ [PIXELS]: this.pixels(x, start, count), [GRAD_SEED]: this.seeds(targets, start, count) });
-      activation.set(r[layer].data as Float32Array, start * per);
-      gradients.set(r[layerGradName(layer)].data as Float32Array, start * per);
-      logits.set(r[session.outputNames[0]].data as Float32Array, start * this.classes);
+      take(r, start);
       for (const t of Object.values(r)) t.dispose?.();
     }
-    return { activation, gradients, dims: [n, ...dims.slice(1)], logits };
   }
 
   async release(): Promise<void> {
