@@ -322,20 +322,30 @@ async function trainTree(run: TrainRun, tree: SebowTree, ss: Weights): Promise<{
   return { tw, treeAccuracyFrozen };
 }
 
+/**
+ * A network of the search space's form (the search space, or the plain CNN with one group) trained
+ * on the run's training set, its feature net frozen; `curveName` adds held-out accuracy lines.
+ */
+function fitSearchSpace(run: TrainRun, phase: TrainProgress["phase"], cfg: SebowConfig, w: Weights, steps: number, curveName?: string): Promise<void> {
+  const probe = curveName === undefined ? undefined : run.curve(curveName, (x) => searchSpaceForward(cfg, w, x, false, run.fromFeatures).probs);
+  return fit(
+    phase,
+    nllLoss((x) => searchSpaceForward(cfg, w, x, true, run.fromFeatures)),
+    withoutBackbone(w),
+    run.trainSet,
+    run.opts,
+    steps,
+    run.rng,
+    probe,
+  );
+}
+
 /** The plain CNN of the same shape (plainCnnConfig), trained for as many steps as search and tree together unless `cnnSteps` says. */
 async function trainPlainCnn(run: TrainRun, cnnCfg: SebowConfig, zooArrays: ZooArrays): Promise<Weights> {
   const { opts } = run;
   const cnn = initSearchSpace(cnnCfg, opts.seed + 1);
   if (run.cfg.backbone) addBackboneWeights(cnn, zooArrays);
-  await fit(
-    "cnn",
-    nllLoss((x) => searchSpaceForward(cnnCfg, cnn, x, true, run.fromFeatures)),
-    withoutBackbone(cnn),
-    run.trainSet,
-    opts,
-    opts.cnnSteps ?? opts.searchSteps + opts.treeSteps,
-    run.rng,
-  );
+  await fitSearchSpace(run, "cnn", cnnCfg, cnn, opts.cnnSteps ?? opts.searchSteps + opts.treeSteps);
   return cnn;
 }
 
@@ -360,16 +370,7 @@ export async function trainSebowModel(opts: SebowTrainOptions, backendName: stri
   const ss = initSearchSpace(cfg, opts.seed);
   if (cfg.backbone) addBackboneWeights(ss, zooArrays);
   const run = trainRun(opts, cfg, data, ss, rng);
-  await fit(
-    "search",
-    nllLoss((x) => searchSpaceForward(cfg, ss, x, true, run.fromFeatures)),
-    withoutBackbone(ss),
-    run.trainSet,
-    opts,
-    opts.searchSteps,
-    rng,
-    run.curve("search space", (x) => searchSpaceForward(cfg, ss, x, false, run.fromFeatures).probs),
-  );
+  await fitSearchSpace(run, "search", cfg, ss, opts.searchSteps, "search space");
   opts.onPhase?.("search", "done");
 
   opts.onPhase?.("derive", "running");
