@@ -18,7 +18,7 @@
 import { parseArgs } from "node:util";
 import * as tf from "@tensorflow/tfjs";
 import { initBackend } from "../inference/runtime/backend.ts";
-import type { ImageDataset } from "../data/dataset.ts";
+import type { DatasetSplits, ImageDataset } from "../data/dataset.ts";
 import { encodePng, type FloatImage } from "../data/png.ts";
 import { savePlatformTree } from "./checkpoint.ts";
 import { DataParallelStep } from "./dataParallel.ts";
@@ -252,7 +252,7 @@ async function train(opts: ProtoTreeTrainOptions, dp: DataParallelStep, emit: (e
   report.stage("projection", "done");
 
   report.stage("visualisation", "running");
-  emitPrototypes(tree, task.data.train, opts.iterations, report);
+  emitPrototypes(tree, task.data, opts.iterations, report);
   report.stage("visualisation", "done");
 
   Object.assign(tree.manifest, {
@@ -395,7 +395,7 @@ function prune(tree: ProtoTree, subsets: TreeSubsets, report: Reporter): number 
 }
 
 /** The "visualisation" stage: the patch each of the first 15 internal nodes' prototype was projected onto. */
-function emitPrototypes(tree: ProtoTree, train: ImageDataset, iteration: number, report: Reporter): void {
+function emitPrototypes(tree: ProtoTree, data: DatasetSplits, iteration: number, report: Reporter): void {
   const pruned = tree.pruned;
   const shown = nodesOf(pruned)
     .filter((n) => pruned.children.has(n.node))
@@ -403,13 +403,13 @@ function emitPrototypes(tree: ProtoTree, train: ImageDataset, iteration: number,
   for (const { node } of shown) {
     const pr = tree.projections[node];
     if (!pr) continue;
-    const png = encodePng(patchCrop(train, pr.sample, patchBox(tree, pr.row, pr.col)));
+    const png = encodePng(patchCrop(data.train, pr.sample, patchBox(tree, pr.row, pr.col)));
     report.emit({
       kind: "image",
       name: `prototype-${node}`,
       iteration,
       png,
-      caption: `prototype of node ${node}: patch (${pr.row}, ${pr.col}) of training image ${pr.sample} (${train.classNames[pr.label]})`,
+      caption: `prototype of node ${node}: patch (${pr.row}, ${pr.col}) of training image ${pr.sample} (${data.train.classNames[pr.label]})`,
       progress: report.progress,
     });
   }
