@@ -8,7 +8,7 @@ import { BoardMethod, EvaluationRun, Submission, Suite, isSqlite, inWriteTransac
 import { SubmissionStatus } from "../../lib/submissionStatus.ts";
 import { Provenance } from "../../lib/provenance.ts";
 import { BoardChangedError, applyFusion, formatMetascore, planFusion, suiteBoard, translated, type FusionPlan } from "./board.server.ts";
-import { MSG } from "~/lib/rules/submission.ts";
+import { MSG, type DecisionChoice } from "~/lib/rules/submission.ts";
 import { mapsDir, storedPath, type FileKind } from "./submissionFiles.server.ts";
 import { isSidecarFailure, sidecarMessage } from "./submissions.server.ts";
 
@@ -121,7 +121,8 @@ async function runLocalisation(runId: number | null): Promise<Record<string, num
   return run?.localisationJson ? (JSON.parse(run.localisationJson) as Record<string, number | null>) : null;
 }
 
-export type Decision = "approve" | "reject";
+/** The decision an administrator sends (its form rule: decisionSchema in app/lib/rules/submission.ts). */
+export type Decision = DecisionChoice;
 export type DecisionOutcome = { ok: true; message: string } | { ok: false; message: string; detail?: string };
 
 /**
