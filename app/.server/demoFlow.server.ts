@@ -6,7 +6,7 @@
 // server module (app/.server/classification.server.ts explainPicture, segmentation.server.ts,
 // vqa.server.ts: the inference_cache table), so asking again never reaches a sidecar.
 //
-// How a page binds to it (app/routes/UserImgclassification.tsx is the fullest example):
+// How a page binds to it (app/routes/demos/classification.tsx is the fullest example):
 //   loader:  const picked = await pickedPicture(sp, viewer, notFound);
 //            const step = await datasetStep(request, viewer, picked, notFound, async (dataKind) => ({ models: ... }));
 //            return data({ ...common, ...step.body }, { status: step.status });
@@ -19,7 +19,7 @@
 //   headers: export const headers = demoHeaders;  (Retry-After of a busy answer reaches the browser)
 //   A page of one dataset and its classifiers (/scenes, /imagenet, /coco) is a DatasetDemo binding:
 //            loader = datasetDemoLoader(DEMO, request), action = datasetDemoAction(DEMO, request, ip),
-//            view app/components/demo/DatasetDemoPage.tsx (app/routes/imagenet.tsx is the whole of one).
+//            view app/components/demo/DatasetDemoPage.tsx (app/routes/demos/imagenetDataset.tsx is the whole of one).
 //   view:    app/components/demo/DemoSteps.tsx (PickStep, PoolStep, RunCard or ModelAlgorithmFields +
 //            StartButton, Busy, DemoToasts, SuccessNotice) — every step a link or a form, so it works
 //            without JavaScript.

@@ -29,7 +29,7 @@ export async function requireAdminExpress(req: ExpressRequest, res: ExpressRespo
 export async function mountExpressRoutes(app: Express): Promise<void> {
   const queue = jobQueue();
   // Without Redis there is no bull-board: /admin/queues is then a page of the app that says why
-  // (app/routes/admin.queues.tsx), inside the layout.
+  // (app/routes/admin/queues.tsx), inside the layout.
   if (queue.backend === "memory") return;
   const serverAdapter = new ExpressAdapter();
   serverAdapter.setBasePath(QUEUE_BOARD_PATH);

@@ -1,6 +1,6 @@
 // The leaderboard's plots as SVG documents (docs/performance.md "Plots"): rendered on the server
 // by the same components the page used to draw inline (react-vis for the curves), in the
-// visitor's language, once per board version (app/routes/leaderboard_.plots.$plot.ts keeps them).
+// visitor's language, once per board version (app/routes/board/plot.ts keeps them).
 import type { ReactElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";

@@ -1,4 +1,4 @@
-// Progress of a request that is still running (the /tcav page's TCAV run: app/routes/tcav.tsx),
+// Progress of a request that is still running (the /tcav page's TCAV run: app/routes/demos/concepts.tsx),
 // read by the page while its form is submitting. The page makes up a random key and sends it with
 // the form; the action reports under that key, and the resource route /tcav/progress answers it.
 // The poll may reach another web process than the one running the request (server/cluster.ts,

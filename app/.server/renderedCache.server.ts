@@ -1,5 +1,5 @@
 // Bodies rendered once and answered many times: the leaderboard's plots (SVG resources,
-// app/routes/leaderboard_.plots.$plot.ts) and the fragments of pages every viewer shares
+// app/routes/board/plot.ts) and the fragments of pages every viewer shares
 // (app/.server/fragments.server.ts). A key names what was rendered and embeds the content
 // version and the language, so a write or a language switch is a new key, never a stale body
 // (docs/performance.md "Plots" and "Fragments"). Least recently used entries go first.

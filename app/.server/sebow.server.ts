@@ -118,7 +118,7 @@ export async function explainSebow(
 }
 
 // ---------------------------------------------------------------------------------------------
-// The pages' loader and action (app/routes/scenesebow.tsx, app/routes/cifarsebow.tsx).
+// The pages' loader and action (app/routes/trees/sebowScenes.tsx, app/routes/trees/sebowCifar.tsx).
 
 export interface SebowPage {
   route: string;

@@ -1,4 +1,4 @@
-// The loader and action behind /cub and /cars (app/routes/cub.tsx, cars.tsx): one module so the two
+// The loader and action behind /cub and /cars (app/routes/trees/birds.tsx, cars.tsx): one module so the two
 // pages share every rule. All state is in the query string (model, pool seed, sample, run, the edit
 // view and its node, the dialogs, the running job) and every change is a form POST answered by a
 // redirect, so the pages work without JavaScript; with it, the job's progress is polled

@@ -1,7 +1,7 @@
 // The inconsistency of a board: the case × method rank heatmap, Kendall's τ between cases, and
 // each method's rank spread. The two matrices are SVG documents of their own (the *Svg
 // components below, rendered once per board version and language by
-// app/routes/leaderboard_.plots.$plot.ts), shown as lazy images with their size reserved, so the
+// app/routes/board/plot.ts), shown as lazy images with their size reserved, so the
 // page stays small and works without JavaScript (docs/performance.md "Plots"); the spread is a
 // table, where picking a method highlights its row.
 import { useState } from "react";
@@ -62,7 +62,7 @@ export const heatmapSize = (cases: number, methods: number) => ({ width: LABEL_W
 export const agreementSize = (cases: number) => ({ width: LABEL_W + cases * CELL + HEADER_RIGHT, height: HEADER_H + cases * CELL + 10 });
 
 /**
- * The rank heatmap as a standalone SVG document (app/routes/leaderboard_.plots.$plot.ts renders
+ * The rank heatmap as a standalone SVG document (app/routes/board/plot.ts renders
  * it once per board version and language); each cell keeps its tooltip for a reader who opens it.
  */
 export function RankHeatmapSvg({ data, limit }: { data: InconsistencyData; limit: number }) {
@@ -161,7 +161,7 @@ export function RankSpreadTable({ data, selected, onSelect }: { data: Inconsiste
   );
 }
 
-/** The URL of one of the board's plots (app/routes/leaderboard_.plots.$plot.ts): the version makes a changed board a new URL. */
+/** The URL of one of the board's plots (app/routes/board/plot.ts): the version makes a changed board a new URL. */
 export function plotUrl(plot: "heatmap" | "agreement" | "curve", params: Record<string, string | number>): string {
   return `/leaderboard/plots/${plot}.svg?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString()}`;
 }

@@ -2,7 +2,7 @@
 // fraction of pixels removed, the area under each curve shaded. A good attribution drops fast under
 // MoRF (small red area) and holds under LeRF (large green area). react-vis draws each chart on the
 // server (fixed sizes, as app/components/ServerCharts.tsx) as an SVG document of its own, once per
-// board version (app/routes/leaderboard_.plots.$plot.ts), and the page shows it as a lazy image
+// board version (app/routes/board/plot.ts), and the page shows it as a lazy image
 // with its numbers in the caption and the alt text (docs/performance.md "Plots"), so the charts and
 // the task picker work without JavaScript; with it, changing the task reloads at once.
 import * as ReactVisModule from "react-vis/dist/index.js";
@@ -53,7 +53,7 @@ export function summariseCurves(data: CurvesData): CurvesSummary {
 }
 
 /**
- * One method's chart as a standalone SVG document (app/routes/leaderboard_.plots.$plot.ts draws
+ * One method's chart as a standalone SVG document (app/routes/board/plot.ts draws
  * it once per board version): react-vis's markup, with the stylesheet rules it needs inside
  * (an image does not see the page's styles; without them its lines are filled black).
  */

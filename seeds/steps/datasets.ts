@@ -113,7 +113,7 @@ const SOURCES: Source[] = [
       ]
     : []),
   // An operator's ImageNet and COCO pictures (one sub-folder per class) for /imagenet and /coco
-  // (app/routes/imagenet.tsx, coco.tsx): read at 224 px, the input size of the usual ImageNet models.
+  // (app/routes/demos/imagenetDataset.tsx, coco.tsx): read at 224 px, the input size of the usual ImageNet models.
   ...operatorFolder("imagenet", "ImageNet (operator's pictures)", "IMAGENET_DIR", "SEED_IMAGENET_PICTURES"),
   ...operatorFolder("coco", "COCO (operator's pictures)", "COCO_DIR", "SEED_COCO_PICTURES"),
 ];

@@ -1,31 +1,21 @@
 // Helpers of the /api/v1 contract tests (api.test.ts): the OpenAPI document as ajv validators
 // (JSON Schema 2020-12, which OpenAPI 3.1 uses), the route files the document must describe, a
 // token made through the real /profile page, and result files for any suite.
-import fs from "node:fs";
-import path from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { ValidateFunction } from "ajv";
-import { ROOT } from "../support/stack.ts";
+import { routeUrls } from "../support/routes.ts";
 import type { Client } from "../support/client.ts";
 
 type Json = Record<string, unknown>;
 export type OpenApi = { openapi: string; paths: Record<string, Record<string, Json>>; components: { schemas: Json; responses: Record<string, Json> } };
 
-/** The /api/v1 paths the route files define: `api.v1.suites_.$id.score.ts` → `/api/v1/suites/{id}/score`. */
+/** The /api/v1 paths the route config (app/routes.ts) maps to modules: `api/v1/suites/:id/score` → `/api/v1/suites/{id}/score`. */
 export function routePaths(): string[] {
-  return fs
-    .readdirSync(path.join(ROOT, "app/routes"))
-    .filter((f) => /^api\.v1\..*\.tsx?$/.test(f))
-    .map((f) => {
-      const segments = f
-        .replace(/\.tsx?$/, "")
-        .replace(/\[\.\]/g, "%2E")
-        .split(".")
-        .map((s) => s.replace(/%2E/g, ".").replace(/_$/, ""))
-        .map((s) => (s.startsWith("$") ? `{${s.slice(1)}}` : s));
-      return "/" + segments.join("/");
-    })
+  return routeUrls()
+    .map((r) => r.url)
+    .filter((url) => url.startsWith("/api/v1/"))
+    .map((url) => url.replace(/:(\w+)/g, "{$1}"))
     .sort();
 }
 

@@ -1,4 +1,4 @@
-// The per-dataset demo pages (app/routes/scenes.tsx, imagenet.tsx, coco.tsx) through the real app,
+// The per-dataset demo pages (app/routes/demos/scenesDataset.tsx, imagenet.tsx, coco.tsx) through the real app,
 // database and sidecar: /coco without its data or a model, /imagenet with an operator's image
 // folder (IMAGENET_DIR, a tiny one built here) but no ImageNet model, each saying what is missing
 // and what an operator does, linking to demos that run here and showing no picture; the scene

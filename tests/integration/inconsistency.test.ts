@@ -78,7 +78,7 @@ describe(`inconsistency views on ${process.env.TEST_DB}`, () => {
     const html = await c.html(`/leaderboard?suite=metarank-local&curvesTask=${task}`);
     const charts = html.match(/data-testid="curve-chart"/g) ?? [];
     expect(charts).toHaveLength(METHODS);
-    // Each chart is an SVG of its own (app/routes/leaderboard_.plots.$plot.ts), lazy, with its
+    // Each chart is an SVG of its own (app/routes/board/plot.ts), lazy, with its
     // numbers in the alt text; two shaded areas and two lines, drawn on the server by react-vis.
     const images = [...html.matchAll(/<img src="(\/leaderboard\/plots\/curve\.svg\?[^"]+)"[^>]*loading="lazy"[^>]*alt="([^"]+)"/g)];
     expect(images).toHaveLength(METHODS);

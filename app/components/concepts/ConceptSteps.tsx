@@ -1,4 +1,4 @@
-// The concept page's three steps (app/routes/tcav.tsx, docs/concepts.md): the image, the concepts
+// The concept page's three steps (app/routes/demos/concepts.tsx, docs/concepts.md): the image, the concepts
 // and the run. All three are parts of the page's one form, so every control works without
 // JavaScript; the page owns the form, its hidden fields and the results.
 import { Link } from "@remix-run/react";

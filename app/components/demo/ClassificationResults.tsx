@@ -1,7 +1,7 @@
 // Steps 4 and 5 of an image classification: ground truth, predicted class and probability, which
 // model and data produced them (with the out-of-distribution check of
 // app/.server/demoResult.server.ts), then the attribution images. Shared by /UserImgclassification
-// and the per-dataset demo pages (app/routes/scenes.tsx, imagenet.tsx, coco.tsx), which run the
+// and the per-dataset demo pages (app/routes/demos/scenesDataset.tsx, imagenet.tsx, coco.tsx), which run the
 // same classifiers on their own data.
 import { useTranslation } from "react-i18next";
 import type { ResultView } from "~/.server/classification.server.ts";

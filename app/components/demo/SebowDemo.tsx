@@ -1,4 +1,4 @@
-// The SeBoW demo page (app/routes/scenesebow.tsx, app/routes/cifarsebow.tsx; server side
+// The SeBoW demo page (app/routes/trees/sebowScenes.tsx, app/routes/trees/sebowCifar.tsx; server side
 // app/.server/sebow.server.ts): the common demo flow (DemoSteps.tsx) — step 1 a picture from the
 // model's test-split pool (6 a row, refresh, dataset introduction, red border on the pick), step 2
 // model (SearchSpaceModel / NeuralDecisionTree) and algorithm (DI / SPI) and start, step 3 the

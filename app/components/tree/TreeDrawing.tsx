@@ -1,4 +1,4 @@
-// A tree as the sidecar draws it (Tree.Export, app/routes/trees.$treeId.$format.ts) with the
+// A tree as the sidecar draws it (Tree.Export, app/routes/trees/download.ts) with the
 // tree pages' download buttons (docs/product.md "Prototype-tree pages"): the HD vector graphic (SVG, PDF) and the node prototypes (zip).
 // `full`: the tree before pruning (the car page's step 4), otherwise pruned and projected.
 import { useEffect, useRef, type ReactNode } from "react";

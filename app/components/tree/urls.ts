@@ -9,7 +9,7 @@ export function treeHref(route: string, params: TreeParams, hash = ""): string {
   return `${route}${q ? `?${q}` : ""}${hash ? `#${hash}` : ""}`;
 }
 
-/** A tree's download: /trees/<id>/svg|pdf|zip (app/routes/trees.$treeId.$format.ts). */
+/** A tree's download: /trees/<id>/svg|pdf|zip (app/routes/trees/download.ts). */
 export const treeFile = (treeId: string, format: "svg" | "pdf" | "zip", full: boolean, download = false) =>
   `/trees/${encodeURIComponent(treeId)}/${format}${full || download ? "?" : ""}${[full ? "full=1" : "", download ? "download=1" : ""].filter(Boolean).join("&")}`;
 

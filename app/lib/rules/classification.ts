@@ -2,7 +2,7 @@
 // fixed order (model, then algorithm, then image), and the one-image upload of the pool variant;
 // every message a message ref of the `demo` namespace (the original wording in its language, a
 // faithful translation in the other). Shared by the page and the server
-// (app/routes/UserImgclassification.tsx's action).
+// (app/routes/demos/classification.tsx's action).
 import { z } from "zod";
 import { messageRef } from "../forms/messages.ts";
 import { textField } from "../forms/text.ts";

@@ -1,6 +1,6 @@
 // The concept page's rules (docs/concepts.md): its page sizes and the order of its checks, at least
 // one concept (请至少选择一个概念), then model, algorithm and image. Shared by the page and its action
-// (app/routes/tcav.tsx).
+// (app/routes/demos/concepts.tsx).
 import { messageRef } from "../forms/messages.ts";
 
 export const CONCEPT_LIMITS = {
@@ -48,7 +48,7 @@ export interface ConceptForm {
   image: string;
 }
 
-/** The page's whole selection, as its one form carries it from page to page (app/routes/tcav.tsx readSelection). */
+/** The page's whole selection, as its one form carries it from page to page (app/routes/demos/concepts.tsx readSelection). */
 export interface ConceptSelection extends ConceptForm {
   /** The image pool's seed. */
   seed: number;

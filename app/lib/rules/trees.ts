@@ -1,6 +1,6 @@
 // The bird and car tree pages' rules: the two required-field messages in their order (model, then
 // image), the tree view's constants, the limits the server enforces on every form field, and the
-// tree ids of proto/metarank/v1/tree.proto. Shared by the pages (app/routes/cub.tsx, cars.tsx),
+// tree ids of proto/metarank/v1/tree.proto. Shared by the pages (app/routes/trees/birds.tsx, cars.tsx),
 // their server side (app/.server/trees.server.ts) and the tree-edit view.
 import { formSchema, type FieldErrors } from "../forms/parse.ts";
 import { CLASSIFICATION_MSG } from "./classification.ts";

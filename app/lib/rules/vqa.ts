@@ -2,7 +2,7 @@
 // required, checked in that order, one message at a time; an empty question gets "please enter the
 // question you want to ask". A question may arrive with underscores for spaces (the original page
 // sent it so); the sidecar's tokenizer splits on both, so a question reaches the model the same
-// either way. Shared by the page and its action (app/routes/UserQuery.tsx).
+// either way. Shared by the page and its action (app/routes/demos/questionAnswering.tsx).
 import { z } from "zod";
 import { messageRef } from "../forms/messages.ts";
 import { textField } from "../forms/text.ts";

@@ -5,7 +5,7 @@
 // Each is rendered once per content version and language and kept, brotli and gzip included;
 // `v` is the content version the page was rendered at, so a changed board is a new URL, and the
 // ETag lets a browser revalidate without a body. The numbers behind every plot are the
-// downloads of app/routes/leaderboard_.inconsistency.ts.
+// downloads of app/routes/board/inconsistencyDownload.ts.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { chooseSuite, listSuites } from "~/.server/board.server.ts";
 import { HEATMAP_METHODS, suiteInconsistency } from "~/.server/inconsistency.server.ts";

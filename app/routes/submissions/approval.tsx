@@ -21,7 +21,7 @@ import { checkFormData } from "~/.server/forms.server.ts";
 import { useTranslation } from "react-i18next";
 import { i18nServer, requestLanguage } from "~/.server/i18n.server.ts";
 import { translateMessage } from "~/lib/forms/messages.ts";
-import { SubmissionStatus } from "../../lib/submissionStatus.ts";
+import { SubmissionStatus } from "../../../lib/submissionStatus.ts";
 import { DECISION_NOTE_MAX, decisionSchema, sentDecisionNote } from "~/lib/rules/submission.ts";
 import { parseForm } from "~/lib/forms/parse.ts";
 

@@ -8,7 +8,7 @@ import { readBodyFields } from "~/.server/api/endpoint.server.ts";
 import { findSuite, submitDraft } from "~/.server/submissions.server.ts";
 import { filesOf, uploadLimitMessage } from "~/.server/submissionFiles.server.ts";
 import { MSG } from "~/lib/rules/submission.ts";
-import { SubmissionStatus } from "../../lib/submissionStatus.ts";
+import { SubmissionStatus } from "../../../../lib/submissionStatus.ts";
 
 export const loader = postOnly;
 

@@ -7,7 +7,7 @@
 // an unknown suite or task, or one whose data is not installed here, is 404.
 import fs from "node:fs";
 import { createReadableStreamFromReadable, type LoaderFunctionArgs } from "@remix-run/node";
-import { errorPageHtml, type ErrorText } from "../../server/errorPage.ts";
+import { errorPageHtml, type ErrorText } from "../../../server/errorPage.ts";
 import { findSuite } from "~/.server/submissions.server.ts";
 import { KIT_SUITE_ID, KIT_TASK_ID, suiteKit } from "~/.server/kits.server.ts";
 import { SidecarCallError } from "~/.server/sidecar.server.ts";

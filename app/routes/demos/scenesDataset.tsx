@@ -9,7 +9,7 @@ import { DatasetDemoPage, type DatasetDemoAnswer } from "~/components/demo/Datas
 import { pageTitle } from "~/lib/pageTitle.ts";
 
 // The scene demo's other models, SearchSpaceModel and NeuralDecisionTree with DI and SPI, are tree
-// models (docs/sebow.md): they are served on /scenesebow (app/routes/scenesebow.tsx), which this
+// models (docs/sebow.md): they are served on /scenesebow (app/routes/trees/sebowScenes.tsx), which this
 // page links to; its note used to say they were still to come.
 const DEMO: DatasetDemo = { route: "/scenes", slug: "scenes", modelDataset: "scenes", modelsFrom: "train" };
 

@@ -1,6 +1,6 @@
 // /scenesebow, the scene demo's tree models (docs/sebow.md): two models, SearchSpaceModel and
 // NeuralDecisionTree, and two algorithms, DI and SPI. Its own route beside /scenes (the classic
-// classifiers on the same generated scenes, app/routes/scenes.tsx), which has no slot for tree
+// classifiers on the same generated scenes, app/routes/demos/scenesDataset.tsx), which has no slot for tree
 // models. The page is app/components/demo/SebowDemo.tsx, the server side
 // app/.server/sebow.server.ts.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";

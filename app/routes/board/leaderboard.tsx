@@ -4,7 +4,7 @@
 // fragment and the rest of the loader's data is shared too, both kept per content version,
 // language and query (app/.server/fragments.server.tsx), so a signed-in researcher's request
 // renders only the top bar and the small interactive parts; the plots are lazy SVG images of
-// their own (app/routes/leaderboard_.plots.$plot.ts; docs/performance.md "Plots", "Fragments").
+// their own (app/routes/board/plot.ts; docs/performance.md "Plots", "Fragments").
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import metarankHref from "~/styles/metarank.css?url";

@@ -4,7 +4,7 @@
 import { apiPost, postOnly, idParam, json, readBodyFields } from "~/.server/api/endpoint.server.ts";
 import { ApiError, bilingual } from "~/.server/api/errors.server.ts";
 import { decideSubmission } from "~/.server/submissionReview.server.ts";
-import { SubmissionStatus } from "../../lib/submissionStatus.ts";
+import { SubmissionStatus } from "../../../../lib/submissionStatus.ts";
 import { MSG, decisionSchema } from "~/lib/rules/submission.ts";
 import { parseForm } from "~/lib/forms/parse.ts";
 

@@ -145,7 +145,7 @@ function ApiTokens({ tokens, result, revoked }: { tokens: TokenRow[]; result?: R
     <section id="api-tokens" aria-labelledby="api-tokens-title" style={{ marginTop: "2rem" }}>
       <h2 id="api-tokens-title">{t("apiTokens.title")}</h2>
       <p className="muted">
-        {/* The API's reference is served as an OpenAPI document (app/routes/api.v1.openapi[.]json.ts). */}
+        {/* The API's reference is served as an OpenAPI document (app/routes/api/v1/openapi.ts). */}
         <Trans
           t={t}
           i18nKey="apiTokens.help"
