@@ -321,6 +321,25 @@ const CASES: Case[] = [
     ],
   ),
   C("Gather of one index (a class token)", [3, 4, 2], [["Gather", ["x", "k"], "y", [int("axis", 2)]]], "y", [int64Tensor("k", [], [2])]),
+  // Swin's q, k, v = qkv[0], qkv[1], qkv[2]: the gathered axis is first but is not the batch.
+  C(
+    "Gather along a leading axis that is not the batch",
+    [3, 4, 2],
+    [
+      ["Transpose", ["x"], "t", [ints("perm", [1, 0, 2, 3])]],
+      ["Gather", ["t", "k"], "y", [int("axis", 0)]],
+    ],
+    "y",
+    [int64Tensor("k", [], [1])],
+  ),
+  // Swin's patch merging, x[:, :, 0::2, 1::2]: every other row and column; the rows' last step
+  // runs past the input's end, the columns' does not.
+  C("Slice with steps", [3, 5, 5], [["Slice", ["x", "st", "en", "axs", "stp"], "y"]], "y", [
+    int64Tensor("st", [2], [0, 1]),
+    int64Tensor("en", [2], [5, 5]),
+    int64Tensor("axs", [2], [2, 3]),
+    int64Tensor("stp", [2], [2, 2]),
+  ]),
   // The sizes come from a Shape chain, as torch.nn.functional.interpolate(size=...) exports them.
   C(
     "Resize nearest ×2 (scales) and linear half-pixel (sizes from the input's shape)",

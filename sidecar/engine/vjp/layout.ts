@@ -2,6 +2,7 @@
 // concatenation and splits, slices and pads, and a constant single-index Gather (a ViT's class
 // token). Each gives the gradient the input's layout back; the batch axis is never sliced.
 import { attrInt, int, ints, type OnnxNode } from "../onnxModel.ts";
+import { PROBE_BATCH } from "../probe.ts";
 import { UnsupportedGradientError, dims, reshapeLike, shapeOf, valueOf, type Grad, type VjpContext, type VjpRule } from "./context.ts";
 
 const rest = (node: OnnxNode): Grad[] => node.input.slice(1).map(() => null);
@@ -65,18 +66,39 @@ export const slice: VjpRule = (ctx, node, [g]) => {
   if (!starts || !ends) throw new UnsupportedGradientError(node, "its bounds depend on the input");
   const axes = (valueOf(ctx, node.input[3]) ?? starts.map((_, i) => i)).map((a) => (a < 0 ? a + rank : a));
   const steps = valueOf(ctx, node.input[4]) ?? starts.map(() => 1);
-  if (steps.some((s) => s !== 1)) throw new UnsupportedGradientError(node, "slices with a step other than 1 are not supported");
-  const pads = new Array<number>(2 * rank).fill(0);
-  axes.forEach((axis, i) => {
+  if (steps.some((s) => s < 1)) throw new UnsupportedGradientError(node, "slices with a negative step are not supported");
+  const bounds = axes.map((axis, i) => {
     const d = xd[axis];
     const clamp = (v: number) => Math.min(d, Math.max(0, v < 0 ? v + d : v));
     const s = clamp(starts[i]);
     const e = Math.max(s, clamp(ends[i]));
-    if (axis === 0 && (s !== 0 || e !== d)) throw new UnsupportedGradientError(node, "slicing the batch axis is not supported");
-    pads[axis] = s;
-    pads[rank + axis] = d - e;
+    if (axis === 0 && (s !== 0 || e !== d || steps[i] !== 1)) throw new UnsupportedGradientError(node, "slicing the batch axis is not supported");
+    return { axis, s, e, step: steps[i], n: Math.ceil((e - s) / steps[i]) };
   });
-  return [ctx.e.op("Pad", [g, ctx.e.constInt64(pads, "pads")]), ...rest(node)];
+  // g's dims, the batch (axis 0) kept by Reshape's 0.
+  const cur = [...xd];
+  for (const b of bounds) cur[b.axis] = b.n;
+  cur[0] = 0;
+  let grad = g;
+  const pads = new Array<number>(2 * rank).fill(0);
+  for (const { axis, s, step, n } of bounds) {
+    let len = n;
+    if (step > 1) {
+      // Every step-th element (x[:, 0::2] of a Swin patch merging): each of g's rows followed by
+      // step − 1 rows of zeros, cut where the input ends; the start and the rest are padded below.
+      const padsU = new Array<number>(2 * (rank + 1)).fill(0);
+      padsU[rank + 1 + axis + 1] = step - 1;
+      const spread = ctx.e.op("Pad", [ctx.e.op("Unsqueeze", [grad, ctx.e.constInt64([axis + 1], "axes")]), ctx.e.constInt64(padsU, "pads")]);
+      len = Math.min(n * step, xd[axis] - s);
+      cur[axis] = n * step;
+      grad = ctx.e.op("Reshape", [spread, ctx.e.constInt64(cur)]);
+      if (len < n * step) grad = ctx.e.op("Slice", [grad, ctx.e.constInt64([0]), ctx.e.constInt64([len]), ctx.e.constInt64([axis])]);
+      cur[axis] = len;
+    }
+    pads[axis] = s;
+    pads[rank + axis] = xd[axis] - s - len;
+  }
+  return [ctx.e.op("Pad", [grad, ctx.e.constInt64(pads, "pads")]), ...rest(node)];
 };
 
 /** Constant padding: the gradient is the unpadded window of g. */
@@ -109,8 +131,10 @@ export const gather: VjpRule = (ctx, node, [g]) => {
   const idxDims = ctx.probe.get(idx)?.dims ?? ctx.initializers.get(idx)?.dims ?? [];
   if (!index || index.length !== 1 || idxDims.length > 1) throw new UnsupportedGradientError(node, "only a constant single index is supported");
   const axis = axisOf(ctx, node, x);
-  if (axis === 0) throw new UnsupportedGradientError(node, "gathering along the batch axis is not supported");
   const xd = dims(ctx, x, node);
+  // Axis 0 is the batch unless the probe's batch of PROBE_BATCH images left it another size (a
+  // Swin block's q, k, v = qkv[0], qkv[1], qkv[2] after moving the three to the front).
+  if (axis === 0 && xd[0] === PROBE_BATCH) throw new UnsupportedGradientError(node, "gathering along the batch axis is not supported");
   const k = index[0] < 0 ? index[0] + xd[axis] : index[0];
   const g1 = idxDims.length === 0 ? ctx.e.op("Unsqueeze", [g, ctx.e.constInt64([axis], "axes")]) : g;
   const pads = new Array<number>(2 * xd.length).fill(0);
