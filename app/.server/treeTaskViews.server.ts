@@ -7,20 +7,12 @@ import { fn, col } from "sequelize";
 import { TreeTask, TreeTaskImage, TreeTaskLog, type TreeTaskState } from "./db.server.ts";
 import { NotFoundError } from "./domainErrors.server.ts";
 import { STAGE_NAMES, TASK_LIMITS, imagesOf, ownTask, type Scalar, type Stage } from "./treeTasks.server.ts";
-import { TASKS_PER_PAGE, TASK_MSG, progressLabel, type TaskProgressLabel } from "~/lib/rules/treeTasks.ts";
+import { TASKS_PER_PAGE, TASK_MSG, progressLabel, type CheckedTask, type TaskProgressLabel } from "~/lib/rules/treeTasks.ts";
 
-export interface TaskRecord {
+/** A task as the pages read it: the checked form's fields (its datasets a list), then its run. */
+export interface TaskRecord extends Omit<CheckedTask, "dataset"> {
   id: number;
-  category: string;
-  name: string;
   datasets: string[];
-  depth: number;
-  iterations: number;
-  protoDim: number;
-  remarks: string;
-  ddpTraining: boolean;
-  ddpNum: number;
-  args: Record<string, string>;
   state: TreeTaskState;
   progress: number;
   label: TaskProgressLabel;

@@ -8,6 +8,7 @@ import { useRef } from "react";
 import { requireUser, endOtherSessions } from "~/.server/session.server.ts";
 import { changePassword, updateProfile } from "~/.server/profile.server.ts";
 import { MSG, checkPhone, type FieldErrors } from "~/lib/rules/accounts.ts";
+import { TextField } from "~/components/TextField.tsx";
 import { authorityLabel, checkNewPasswordConfirmation, passwordChangeSchema, profileEditSchema } from "~/lib/rules/profile.ts";
 import { parseForm } from "~/lib/forms/parse.ts";
 import { useBlurChecks } from "~/lib/useBlurChecks.ts";
@@ -280,17 +281,14 @@ function EditForm({ errors, authority }: { errors?: FieldErrors; authority: numb
     <Form method="post" action="/profile" aria-label={t("profile.edit")}>
       <input type="hidden" name="intent" value="edit" />
       {errors?.form ? <Notice kind="error">{errors.form}</Notice> : null}
-      <div className="field">
-        <label htmlFor="telephone">{t("profile.phone")}</label>
-        <InputText
-          id="telephone"
-          name="telephone"
-          inputMode="numeric"
-          placeholder={t("profile.phonePlaceholder")}
-          onBlur={(e) => check("telephone", e.currentTarget.value ? checkPhone(e.currentTarget.value.trim()) : undefined)}
-        />
-        <FieldError id="telephone-error" message={errorOf("telephone")} />
-      </div>
+      <TextField
+        id="telephone"
+        label={t("profile.phone")}
+        error={errorOf("telephone")}
+        inputMode="numeric"
+        placeholder={t("profile.phonePlaceholder")}
+        onBlur={(e) => check("telephone", e.currentTarget.value ? checkPhone(e.currentTarget.value.trim()) : undefined)}
+      />
       <div className="field">
         <label htmlFor="identify">{t("profile.role")}</label>
         <select id="identify" name="identify" className="p-inputtext" defaultValue="">
@@ -300,11 +298,7 @@ function EditForm({ errors, authority }: { errors?: FieldErrors; authority: numb
         </select>
         <FieldError id="identify-error" message={errorOf("identify")} />
       </div>
-      <div className="field">
-        <label htmlFor="adminCode">{t("profile.adminCode")}</label>
-        <InputText id="adminCode" name="adminCode" type="password" autoComplete="off" />
-        <FieldError id="adminCode-error" message={errorOf("adminCode")} />
-      </div>
+      <TextField id="adminCode" label={t("profile.adminCode")} error={errorOf("adminCode")} type="password" autoComplete="off" />
       <Button type="submit" label={t("profile.save")} loading={busy} />
     </Form>
   );
@@ -323,38 +317,36 @@ function PasswordForm({ errors }: { errors?: FieldErrors }) {
   return (
     <Form method="post" action="/profile" aria-label={t("profile.changePassword")}>
       <input type="hidden" name="intent" value="password" />
-      <div className="field">
-        <label htmlFor="oldPassword">{t("profile.oldPassword")}</label>
-        <InputText
-          id="oldPassword"
-          name="oldPassword"
-          type="password"
-          autoComplete="current-password"
-          onBlur={(e) => check("oldPassword", e.currentTarget.value ? undefined : MSG.pwdRequired)}
-        />
-        <FieldError id="oldPassword-error" message={errorOf("oldPassword")} />
-      </div>
-      <div className="field">
-        <label htmlFor="newPassword">{t("profile.newPassword")}</label>
-        <InputText
-          id="newPassword"
-          name="newPassword"
-          type="password"
-          autoComplete="new-password"
-          ref={newRef}
-          onBlur={(e) => {
-            check("newPassword", e.currentTarget.value ? undefined : MSG.pwdRequired);
-            // A non-empty confirmation is re-checked when the new password changes (docs/product.md "Accounts and profile").
-            if (confirmRef.current?.value) checkConfirm();
-          }}
-        />
-        <FieldError id="newPassword-error" message={errorOf("newPassword")} />
-      </div>
-      <div className="field">
-        <label htmlFor="confirmPassword">{t("profile.confirmNewPassword")}</label>
-        <InputText id="confirmPassword" name="confirmPassword" type="password" autoComplete="new-password" ref={confirmRef} onBlur={checkConfirm} />
-        <FieldError id="confirmPassword-error" message={errorOf("confirmPassword")} />
-      </div>
+      <TextField
+        id="oldPassword"
+        label={t("profile.oldPassword")}
+        error={errorOf("oldPassword")}
+        type="password"
+        autoComplete="current-password"
+        onBlur={(e) => check("oldPassword", e.currentTarget.value ? undefined : MSG.pwdRequired)}
+      />
+      <TextField
+        id="newPassword"
+        label={t("profile.newPassword")}
+        error={errorOf("newPassword")}
+        type="password"
+        autoComplete="new-password"
+        ref={newRef}
+        onBlur={(e) => {
+          check("newPassword", e.currentTarget.value ? undefined : MSG.pwdRequired);
+          // A non-empty confirmation is re-checked when the new password changes (docs/product.md "Accounts and profile").
+          if (confirmRef.current?.value) checkConfirm();
+        }}
+      />
+      <TextField
+        id="confirmPassword"
+        label={t("profile.confirmNewPassword")}
+        error={errorOf("confirmPassword")}
+        type="password"
+        autoComplete="new-password"
+        ref={confirmRef}
+        onBlur={checkConfirm}
+      />
       <Button type="submit" label={t("profile.changePassword")} loading={busy} />
     </Form>
   );

@@ -25,6 +25,7 @@ import {
 import { parseForm } from "~/lib/forms/parse.ts";
 import { useBlurChecks } from "~/lib/useBlurChecks.ts";
 import { FieldError, Notice } from "~/components/FieldError.tsx";
+import { TextField } from "~/components/TextField.tsx";
 import { checkFormData } from "~/.server/forms.server.ts";
 
 export const handle = { i18n: "account" };
@@ -259,23 +260,16 @@ function LoginForm({ captcha, redirectTo, result }: { captcha: IssuedCaptcha; re
       <input type="hidden" name="intent" value="login" />
       <input type="hidden" name="redirectTo" value={redirectTo} />
       {result?.field === "form" ? <Notice kind="error">{result.error}</Notice> : null}
-      <div className="field">
-        <label htmlFor="username">{t("signin.username")}</label>
-        <InputText
-          id="username"
-          name="username"
-          autoComplete="username"
-          defaultValue={result?.values.username}
-          required
-          aria-invalid={Boolean(err("username"))}
-        />
-        <FieldError id="username-error" message={err("username")} />
-      </div>
-      <div className="field">
-        <label htmlFor="password">{t("signin.password")}</label>
-        <InputText id="password" name="password" type="password" autoComplete="current-password" required />
-        <FieldError id="password-error" message={err("password")} />
-      </div>
+      <TextField
+        id="username"
+        label={t("signin.username")}
+        error={err("username")}
+        autoComplete="username"
+        defaultValue={result?.values.username}
+        required
+        aria-invalid={Boolean(err("username"))}
+      />
+      <TextField id="password" label={t("signin.password")} error={err("password")} type="password" autoComplete="current-password" required />
       <Captcha captcha={captcha} name="code" error={err("code")} workInput={work.input} />
       <Button type="submit" label={t("signin.logIn")} icon="pi pi-sign-in" loading={busy} className="w-full" />
     </Form>
@@ -296,65 +290,50 @@ function RegisterForm({ captcha, redirectTo, result }: { captcha: IssuedCaptcha;
       <input type="hidden" name="intent" value="register" />
       <input type="hidden" name="redirectTo" value={redirectTo} />
       {result?.errors.form ? <Notice kind="error">{result.errors.form}</Notice> : null}
-      <div className="field">
-        <label htmlFor="account">{t("signin.username")}</label>
-        <InputText
-          id="account"
-          name="account"
-          autoComplete="username"
-          defaultValue={v.account}
-          maxLength={400}
-          onBlur={(e) => check("account", checkUsername(e.currentTarget.value.trim()))}
-        />
-        <FieldError id="account-error" message={errorOf("account")} />
-      </div>
-      <div className="field">
-        <label htmlFor="pass">{t("signin.password")}</label>
-        <InputText
-          id="pass"
-          name="pass"
-          type="password"
-          autoComplete="new-password"
-          ref={passRef}
-          onBlur={(e) => check("pass", checkPassword(e.currentTarget.value))}
-        />
-        <FieldError id="pass-error" message={errorOf("pass")} />
-      </div>
-      <div className="field">
-        <label htmlFor="checkPass">{t("signin.confirmPassword")}</label>
-        <InputText
-          id="checkPass"
-          name="checkPass"
-          type="password"
-          autoComplete="new-password"
-          onBlur={(e) => check("checkPass", checkConfirmation(passRef.current?.value ?? "", e.currentTarget.value))}
-        />
-        <FieldError id="checkPass-error" message={errorOf("checkPass")} />
-      </div>
-      <div className="field">
-        <label htmlFor="phoneNumber">{t("signin.phone")}</label>
-        <InputText
-          id="phoneNumber"
-          name="phoneNumber"
-          inputMode="numeric"
-          autoComplete="tel"
-          defaultValue={v.phoneNumber}
-          onBlur={(e) => check("phoneNumber", checkPhone(e.currentTarget.value.trim()))}
-        />
-        <FieldError id="phoneNumber-error" message={errorOf("phoneNumber")} />
-      </div>
-      <div className="field">
-        <label htmlFor="institute">{t("signin.institute")}</label>
-        <InputText
-          id="institute"
-          name="institute"
-          autoComplete="organization"
-          defaultValue={v.institute}
-          maxLength={INSTITUTE_MAX}
-          aria-describedby="institute-error"
-        />
-        <FieldError id="institute-error" message={errorOf("institute")} />
-      </div>
+      <TextField
+        id="account"
+        label={t("signin.username")}
+        error={errorOf("account")}
+        autoComplete="username"
+        defaultValue={v.account}
+        maxLength={400}
+        onBlur={(e) => check("account", checkUsername(e.currentTarget.value.trim()))}
+      />
+      <TextField
+        id="pass"
+        label={t("signin.password")}
+        error={errorOf("pass")}
+        type="password"
+        autoComplete="new-password"
+        ref={passRef}
+        onBlur={(e) => check("pass", checkPassword(e.currentTarget.value))}
+      />
+      <TextField
+        id="checkPass"
+        label={t("signin.confirmPassword")}
+        error={errorOf("checkPass")}
+        type="password"
+        autoComplete="new-password"
+        onBlur={(e) => check("checkPass", checkConfirmation(passRef.current?.value ?? "", e.currentTarget.value))}
+      />
+      <TextField
+        id="phoneNumber"
+        label={t("signin.phone")}
+        error={errorOf("phoneNumber")}
+        inputMode="numeric"
+        autoComplete="tel"
+        defaultValue={v.phoneNumber}
+        onBlur={(e) => check("phoneNumber", checkPhone(e.currentTarget.value.trim()))}
+      />
+      <TextField
+        id="institute"
+        label={t("signin.institute")}
+        error={errorOf("institute")}
+        autoComplete="organization"
+        defaultValue={v.institute}
+        maxLength={INSTITUTE_MAX}
+        aria-describedby="institute-error"
+      />
       <div className="field">
         <label htmlFor="authority">{t("signin.authority")}</label>
         <select id="authority" name="authority" className="p-inputtext" value={authority} onChange={(e) => setAuthority(e.currentTarget.value)}>

@@ -6,7 +6,7 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useFetcher, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { Button } from "primereact/button";
 import { InputText } from "primereact/inputtext";
 import { InputTextarea } from "primereact/inputtextarea";
@@ -317,15 +317,7 @@ function ScoreForm({
 }: FormProps & { result?: SubmissionActionResult; errors: NonNullable<SubmissionActionResult["errors"]>; scoring: boolean }) {
   const { t } = useTranslation("submission");
   return (
-    <Form
-      method="post"
-      action={`/submission?suite=${encodeURIComponent(suite.id)}`}
-      encType="multipart/form-data"
-      aria-label={t("page.scoreForm")}
-      preventScrollReset
-    >
-      <input type="hidden" name="intent" value="score" />
-      <input type="hidden" name="suite" value={suite.id} />
+    <SuiteForm suite={suite} intent="score" label={t("page.scoreForm")}>
       {result?.message ? <Notice kind="error">{result.message}</Notice> : null}
       <div className="steps">
         <div className="step">
@@ -367,23 +359,25 @@ function ScoreForm({
       <div style={{ marginTop: "1rem" }}>
         <Button type="submit" label={t("page.scoreButton")} icon="pi pi-chart-bar" loading={scoring} />
       </div>
-    </Form>
+    </SuiteForm>
   );
 }
 
+/** A form of this page: posted (multipart, for the files) to the suite's submission page with its intent. */
+function SuiteForm({ suite, intent, label, children }: { suite: { id: string }; intent: string; label: string; children: ReactNode }) {
+  return (
+    <Form method="post" action={`/submission?suite=${encodeURIComponent(suite.id)}`} encType="multipart/form-data" aria-label={label} preventScrollReset>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="suite" value={suite.id} />
+      {children}
+    </Form>
+  );
+}
 /** "Submit your algorithm", once scored: the optional Python file, email and information. */
 function SubmitForm({ suite, draft, result, submitting, hydrated, toast }: FormProps & { result?: SubmissionActionResult; submitting: boolean }) {
   const { t } = useTranslation("submission");
   return (
-    <Form
-      method="post"
-      action={`/submission?suite=${encodeURIComponent(suite.id)}`}
-      encType="multipart/form-data"
-      aria-label={t("page.submitForm")}
-      preventScrollReset
-    >
-      <input type="hidden" name="intent" value="submit" />
-      <input type="hidden" name="suite" value={suite.id} />
+    <SuiteForm suite={suite} intent="submit" label={t("page.submitForm")}>
       <input type="hidden" name="algorithm" value={draft.algorithm} />
       <h2>{t("page.submitForm")}</h2>
       {result?.message ? <Notice kind="error">{result.message}</Notice> : null}
@@ -413,7 +407,7 @@ function SubmitForm({ suite, draft, result, submitting, hydrated, toast }: FormP
         <FieldError id="info-error" message={result?.errors?.info} />
       </div>
       <Button type="submit" label={t("page.submitButton")} icon="pi pi-send" loading={submitting} />
-    </Form>
+    </SuiteForm>
   );
 }
 
