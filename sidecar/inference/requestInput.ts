@@ -58,8 +58,8 @@ export function explainModelAndMethod<M, A extends string>(
 
 /**
  * A pool job's options for a call: cancelled with the call (callSignal), and limited to the time
- * its cost allows under the sidecar's bounds (cost.ts timeLimitMs).
+ * its cost allows on the model's input size under the sidecar's bounds (cost.ts timeLimitMs).
  */
-export function poolJobOptions(call: Parameters<typeof callSignal>[0], cost: Cost) {
-  return { signal: callSignal(call), timeLimitMs: timeLimitMs(cost, boundsFromEnv()) };
+export function poolJobOptions(call: Parameters<typeof callSignal>[0], cost: Cost, model: { inputHeight: number; inputWidth: number; inputChannels: number }) {
+  return { signal: callSignal(call), timeLimitMs: timeLimitMs(cost, boundsFromEnv(), [model.inputHeight, model.inputWidth, model.inputChannels]) };
 }

@@ -41,9 +41,9 @@ export function multiLabelHandlers(): MultiLabelHandlers {
       async (call) => {
         const req = call.request;
         const modelId = String(req.modelId ?? "");
-        modelOf(modelId);
+        const model = modelOf(modelId);
         const topK = topKOf(req.topK);
-        const r = await thePool().multiLabelClassify({ modelId, image: requestImage(req), topK }, poolJobOptions(call, { evaluations: 1, drivers: [] }));
+        const r = await thePool().multiLabelClassify({ modelId, image: requestImage(req), topK }, poolJobOptions(call, { evaluations: 1, drivers: [] }, model));
         return { ranked: rankedToProto(r.ranked), classNames: r.classNames, elapsedMs: r.elapsedMs };
       },
       (req) => ({ model: req.modelId }),
@@ -62,7 +62,7 @@ export function multiLabelHandlers(): MultiLabelHandlers {
         const evaluations = algorithm === "LIME" ? Number(p.n_samples) + 1 : Math.ceil(model.inputHeight / 4) * Math.ceil(model.inputWidth / 4) + 1;
         const r = await thePool().multiLabelExplain(
           { modelId, image: requestImage(req), algorithm, targetClass: target, topK },
-          poolJobOptions(call, { evaluations, drivers: [] }),
+          poolJobOptions(call, { evaluations, drivers: [] }, model),
         );
         return {
           ranked: rankedToProto(r.ranked),

@@ -43,8 +43,8 @@ export function segmentationHandlers(): SegmentationHandlers {
       async (call) => {
         const req = call.request;
         const modelId = String(req.modelId ?? "");
-        modelOf(modelId);
-        const r = await thePool().segment({ modelId, image: requestImage(req) }, poolJobOptions(call, { evaluations: 1, drivers: [] }));
+        const model = modelOf(modelId);
+        const r = await thePool().segment({ modelId, image: requestImage(req) }, poolJobOptions(call, { evaluations: 1, drivers: [] }, model));
         return segmentToProto(r);
       },
       (req) => ({ model: req.modelId }),
@@ -59,7 +59,7 @@ export function segmentationHandlers(): SegmentationHandlers {
           throw new BadRequest(`target_class must be a class of ${modelId} from 1 to ${model.classNames.length - 1} (0 is the background); got ${target}`);
         // Feature_Ablation: one evaluation per segment id up to the largest (at most every class) and the input; GradCAM: one gradient.
         const cost = { evaluations: algorithm === "Feature_Ablation" ? model.classNames.length + 2 : 3, drivers: [] };
-        const r = await thePool().segExplain({ modelId, image: requestImage(req), algorithm, targetClass: target }, poolJobOptions(call, cost));
+        const r = await thePool().segExplain({ modelId, image: requestImage(req), algorithm, targetClass: target }, poolJobOptions(call, cost, model));
         return {
           segmentation: segmentToProto(r),
           algorithm: r.algorithm,
