@@ -2,7 +2,7 @@
 // per-thread cache of loaded networks (each worker loads a model once, on first use).
 import fs from "node:fs";
 import path from "node:path";
-import { CheckpointError, checkpointDir, listManifests, type CheckpointManifest } from "../zoo/checkpoint.ts";
+import { CheckpointError, checkpointDir, listManifests, readManifest, type CheckpointManifest } from "../zoo/checkpoint.ts";
 import { loadZooNet, type ZooNet } from "../zoo/zooNet.ts";
 // Operators' ONNX imports (docs/onnx-import.md) are served beside the zoo's checkpoints.
 import { importedModelDir, isImportedManifest, loadImportedNet } from "../zoo/onnx/graphNet.ts";
@@ -47,6 +47,24 @@ export function listModels(dir = checkpointDir(), importedDir = importedModelDir
     models: [...manifests, ...imported.manifests.filter((m) => !zooIds.has(m.id))].map(modelInfo),
     problems: [...problems, ...imported.problems],
   };
+}
+
+/**
+ * A model's input [H, W, C] as listModels resolves its id (a usable zoo checkpoint first, then an
+ * imported model), from that one manifest: a request's cost and time limit need it before a worker
+ * is taken, and listing the whole catalogue per request would read every manifest. Null for an
+ * unknown id (the worker names the models there are).
+ */
+export function modelInputShape(id: string, dir = checkpointDir(), importedDir = importedModelDir()): [number, number, number] | null {
+  for (const from of [dir, importedDir]) {
+    try {
+      const [h, w, c] = readManifest(id, from).inputShape;
+      return [h, w, c];
+    } catch (err) {
+      if (!(err instanceof CheckpointError)) throw err;
+    }
+  }
+  return null;
 }
 
 const cache = new Map<string, ZooNet>();

@@ -20,7 +20,7 @@ import type { ParamSpec } from "./attribution/index.ts";
 import type { ExplainResult } from "./explain.ts";
 import type { RawTensor } from "./imageInput.ts";
 import { boundsFromEnv, explainCost, overBudget, timeLimitMs, type Cost } from "./cost.ts";
-import { listModels } from "./models.ts";
+import { listModels, modelInputShape } from "./models.ts";
 import { defaultWorkerCount } from "./pool.ts";
 import { callSignal, closePool, startedPool, thePool } from "./thePool.ts";
 
@@ -103,12 +103,6 @@ export function explainToProto(r: ExplainResult): ExplainReply {
   return msg;
 }
 
-/** The input shape of a model from the catalogue (no weights read), or null for an unknown id. */
-function inputShapeOf(modelId: string): [number, number, number] | null {
-  const m = listModels().models.find((x) => x.id === modelId);
-  return m ? [m.inputHeight, m.inputWidth, m.inputChannels] : null;
-}
-
 const unary = unaryHandlers({ service: "Inference", what: "inference" });
 
 export function inferenceHandlers(): InferenceHandlers {
@@ -132,7 +126,7 @@ export function inferenceHandlers(): InferenceHandlers {
           { modelId: String(call.request.modelId ?? ""), image: imageOf(call.request) },
           {
             signal: callSignal(call),
-            timeLimitMs: timeLimitMs({ evaluations: 1, drivers: [] }, boundsFromEnv(), inputShapeOf(String(call.request.modelId ?? ""))),
+            timeLimitMs: timeLimitMs({ evaluations: 1, drivers: [] }, boundsFromEnv(), modelInputShape(String(call.request.modelId ?? ""))),
           },
         ),
       (req) => ({ model: req.modelId }),
@@ -146,7 +140,7 @@ export function inferenceHandlers(): InferenceHandlers {
         const params = paramsOf(req);
         // The cost bound, checked before the job takes a worker (an unknown model or method is
         // left to the worker, which names what exists).
-        const shape = inputShapeOf(modelId);
+        const shape = modelInputShape(modelId);
         const cost: Cost | null = shape ? explainCost(algorithm, params, shape) : null;
         const bounds = boundsFromEnv();
         const refusal = cost && overBudget(algorithm, cost, bounds);
